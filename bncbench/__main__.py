@@ -1,0 +1,3 @@
+from bncbench.cli import main
+
+main()

@@ -1,0 +1,139 @@
+"""The data-set catalog (bncbench/catalog.yaml) and loading of catalog or user data sets."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import os
+from pathlib import Path
+
+import yaml
+
+from bncbench.dataset import Dataset
+from bncbench.errors import DataError, UserError
+from bncbench.loaders import build_dataset, parse_arff, parse_delimited
+from bncbench.sources import locate, sha256_of
+
+CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog() -> dict:
+    with open(CATALOG_FILE, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def source_base(source: str) -> str | None:
+    if source == "arff" and os.environ.get("BNCBENCH_ARFF_URL"):
+        return os.environ["BNCBENCH_ARFF_URL"]
+    return _catalog()["sources"].get(source)
+
+
+def names() -> list[str]:
+    return list(_catalog()["datasets"])
+
+
+def _aliases() -> dict[str, str]:
+    out = {}
+    for name, entry in _catalog()["datasets"].items():
+        out[name] = name
+        for a in entry.get("aliases", []):
+            out[a] = name
+    return out
+
+
+def nearest(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def resolve(name: str) -> str:
+    """Canonical catalog name of `name` (aliases allowed); UserError if unknown."""
+    al = _aliases()
+    if name not in al:
+        raise UserError(f"unknown data set {name!r}{nearest(name, list(al))}; `bncbench datasets list` shows the catalog")
+    return al[name]
+
+
+def entry(name: str) -> dict:
+    return _catalog()["datasets"][resolve(name)]
+
+
+def _read_text(path: Path, label: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise DataError(f"cannot read {label} ({path}): {e.strerror}") from None
+
+
+def load(name: str) -> Dataset:
+    """Load a catalog data set (files located via cache / mirror / URL, checksums verified)."""
+    canonical = resolve(name)
+    return _load_cached(canonical)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(canonical: str) -> Dataset:
+    e = _catalog()["datasets"][canonical]
+    rows = None
+    checksums = {}
+    for spec in e["files"]:
+        path = locate(spec)
+        label = f"{spec['source']}:{spec['path']}"
+        checksums[label] = spec.get("sha256") or sha256_of(path)
+        text = _read_text(path, label)
+        if e["format"] == "arff":
+            table = parse_arff(text, label)
+        else:
+            table = parse_delimited(text, label, e.get("sep", ","), spec.get("header_lines", 0))
+        if rows is None:
+            rows = table
+        else:
+            if len(table.names) != len(rows.names):
+                raise DataError(f"{label}: {len(table.names)} columns, but the first file has {len(rows.names)}")
+            rows.rows.extend(table.rows)
+    ds = build_dataset(canonical, rows, e.get("class", -1), drop=e.get("drop"), numeric=e.get("numeric"),
+                       missing_tokens=tuple(e.get("missing", ["?"])), class_strip=e.get("class_strip", ""),
+                       class_map=e.get("class_map"), where=canonical)
+    ds.checksums = checksums
+    return ds
+
+
+def load_user(name: str, path: str, class_column: int | str | None = None) -> Dataset:
+    """Load a user's ARFF or CSV file (CSV: header row; a column is numeric when every
+    non-missing value parses as a number)."""
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"data set {name!r}: file {path} does not exist")
+    text = _read_text(p, path)
+    if p.suffix.lower() == ".arff":
+        table = parse_arff(text, path)
+    else:
+        table = parse_delimited(text, path, ",", 0, has_names=True)
+        numeric = []
+        for j in range(len(table.names)):
+            try:
+                for r in table.rows:
+                    if r[j] != "?" and r[j] != "":
+                        float(r[j])
+                numeric.append(j)
+            except ValueError:
+                pass
+        cc = -1 if class_column is None else class_column
+        ci = table.names.index(cc) if isinstance(cc, str) and cc in table.names else cc
+        numeric = [j for j in numeric if not isinstance(ci, int) or j != ci % len(table.names)]
+        ds = build_dataset(name, table, cc, numeric=numeric, missing_tokens=("?", ""), where=path)
+        ds.checksums = {path: sha256_of(p)}
+        _check_user(ds, path)
+        return ds
+    ds = build_dataset(name, table, -1 if class_column is None else class_column, where=path)
+    ds.checksums = {path: sha256_of(p)}
+    _check_user(ds, path)
+    return ds
+
+
+def _check_user(ds: Dataset, path: str) -> None:
+    present = len(set(ds.y.tolist()))
+    if present < 2:
+        raise DataError(f"{path}: the class column has {present} distinct value(s); a classification data set needs at least 2 "
+                        f"(set `class:` in the config if the class is not the last column)")

@@ -1,0 +1,11 @@
+"""Bayesian network classifiers, scikit-learn style (fit / predict_proba / predict)."""
+
+from bncbench.classifiers.aode import AODE
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.kdb import KDB
+from bncbench.classifiers.nb import NB
+from bncbench.classifiers.tan import TAN
+
+REGISTRY: dict[str, type[BayesNetClassifier]] = {"NB": NB, "TAN": TAN, "KDB": KDB, "AODE": AODE}
+
+__all__ = ["AODE", "BayesNetClassifier", "KDB", "NB", "TAN", "REGISTRY"]

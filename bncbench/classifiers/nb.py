@@ -1,0 +1,25 @@
+"""Naive Bayes (Duda & Hart 1973; Langley, Iba & Thompson 1992), ALGORITHMS.md §4.1."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.tables import nb_tables
+from bncbench.counts import pair_counts
+from bncbench.estimators import log_prior
+
+
+class NB(BayesNetClassifier):
+    """P(y | x) ∝ P̂(y) Π_i P̂(x_i | y)."""
+
+    def _fit(self, Xc, y):
+        pc = pair_counts(Xc, y, self.sizes_, self.n_classes_, pairs=False)
+        self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
+        self.log_cond_ = nb_tables(pc, self.card_, self.missing == "skip", self.estimator, self.m)
+
+    def _joint_log_likelihood(self, Xc):
+        jll = np.tile(self.log_prior_, (Xc.shape[0], 1))
+        for i, t in enumerate(self.log_cond_):
+            jll += t[Xc[:, i]]
+        return jll

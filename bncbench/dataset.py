@@ -1,0 +1,55 @@
+"""The in-memory data set: typed columns in file order, class taken out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Attribute:
+    """One attribute. Nominal: `values` lists the declared values (code = position).
+    Numeric: `values` is None."""
+
+    name: str
+    values: list[str] | None = None
+
+    @property
+    def nominal(self) -> bool:
+        return self.values is not None
+
+
+@dataclass
+class Dataset:
+    """A classification data set.
+
+    `columns[i]` is an int32 array of value codes (-1 = missing) for a nominal attribute
+    and a float64 array (NaN = missing) for a numeric one. `y` holds class codes
+    (instances with a missing class are dropped by the loaders).
+    """
+
+    name: str
+    attributes: list[Attribute]
+    columns: list[np.ndarray]
+    y: np.ndarray
+    classes: list[str]
+    checksums: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def n_instances(self) -> int:
+        return int(self.y.shape[0])
+
+    @property
+    def n_attributes(self) -> int:
+        return len(self.attributes)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+    def has_missing(self, i: int) -> bool:
+        col = self.columns[i]
+        if self.attributes[i].nominal:
+            return bool((col < 0).any())
+        return bool(np.isnan(col).any())

@@ -1,0 +1,153 @@
+"""Discretisers: equal-frequency (petal / weka) and Fayyad–Irani MDL (weka / petal).
+
+Spec: ALGORITHMS.md §1.2 and §1.3. Each function takes the non-missing values of one
+attribute (and their classes for MDL) and returns sorted cut points; `apply_cuts` maps
+values to bins with "v ≤ cut goes left" and a missing value to the extra bin #cuts + 1.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def eqfreq_petal(values: np.ndarray, bins: int = 5) -> np.ndarray:
+    """Quantile cuts on the sorted float32 values (Webb-group C++ rule, §1.2 a)."""
+    v = np.sort(np.asarray(values, dtype=np.float32))
+    m = v.shape[0]
+    if m == 0:
+        return np.empty(0, dtype=np.float32)
+    k = min(bins, m)
+    size = m / k
+    cuts: list[np.float32] = []
+    vmax = v[m - 1]
+    for i in range(1, k):
+        c = v[int(math.floor(size * i)) - 1]
+        if (not cuts or c != cuts[-1]) and c < vmax:
+            cuts.append(c)
+    return np.array(cuts, dtype=np.float32)
+
+
+def eqfreq_weka(values: np.ndarray, bins: int = 5) -> np.ndarray:
+    """Weka 3.6 `unsupervised.attribute.Discretize -F -B bins` (greedy, midpoint cuts, §1.2 b)."""
+    v = np.sort(np.asarray(values, dtype=np.float64))
+    m = v.shape[0]
+    remaining = float(m)
+    target = remaining / bins
+    cuts: list[float] = []
+    count = 0.0
+    last_count = 0.0
+    last_pos = -1
+    for i in range(m - 1):
+        count += 1.0
+        remaining -= 1.0
+        if not v[i] < v[i + 1]:
+            continue
+        if len(cuts) >= bins - 1:
+            break
+        if count >= target:
+            if (target - last_count) < (count - target) and last_pos != -1:
+                cuts.append((v[last_pos] + v[last_pos + 1]) / 2)
+                count -= last_count
+                last_count = count
+                last_pos = i
+            else:
+                cuts.append((v[i] + v[i + 1]) / 2)
+                count = 0.0
+                last_count = 0.0
+                last_pos = -1
+            target = (remaining + count) / (bins - len(cuts))
+        else:
+            last_pos = i
+            last_count = count
+    if len(cuts) < bins - 1 and last_pos != -1:
+        cuts.append((v[last_pos] + v[last_pos + 1]) / 2)
+    return np.array(cuts, dtype=np.float64)
+
+
+def _xlnx(c: np.ndarray) -> np.ndarray:
+    c = np.asarray(c, dtype=np.float64)
+    out = np.zeros_like(c)
+    pos = c > 0
+    out[pos] = c[pos] * np.log(c[pos])
+    return out
+
+
+def _entropy(counts: np.ndarray) -> float:
+    """Class entropy in bits of one count vector (Weka's formula: Σ xlnx form)."""
+    total = counts.sum()
+    if total <= 0:
+        return 0.0
+    return float((-_xlnx(counts).sum() + _xlnx(np.array([total]))[0]) / (total * math.log(2)))
+
+
+def _mdl_cuts(v: np.ndarray, y: np.ndarray, n_classes: int, petal: bool) -> list:
+    n = v.shape[0]
+    if n < 2:
+        return []
+    onehot = np.zeros((n, n_classes), dtype=np.float64)
+    onehot[np.arange(n), y] = 1.0
+    cum = np.cumsum(onehot, axis=0)  # class counts of v[0..i]
+    total = cum[-1]
+    cand = np.nonzero(v[:-1] < v[1:])[0]  # cut between i and i+1
+    if cand.size == 0:
+        return []
+    left = cum[cand]
+    right = total - left
+    nl = left.sum(axis=1)
+    nr = right.sum(axis=1)
+    # Weka's entropyConditionedOnRows: (-Σ xlnx(cells) + Σ xlnx(row totals)) / (N ln 2)
+    ent = (-_xlnx(left).sum(axis=1) - _xlnx(right).sum(axis=1) + _xlnx(nl) + _xlnx(nr)) / (n * math.log(2))
+    if petal:
+        best = int(np.flatnonzero(ent == ent.min())[-1])
+    else:
+        best = int(np.argmin(ent))
+    i = int(cand[best])
+    prior = _entropy(total)
+    gain = prior - float(ent[best])
+    if gain <= 0:
+        return []
+    k = int((total > 0).sum())
+    k1 = int((left[best] > 0).sum())
+    k2 = int((right[best] > 0).sum())
+    e1, e2 = _entropy(left[best]), _entropy(right[best])
+    delta = math.log2(3 ** k - 2) - (k * prior - k1 * e1 - k2 * e2)
+    if not gain > (math.log2(n - 1) + delta) / n:
+        return []
+    if petal:
+        cut = np.float32((np.float32(v[i]) + np.float32(v[i + 1])) / np.float32(2))
+    else:
+        cut = (v[i] + v[i + 1]) / 2
+    lv, ly, rv, ry = v[: i + 1], y[: i + 1], v[i + 1:], y[i + 1:]
+    if petal:
+        lc = _mdl_cuts(lv, ly, n_classes, petal) if lv.shape[0] > 2 else []
+        rc = _mdl_cuts(rv, ry, n_classes, petal) if rv.shape[0] > 2 else []
+    else:
+        lc = _mdl_cuts(lv, ly, n_classes, petal)
+        rc = _mdl_cuts(rv, ry, n_classes, petal)
+    return lc + [cut] + rc
+
+
+def mdl(values: np.ndarray, y: np.ndarray, n_classes: int, method: str = "weka") -> np.ndarray:
+    """Fayyad–Irani MDL cut points (§1.3); `method` "weka" (leftmost tie, float64) or
+    "petal" (rightmost tie, float32 values, recurse only on sides with > 2 instances)."""
+    petal = method == "petal"
+    dtype = np.float32 if petal else np.float64
+    v = np.asarray(values, dtype=dtype)
+    order = np.argsort(v, kind="stable")
+    cuts = _mdl_cuts(v[order], np.asarray(y)[order], n_classes, petal)
+    return np.array(sorted(cuts), dtype=dtype)
+
+
+def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+    """Bin index per value: first bin with v ≤ cut; NaN → len(cuts) + 1 (the extra bin).
+
+    Comparison happens in the cuts' dtype (float32 cuts compare float32 values).
+    """
+    v = np.asarray(values, dtype=np.float64)
+    missing = np.isnan(v)
+    codes = np.searchsorted(cuts, v.astype(cuts.dtype) if cuts.dtype == np.float32 else v, side="left")
+    codes = codes.astype(np.int32)
+    codes[missing] = len(cuts) + 1
+    return codes

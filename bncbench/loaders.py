@@ -1,0 +1,198 @@
+"""Parsers for ARFF files and delimited UCI text files into a `Dataset`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bncbench.dataset import Attribute, Dataset
+from bncbench.errors import DataError
+
+_NUMERIC_TYPES = {"numeric", "real", "integer"}
+
+
+def _split_values(text: str) -> list[str]:
+    """Split a comma-separated ARFF value list, honouring single and double quotes."""
+    reader = csv.reader(io.StringIO(text), quotechar="'", skipinitialspace=True, escapechar="\\")
+    row = next(reader, [])
+    return [v.strip().strip('"') for v in row]
+
+
+def _unquote(name: str) -> str:
+    name = name.strip()
+    if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
+        return name[1:-1]
+    return name
+
+
+_ATTR_RE = re.compile(r"""^@attribute\s+('[^']*'|"[^"]*"|\S+)\s+(.*)$""", re.IGNORECASE)
+
+
+@dataclass
+class RawTable:
+    """Columns as strings plus declared types, before the class is taken out."""
+
+    names: list[str]
+    declared: list[list[str] | None]  # nominal values, or None for numeric
+    rows: list[list[str]] = field(default_factory=list)
+
+
+def parse_arff(text: str, where: str) -> RawTable:
+    """Parse dense ARFF text. `where` names the file in error messages."""
+    names: list[str] = []
+    declared: list[list[str] | None] = []
+    lines = text.splitlines()
+    i = 0
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if not s or s.startswith("%"):
+            continue
+        low = s.lower()
+        if low.startswith("@relation"):
+            continue
+        if low.startswith("@attribute"):
+            m = _ATTR_RE.match(s)
+            if not m:
+                raise DataError(f"{where}:{i + 1}: cannot parse attribute declaration {s[:60]!r}")
+            names.append(_unquote(m.group(1)))
+            typ = m.group(2).strip()
+            if typ.startswith("{"):
+                if not typ.endswith("}"):
+                    raise DataError(f"{where}:{i + 1}: unterminated nominal value list")
+                declared.append(_split_values(typ[1:-1]))
+            elif typ.lower() in _NUMERIC_TYPES:
+                declared.append(None)
+            else:
+                raise DataError(f"{where}:{i + 1}: attribute type {typ!r} is not supported (nominal or numeric only)")
+            continue
+        if low.startswith("@data"):
+            break
+        raise DataError(f"{where}:{i + 1}: unexpected line before @data: {s[:60]!r}")
+    else:
+        raise DataError(f"{where}: no @data section (truncated or not an ARFF file)")
+    if not names:
+        raise DataError(f"{where}: no @attribute declarations")
+    table = RawTable(names, declared)
+    width = len(names)
+    body = "\n".join(l for l in lines[i + 1:] if l.strip() and not l.lstrip().startswith("%"))
+    reader = csv.reader(io.StringIO(body), quotechar="'", skipinitialspace=True, escapechar="\\")
+    for r, row in enumerate(reader):
+        if row and row[0].startswith("{"):
+            raise DataError(f"{where}: sparse ARFF rows are not supported")
+        if len(row) != width:
+            raise DataError(f"{where}: data row {r + 1} has {len(row)} values, expected {width} "
+                            f"(truncated or malformed file)")
+        table.rows.append([v.strip().strip('"') for v in row])
+    return table
+
+
+def parse_delimited(text: str, where: str, sep: str, header_lines: int = 0,
+                    has_names: bool = False) -> RawTable:
+    """Parse a UCI text file (comma or whitespace separated, no type declarations)."""
+    lines = text.splitlines()[header_lines:]
+    names: list[str] = []
+    rows: list[list[str]] = []
+    for ln, line in enumerate(lines):
+        s = line.strip()
+        if not s:
+            continue
+        if sep == "whitespace":
+            vals = s.split()
+        else:
+            vals = [v.strip().strip('"') for v in next(csv.reader([s], delimiter=sep, quotechar='"'))]
+        if has_names and not names:
+            names = vals
+            continue
+        rows.append(vals)
+    if not rows:
+        raise DataError(f"{where}: no data rows")
+    width = len(names) if names else len(rows[0])
+    for r, vals in enumerate(rows):
+        if len(vals) != width:
+            raise DataError(f"{where}: row {r + 1 + header_lines} has {len(vals)} values, expected {width} "
+                            f"(truncated or malformed file)")
+    if not names:
+        names = [f"a{j + 1}" for j in range(width)]
+    return RawTable(names, [None] * width, rows)
+
+
+def _sorted_values(values: set[str]) -> list[str]:
+    try:
+        return sorted(values, key=float)
+    except ValueError:
+        return sorted(values)
+
+
+def build_dataset(name: str, table: RawTable, class_column: int | str, *,
+                  drop: list[int] | None = None, numeric: list[int] | None = None,
+                  missing_tokens: tuple[str, ...] = ("?",), class_strip: str = "",
+                  class_map: dict[str, str] | None = None, where: str = "") -> Dataset:
+    """Turn a `RawTable` into a `Dataset`.
+
+    For ARFF tables the declared types are used; for delimited tables `numeric` lists the
+    numeric column indices (all others nominal, values in sorted order). `class_column`
+    is an index (negative counts from the end) or a column name.
+    """
+    width = len(table.names)
+    if isinstance(class_column, str):
+        if class_column not in table.names:
+            raise DataError(f"{where}: no column named {class_column!r} (columns: {', '.join(table.names[:8])}...)")
+        ci = table.names.index(class_column)
+    else:
+        ci = class_column % width if -width <= class_column < width else None
+        if ci is None:
+            raise DataError(f"{where}: class column {class_column} is out of range (file has {width} columns)")
+    drop_set = {d % width for d in (drop or [])}
+    numeric_set = {c % width for c in (numeric or [])}
+    missing = set(missing_tokens)
+    cols = list(zip(*table.rows)) if table.rows else [() for _ in range(width)]
+
+    raw_class = [v.rstrip(class_strip) if class_strip else v for v in cols[ci]]
+    if class_map:
+        raw_class = [class_map.get(v, v) if v not in missing else v for v in raw_class]
+    keep = np.array([v not in missing for v in raw_class], dtype=bool)
+    if table.declared[ci] is not None and not class_map:
+        classes = list(table.declared[ci])
+    else:
+        classes = _sorted_values({v for v, k in zip(raw_class, keep) if k})
+    cindex = {v: k for k, v in enumerate(classes)}
+    try:
+        y = np.array([cindex[v] for v, k in zip(raw_class, keep) if k], dtype=np.int32)
+    except KeyError as e:
+        raise DataError(f"{where}: class value {e.args[0]!r} is not declared") from None
+
+    attributes: list[Attribute] = []
+    columns: list[np.ndarray] = []
+    for j in range(width):
+        if j == ci or j in drop_set:
+            continue
+        col = [v for v, k in zip(cols[j], keep) if k]
+        decl = table.declared[j]
+        is_numeric = (j in numeric_set) if not any(d is not None for d in table.declared) else decl is None
+        if is_numeric:
+            arr = np.empty(len(col), dtype=np.float64)
+            for r, v in enumerate(col):
+                if v in missing:
+                    arr[r] = np.nan
+                else:
+                    try:
+                        arr[r] = float(v)
+                    except ValueError:
+                        raise DataError(f"{where}: column {table.names[j]!r} row {r + 1}: "
+                                        f"{v!r} is not a number") from None
+            attributes.append(Attribute(table.names[j]))
+            columns.append(arr)
+        else:
+            values = list(decl) if decl is not None else _sorted_values({v for v in col if v not in missing})
+            index = {v: k for k, v in enumerate(values)}
+            try:
+                codes = np.array([-1 if v in missing else index[v] for v in col], dtype=np.int32)
+            except KeyError as e:
+                raise DataError(f"{where}: column {table.names[j]!r}: value {e.args[0]!r} is not declared") from None
+            attributes.append(Attribute(table.names[j], values))
+            columns.append(codes)
+    return Dataset(name, attributes, columns, y, classes)
