@@ -1,0 +1,223 @@
+"""Command-line interface (thin layer over the library)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import typer
+
+from bncbench.errors import UserError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Reproducible benchmarks of Bayesian network classifiers on UCI data.")
+datasets_app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, fetch, verify.")
+app.add_typer(datasets_app, name="datasets")
+
+
+def _err(msg: str) -> None:
+    typer.echo(msg, err=True)
+
+
+def _split(s: Optional[str]) -> list[str] | None:
+    return [x.strip() for x in s.split(",") if x.strip()] if s else None
+
+
+def _select(exp, datasets: list[str] | None, classifiers: list[str] | None):
+    from bncbench import catalog
+    from bncbench.catalog import nearest
+
+    if datasets:
+        known = {d.name: d for d in exp.datasets}
+        chosen = []
+        for name in datasets:
+            canon = name if name in known else (catalog.resolve(name) if name in catalog._aliases() else name)
+            if canon not in known:
+                raise UserError(f"--datasets: {name!r} is not in the config{nearest(name, list(known))}")
+            chosen.append(known[canon])
+        exp.datasets = chosen
+    if classifiers:
+        known = {c.label: c for c in exp.classifiers}
+        for lab in classifiers:
+            if lab not in known:
+                raise UserError(f"--classifiers: no classifier labelled {lab!r} in the config{nearest(lab, list(known))}")
+        exp.classifiers = [known[lab] for lab in classifiers]
+    return exp
+
+
+@app.command()
+def run(config: str = typer.Argument(..., help="experiment YAML"),
+        results: Optional[str] = typer.Option(None, help="results directory (default results/<config name>)"),
+        datasets: Optional[str] = typer.Option(None, help="comma-separated subset of the config's data sets"),
+        classifiers: Optional[str] = typer.Option(None, help="comma-separated subset of the config's classifier labels"),
+        jobs: int = typer.Option(1, help="worker processes"),
+        fresh: bool = typer.Option(False, help="discard finished tasks and start over"),
+        quiet: bool = typer.Option(False, help="no progress display")):
+    """Run (or resume) an experiment; every finished task is stored at once."""
+    from bncbench import config as cfg
+    from bncbench import runner
+
+    exp = _select(cfg.load(config), _split(datasets), _split(classifiers))
+    out = results or str(Path("results") / exp.name)
+    stats = runner.run(exp, out, jobs=jobs, fresh=fresh, quiet=quiet, log=_err)
+    if not quiet:
+        _err(f"done: {stats['run']} tasks run, {stats['skipped']} already finished; results in {out}")
+
+
+@app.command()
+def report(results: str = typer.Argument(..., help="results directory"),
+           metric: str = typer.Option("zol", help="zol|rmse|rmse_all|cll|logloss|bias|variance|train_time|test_time"),
+           format: str = typer.Option("md", "--format", help="md|csv|latex")):
+    """A paper-style table: one row per data set, one column per classifier, mean ± sd."""
+    from bncbench.report import format_report, summary_table
+
+    if format not in ("md", "csv", "latex"):
+        raise UserError(f"--format: {format!r} is not one of md, csv, latex")
+    ds, labels, values, warnings = summary_table(results, metric)
+    for w in warnings:
+        _err(f"warning: incomplete: {w}")
+    typer.echo(format_report(ds, labels, values, metric, format), nl=False)
+
+
+@app.command()
+def wdl(path: str = typer.Argument(..., help="results directory, or a wide table file (TSV/CSV)"),
+        metric: str = typer.Option("zol", help="metric (results directory only)"),
+        draw: str = typer.Option("exact4", help="exact4 | relative:F"),
+        draws: str = typer.Option("split", help="split | ignore"),
+        tails: str = typer.Option("one", help="one | two"),
+        higher_is_better: bool = typer.Option(False, help="for a wide table of accuracies or CLL"),
+        format: str = typer.Option("md", "--format", help="md|csv|latex")):
+    """Win/draw/loss matrix (row vs column) and binomial sign-test p-values."""
+    from bncbench.metrics import LOWER_IS_BETTER
+    from bncbench.report import read_wide_table, summary_table
+    from bncbench.stats import parse_draw
+    from bncbench.wdl import format_wdl, matrix
+
+    try:
+        parse_draw(draw)
+    except ValueError as e:
+        raise UserError(f"--draw: {e}") from None
+    if draws not in ("split", "ignore"):
+        raise UserError(f"--draws: {draws!r} is not split or ignore")
+    if tails not in ("one", "two"):
+        raise UserError(f"--tails: {tails!r} is not one or two")
+    if format not in ("md", "csv", "latex"):
+        raise UserError(f"--format: {format!r} is not one of md, csv, latex")
+    p = Path(path)
+    if p.is_dir():
+        ds, labels, values, warnings = summary_table(path, metric)
+        for w in warnings:
+            _err(f"warning: incomplete: {w}")
+        lower = LOWER_IS_BETTER[metric]
+    elif p.is_file():
+        ds, labels, values = read_wide_table(path)
+        lower = not higher_is_better
+    else:
+        raise UserError(f"{path}: no such results directory or table file")
+    mat = matrix(ds, labels, values, draw, lower, draws, tails)
+    typer.echo(format_wdl(labels, mat, format, metric), nl=False)
+
+
+@app.command()
+def folds(config: str = typer.Argument(..., help="experiment YAML"),
+          dataset: str = typer.Option(..., help="data set of the config"),
+          out: str = typer.Option(..., help="output directory"),
+          runs: Optional[int] = typer.Option(None, help="number of runs to export (default: all)")):
+    """Write each fold's preprocessed train and test set as ARFF (value order = our codes)."""
+    from bncbench import config as cfg
+    from bncbench import export, runner
+    from bncbench.folds import make_folds
+    from bncbench.preprocess import encode_fold
+
+    exp = _select(cfg.load(config), [dataset], None)
+    spec = exp.datasets[0]
+    ds = runner.load_dataset(spec)
+    s = exp.preprocess
+    gcuts = runner._global_cuts(spec, s) if s.scope == "global" else None
+    n_written = 0
+    for r in range(exp.cv.runs if runs is None else min(runs, exp.cv.runs)):
+        f_of = make_folds(ds.y, exp.cv.scheme, exp.cv.folds, r, exp.cv.seed)
+        for f in range(exp.cv.folds):
+            tr, te = np.flatnonzero(f_of != f), np.flatnonzero(f_of == f)
+            enc = encode_fold(ds, tr, te, s, gcuts)
+            names = export.value_names(ds, enc, s.missing)
+            for part, idx, X in (("train", tr, enc.X_train), ("test", te, enc.X_test)):
+                export.write_arff(Path(out) / f"{spec.name}-r{r}-f{f}-{part}.arff", f"{spec.name}-r{r}-f{f}-{part}",
+                                  ds, names, X, ds.y[idx])
+                n_written += 1
+    _err(f"wrote {n_written} ARFF files to {out}")
+
+
+@datasets_app.command("list")
+def datasets_list():
+    """Catalog names with the papers' counts."""
+    from bncbench import catalog
+
+    rows = []
+    for name in catalog.names():
+        e = catalog.entry(name)
+        x = e.get("expected", {})
+        rows.append([name, str(x.get("instances", "")), str(x.get("attributes", "")), str(x.get("classes", "")),
+                     ", ".join(f"{f['source']}:{f['path']}" for f in e["files"])])
+    from bncbench.report import format_grid
+
+    typer.echo(format_grid(["name", "instances", "attributes", "classes", "files"], rows, "md"), nl=False)
+
+
+@datasets_app.command("info")
+def datasets_info(name: str):
+    """The catalog entry of one data set."""
+    import yaml
+
+    from bncbench import catalog
+
+    typer.echo(yaml.safe_dump({catalog.resolve(name): catalog.entry(name)}, sort_keys=False), nl=False)
+
+
+@datasets_app.command("fetch")
+def datasets_fetch(name: str):
+    """Obtain (download or find in the mirror) and checksum-verify a data set's files."""
+    from bncbench import catalog
+    from bncbench.sources import locate
+
+    for spec in catalog.entry(name)["files"]:
+        typer.echo(f"{spec['source']}:{spec['path']} -> {locate(spec)}")
+
+
+@datasets_app.command("verify")
+def datasets_verify(name: str):
+    """Load a data set and compare its counts with the paper's."""
+    from bncbench import catalog
+
+    ds = catalog.load(name)
+    x = catalog.entry(name).get("expected", {})
+    found = {"instances": ds.n_instances, "attributes": ds.n_attributes, "classes": ds.n_classes}
+    ok = all(x.get(k, v) == v for k, v in found.items())
+    for k, v in found.items():
+        typer.echo(f"{k}: expected {x.get(k, '?')}, found {v}")
+    typer.echo("checksums: ok" if ds.checksums else "checksums: none")
+    if not ok:
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except UserError as e:
+        _err(f"error: {e}")
+        sys.exit(2)
+    except KeyboardInterrupt:
+        _err("interrupted: finished tasks are saved; run the same command again to resume")
+        sys.exit(130)
+    except typer.Exit as e:
+        sys.exit(e.exit_code)
+    except Exception as e:  # usage errors of the command-line parser (click, vendored by typer)
+        if type(e).__name__ == "Abort":
+            _err("aborted")
+            sys.exit(130)
+        if hasattr(e, "show") and hasattr(e, "exit_code"):
+            e.show()
+            sys.exit(2)
+        raise

@@ -1,0 +1,284 @@
+"""Experiment configuration: strict YAML validation (offending key, line, nearest valid name)."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import inspect
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bncbench import catalog
+from bncbench.classifiers import REGISTRY
+from bncbench.errors import UserError
+from bncbench.preprocess import PreprocessSettings
+
+TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
+            "info_precision", "wdl", "results"}
+PREPROCESS_CHOICES = {
+    "missing": ("distinct", "impute", "skip"),
+    "discretizer": ("eqfreq", "mdl"),
+    "eqfreq_method": ("petal", "weka"),
+    "mdl_method": ("weka", "petal"),
+    "scope": ("fold", "global"),
+}
+CV_KEYS = {"scheme": ("stratified", "petal"), "folds": int, "runs": int, "seed": int}
+WDL_KEYS = {"draw": str, "draws": ("split", "ignore"), "tails": ("one", "two"), "metric": str}
+SHARED_PARAMS = ("estimator", "m", "info_precision")
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    name: str
+    path: str | None = None
+    class_column: int | str | None = None
+
+
+@dataclass
+class ClassifierSpec:
+    name: str
+    label: str
+    params: dict[str, Any]
+
+
+@dataclass
+class CVSpec:
+    scheme: str = "stratified"
+    folds: int = 10
+    runs: int = 1
+    seed: int = 1
+
+
+@dataclass
+class Experiment:
+    name: str
+    datasets: list[DatasetSpec]
+    classifiers: list[ClassifierSpec]
+    preprocess: PreprocessSettings
+    cv: CVSpec
+    wdl: dict[str, str] = field(default_factory=dict)
+    source: str = ""
+
+    def digest(self) -> str:
+        d = {"datasets": [asdict(x) for x in self.datasets], "classifiers": [asdict(c) for c in self.classifiers],
+             "preprocess": asdict(self.preprocess), "cv": asdict(self.cv)}
+        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
+
+
+class _Lines:
+    """Line numbers of YAML keys, by key path."""
+
+    def __init__(self, text: str):
+        self.lines: dict[tuple, int] = {}
+        try:
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
+        except yaml.YAMLError:
+            node = None
+        if node is not None:
+            self._walk(node, ())
+
+    def _walk(self, node, path):
+        self.lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                p = path + (k.value,)
+                self.lines[p] = k.start_mark.line + 1
+                self._walk(v, p)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, v in enumerate(node.value):
+                self._walk(v, path + (i,))
+
+    def of(self, path) -> int | None:
+        path = tuple(path)
+        while path not in self.lines and path:
+            path = path[:-1]
+        return self.lines.get(path)
+
+
+def _near(word: str, choices) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class _Checker:
+    def __init__(self, file: str, lines: _Lines):
+        self.file, self.lines = file, lines
+
+    def fail(self, path, msg):
+        line = self.lines.of(path)
+        where = f"{self.file}:{line}" if line else self.file
+        key = ".".join(str(p) for p in path)
+        raise UserError(f"{where}: {key + ': ' if key else ''}{msg}")
+
+    def mapping(self, value, path, allowed):
+        if not isinstance(value, dict):
+            self.fail(path, f"expected a mapping, got {type(value).__name__}")
+        for k in value:
+            if k not in allowed:
+                self.fail(path + [k], f"unknown key {k!r}{_near(k, allowed)}; valid keys: {', '.join(sorted(allowed))}")
+        return value
+
+    def choice(self, value, path, choices):
+        if value not in choices:
+            self.fail(path, f"invalid value {value!r}{_near(value, choices)}; choose one of {', '.join(map(str, choices))}")
+        return value
+
+    def typed(self, value, path, typ, minimum=None):
+        ok = isinstance(value, typ) and not (typ in (int, float) and isinstance(value, bool))
+        if typ is float and isinstance(value, int) and not isinstance(value, bool):
+            ok = True
+        if not ok:
+            self.fail(path, f"expected {typ.__name__}, got {value!r}")
+        if minimum is not None and value < minimum:
+            self.fail(path, f"must be ≥ {minimum}, got {value!r}")
+        return value
+
+
+def _classifier_params(cls) -> dict[str, inspect.Parameter]:
+    sig = inspect.signature(cls.__init__)
+    return {k: p for k, p in sig.parameters.items() if k not in ("self", "cardinalities", "n_classes", "missing")}
+
+
+def parse(text: str, file: str = "<config>") -> Experiment:
+    """Validate a config text and build the `Experiment` (UserError on the first problem)."""
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"{file}:{mark.line + 1}" if mark else file
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise UserError(f"{where}: malformed YAML: {problem}") from None
+    lines = _Lines(text)
+    ck = _Checker(file, lines)
+    if raw is None:
+        ck.fail([], "the config is empty")
+    ck.mapping(raw, [], TOP_KEYS)
+    for req in ("datasets", "classifiers"):
+        if req not in raw:
+            ck.fail([], f"missing required key {req!r}")
+    name = str(raw.get("name") or Path(file).stem)
+
+    pre = dict(raw.get("preprocess") or {})
+    ck.mapping(pre, ["preprocess"], set(PREPROCESS_CHOICES) | {"bins"})
+    for k, choices in PREPROCESS_CHOICES.items():
+        if k in pre:
+            ck.choice(pre[k], ["preprocess", k], choices)
+    if "bins" in pre:
+        ck.typed(pre["bins"], ["preprocess", "bins"], int, 2)
+    settings = PreprocessSettings(**pre)
+
+    cvraw = dict(raw.get("cv") or {})
+    ck.mapping(cvraw, ["cv"], set(CV_KEYS))
+    for k, spec in CV_KEYS.items():
+        if k in cvraw:
+            if isinstance(spec, tuple):
+                ck.choice(cvraw[k], ["cv", k], spec)
+            else:
+                ck.typed(cvraw[k], ["cv", k], int, 0 if k == "seed" else (2 if k == "folds" else 1))
+    cv = CVSpec(**cvraw)
+
+    shared: dict[str, Any] = {}
+    if "estimator" in raw:
+        from bncbench.estimators import ESTIMATORS
+
+        shared["estimator"] = ck.choice(raw["estimator"], ["estimator"], ESTIMATORS)
+    if "m" in raw:
+        shared["m"] = float(ck.typed(raw["m"], ["m"], float, 0))
+    if "info_precision" in raw:
+        shared["info_precision"] = ck.choice(raw["info_precision"], ["info_precision"], ("float32", "float64"))
+
+    dsraw = raw["datasets"]
+    if not isinstance(dsraw, list) or not dsraw:
+        ck.fail(["datasets"], "expected a non-empty list of data-set names or {name, path, class} entries")
+    datasets = []
+    for i, d in enumerate(dsraw):
+        if isinstance(d, str):
+            try:
+                datasets.append(DatasetSpec(catalog.resolve(d)))
+            except UserError as e:
+                ck.fail(["datasets", i], str(e))
+        else:
+            ck.mapping(d, ["datasets", i], {"name", "path", "class"})
+            if "name" not in d:
+                ck.fail(["datasets", i], "a data-set entry needs 'name'")
+            if "path" in d:
+                p = Path(d["path"])
+                if not p.is_absolute():
+                    p = (Path(file).parent / p) if not p.exists() else p
+                datasets.append(DatasetSpec(str(d["name"]), str(p), d.get("class")))
+            else:
+                try:
+                    datasets.append(DatasetSpec(catalog.resolve(str(d["name"]))))
+                except UserError as e:
+                    ck.fail(["datasets", i, "name"], str(e))
+    seen = set()
+    for i, d in enumerate(datasets):
+        if d.name in seen:
+            ck.fail(["datasets", i], f"data set {d.name!r} is listed twice")
+        seen.add(d.name)
+
+    clraw = raw["classifiers"]
+    if not isinstance(clraw, list) or not clraw:
+        ck.fail(["classifiers"], "expected a non-empty list of {name: ..., label: ...} entries")
+    classifiers = []
+    labels = set()
+    for i, c in enumerate(clraw):
+        if isinstance(c, str):
+            c = {"name": c}
+        if not isinstance(c, dict):
+            ck.fail(["classifiers", i], f"expected a name or a {{name: ..., label: ...}} mapping, got {c!r}")
+        cname = c.get("name")
+        if cname not in REGISTRY:
+            ck.fail(["classifiers", i, "name"], f"unknown classifier {cname!r}{_near(cname, REGISTRY)}; "
+                                                 f"available: {', '.join(REGISTRY)}")
+        allowed = _classifier_params(REGISTRY[cname])
+        params = {k: v for k, v in shared.items() if k in allowed}
+        for k, v in c.items():
+            if k in ("name", "label"):
+                continue
+            if k not in allowed:
+                ck.fail(["classifiers", i, k], f"unknown parameter {k!r} of {cname}{_near(k, allowed)}; "
+                                               f"valid: {', '.join(allowed)}")
+            default = allowed[k].default
+            if isinstance(default, bool):
+                ck.typed(v, ["classifiers", i, k], bool)
+            elif isinstance(default, int):
+                ck.typed(v, ["classifiers", i, k], int, 0)
+            elif isinstance(default, float):
+                v = float(ck.typed(v, ["classifiers", i, k], float, 0))
+            elif isinstance(default, str):
+                ck.typed(v, ["classifiers", i, k], str)
+            params[k] = v
+        if "estimator" in params:
+            from bncbench.estimators import ESTIMATORS
+
+            ck.choice(params["estimator"], ["classifiers", i, "estimator"], ESTIMATORS)
+        if "info_precision" in params:
+            ck.choice(params["info_precision"], ["classifiers", i, "info_precision"], ("float32", "float64"))
+        label = str(c.get("label") or cname)
+        if label in labels:
+            ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
+        labels.add(label)
+        classifiers.append(ClassifierSpec(cname, label, params))
+
+    wdl = dict(raw.get("wdl") or {})
+    ck.mapping(wdl, ["wdl"], set(WDL_KEYS))
+    for k, spec in WDL_KEYS.items():
+        if k in wdl and isinstance(spec, tuple):
+            ck.choice(wdl[k], ["wdl", k], spec)
+    return Experiment(name, datasets, classifiers, settings, cv, wdl, text)
+
+
+def load(path: str) -> Experiment:
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"{path}: no such config file")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"{path}: cannot read the config: {e}") from None
+    return parse(text, str(path))

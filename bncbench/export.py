@@ -1,0 +1,54 @@
+"""ARFF export of preprocessed folds, so any result can be re-checked in Weka or elsewhere."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from bncbench.dataset import Dataset
+from bncbench.preprocess import Encoded
+
+MISSING_VALUE = "_missing_"
+
+
+def _quote(s: str) -> str:
+    if any(ch in s for ch in " ,'\"{}%\\") or s == "?" or not s:
+        return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return s
+
+
+def value_names(ds: Dataset, enc: Encoded, missing_mode: str) -> list[list[str]]:
+    """Names of the codes 0..K−1 of each encoded attribute (code order = ARFF declaration order)."""
+    out = []
+    for i, a in enumerate(ds.attributes):
+        k = int(enc.cardinalities[i])
+        if a.nominal:
+            names = list(a.values)
+        else:
+            c = enc.cuts[i]
+            edges = ["-inf"] + [repr(float(x)) for x in c] + ["inf"]
+            names = [f"({edges[j]}-{edges[j + 1]}]" for j in range(len(c) + 1)]
+        if len(names) < k:  # the distinct missing value
+            names.append(MISSING_VALUE)
+        out.append(names[:k] if missing_mode == "distinct" else names)
+    return out
+
+
+def write_arff(path: Path, relation: str, ds: Dataset, names: list[list[str]], X: np.ndarray, y: np.ndarray) -> None:
+    lines = [f"@relation {_quote(relation)}", ""]
+    for a, vals in zip(ds.attributes, names):
+        lines.append(f"@attribute {_quote(a.name)} {{{','.join(_quote(v) for v in vals)}}}")
+    lines.append(f"@attribute class {{{','.join(_quote(c) for c in ds.classes)}}}")
+    lines += ["", "@data"]
+    for row, label in zip(X, y):
+        cells = ["?" if c < 0 else _quote(names[j][c]) for j, c in enumerate(row)]
+        cells.append(_quote(ds.classes[label]))
+        lines.append(",".join(cells))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(tmp, path)

@@ -1,0 +1,102 @@
+"""Evaluation measures (ALGORITHMS.md §5) computed from stored out-of-fold probabilities."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+CLL_FLOOR = 1e-15
+METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss", "bias", "variance", "train_time", "test_time")
+LOWER_IS_BETTER = {"zol": True, "rmse": True, "rmse_all": True, "cll": False, "logloss": True,
+                   "bias": True, "variance": True, "train_time": True, "test_time": True}
+
+
+@dataclass
+class FoldResult:
+    run: int
+    fold: int
+    test_index: np.ndarray  # row numbers in the data set
+    y_true: np.ndarray
+    proba: np.ndarray       # (n_test, n_classes)
+    train_time: float
+    test_time: float
+
+
+def _per_instance(metric: str, y: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The per-instance quantity whose fold aggregate defines the metric."""
+    idx = np.arange(y.shape[0])
+    if metric == "zol":
+        return (np.argmax(p, axis=1) != y).astype(np.float64)
+    if metric == "rmse":
+        return (1.0 - p[idx, y]) ** 2
+    if metric == "rmse_all":
+        onehot = np.zeros_like(p)
+        onehot[idx, y] = 1.0
+        return ((onehot - p) ** 2).sum(axis=1) / p.shape[1]
+    if metric == "cll":
+        return np.log(np.maximum(p[idx, y], CLL_FLOOR))
+    if metric == "logloss":
+        return -np.log2(np.maximum(p[idx, y], CLL_FLOOR))
+    raise ValueError(metric)
+
+
+def _aggregate(metric: str, values: np.ndarray) -> float:
+    if values.size == 0:
+        return math.nan
+    if metric in ("rmse", "rmse_all"):
+        return math.sqrt(values.mean())
+    if metric == "cll":
+        return float(values.sum())
+    return float(values.mean())
+
+
+def _sd(values: list[float]) -> float:
+    v = [x for x in values if not math.isnan(x)]
+    return float(np.std(v, ddof=1)) if len(v) > 1 else math.nan
+
+
+def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
+    """(mean, sd) of one classifier on one data set, as the papers report it (§5.2–5.6).
+
+    One run: the value pooled over all test instances, sd over the per-fold values.
+    m runs: the mean of the per-run pooled values, sd over the m runs.
+    """
+    if metric in ("train_time", "test_time"):
+        t = [getattr(f, metric) for f in folds]
+        return float(np.mean(t)), _sd(t)
+    if metric in ("bias", "variance"):
+        b, v = bias_variance(folds)
+        return (b if metric == "bias" else v), math.nan
+    runs = sorted({f.run for f in folds})
+    per_run, per_fold = [], []
+    for r in runs:
+        fr = [f for f in folds if f.run == r]
+        vals = [_per_instance(metric, f.y_true, f.proba) for f in fr]
+        per_fold.extend(_aggregate(metric, v) for v in vals)
+        per_run.append(_aggregate(metric, np.concatenate(vals)))
+    if len(runs) == 1:
+        return per_run[0], _sd(per_fold)
+    return float(np.mean(per_run)), _sd(per_run)
+
+
+def bias_variance(folds: list[FoldResult]) -> tuple[float, float]:
+    """Kohavi–Wolpert bias² and variance from repeated CV (§5.5): each run predicts every
+    instance once; P̂_H(y|x) is the fraction of runs predicting y."""
+    runs = sorted({f.run for f in folds})
+    n_classes = folds[0].proba.shape[1]
+    n = max(int(f.test_index.max()) + 1 for f in folds if f.test_index.size)
+    votes = np.zeros((n, n_classes))
+    truth = np.full(n, -1, dtype=np.int64)
+    for f in folds:
+        votes[f.test_index, np.argmax(f.proba, axis=1)] += 1.0
+        truth[f.test_index] = f.y_true
+    seen = truth >= 0
+    ph = votes[seen] / len(runs)
+    t = truth[seen]
+    onehot = np.zeros_like(ph)
+    onehot[np.arange(t.size), t] = 1.0
+    bias = 0.5 * ((onehot - ph) ** 2).sum(axis=1)
+    var = 0.5 * (1.0 - (ph ** 2).sum(axis=1))
+    return float(bias.mean()), float(var.mean())

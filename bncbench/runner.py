@@ -1,0 +1,174 @@
+"""The experiment runner: plan tasks, skip finished ones, run the rest, store each atomically."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from bncbench import __version__, catalog
+from bncbench.classifiers import REGISTRY
+from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
+from bncbench.dataset import Dataset
+from bncbench.folds import make_folds
+from bncbench.metrics import FoldResult
+from bncbench.preprocess import PreprocessSettings, encode_fold, fit_cuts
+from bncbench.progress import Progress
+from bncbench.store import Store
+
+
+@functools.lru_cache(maxsize=4)
+def load_dataset(spec: DatasetSpec) -> Dataset:
+    if spec.path:
+        return catalog.load_user(spec.name, spec.path, spec.class_column)
+    return catalog.load(spec.name)
+
+
+@functools.lru_cache(maxsize=4)
+def _global_cuts(spec: DatasetSpec, settings: PreprocessSettings):
+    ds = load_dataset(spec)
+    return fit_cuts(ds, np.arange(ds.n_instances), settings)
+
+
+def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec) -> str:
+    """Hash of everything that defines a task (data checksums, preprocessing, folds, classifier)."""
+    ident = {
+        "version": __version__,
+        "dataset": {"name": spec.name, "class": spec.class_column, "checksums": ds.checksums},
+        "preprocess": asdict(exp.preprocess),
+        "cv": {"scheme": exp.cv.scheme, "folds": exp.cv.folds, "seed": exp.cv.seed},
+        "run": run, "fold": fold,
+        "classifier": {"name": clf.name, "params": clf.params},
+    }
+    return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def build_classifier(spec: ClassifierSpec, cardinalities, n_classes: int, missing: str):
+    cls = REGISTRY[spec.name]
+    return cls(cardinalities=cardinalities, n_classes=n_classes,
+               missing="skip" if missing == "skip" else "value", **spec.params)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One (data set, run, fold) cell with the classifiers still to run on it."""
+
+    dataset: DatasetSpec
+    run: int
+    fold: int
+    classifiers: tuple[ClassifierSpec, ...]
+    keys: tuple[str, ...]
+
+
+def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int):
+    """Preprocess one fold once and fit/test every pending classifier on it."""
+    ds = load_dataset(unit.dataset)
+    folds = make_folds(ds.y, scheme, k, unit.run, seed)
+    train = np.flatnonzero(folds != unit.fold)
+    test = np.flatnonzero(folds == unit.fold)
+    gcuts = _global_cuts(unit.dataset, settings) if settings.scope == "global" else None
+    enc = encode_fold(ds, train, test, settings, gcuts)
+    out = []
+    for spec in unit.classifiers:
+        clf = build_classifier(spec, enc.cardinalities, ds.n_classes, settings.missing)
+        t0 = time.perf_counter()
+        clf.fit(enc.X_train, ds.y[train])
+        t1 = time.perf_counter()
+        proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
+        t2 = time.perf_counter()
+        out.append(FoldResult(unit.run, unit.fold, test, ds.y[test].astype(np.int64), proba, t1 - t0, t2 - t1))
+    return out
+
+
+def _init_worker():
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = "1"
+
+
+def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dict]:
+    """All units and the experiment layout (task keys per data set and label, in config order)."""
+    units, layout = [], {"datasets": [], "labels": [c.label for c in exp.classifiers], "keys": {}}
+    for spec in exp.datasets:
+        ds = datasets[spec.name]
+        layout["datasets"].append(spec.name)
+        for run in range(exp.cv.runs):
+            for fold in range(exp.cv.folds):
+                keys = tuple(task_key(ds, spec, exp, run, fold, c) for c in exp.classifiers)
+                for c, key in zip(exp.classifiers, keys):
+                    layout["keys"].setdefault(f"{spec.name}\t{c.label}", []).append(key)
+                units.append(Unit(spec, run, fold, tuple(exp.classifiers), keys))
+    return units, layout
+
+
+def provenance(exp: Experiment) -> dict:
+    import scipy
+
+    return {"bncbench": __version__, "python": sys.version.split()[0], "numpy": np.__version__,
+            "scipy": scipy.__version__, "platform": platform.platform(), "machine": platform.machine(),
+            "processor": platform.processor(), "config_sha256": hashlib.sha256(exp.source.encode()).hexdigest(),
+            "experiment_digest": exp.digest(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
+        log=print) -> dict:
+    """Run (or resume) an experiment. Returns counts of tasks run / skipped."""
+    datasets = {spec.name: load_dataset(spec) for spec in exp.datasets}  # validates every input first
+    units, layout = plan(exp, datasets)
+    if fresh:
+        from pathlib import Path
+
+        from bncbench.store import DB_NAME
+
+        for suffix in ("", "-wal", "-shm"):
+            p = Path(results_dir) / (DB_NAME + suffix)
+            if p.exists():
+                p.unlink()
+    store = Store(results_dir)
+    try:
+        store.set_meta("experiment", layout)
+        store.set_meta("config", exp.source)
+        store.set_meta("provenance", provenance(exp))
+        done = store.done_keys()
+        pending = []
+        skipped = 0
+        for u in units:
+            keep = [(c, k) for c, k in zip(u.classifiers, u.keys) if k not in done]
+            skipped += len(u.keys) - len(keep)
+            if keep:
+                pending.append(Unit(u.dataset, u.run, u.fold, tuple(c for c, _ in keep), tuple(k for _, k in keep)))
+        total = sum(len(u.keys) for u in units)
+        n_run = 0
+        with Progress(total, skipped, quiet=quiet, log=log) as prog:
+            def record(u: Unit, results):
+                nonlocal n_run
+                for spec, key, r in zip(u.classifiers, u.keys, results):
+                    store.put(key, u.dataset.name, spec.label, u.run, u.fold, r, {})
+                    n_run += 1
+                prog.advance(len(results), f"{u.dataset.name} run {u.run} fold {u.fold}")
+
+            args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+            if jobs <= 1 or len(pending) <= 1:
+                for u in pending:
+                    prog.current(u.dataset.name)
+                    record(u, run_unit(u, *args))
+            else:
+                with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
+                    futures = {pool.submit(run_unit, u, *args): u for u in pending}
+                    try:
+                        for fut in as_completed(futures):
+                            record(futures[fut], fut.result())
+                    except BaseException:
+                        for f in futures:
+                            f.cancel()
+                        raise
+        return {"total": total, "run": n_run, "skipped": skipped}
+    finally:
+        store.close()

@@ -1,0 +1,39 @@
+"""W/D/L matrices and sign-test p-values over data sets (paper 000 Tables 2–3, paper 004 Table 2)."""
+
+from __future__ import annotations
+
+import io
+import csv
+import math
+
+from bncbench.report import format_grid
+from bncbench.stats import WDL, sign_test, wdl
+
+
+def matrix(datasets, labels, values, rule: str, lower_is_better: bool, draws: str, tails: str):
+    """{(row, col): (WDL, p)} for every ordered pair of different classifiers."""
+    out = {}
+    for a in labels:
+        for b in labels:
+            if a == b:
+                continue
+            r = wdl([values[(d, a)][0] for d in datasets], [values[(d, b)][0] for d in datasets], rule, lower_is_better)
+            out[(a, b)] = (r, sign_test(r, draws, tails))
+    return out
+
+
+def format_wdl(labels, mat, fmt: str, metric: str) -> str:
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["row", "column", "wins", "draws", "losses", "p"])
+        for a in labels:
+            for b in labels:
+                if a != b:
+                    r, p = mat[(a, b)]
+                    w.writerow([a, b, r.wins, r.draws, r.losses, repr(p)])
+        return buf.getvalue()
+    rows_w = [[a] + ["—" if a == b else str(mat[(a, b)][0]) for b in labels] for a in labels]
+    rows_p = [[a] + ["—" if a == b else format(mat[(a, b)][1], ".4f") for b in labels] for a in labels]
+    return (format_grid(["W-D-L (row vs column)"] + labels, rows_w, fmt, caption=f"{metric}: wins-draws-losses of the row against the column")
+            + "\n" + format_grid(["p (sign test)"] + labels, rows_p, fmt, caption=f"{metric}: sign-test p-values"))
