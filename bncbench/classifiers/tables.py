@@ -45,9 +45,8 @@ def pair_table(pc: PairCounts, child: int, parent: int, card: np.ndarray, skip: 
     n_classes = pc.class_counts.size
     num = pc.xxy[slots(pc, child), slots(pc, parent)].astype(np.float64)
     if skip:
-        known = num[:-1, :-1]
-        den = known.sum(axis=0, keepdims=True)
-        tot_num = float(known.sum())
+        den = num[:-1].sum(axis=0, keepdims=True)  # instances with the child known
+        tot_num = float(num[:-1, :-1].sum())
         tot_den = float(pc.xxy[slots(pc, parent), slots(pc, parent)].sum(axis=1)[:-1].sum())
     else:
         den = num.sum(axis=0, keepdims=True)

@@ -1,0 +1,48 @@
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_UCI = (ROOT.parent / "shared" / "uci").resolve()
+WEKA_JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
+
+
+@pytest.fixture(scope="session")
+def weka(tmp_path_factory):
+    """A callable running the compiled WekaOracle helper; skips (or fails when
+    BNCBENCH_REQUIRE_WEKA=1, as in CI) if Weka or a JDK is missing."""
+    if not WEKA_JAR.is_file() or not shutil.which("javac"):
+        msg = f"Weka 3.6 ({WEKA_JAR}) and javac are needed (apt-get install weka)"
+        if os.environ.get("BNCBENCH_REQUIRE_WEKA") == "1":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    out = tmp_path_factory.mktemp("oracle")
+    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(out), str(ROOT / "tests/oracle/WekaOracle.java")],
+                   check=True, capture_output=True)
+
+    def call(*args: str) -> str:
+        r = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{out}", "WekaOracle", *args], check=True,
+                           capture_output=True, text=True)
+        return r.stdout
+
+    return call
+
+
+@pytest.fixture(scope="session")
+def mirror():
+    """../shared/uci (the UCI mirror); skips when absent, fails when BNCBENCH_REQUIRE_MIRROR=1."""
+    if not (SHARED_UCI / "raw").is_dir():
+        if os.environ.get("BNCBENCH_REQUIRE_MIRROR") == "1":
+            pytest.fail(f"the UCI mirror {SHARED_UCI} is missing")
+        pytest.skip(f"the UCI mirror {SHARED_UCI} is missing")
+    return SHARED_UCI
+
+
+@pytest.fixture
+def isolated_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BNCBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("BNCBENCH_MIRROR", raising=False)
+    return tmp_path / "cache"
