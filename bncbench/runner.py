@@ -109,10 +109,8 @@ def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dic
 
 
 def provenance(exp: Experiment) -> dict:
-    import scipy
-
     return {"bncbench": __version__, "python": sys.version.split()[0], "numpy": np.__version__,
-            "scipy": scipy.__version__, "platform": platform.platform(), "machine": platform.machine(),
+            "platform": platform.platform(), "machine": platform.machine(),
             "processor": platform.processor(), "config_sha256": hashlib.sha256(exp.source.encode()).hexdigest(),
             "experiment_digest": exp.digest(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scipy.stats import binom
 
 
 def round4(x: float) -> str:
@@ -81,10 +80,15 @@ def sign_test(r: WDL, draws: str = "split", tails: str = "one") -> float:
     if n == 0:
         return 1.0
     if tails == "one":
-        return float(binom.sf(max(W, L) - 1, n, 0.5))
+        return _upper_tail(max(W, L), n)
     if tails == "two":
-        return float(min(1.0, 2.0 * binom.cdf(min(W, L), n, 0.5)))
+        return min(1.0, 2.0 * _upper_tail(max(W, L), n))
     raise ValueError(f"tails must be 'one' or 'two', got {tails!r}")
+
+
+def _upper_tail(k: int, n: int) -> float:
+    """P(X ≥ k) for X ~ Binomial(n, 1/2), exact in integers (= P(X ≤ n − k))."""
+    return sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n
 
 
 def goal_difference(a: list[float], b: list[float], rule: str = "exact4", lower_is_better: bool = True) -> list[int]:

@@ -1,0 +1,35 @@
+# bncbench — `make run` sets everything up and runs the default experiment; `make test` runs the suite.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+MIRROR ?= $(if $(BNCBENCH_MIRROR),$(BNCBENCH_MIRROR),$(wildcard ../shared/uci))
+
+.PHONY: run test bench stan70 clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(PY) -m bncbench run configs/default.yaml --results results/default
+	$(PY) -m bncbench report results/default --metric zol
+	$(PY) -m bncbench report results/default --metric rmse
+	$(PY) -m bncbench wdl results/default --metric zol
+
+test: $(VENV)/.installed
+	$(PY) -m pytest -q
+
+bench: $(VENV)/.installed
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_core.py
+
+stan70: $(VENV)/.installed
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/stan70.yaml --results results/stan70
+	$(PY) -m bncbench report results/stan70 --metric zol
+	$(PY) -m bncbench report results/stan70 --metric rmse
+	$(PY) -m bncbench wdl results/stan70 --metric zol --draw exact4 --draws split --tails one
+	$(PY) -m bncbench wdl results/stan70 --metric rmse --draw exact4 --draws split --tails one
+
+clean:
+	rm -rf $(VENV) results build *.egg-info

@@ -1,0 +1,48 @@
+"""Discretisers against the spec's test vectors (ALGORITHMS.md §8.2, produced with Weka 3.6.14)."""
+
+import numpy as np
+
+from bncbench.discretize import apply_cuts, eqfreq_petal, eqfreq_weka, mdl
+
+A = np.array([1, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, np.nan, 9, 10], dtype=float)
+B = np.array([1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 7, 8, 9, 10], dtype=float)
+C = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1])
+
+
+def test_eqfreq_weka_vectors():
+    assert eqfreq_weka(A[~np.isnan(A)]).tolist() == [2.5, 3.5, 5.5, 8.5]
+    assert eqfreq_weka(B).tolist() == [1.5, 3.5, 5.5, 8.5]
+
+
+def test_eqfreq_petal_vector():
+    assert eqfreq_petal(A[~np.isnan(A)]).tolist() == [2, 3, 4, 7]
+
+
+def test_eqfreq_petal_merges_ties_and_drops_max():
+    assert eqfreq_petal(np.array([1.0] * 10)).tolist() == []
+    assert eqfreq_petal(np.array([1, 1, 1, 1, 1, 1, 1, 1, 2, 3.0])).tolist() == [1.0]
+    assert eqfreq_petal(np.array([4.0, 2.0])).tolist() == [2.0]  # k = min(5, m)
+
+
+def test_mdl_vectors():
+    known = ~np.isnan(A)
+    assert mdl(A[known], C[known], 2).tolist() == []
+    assert mdl(B, C, 2).tolist() == [2.5]
+
+
+def test_mdl_symmetric_data_finds_both_cuts():
+    v = np.arange(1, 46.0)
+    y = np.array([0] * 15 + [1] * 15 + [0] * 15)
+    assert mdl(v, y, 2, "weka").tolist() == [15.5, 30.5]
+    assert mdl(v, y, 2, "petal").tolist() == [15.5, 30.5]
+
+
+def test_apply_cuts_left_closed_and_missing_bin():
+    codes = apply_cuts(np.array([0.5, 1.0, 1.5, 3.0, 9.0, np.nan]), np.array([1.0, 3.0]))
+    assert codes.tolist() == [0, 0, 1, 1, 2, 3]
+
+
+def test_apply_cuts_float32_comparison():
+    cut = np.array([0.1], dtype=np.float32)
+    # 0.1 as float64 is above float32(0.1)... compared in float32 it equals the cut → left bin
+    assert apply_cuts(np.array([0.1]), cut).tolist() == [0]

@@ -1,0 +1,43 @@
+"""Acceptance: paper 000's printed TAN, AODE, KDB1 values of the 7 dev data sets (84 numbers)."""
+
+import csv
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV = ["car", "nursery", "house-votes-84", "magic", "pendigits", "wine", "pima-ind-diabetes"]
+
+
+@pytest.mark.mirror
+@pytest.mark.slow
+def test_stan70_dev_values_to_four_decimals(mirror, tmp_path):
+    env = dict(os.environ, BNCBENCH_MIRROR=str(mirror), BNCBENCH_CACHE=str(tmp_path / "cache"))
+    res = tmp_path / "res"
+    subprocess.run([sys.executable, "-m", "bncbench", "run", str(ROOT / "configs/stan70.yaml"), "--results", str(res),
+                    "--datasets", ",".join(DEV), "--classifiers", "TAN,AODE,KDB1", "--quiet"],
+                   check=True, env=env, capture_output=True)
+    got = {}
+    for metric in ("zol", "rmse"):
+        out = subprocess.run([sys.executable, "-m", "bncbench", "report", str(res), "--metric", metric,
+                              "--format", "csv"], check=True, env=env, capture_output=True, text=True).stdout
+        for row in csv.DictReader(io.StringIO(out)):
+            got[(row["dataset"], row["classifier"], metric)] = (format(float(row["mean"]), ".4f"),
+                                                                format(float(row["sd"]), ".4f"))
+    ref = mirror.parent / "reference" / "stan70-dev.tsv"
+    checked, wrong = 0, []
+    for row in csv.DictReader(io.StringIO(ref.read_text()), delimiter="\t"):
+        if row["classifier"] not in ("TAN", "AODE", "KDB1"):
+            continue
+        for metric in ("zol", "rmse"):
+            want = (row[metric], row[f"{metric}_sd"])
+            have = got[(row["dataset"], row["classifier"], metric)]
+            checked += 2
+            if have != want:
+                wrong.append(f"{row['dataset']} {row['classifier']} {metric}: {have} != {want}")
+    assert checked == 84
+    assert not wrong, "\n".join(wrong)
