@@ -69,10 +69,8 @@ def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: b
     if precision == "float32":
         acc = np.zeros(P, dtype=np.float32)
         flat = terms.reshape(P, -1)
-        for step in range(flat.shape[1]):
-            col = flat[:, step]
-            if col.any():
-                acc = (acc.astype(np.float64) + col).astype(np.float32)
+        for step in np.flatnonzero(flat.any(axis=0)):  # an all-zero step leaves every sum unchanged
+            acc = (acc.astype(np.float64) + flat[:, step]).astype(np.float32)
         vals = acc.astype(np.float64)
     else:
         vals = terms.reshape(P, -1).sum(axis=1)
