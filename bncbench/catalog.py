@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import os
 from pathlib import Path
 
 import yaml
 
 from bncbench.dataset import Dataset
-from bncbench.errors import DataError, UserError
+from bncbench.errors import DataError, DataUnavailable, UserError
+from bncbench.generators import GENERATORS, is_synth, synth
 from bncbench.loaders import build_dataset, parse_arff, parse_delimited
-from bncbench.sources import locate, sha256_of
+from bncbench.sources import SHIPPED_MIRROR, cache_dir, locate, sha256_of
 
 CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
 
@@ -49,6 +51,8 @@ def nearest(word: str, choices: list[str]) -> str:
 
 def resolve(name: str) -> str:
     """Canonical catalog name of `name` (aliases allowed); UserError if unknown."""
+    if is_synth(name):
+        return name
     al = _aliases()
     if name not in al:
         raise UserError(f"unknown data set {name!r}{nearest(name, list(al))}; `bncbench datasets list` shows the catalog")
@@ -67,25 +71,40 @@ def _read_text(path: Path, label: str) -> str:
 
 
 def load(name: str) -> Dataset:
-    """Load a catalog data set (files located via cache / mirror / URL, checksums verified)."""
+    """Load a catalog data set (files located via cache / mirror / URL, checksums verified),
+    a generated one, or a synthetic `synth:ROWSxATTRSxCLASSES[:seed]` set."""
     canonical = resolve(name)
+    if is_synth(canonical):
+        return synth(canonical)
     return _load_cached(canonical)
 
 
 @functools.lru_cache(maxsize=8)
 def _load_cached(canonical: str) -> Dataset:
     e = _catalog()["datasets"][canonical]
+    if e["format"] == "generated":
+        g = dict(e["generator"])
+        ds = GENERATORS[g.pop("name")](**g)
+        ds.name = canonical
+        ds.checksums = {"generator": json.dumps(e["generator"], sort_keys=True)}
+        return ds
     rows = None
     checksums = {}
     for spec in e["files"]:
-        path = locate(spec)
         label = f"{spec['source']}:{spec['path']}"
+        try:
+            path = locate(spec)
+        except DataUnavailable:
+            if spec.get("optional"):
+                continue
+            raise
         checksums[label] = spec.get("sha256") or sha256_of(path)
         text = _read_text(path, label)
         if e["format"] == "arff":
             table = parse_arff(text, label)
         else:
-            table = parse_delimited(text, label, e.get("sep", ","), spec.get("header_lines", 0))
+            table = parse_delimited(text, label, e.get("sep", ","), spec.get("header_lines", 0),
+                                    has_names=e.get("header", False))
         if rows is None:
             rows = table
         else:
@@ -94,9 +113,29 @@ def _load_cached(canonical: str) -> Dataset:
             rows.rows.extend(table.rows)
     ds = build_dataset(canonical, rows, e.get("class", -1), drop=e.get("drop"), numeric=e.get("numeric"),
                        missing_tokens=tuple(e.get("missing", ["?"])), class_strip=e.get("class_strip", ""),
-                       class_map=e.get("class_map"), where=canonical)
+                       class_map=e.get("class_map"), class_blocks=e.get("class_blocks"), where=canonical)
     ds.checksums = checksums
     return ds
+
+
+def missing_files(name: str) -> list[str]:
+    """Paths (in the cache) of the required files of a data set that cannot be located now."""
+    out = []
+    for spec in entry(name).get("files", []):
+        try:
+            locate(spec)
+        except DataUnavailable:
+            if not spec.get("optional"):
+                out.append(str(cache_dir() / spec["source"] / spec["path"]))
+    return out
+
+
+def expected_counts(name: str) -> tuple[dict, dict, str]:
+    """(the paper's counts, the counts of our version, the documented difference or "")."""
+    e = entry(name)
+    paper = dict(e.get("expected", {}))
+    ours = dict(paper, **e.get("found", {}))
+    return paper, ours, e.get("difference", "")
 
 
 def load_user(name: str, path: str, class_column: int | str | None = None) -> Dataset:
@@ -137,3 +176,22 @@ def _check_user(ds: Dataset, path: str) -> None:
     if present < 2:
         raise DataError(f"{path}: the class column has {present} distinct value(s); a classification data set needs at least 2 "
                         f"(set `class:` in the config if the class is not the last column)")
+
+
+def source_summary(name: str) -> str:
+    """Where a data set's files come from and their checksum status, for `datasets verify`."""
+    e = entry(name)
+    if e["format"] == "generated":
+        g = e["generator"]
+        return f"generated ({g['name']}, seed {g.get('seed', 0)})"
+    parts = []
+    for spec in e["files"]:
+        try:
+            path = locate(spec)
+        except DataUnavailable:
+            continue
+        check = "sha256 ok" if spec.get("sha256") else "no checksum"
+        where = ("shipped" if SHIPPED_MIRROR in path.resolve().parents else
+                 "cache" if cache_dir().resolve() in path.resolve().parents else "mirror")
+        parts.append(f"{spec['source']}:{spec['path']} ({check}, {where})")
+    return "; ".join(parts)

@@ -7,3 +7,7 @@ class UserError(Exception):
 
 class DataError(UserError):
     """A data file is missing, corrupt, or does not parse as its recipe says."""
+
+
+class DataUnavailable(DataError):
+    """A data file is neither cached nor in a mirror, and cannot be downloaded."""

@@ -40,40 +40,38 @@ def mutual_info_class(pc: PairCounts, precision: str = "float64", skip_missing: 
 
 
 def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
-    """Symmetric matrix of I(X_i; X_j | Y) in bits (diagonal 0)."""
+    """Symmetric matrix of I(X_i; X_j | Y) in bits (diagonal 0).
+
+    Each pair's non-zero terms are taken in the loop order of the C++ system (value of the
+    higher-indexed attribute, value of the lower one, class = C order of the count block).
+    Under float32 the t-th terms of all pairs are added in one vectorised step, t = 1, 2, ...
+    """
     n = pc.offsets.size
     cmi = np.zeros((n, n), dtype=np.float64)
     if n < 2:
         return cmi
-    sizes = [int(pc.sizes[i]) - (1 if skip_missing else 0) for i in range(n)]
-    kmax = max(sizes)
-    ny = pc.class_counts.size
     hi, lo = np.tril_indices(n, k=-1)  # x1 = hi (larger index), x2 = lo
-    P = hi.size
-    # Padded tables: t[p, v1, v2, y] = N(x_hi = v1, x_lo = v2, y)
-    t = np.zeros((P, kmax, kmax, ny), dtype=np.float64)
-    a1 = np.zeros((P, kmax, ny))
-    a2 = np.zeros((P, kmax, ny))
-    for p in range(P):
-        s1, s2 = _real_slots(pc, int(hi[p]), skip_missing), _real_slots(pc, int(lo[p]), skip_missing)
-        block = pc.xxy[s1, s2]
-        t[p, : block.shape[0], : block.shape[1]] = block
-        a1[p, : sizes[hi[p]]] = block.sum(axis=1)
-        a2[p, : sizes[lo[p]]] = block.sum(axis=0)
-    total = t.sum(axis=(1, 2, 3))
-    cy = t.sum(axis=(1, 2))  # (P, ny)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = (t / total[:, None, None, None]) * np.log2(
-            cy[:, None, None, :] * t / (a1[:, :, None, :] * a2[:, None, :, :]))
-    terms[t == 0] = 0.0
+    terms = []
+    for i, j in zip(hi.tolist(), lo.tolist()):
+        block = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)
+        v1, v2, c = np.nonzero(block)
+        cnt = block[v1, v2, c]
+        total = cnt.sum()
+        cy = block.sum(axis=(0, 1))
+        a1 = block.sum(axis=1)
+        a2 = block.sum(axis=0)
+        terms.append((cnt / total) * np.log2(cy[c] * cnt / (a1[v1, c] * a2[v2, c])))
     if precision == "float32":
-        acc = np.zeros(P, dtype=np.float32)
-        flat = terms.reshape(P, -1)
-        for step in np.flatnonzero(flat.any(axis=0)):  # an all-zero step leaves every sum unchanged
-            acc = (acc.astype(np.float64) + flat[:, step]).astype(np.float32)
+        width = max(t.size for t in terms)
+        padded = np.zeros((len(terms), width))
+        for p, t in enumerate(terms):
+            padded[p, : t.size] = t
+        acc = np.zeros(len(terms), dtype=np.float32)
+        for step in range(width):  # padding adds 0.0, which leaves a float32 sum unchanged
+            acc = (acc.astype(np.float64) + padded[:, step]).astype(np.float32)
         vals = acc.astype(np.float64)
     else:
-        vals = terms.reshape(P, -1).sum(axis=1)
+        vals = np.array([t.sum() for t in terms])
     cmi[hi, lo] = vals
     cmi[lo, hi] = vals
     return cmi

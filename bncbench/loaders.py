@@ -39,6 +39,7 @@ class RawTable:
     names: list[str]
     declared: list[list[str] | None]  # nominal values, or None for numeric
     rows: list[list[str]] = field(default_factory=list)
+    typed: bool = False  # True when the file declares the types (ARFF)
 
 
 def parse_arff(text: str, where: str) -> RawTable:
@@ -76,7 +77,7 @@ def parse_arff(text: str, where: str) -> RawTable:
         raise DataError(f"{where}: no @data section (truncated or not an ARFF file)")
     if not names:
         raise DataError(f"{where}: no @attribute declarations")
-    table = RawTable(names, declared)
+    table = RawTable(names, declared, typed=True)
     width = len(names)
     body = "\n".join(l for l in lines[i + 1:] if l.strip() and not l.lstrip().startswith("%"))
     reader = csv.reader(io.StringIO(body), quotechar="'", skipinitialspace=True, escapechar="\\")
@@ -92,7 +93,8 @@ def parse_arff(text: str, where: str) -> RawTable:
 
 def parse_delimited(text: str, where: str, sep: str, header_lines: int = 0,
                     has_names: bool = False) -> RawTable:
-    """Parse a UCI text file (comma or whitespace separated, no type declarations)."""
+    """Parse a UCI text file (`sep` a delimiter such as "," or "\t", or "whitespace"; no type
+    declarations; `has_names`: the first row names the columns)."""
     lines = text.splitlines()[header_lines:]
     names: list[str] = []
     rows: list[list[str]] = []
@@ -127,17 +129,31 @@ def _sorted_values(values: set[str]) -> list[str]:
         return sorted(values)
 
 
-def build_dataset(name: str, table: RawTable, class_column: int | str, *,
-                  drop: list[int] | None = None, numeric: list[int] | None = None,
+def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
+                  drop: list[int] | None = None, numeric: list[int] | str | None = None,
                   missing_tokens: tuple[str, ...] = ("?",), class_strip: str = "",
-                  class_map: dict[str, str] | None = None, where: str = "") -> Dataset:
+                  class_map: dict[str, str] | None = None, class_blocks: dict | None = None,
+                  where: str = "") -> Dataset:
     """Turn a `RawTable` into a `Dataset`.
 
     For ARFF tables the declared types are used; for delimited tables `numeric` lists the
-    numeric column indices (all others nominal, values in sorted order). `class_column`
-    is an index (negative counts from the end) or a column name.
+    numeric column indices, or "all" (all others nominal, values in sorted order).
+    `class_column` is an index (negative counts from the end) or a column name; with
+    `class_blocks` ({size, labels}) there is no class column and row r has class
+    labels[r // size].
     """
     width = len(table.names)
+    if class_blocks is not None:
+        size, labels = int(class_blocks["size"]), list(class_blocks["labels"])
+        n = len(table.rows)
+        if n != size * len(labels):
+            raise DataError(f"{where}: {n} rows, expected {size} × {len(labels)} class blocks (truncated file?)")
+        table = RawTable(table.names + ["class"], table.declared + [labels],
+                         [r + [labels[i // size]] for i, r in enumerate(table.rows)], table.typed)
+        class_column = width
+        width += 1
+        if numeric == "all":
+            numeric = list(range(width - 1))
     if isinstance(class_column, str):
         if class_column not in table.names:
             raise DataError(f"{where}: no column named {class_column!r} (columns: {', '.join(table.names[:8])}...)")
@@ -147,6 +163,8 @@ def build_dataset(name: str, table: RawTable, class_column: int | str, *,
         if ci is None:
             raise DataError(f"{where}: class column {class_column} is out of range (file has {width} columns)")
     drop_set = {d % width for d in (drop or [])}
+    if numeric == "all":
+        numeric = [j for j in range(width) if j != ci]
     numeric_set = {c % width for c in (numeric or [])}
     missing = set(missing_tokens)
     cols = list(zip(*table.rows)) if table.rows else [() for _ in range(width)]
@@ -155,7 +173,7 @@ def build_dataset(name: str, table: RawTable, class_column: int | str, *,
     if class_map:
         raw_class = [class_map.get(v, v) if v not in missing else v for v in raw_class]
     keep = np.array([v not in missing for v in raw_class], dtype=bool)
-    if table.declared[ci] is not None and not class_map:
+    if table.declared[ci] is not None and not class_map and (table.typed or class_blocks is not None):
         classes = list(table.declared[ci])
     else:
         classes = _sorted_values({v for v, k in zip(raw_class, keep) if k})
@@ -172,7 +190,7 @@ def build_dataset(name: str, table: RawTable, class_column: int | str, *,
             continue
         col = [v for v, k in zip(cols[j], keep) if k]
         decl = table.declared[j]
-        is_numeric = (j in numeric_set) if not any(d is not None for d in table.declared) else decl is None
+        is_numeric = decl is None if table.typed else j in numeric_set
         if is_numeric:
             arr = np.empty(len(col), dtype=np.float64)
             for r, v in enumerate(col):

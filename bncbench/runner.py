@@ -18,6 +18,7 @@ from bncbench import __version__, catalog
 from bncbench.classifiers import REGISTRY
 from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
 from bncbench.dataset import Dataset
+from bncbench.errors import DataUnavailable, UserError
 from bncbench.folds import make_folds
 from bncbench.metrics import FoldResult
 from bncbench.preprocess import PreprocessSettings, encode_fold, fit_cuts
@@ -115,10 +116,31 @@ def provenance(exp: Experiment) -> dict:
             "experiment_digest": exp.digest(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
+def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
+    """Load every data set before anything is written (bad input stops here). A catalog data
+    set that is held nowhere is skipped with one warning (an error with `strict`)."""
+    datasets, skipped = {}, []
+    for spec in exp.datasets:
+        try:
+            datasets[spec.name] = load_dataset(spec)
+        except DataUnavailable:
+            if strict:
+                raise
+            files = catalog.missing_files(spec.name) if not spec.path else [spec.path]
+            skipped.append(f"{spec.name} ({', '.join(files)})")
+    if skipped:
+        log(f"warning: {len(skipped)} data set(s) not available, skipped: {'; '.join(skipped)} — place the files "
+            f"at those paths or set BNCBENCH_MIRROR (--strict makes this an error)")
+    if not datasets:
+        raise UserError("no data set of the config is available; set BNCBENCH_MIRROR or fill the download cache")
+    exp.datasets = [d for d in exp.datasets if d.name in datasets]
+    return datasets
+
+
 def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
-        log=print) -> dict:
+        log=print, strict: bool = False) -> dict:
     """Run (or resume) an experiment. Returns counts of tasks run / skipped."""
-    datasets = {spec.name: load_dataset(spec) for spec in exp.datasets}  # validates every input first
+    datasets = load_available(exp, strict, log)
     units, layout = plan(exp, datasets)
     if fresh:
         from pathlib import Path

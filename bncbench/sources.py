@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from bncbench.errors import DataError, UserError
+from bncbench.errors import DataError, DataUnavailable, UserError
 
 MIRROR_SUBDIR = {"uci": "raw", "arff": "arff", "other": "other"}
 SHIPPED_MIRROR = Path(__file__).resolve().parent.parent / "datasets" / "mirror"
@@ -49,23 +52,41 @@ def _check(path: Path, spec: dict, label: str) -> None:
                             f"replace the file with the original or delete it to fetch it again")
 
 
-def _download(url: str, dest: Path, spec: dict, label: str) -> None:
-    """Download `url` to `dest` atomically (temp file + rename) after a checksum check."""
+def _decompress(path: str, compression: str) -> None:
+    """Decompress `path` in place (.gz with Python's gzip, unix compress .Z with gzip -d)."""
+    raw = path + ".cmp"
+    os.replace(path, raw)
+    try:
+        if compression == "gz":
+            with gzip.open(raw, "rb") as src, open(path, "wb") as out:
+                shutil.copyfileobj(src, out)
+        else:
+            with open(path, "wb") as out:
+                r = subprocess.run(["gzip", "-dc", raw], stdout=out, stderr=subprocess.PIPE)
+            if r.returncode != 0:
+                raise DataError(f"cannot decompress {path} (.{compression}): {r.stderr.decode(errors='replace').strip()}")
+    finally:
+        os.unlink(raw)
+
+
+def _download(url: str, dest: Path, spec: dict, label: str, compression: str | None = None) -> None:
+    """Download `url` to `dest` atomically (temp file + rename) after a checksum check
+    (of the decompressed content when `compression` is "gz" or "Z")."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".part-", suffix=dest.name)
     try:
         with os.fdopen(fd, "wb") as out:
-            if "://" in url:
-                try:
-                    with urllib.request.urlopen(url, timeout=60) as resp:
-                        shutil.copyfileobj(resp, out)
-                except (urllib.error.URLError, OSError) as e:
-                    raise DataError(f"cannot download {label} from {url}: {getattr(e, 'reason', e)}; "
-                                    f"set BNCBENCH_MIRROR to a folder holding it or place it at {dest}") from None
-            else:
-                with open(url, "rb") as src:
-                    shutil.copyfileobj(src, out)
+            try:
+                with urllib.request.urlopen(url, timeout=60) as resp:
+                    shutil.copyfileobj(resp, out)
+            except (urllib.error.URLError, OSError) as e:
+                raise DataUnavailable(f"cannot download {label} from {url}: {getattr(e, 'reason', e)}; "
+                                      f"set BNCBENCH_MIRROR to a folder holding it or place it at {dest}") from None
+        if compression:
+            _decompress(tmp, compression)
         _check(Path(tmp), spec, label)
+        if not spec.get("sha256"):
+            print(f"warning: {label} has no published checksum; recorded sha256 {sha256_of(Path(tmp))}", file=sys.stderr)
         os.replace(tmp, dest)
     finally:
         if os.path.exists(tmp):
@@ -103,7 +124,8 @@ def locate(spec: dict) -> Path:
 
     base = source_base(source)
     if base:
-        _download(base.rstrip("/") + "/" + rel, cached, spec, label)
+        comp = spec.get("compression")
+        _download(base.rstrip("/") + "/" + rel + (f".{comp}" if comp else ""), cached, spec, label, comp)
         return cached
-    raise DataError(f"{label} is not available: no copy in the cache ({cache_dir()}) or mirror; "
+    raise DataUnavailable(f"{label} is not available: no copy in the cache ({cache_dir()}) or mirror; "
                     f"set BNCBENCH_MIRROR to a folder with {sub}/{rel} or place the file at {cached}")
