@@ -69,7 +69,7 @@ def run(config: str = typer.Argument(..., help="experiment YAML"),
 
 @app.command()
 def report(results: str = typer.Argument(..., help="results directory"),
-           metric: str = typer.Option("zol", help="zol|rmse|rmse_all|cll|logloss|bias|variance|train_time|test_time"),
+           metric: str = typer.Option("zol", help="zol|rmse|rmse_all|cll|logloss|bias|variance|train_time|test_time|selected"),
            format: str = typer.Option("md", "--format", help="md|csv|latex")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd."""
     from bncbench.report import format_report, summary_table

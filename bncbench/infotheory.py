@@ -75,3 +75,60 @@ def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: b
     cmi[hi, lo] = vals
     cmi[lo, hi] = vals
     return cmi
+
+
+def _entropy_bits(c: np.ndarray) -> float:
+    t = c.sum()
+    p = c[c > 0] / t
+    return float(-(p * np.log2(p)).sum()) if t > 0 else 0.0
+
+
+def symmetrical_uncertainty(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
+    """SU(X_i; Y) = 2·I(X_i;Y) / (H(X_i) + H(Y)), 0 when the denominator is 0."""
+    mi = mutual_info_class(pc, "float64", skip_missing)
+    out = np.zeros_like(mi)
+    for i in range(mi.size):
+        c = pc.xy[_real_slots(pc, i, skip_missing)].astype(np.float64)
+        h = _entropy_bits(c.sum(axis=1)) + _entropy_bits(c.sum(axis=0))
+        out[i] = 2.0 * mi[i] / h if h > 0 else 0.0
+    return out.astype(np.float32).astype(np.float64) if precision == "float32" else out
+
+
+def attribute_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
+    """Symmetric matrix of the unconditional I(X_i; X_j) in bits (diagonal 0)."""
+    n = pc.offsets.size
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            c = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].sum(axis=2).astype(np.float64)
+            t = c.sum()
+            if t <= 0:
+                continue
+            a, b = c.sum(axis=1, keepdims=True), c.sum(axis=0, keepdims=True)
+            nz = c > 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                terms = (c / t) * np.log2(c * t / (a * b))
+            out[i, j] = out[j, i] = terms[nz].sum()
+    return out.astype(np.float32).astype(np.float64) if precision == "float32" else out
+
+
+def class_mi_given_attribute(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
+    """M[i, j] = I(X_i; Y | X_j) in bits (the conditioning variable is attribute j; M[i, i] = 0)."""
+    n = pc.offsets.size
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            c = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)  # [x, x', y]
+            t = c.sum()
+            if t <= 0:
+                continue
+            pxx = c.sum(axis=2, keepdims=True)      # N(x, x')
+            pyx = c.sum(axis=0, keepdims=True)      # N(x', y)
+            px = c.sum(axis=(0, 2), keepdims=True)  # N(x')
+            nz = c > 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                terms = (c / t) * np.log2(px * c / (pxx * pyx))
+            out[i, j] = terms[nz].sum()
+    return out.astype(np.float32).astype(np.float64) if precision == "float32" else out

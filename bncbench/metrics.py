@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 CLL_FLOOR = 1e-15
-METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss", "bias", "variance", "train_time", "test_time")
+METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss", "bias", "variance", "train_time", "test_time", "selected")
 LOWER_IS_BETTER = {"zol": True, "rmse": True, "rmse_all": True, "cll": False, "logloss": True,
-                   "bias": True, "variance": True, "train_time": True, "test_time": True}
+                   "bias": True, "variance": True, "train_time": True, "test_time": True,
+                   "selected": True}
 
 
 @dataclass
@@ -22,6 +23,7 @@ class FoldResult:
     proba: np.ndarray       # (n_test, n_classes)
     train_time: float
     test_time: float
+    info: dict | None = None  # what the classifier reported (e.g. STAN's number of selected attributes)
 
 
 def _per_instance(metric: str, y: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -63,6 +65,9 @@ def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
     One run: the value pooled over all test instances, sd over the per-fold values.
     m runs: the mean of the per-run pooled values, sd over the m runs.
     """
+    if metric == "selected":  # mean over folds of the number of attributes a selective model kept
+        sel = [f.info["selected"] for f in folds if f.info and "selected" in f.info]
+        return (float(np.mean(sel)), _sd(sel)) if len(sel) == len(folds) else (math.nan, math.nan)
     if metric in ("train_time", "test_time"):
         t = [getattr(f, metric) for f in folds]
         return float(np.mean(t)), _sd(t)

@@ -85,7 +85,8 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
         t1 = time.perf_counter()
         proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
         t2 = time.perf_counter()
-        out.append(FoldResult(unit.run, unit.fold, test, ds.y[test].astype(np.int64), proba, t1 - t0, t2 - t1))
+        out.append((FoldResult(unit.run, unit.fold, test, ds.y[test].astype(np.int64), proba, t1 - t0, t2 - t1),
+                    getattr(clf, "info_", {})))
     return out
 
 
@@ -169,8 +170,8 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
         with Progress(total, skipped, quiet=quiet, log=log) as prog:
             def record(u: Unit, results):
                 nonlocal n_run
-                for spec, key, r in zip(u.classifiers, u.keys, results):
-                    store.put(key, u.dataset.name, spec.label, u.run, u.fold, r, {})
+                for spec, key, (r, info) in zip(u.classifiers, u.keys, results):
+                    store.put(key, u.dataset.name, spec.label, u.run, u.fold, r, info)
                     n_run += 1
                 prog.advance(len(results), f"{u.dataset.name} run {u.run} fold {u.fold}")
 

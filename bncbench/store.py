@@ -81,7 +81,8 @@ class Store:
                 key, run, fold, nc, ti, yt, pr, tt, st, info = row
                 idx = np.frombuffer(ti, dtype="<i8")
                 proba = np.frombuffer(pr, dtype="<f8").reshape(idx.size, nc)
-                out[key] = (FoldResult(run, fold, idx, np.frombuffer(yt, dtype="<i8"), proba, tt, st), json.loads(info))
+                meta = json.loads(info)
+                out[key] = (FoldResult(run, fold, idx, np.frombuffer(yt, dtype="<i8"), proba, tt, st, meta), meta)
         return out
 
     def set_meta(self, key: str, value) -> None:

@@ -12,7 +12,7 @@ from collections import Counter
 
 
 class Ref:
-    def __init__(self, X, y, n_classes, cards, estimator, m, missing):
+    def __init__(self, X, y, n_classes, cards, estimator, m, missing, card=None):
         self.N = len(y)
         self.n = len(cards)
         self.Y = n_classes
@@ -22,7 +22,9 @@ class Ref:
         self.K = list(cards)
         self.rows = [[(v if v >= 0 else self.K[i]) for i, v in enumerate(r)] for r in X]
         self.y = list(y)
-        if self.skip:
+        if card is not None:  # smoothing cardinalities fixed by the caller (leave-one-out)
+            self.card = list(card)
+        elif self.skip:
             self.card = list(cards)
         else:
             self.card = [cards[i] + (1 if any(r[i] < 0 for r in X) else 0) for i in range(self.n)]
@@ -224,3 +226,30 @@ def ref_aode(X, y, Xt, n_classes, cards, min_freq=1, estimator="mestimate", m=1.
         t = sum(probs)
         out.append([x / t for x in probs])
     return out
+
+
+def brute_force_loo_risks(X, y, n_classes, cards, parents, ranking, estimator="mestimate", m=1.0,
+                          missing="value", backoff=False, include_empty=True):
+    """STAN's CV risk of every prefix model by real leave-one-out: for each training instance,
+    re-count everything without it (structure fixed), then score it with the prefix models."""
+    full = Ref(X, y, n_classes, cards, estimator, m, missing)
+    card = full.card
+    n = len(cards)
+    se = [0.0] * (n + 1)
+    for t in range(len(y)):
+        keep = [r for r in range(len(y)) if r != t]
+        R = Ref([X[r] for r in keep], [y[r] for r in keep], n_classes, cards, estimator, m, missing, card=card)
+        row = [_code(i, v, R.K) for i, v in enumerate(X[t])]
+        scores = [R.log_prior(c) for c in range(n_classes)]
+        for s in range(n + 1):
+            if s > 0:
+                a = ranking[s - 1]
+                p = parents[a]
+                for c in range(n_classes):
+                    use_parent = p >= 0
+                    if use_parent and backoff:
+                        use_parent = any(rr[a] == row[a] and rr[p] == row[p] for rr in R.rows)
+                    scores[c] += R.pair_factor(a, row[a], p, row[p], c) if use_parent else R.nb_factor(a, row[a], c)
+            post = R.softmax(scores)
+            se[s] += (1 - post[y[t]]) ** 2
+    return [math.sqrt(x / len(y)) for x in se]

@@ -4,8 +4,9 @@ from bncbench.classifiers.aode import AODE
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kdb import KDB
 from bncbench.classifiers.nb import NB
+from bncbench.classifiers.stan import STAN
 from bncbench.classifiers.tan import TAN
 
-REGISTRY: dict[str, type[BayesNetClassifier]] = {"NB": NB, "TAN": TAN, "KDB": KDB, "AODE": AODE}
+REGISTRY: dict[str, type[BayesNetClassifier]] = {"NB": NB, "TAN": TAN, "KDB": KDB, "AODE": AODE, "STAN": STAN}
 
-__all__ = ["AODE", "BayesNetClassifier", "KDB", "NB", "TAN", "REGISTRY"]
+__all__ = ["AODE", "BayesNetClassifier", "KDB", "NB", "STAN", "TAN", "REGISTRY"]
