@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 MIRROR ?= $(if $(BNCBENCH_MIRROR),$(BNCBENCH_MIRROR),$(wildcard ../shared/uci))
 
-.PHONY: run test bench stan70 clean
+.PHONY: run test bench stan70 ait36 clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,13 +23,24 @@ test: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_core.py
+	$(PY) bench/bench_synth.py
 
 stan70: $(VENV)/.installed
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/stan70.yaml --results results/stan70
 	$(PY) -m bncbench report results/stan70 --metric zol
 	$(PY) -m bncbench report results/stan70 --metric rmse
-	$(PY) -m bncbench wdl results/stan70 --metric zol --draw exact4 --draws split --tails one
-	$(PY) -m bncbench wdl results/stan70 --metric rmse --draw exact4 --draws split --tails one
+	$(PY) -m bncbench report results/stan70 --metric selected
+	@echo "Table 2 (STAN variants against TAN):"
+	$(PY) -m bncbench wdl results/stan70 --metric zol --rows STAN-MI,STAN-SU,STAN-JMI,STAN-CMIM,STAN-MRMR --columns TAN
+	$(PY) -m bncbench wdl results/stan70 --metric rmse --rows STAN-MI,STAN-SU,STAN-JMI,STAN-CMIM,STAN-MRMR --columns TAN
+	@echo "Table 3 (STAN-MRMR against AODE and KDB1):"
+	$(PY) -m bncbench wdl results/stan70 --metric zol --rows STAN-MRMR --columns AODE,KDB1
+	$(PY) -m bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR --columns AODE,KDB1
+
+ait36: $(VENV)/.installed
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/ait36.yaml --results results/ait36
+	$(PY) -m bncbench report results/ait36 --metric zol
+	$(PY) -m bncbench wdl results/ait36 --metric zol --draw relative:0.05 --draws ignore --tails one
 
 clean:
 	rm -rf $(VENV) results build *.egg-info

@@ -89,6 +89,8 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
         draws: str = typer.Option("split", help="split | ignore"),
         tails: str = typer.Option("one", help="one | two"),
         higher_is_better: bool = typer.Option(False, help="for a wide table of accuracies or CLL"),
+        rows: Optional[str] = typer.Option(None, help="comma-separated row classifiers (default: all)"),
+        columns: Optional[str] = typer.Option(None, help="comma-separated column classifiers (default: all)"),
         format: str = typer.Option("md", "--format", help="md|csv|latex")):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values."""
     from bncbench.metrics import LOWER_IS_BETTER
@@ -117,8 +119,20 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
         lower = not higher_is_better
     else:
         raise UserError(f"{path}: no such results directory or table file")
+    row_labels, col_labels = labels, labels
+    for opt, chosen in (("--rows", _split(rows)), ("--columns", _split(columns))):
+        if chosen:
+            from bncbench.catalog import nearest
+
+            for lab in chosen:
+                if lab not in labels:
+                    raise UserError(f"{opt}: no classifier {lab!r}{nearest(lab, labels)}; available: {', '.join(labels)}")
+            if opt == "--rows":
+                row_labels = chosen
+            else:
+                col_labels = chosen
     mat = matrix(ds, labels, values, draw, lower, draws, tails)
-    typer.echo(format_wdl(labels, mat, format, metric), nl=False)
+    typer.echo(format_wdl(row_labels, col_labels, mat, format, metric), nl=False)
 
 
 @app.command()

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import csv
-import math
+import io
 
 from bncbench.report import format_grid
-from bncbench.stats import WDL, sign_test, wdl
+from bncbench.stats import sign_test, wdl
 
 
 def matrix(datasets, labels, values, rule: str, lower_is_better: bool, draws: str, tails: str):
@@ -22,18 +21,20 @@ def matrix(datasets, labels, values, rule: str, lower_is_better: bool, draws: st
     return out
 
 
-def format_wdl(labels, mat, fmt: str, metric: str) -> str:
+def format_wdl(rows, cols, mat, fmt: str, metric: str) -> str:
+    """The W/D/L matrix of `rows` against `cols` and its p-values (csv: one line per pair)."""
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["row", "column", "wins", "draws", "losses", "p"])
-        for a in labels:
-            for b in labels:
+        for a in rows:
+            for b in cols:
                 if a != b:
                     r, p = mat[(a, b)]
                     w.writerow([a, b, r.wins, r.draws, r.losses, repr(p)])
         return buf.getvalue()
-    rows_w = [[a] + ["—" if a == b else str(mat[(a, b)][0]) for b in labels] for a in labels]
-    rows_p = [[a] + ["—" if a == b else format(mat[(a, b)][1], ".4f") for b in labels] for a in labels]
-    return (format_grid(["W-D-L (row vs column)"] + labels, rows_w, fmt, caption=f"{metric}: wins-draws-losses of the row against the column")
-            + "\n" + format_grid(["p (sign test)"] + labels, rows_p, fmt, caption=f"{metric}: sign-test p-values"))
+    rows_w = [[a] + ["—" if a == b else str(mat[(a, b)][0]) for b in cols] for a in rows]
+    rows_p = [[a] + ["—" if a == b else format(mat[(a, b)][1], ".4f") for b in cols] for a in rows]
+    return (format_grid(["W-D-L (row vs column)"] + list(cols), rows_w, fmt,
+                        caption=f"{metric}: wins-draws-losses of the row against the column")
+            + "\n" + format_grid(["p (sign test)"] + list(cols), rows_p, fmt, caption=f"{metric}: sign-test p-values"))

@@ -50,44 +50,51 @@ class STAN(TAN):
         pc = self.counts_
         N, ny = Xc.shape[0], self.n_classes_
         skip = self.missing == "skip"
-        own = np.zeros((N, ny))
-        own[np.arange(N), y] = 1.0
+        rows = np.arange(N)
         xi = Xc[:, i] + pc.offsets[i]
         k = self.card_[i]
-        nb_num = pc.xy[xi].astype(np.float64) - own
-        if skip:
-            start, end = pc.offsets[i], pc.offsets[i] + self.sizes_[i] - 1
-            nb_den = pc.xy[start:end].sum(axis=0)[None, :].astype(np.float64) - own
-            nb_tot = float(pc.xy[start:end].sum()) - 1.0
-        else:
-            nb_den = pc.class_counts[None, :].astype(np.float64) - own
-            nb_tot = float(N - 1)
-        if self.estimator == "laplace_joint":
-            nb_den = pc.class_counts[None, :].astype(np.float64) - own
-        nb = log_cond(nb_num, nb_den, k, self.estimator, self.m, ctx_cells=ny, tot_num=nb_tot, tot_den=N - 1.0)
+
+        def minus_own(counts) -> np.ndarray:
+            out = counts.astype(np.float64)
+            out[rows, y] -= 1.0
+            return out
+
+        def parentless() -> np.ndarray:
+            num = minus_own(pc.xy[xi])
+            if skip:
+                known = pc.xy[pc.offsets[i]:pc.offsets[i] + self.sizes_[i] - 1]
+                den, tot = minus_own(np.broadcast_to(known.sum(axis=0), (N, ny))), float(known.sum()) - 1.0
+            else:
+                den, tot = minus_own(np.broadcast_to(pc.class_counts, (N, ny))), float(N - 1)
+            if self.estimator == "laplace_joint":
+                den = minus_own(np.broadcast_to(pc.class_counts, (N, ny)))
+            return log_cond(num, den, k, self.estimator, self.m, ctx_cells=ny, tot_num=tot, tot_den=N - 1.0)
+
         p = int(self.parents_[i])
         if p < 0:
-            out = nb
+            out = parentless()
         else:
             xp = Xc[:, p] + pc.offsets[p]
-            num = pc.xxy[xi, xp].astype(np.float64) - own
+            num = minus_own(pc.xxy[xi, xp])
             if skip:
                 ci = slice(pc.offsets[i], pc.offsets[i] + self.sizes_[i] - 1)  # known child values
                 cp = slice(pc.offsets[p], pc.offsets[p] + self.sizes_[p])
                 known_child = pc.xxy[ci, cp].sum(axis=0)  # [parent slot, y]: N(x_p, y, x_i known)
-                den = known_child[Xc[:, p]].astype(np.float64) - own
+                den = minus_own(known_child[Xc[:, p]])
                 tot_num = float(known_child[:-1].sum()) - 1.0
                 tot_den = float(pc.xy[pc.offsets[p]:pc.offsets[p] + self.sizes_[p] - 1].sum()) - 1.0
             else:
-                den = pc.xy[xp].astype(np.float64) - own  # N(x_p, y) counts every child value
+                den = minus_own(pc.xy[xp])  # N(x_p, y) counts every child value
                 tot_num = tot_den = float(N - 1)
             out = log_cond(num, den, k, self.estimator, self.m, ctx_cells=ny * self.card_[p],
                            tot_num=tot_num, tot_den=tot_den)
-            if self.loo_backoff:
-                pair_total = pc.xxy[xi, xp].sum(axis=1)  # N(x_i, x_π) over all classes
-                out = np.where((pair_total >= 2)[:, None], out, nb)
-            if skip:
-                out = np.where((Xc[:, p] >= self.cardinalities_[p])[:, None], nb, out)
+            if self.loo_backoff or skip:
+                nb = parentless()
+                if self.loo_backoff:
+                    pair_total = pc.xxy[xi, xp].sum(axis=1)  # N(x_i, x_π) over all classes
+                    out = np.where((pair_total >= 2)[:, None], out, nb)
+                if skip:
+                    out = np.where((Xc[:, p] >= self.cardinalities_[p])[:, None], nb, out)
         if skip:
             out = np.where((Xc[:, i] >= self.cardinalities_[i])[:, None], 0.0, out)
         return out
