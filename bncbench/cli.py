@@ -33,7 +33,12 @@ def _select(exp, datasets: list[str] | None, classifiers: list[str] | None):
         known = {d.name: d for d in exp.datasets}
         chosen = []
         for name in datasets:
-            canon = name if name in known else (catalog.resolve(name) if name in catalog._aliases() else name)
+            canon = name
+            if name not in known:
+                try:
+                    canon = catalog.resolve(name)
+                except UserError:
+                    pass
             if canon not in known:
                 raise UserError(f"--datasets: {name!r} is not in the config{nearest(name, list(known))}")
             chosen.append(known[canon])

@@ -15,6 +15,7 @@ import yaml
 from bncbench import catalog
 from bncbench.classifiers import REGISTRY
 from bncbench.errors import UserError
+from bncbench.estimators import ESTIMATORS
 from bncbench.preprocess import PreprocessSettings
 
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
@@ -183,8 +184,6 @@ def parse(text: str, file: str = "<config>") -> Experiment:
 
     shared: dict[str, Any] = {}
     if "estimator" in raw:
-        from bncbench.estimators import ESTIMATORS
-
         shared["estimator"] = ck.choice(raw["estimator"], ["estimator"], ESTIMATORS)
     if "m" in raw:
         shared["m"] = float(ck.typed(raw["m"], ["m"], float, 0))
@@ -253,12 +252,9 @@ def parse(text: str, file: str = "<config>") -> Experiment:
             elif isinstance(default, str):
                 ck.typed(v, ["classifiers", i, k], str)
             params[k] = v
-        if "estimator" in params:
-            from bncbench.estimators import ESTIMATORS
-
-            ck.choice(params["estimator"], ["classifiers", i, "estimator"], ESTIMATORS)
-        if "info_precision" in params:
-            ck.choice(params["info_precision"], ["classifiers", i, "info_precision"], ("float32", "float64"))
+        for k, choices in REGISTRY[cname].PARAM_CHOICES.items():
+            if k in params:
+                ck.choice(params[k], ["classifiers", i, k], choices)
         label = str(c.get("label") or cname)
         if label in labels:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")

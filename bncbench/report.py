@@ -31,7 +31,7 @@ def summary_table(results_dir: str, metric: str) -> tuple[list[str], list[str], 
                     warnings.append(f"{ds} / {label}: {len(got)} of {len(keys)} tasks finished")
                     values[(ds, label)] = (math.nan, math.nan)
                     continue
-                folds = [got[k][0] for k in keys]
+                folds = [got[k] for k in keys]
                 values[(ds, label)] = summarize(metric, folds)
         return layout["datasets"], layout["labels"], values, warnings
     finally:

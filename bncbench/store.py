@@ -70,7 +70,7 @@ class Store:
                  np.ascontiguousarray(r.proba, dtype="<f8").tobytes(),
                  float(r.train_time), float(r.test_time), json.dumps(info, sort_keys=True)))
 
-    def get(self, keys: list[str]) -> dict[str, tuple[FoldResult, dict]]:
+    def get(self, keys: list[str]) -> dict[str, FoldResult]:
         out = {}
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
@@ -81,8 +81,7 @@ class Store:
                 key, run, fold, nc, ti, yt, pr, tt, st, info = row
                 idx = np.frombuffer(ti, dtype="<i8")
                 proba = np.frombuffer(pr, dtype="<f8").reshape(idx.size, nc)
-                meta = json.loads(info)
-                out[key] = (FoldResult(run, fold, idx, np.frombuffer(yt, dtype="<i8"), proba, tt, st, meta), meta)
+                out[key] = FoldResult(run, fold, idx, np.frombuffer(yt, dtype="<i8"), proba, tt, st, json.loads(info))
         return out
 
     def set_meta(self, key: str, value) -> None:

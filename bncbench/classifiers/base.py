@@ -20,6 +20,9 @@ class BayesNetClassifier:
     `_joint_log_likelihood(Xc)`.
     """
 
+    #: allowed values of string parameters (checked by the config validator and by fit)
+    PARAM_CHOICES: dict[str, tuple[str, ...]] = {"estimator": ESTIMATORS}
+
     def __init__(self, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
         self.estimator = estimator
@@ -30,8 +33,9 @@ class BayesNetClassifier:
 
     # -- input handling -------------------------------------------------------------
     def _check_params(self) -> None:
-        if self.estimator not in ESTIMATORS:
-            raise ValueError(f"estimator must be one of {ESTIMATORS}, got {self.estimator!r}")
+        for name, choices in self.PARAM_CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise ValueError(f"{name} must be one of {choices}, got {getattr(self, name)!r}")
         if self.missing not in MISSING_MODES:
             raise ValueError(f"missing must be one of {MISSING_MODES}, got {self.missing!r}")
 

@@ -20,6 +20,8 @@ class KDB(BayesNetClassifier):
     CMI-ordered parent list is used.
     """
 
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "info_precision": ("float32", "float64")}
+
     def __init__(self, k: int = 1, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
                  n_classes=None, info_precision: str = "float64", backoff: bool = False):
         super().__init__(estimator, m, missing, cardinalities, n_classes)
@@ -36,7 +38,6 @@ class KDB(BayesNetClassifier):
         cmi = cond_mutual_info(pc, self.info_precision, skip) if self.k > 0 else np.zeros((Xc.shape[1],) * 2)
         self.order_, self.parents_ = kdb_parents(self.mi_, cmi, self.k)
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
-        self.N_ = Xc.shape[0]
         self._tables = []
         for i, par in enumerate(self.parents_):
             levels = []

@@ -20,6 +20,8 @@ class STAN(TAN):
     include_empty: also consider s = 0 (class prior only).
     """
 
+    PARAM_CHOICES = {**TAN.PARAM_CHOICES, "ranking": RANKINGS, "mrmr_form": ("ratio", "difference")}
+
     def __init__(self, ranking: str = "mrmr", estimator="mestimate", m=1.0, missing="value", cardinalities=None,
                  n_classes=None, info_precision: str = "float64", mrmr_form: str = "ratio",
                  loo_backoff: bool = False, include_empty: bool = False):
@@ -30,10 +32,6 @@ class STAN(TAN):
         self.include_empty = include_empty
 
     def _fit(self, Xc, y):
-        if self.ranking not in RANKINGS:
-            raise ValueError(f"ranking must be one of {RANKINGS}, got {self.ranking!r}")
-        if self.mrmr_form not in ("ratio", "difference"):
-            raise ValueError(f"mrmr_form must be 'ratio' or 'difference', got {self.mrmr_form!r}")
         super()._fit(Xc, y)
         skip = self.missing == "skip"
         self.ranking_ = rank(self.counts_, self.ranking, self.info_precision, skip, self.mrmr_form)

@@ -17,6 +17,8 @@ class TAN(BayesNetClassifier):
     gets its tree neighbour towards the root as parent. `info_precision="float32"` reproduces
     paper 000's C++ system (§0.3)."""
 
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "info_precision": ("float32", "float64")}
+
     def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
                  n_classes=None, info_precision: str = "float64"):
         super().__init__(estimator, m, missing, cardinalities, n_classes)
