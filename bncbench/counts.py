@@ -11,9 +11,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-_CHUNK_CELLS = 1 << 23  # index elements built per bincount call (bounds memory)
-
-
 def count_flat(index: np.ndarray, size: int) -> np.ndarray:
     """Counts of each flat cell index in [0, size) as int64."""
     return np.bincount(index.ravel(), minlength=size).astype(np.int64, copy=False)
@@ -39,6 +36,16 @@ class PairCounts:
     def n(self) -> int:
         return int(self.class_counts.sum())
 
+    def __sub__(self, other: "PairCounts") -> "PairCounts":
+        """Counts of a subset removed: the training counts of a fold are the counts of all rows
+        minus those of its test rows (exact integer arithmetic)."""
+        if not np.array_equal(self.sizes, other.sizes) or self.class_counts.size != other.class_counts.size:
+            raise ValueError("count tables of different shapes")
+        xxy = None
+        if self.xxy is not None and other.xxy is not None:
+            xxy = self.xxy - other.xxy
+        return PairCounts(self.offsets, self.sizes, self.class_counts - other.class_counts, self.xy - other.xy, xxy)
+
 
 def global_codes(X: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Offsets of each attribute on the concatenated value axis and X shifted onto it."""
@@ -48,32 +55,35 @@ def global_codes(X: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 def pair_counts(X: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int,
                 pairs: bool = True) -> PairCounts:
-    """Build class, (x_i, y) and (optionally) (x_i, x_j, y) counts in one vectorised pass.
+    """Build class, (x_i, y) and (optionally) (x_i, x_j, y) counts.
 
-    X: (N, n) internal codes in [0, sizes[i]); y: (N,) class codes.
+    X: (N, n) internal codes in [0, sizes[i]); y: (N,) class codes. One `np.bincount` per
+    attribute pair on the flattened index ((x_i·|Y| + y)·|X_j| + x_j): small, cache-friendly
+    count vectors instead of one huge index array.
     """
     N, n = X.shape
+    sizes = np.asarray(sizes, dtype=np.int64)
     offsets, G = global_codes(X, sizes)
     V = int(sizes.sum())
-    y64 = y.astype(np.int64)
-    class_counts = count_flat(y64, n_classes)
-    xy = count_flat(G * n_classes + y64[:, None], V * n_classes).reshape(V, n_classes)
+    yp = y.astype(np.intp)
+    class_counts = count_flat(yp, n_classes)
+    xy = count_flat(G * n_classes + yp[:, None], V * n_classes).reshape(V, n_classes)
     xxy = None
     if pairs and n > 0:
-        iu, ju = np.triu_indices(n, k=1)
-        xxy_flat = np.zeros(V * V * n_classes, dtype=np.int64)
-        npairs = iu.size
-        if npairs:
-            rows_per_chunk = max(1, _CHUNK_CELLS // npairs)
-            for start in range(0, N, rows_per_chunk):
-                g = G[start:start + rows_per_chunk]
-                idx = (g[:, iu] * V + g[:, ju]) * n_classes + y64[start:start + rows_per_chunk, None]
-                xxy_flat += count_flat(idx, V * V * n_classes)
-        xxy = xxy_flat.reshape(V, V, n_classes)
-        xxy += xxy.transpose(1, 0, 2)  # fill the lower blocks (upper ones were counted)
+        xxy = np.zeros((V, V, n_classes), dtype=np.int64)
+        Xp = X.astype(np.intp)
+        for i in range(n):
+            si, oi = int(sizes[i]), int(offsets[i])
+            xi_y = Xp[:, i] * n_classes + yp
+            for j in range(i + 1, n):
+                sj, oj = int(sizes[j]), int(offsets[j])
+                c = count_flat(xi_y * sj + Xp[:, j], si * n_classes * sj).reshape(si, n_classes, sj)
+                block = c.transpose(0, 2, 1)  # [x_i, x_j, y]
+                xxy[oi:oi + si, oj:oj + sj] = block
+                xxy[oj:oj + sj, oi:oi + si] = block.transpose(1, 0, 2)
         diag = np.arange(V)
         xxy[diag, diag, :] = xy
-    return PairCounts(offsets, np.asarray(sizes, dtype=np.int64), class_counts, xy, xxy)
+    return PairCounts(offsets, sizes, class_counts, xy, xxy)
 
 
 def config_counts(cols: list[np.ndarray], radices: list[int]) -> tuple[np.ndarray, np.ndarray]:

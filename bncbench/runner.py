@@ -16,12 +16,13 @@ import numpy as np
 
 from bncbench import __version__, catalog
 from bncbench.classifiers import REGISTRY
+from bncbench.classifiers.base import fit_counts
 from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
 from bncbench.dataset import Dataset
 from bncbench.errors import DataUnavailable, UserError
 from bncbench.folds import make_folds
 from bncbench.metrics import FoldResult
-from bncbench.preprocess import PreprocessSettings, encode_fold, fit_cuts
+from bncbench.preprocess import Encoded, PreprocessSettings, encode_fold, fit_cuts
 from bncbench.progress import Progress
 from bncbench.store import Store
 
@@ -69,24 +70,54 @@ class Unit:
     keys: tuple[str, ...]
 
 
+@functools.lru_cache(maxsize=2)
+def _all_rows(spec: DatasetSpec, settings: PreprocessSettings, pairs: bool):
+    """Encoding and count tables of every row (only valid when the encoding does not depend on
+    the fold: global discretisation without imputation)."""
+    ds = load_dataset(spec)
+    every = np.arange(ds.n_instances)
+    enc = encode_fold(ds, every, every[:0], settings, _global_cuts(spec, settings))
+    return enc.X_train, enc.cardinalities, fit_counts(enc.X_train, ds.y, enc.cardinalities, ds.n_classes, pairs)
+
+
+def fold_counts(spec: DatasetSpec, settings: PreprocessSettings, ds: Dataset, train, test, enc, pairs: bool):
+    """The training counts of one fold, counted once for all its classifiers: all rows minus the
+    test rows when the encoding is fold-independent (one pass over the data set per worker
+    instead of one per fold), else a count of the training rows."""
+    if settings.scope == "global" and settings.missing != "impute":
+        _, _, full = _all_rows(spec, settings, pairs)
+        return full - fit_counts(enc.X_test, ds.y[test], enc.cardinalities, ds.n_classes, pairs)
+    return fit_counts(enc.X_train, ds.y[train], enc.cardinalities, ds.n_classes, pairs)
+
+
 def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int):
-    """Preprocess one fold once and fit/test every pending classifier on it."""
+    """Preprocess one fold once, count once, and fit/test every pending classifier on it.
+
+    A classifier's train_time is its fit time plus the fold's shared counting time."""
     ds = load_dataset(unit.dataset)
     folds = make_folds(ds.y, scheme, k, unit.run, seed)
     train = np.flatnonzero(folds != unit.fold)
     test = np.flatnonzero(folds == unit.fold)
-    gcuts = _global_cuts(unit.dataset, settings) if settings.scope == "global" else None
-    enc = encode_fold(ds, train, test, settings, gcuts)
+    pairs = any(REGISTRY[c.name].NEEDS_PAIRS for c in unit.classifiers)
+    if settings.scope == "global" and settings.missing != "impute":  # one encoding serves every fold
+        X_all, cards, _ = _all_rows(unit.dataset, settings, pairs)
+        enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(unit.dataset, settings))
+    else:
+        gcuts = _global_cuts(unit.dataset, settings) if settings.scope == "global" else None
+        enc = encode_fold(ds, train, test, settings, gcuts)
+    t = time.perf_counter()
+    counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs)
+    t_count = time.perf_counter() - t
     out = []
     for spec in unit.classifiers:
         clf = build_classifier(spec, enc.cardinalities, ds.n_classes, settings.missing)
         t0 = time.perf_counter()
-        clf.fit(enc.X_train, ds.y[train])
+        clf.fit(enc.X_train, ds.y[train], counts=counts)
         t1 = time.perf_counter()
         proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
         t2 = time.perf_counter()
-        out.append((FoldResult(unit.run, unit.fold, test, ds.y[test].astype(np.int64), proba, t1 - t0, t2 - t1),
-                    getattr(clf, "info_", {})))
+        out.append((FoldResult(unit.run, unit.fold, test, ds.y[test].astype(np.int64), proba,
+                               t1 - t0 + t_count, t2 - t1), getattr(clf, "info_", {})))
     return out
 
 

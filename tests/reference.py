@@ -68,7 +68,11 @@ class Ref:
         if self.is_missing(p, w):
             return self.nb_factor(i, v, c)
         num = sum(1 for r, yy in zip(self.rows, self.y) if yy == c and r[i] == v and r[p] == w)
-        if self.skip:
+        if self.est == "laplace_joint":  # P̂(x_p, y) counts every instance with the parent known
+            den = sum(1 for r, yy in zip(self.rows, self.y) if yy == c and r[p] == w)
+            tot_num = sum(1 for r in self.rows if not self.is_missing(i, r[i]) and not self.is_missing(p, r[p]))
+            tot_den = sum(1 for r in self.rows if not self.is_missing(p, r[p]))
+        elif self.skip:
             den = sum(1 for r, yy in zip(self.rows, self.y) if yy == c and r[p] == w and not self.is_missing(i, r[i]))
             tot_num = sum(1 for r in self.rows if not self.is_missing(i, r[i]) and not self.is_missing(p, r[p]))
             tot_den = sum(1 for r in self.rows if not self.is_missing(p, r[p]))
@@ -175,10 +179,13 @@ def ref_kdb(X, y, Xt, n_classes, cards, k=1, backoff=False, estimator="mestimate
                 par = par[:-1]
         rows = [(row, yy) for row, yy in zip(R.rows, R.y)
                 if not (R.skip and any(R.is_missing(p, row[p]) for p in par + [i]))]
+        ctx_rows = [(row, yy) for row, yy in zip(R.rows, R.y)
+                    if not (R.skip and any(R.is_missing(p, row[p]) for p in par))]
         num = sum(1 for row, yy in rows if yy == c and row[i] == r[i] and all(row[p] == r[p] for p in par))
-        den = sum(1 for row, yy in rows if yy == c and all(row[p] == r[p] for p in par))
+        den_rows = ctx_rows if estimator == "laplace_joint" else rows
+        den = sum(1 for row, yy in den_rows if yy == c and all(row[p] == r[p] for p in par))
         cells = n_classes * math.prod(R.card[p] for p in par)
-        return R.cond(num, den, R.card[i], cells, len(rows), len(rows))
+        return R.cond(num, den, R.card[i], cells, len(rows), len(ctx_rows))
 
     out = []
     for r in Xt:

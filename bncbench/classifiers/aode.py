@@ -6,10 +6,9 @@ import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.tables import nb_tables
-from bncbench.counts import pair_counts
 from bncbench.estimators import log_cond, log_joint, log_prior
 
-_CHUNK_CELLS = 1 << 22  # bound on rows × n × n × |Y| gathered at once
+_CHUNK_ROWS = 1 << 16  # test rows scored at once (bounds the n × rows × |Y| block)
 
 
 class AODE(BayesNetClassifier):
@@ -24,7 +23,7 @@ class AODE(BayesNetClassifier):
 
     def _fit(self, Xc, y):
         skip = self.missing == "skip"
-        pc = pair_counts(Xc, y, self.sizes_, self.n_classes_)
+        pc = self._pair_counts(Xc, y)
         self.counts_ = pc
         ny = self.n_classes_
         N = float(Xc.shape[0])
@@ -65,25 +64,29 @@ class AODE(BayesNetClassifier):
 
     def _joint_log_likelihood(self, Xc):
         n_rows, n = Xc.shape
-        ny = self.n_classes_
         G = Xc + self.counts_.offsets[None, :]
-        out = np.empty((n_rows, ny))
         nb = np.tile(self.log_prior_, (n_rows, 1))
         for i, t in enumerate(self.nb_):
             nb += t[Xc[:, i]]
-        step = max(1, _CHUNK_CELLS // max(1, n * n * ny))
-        off_diag = ~np.eye(n, dtype=bool)
-        for s in range(0, n_rows, step):
-            g = G[s:s + step]
-            cond = self.log_cond_[g[:, :, None], g[:, None, :], :]  # [row, p, c, y]
-            cond *= off_diag[None, :, :, None]
-            spode = self.log_joint_[g] + cond.sum(axis=2)  # [row, p, y]
-            ok = self.parent_ok_[g]  # [row, p]
-            spode = np.where(ok[:, :, None], spode, -np.inf)
-            nq = ok.sum(axis=1)
-            mx = spode.max(axis=1, keepdims=True)
+        out = np.empty_like(nb)
+        flat = self.log_cond_.reshape(-1, self.n_classes_)  # row (p slot · V + c slot) → ln P̂(x_c | y, x_p)
+        V = self.log_cond_.shape[0]
+        for s in range(0, n_rows, _CHUNK_ROWS):
+            g = G[s:s + _CHUNK_ROWS]
+            spode = np.empty((n, g.shape[0], self.n_classes_))  # [p, row, y]
+            for p in range(n):
+                acc = self.log_joint_[g[:, p]]
+                base = g[:, p] * V
+                for c in range(n):
+                    if c != p:
+                        acc += flat[base + g[:, c]]  # one contiguous |Y|-row per instance
+                spode[p] = acc
+            ok = self.parent_ok_[g].T  # [p, row]
+            spode[~ok] = -np.inf
+            nq = ok.sum(axis=0)
+            mx = spode.max(axis=0)
             mx = np.where(np.isfinite(mx), mx, 0.0)
             with np.errstate(divide="ignore"):
-                lse = np.log(np.exp(spode - mx).sum(axis=1)) + mx[:, 0, :] - np.log(np.maximum(nq, 1))[:, None]
-            out[s:s + step] = np.where((nq > 0)[:, None], lse, nb[s:s + step])
+                lse = np.log(np.exp(spode - mx).sum(axis=0)) + mx - np.log(np.maximum(nq, 1))[:, None]
+            out[s:s + _CHUNK_ROWS] = np.where((nq > 0)[:, None], lse, nb[s:s + _CHUNK_ROWS])
         return out

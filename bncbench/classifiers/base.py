@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bncbench.counts import PairCounts, pair_counts
 from bncbench.estimators import ESTIMATORS
 
 MISSING_MODES = ("value", "skip")
@@ -20,6 +21,8 @@ class BayesNetClassifier:
     `_joint_log_likelihood(Xc)`.
     """
 
+    #: whether fit uses the pairwise (x_i, x_j, y) counts (NB needs only (x_i, y))
+    NEEDS_PAIRS = True
     #: allowed values of string parameters (checked by the config validator and by fit)
     PARAM_CHOICES: dict[str, tuple[str, ...]] = {"estimator": ESTIMATORS}
 
@@ -45,15 +48,24 @@ class BayesNetClassifier:
             raise ValueError(f"X must be 2-D, got shape {X.shape}")
         if X.shape[1] != self.cardinalities_.size:
             raise ValueError(f"X has {X.shape[1]} attributes, the model was fitted on {self.cardinalities_.size}")
-        Xc = X.astype(np.int64, copy=True)
-        if (Xc < -1).any() or (Xc >= self.cardinalities_).any():
+        if not np.issubdtype(X.dtype, np.integer):
+            raise ValueError(f"X must hold integer codes, got dtype {X.dtype}")
+        if X.shape[0] == 0:
+            return X.astype(np.int64)
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        if (lo < -1).any() or (hi >= self.cardinalities_).any():
             raise ValueError("X holds codes outside [-1, cardinality)")
+        if (lo >= 0).all():
+            return X  # no missing value: the codes are already the internal codes (no copy)
+        Xc = X.astype(np.int64, copy=True)
         miss = Xc < 0
-        if miss.any():
-            Xc[miss] = np.broadcast_to(self.cardinalities_, Xc.shape)[miss]
+        Xc[miss] = np.broadcast_to(self.cardinalities_, Xc.shape)[miss]
         return Xc
 
-    def fit(self, X, y):
+    def fit(self, X, y, counts: PairCounts | None = None):
+        """Fit on X (codes, −1 = missing) and y. `counts` may pass the `PairCounts` of exactly
+        these rows (built with `fit_counts`), so that classifiers sharing a training set — or
+        folds sharing a data set (all rows minus the test rows) — count only once."""
         self._check_params()
         X = np.asarray(X)
         y = np.asarray(y).astype(np.int64)
@@ -77,8 +89,23 @@ class BayesNetClassifier:
             self.card_ = cards + (X < 0).any(axis=0).astype(np.int64)
         else:
             self.card_ = cards.copy()
-        self._fit(Xc, y)
+        if counts is not None:
+            if not np.array_equal(counts.sizes, self.sizes_) or counts.n != Xc.shape[0] \
+                    or counts.class_counts.size != self.n_classes_:
+                raise ValueError("counts do not match X, y and the cardinalities")
+        self._counts_in = counts
+        try:
+            self._fit(Xc, y)
+        finally:
+            self._counts_in = None
         return self
+
+    def _pair_counts(self, Xc: np.ndarray, y: np.ndarray, pairs: bool = True) -> PairCounts:
+        """The count tables of the training data: the ones passed to `fit`, or counted now."""
+        given = self._counts_in
+        if given is not None and (given.xxy is not None or not pairs):
+            return given
+        return pair_counts(Xc, y, self.sizes_, self.n_classes_, pairs=pairs)
 
     # -- prediction -----------------------------------------------------------------
     def predict_proba(self, X) -> np.ndarray:
@@ -92,6 +119,16 @@ class BayesNetClassifier:
 
     def _fit(self, Xc: np.ndarray, y: np.ndarray) -> None:
         raise NotImplementedError
+
+
+def fit_counts(X, y, cardinalities, n_classes: int, pairs: bool = True) -> PairCounts:
+    """The `PairCounts` that `fit(X, y)` would build (missing −1 → the extra slot K_i)."""
+    cards = np.asarray(cardinalities, dtype=np.int64)
+    Xc = np.asarray(X).astype(np.int64, copy=True)
+    miss = Xc < 0
+    if miss.any():
+        Xc[miss] = np.broadcast_to(cards, Xc.shape)[miss]
+    return pair_counts(Xc, np.asarray(y), cards + 1, n_classes, pairs=pairs)
 
     def _joint_log_likelihood(self, Xc: np.ndarray) -> np.ndarray:
         raise NotImplementedError

@@ -6,7 +6,8 @@ import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.structure import kdb_parents
-from bncbench.counts import config_counts, lookup, mixed_key, pair_counts
+from bncbench.classifiers.tables import nb_tables, pair_table
+from bncbench.counts import config_counts, lookup, mixed_key
 from bncbench.estimators import log_cond, log_prior
 from bncbench.infotheory import cond_mutual_info, mutual_info_class
 
@@ -33,31 +34,41 @@ class KDB(BayesNetClassifier):
         if self.k < 0:
             raise ValueError("k must be ≥ 0")
         skip = self.missing == "skip"
-        pc = pair_counts(Xc, y, self.sizes_, self.n_classes_, pairs=self.k > 0)
+        pc = self._pair_counts(Xc, y, pairs=self.k > 0)
         self.mi_ = mutual_info_class(pc, self.info_precision, skip)
         cmi = cond_mutual_info(pc, self.info_precision, skip) if self.k > 0 else np.zeros((Xc.shape[1],) * 2)
         self.order_, self.parents_ = kdb_parents(self.mi_, cmi, self.k)
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
+        if self.k <= 1:  # one parent at most: dense tables from the pair counts, as TAN
+            nb = nb_tables(pc, self.card_, skip, self.estimator, self.m)
+            self._dense = [nb[i][:, None, :] if not par else
+                           pair_table(pc, i, par[0], self.card_, skip, self.estimator, self.m, nb[i])
+                           for i, par in enumerate(self.parents_)]
+            self._nb = nb
+            self._value_freq = pc.xy.sum(axis=1)
+            self.counts_offsets_ = pc.offsets
+            return
         self._tables = []
         for i, par in enumerate(self.parents_):
             levels = []
             for l in range(len(par) + 1):
                 pre = par[:l]
-                cols = [Xc[:, p] for p in pre]
                 rad = [int(self.sizes_[p]) for p in pre]
-                rows = np.ones(Xc.shape[0], dtype=bool)
+                ctx_rows = np.ones(Xc.shape[0], dtype=bool)  # parents known
                 if skip:
-                    for p in pre + [i]:
-                        rows &= Xc[:, p] < self.cardinalities_[p]
-                sub = [c[rows] for c in cols]
-                ctx = config_counts(sub + [y[rows]], rad + [self.n_classes_])
-                joint = config_counts(sub + [Xc[rows, i], y[rows]], rad + [int(self.sizes_[i]), self.n_classes_])
-                exist = config_counts(sub, rad) if l else (np.zeros(1, np.int64), np.array([rows.sum()]))
-                levels.append((pre, rad, ctx, joint, exist, int(rows.sum())))
+                    for p in pre:
+                        ctx_rows &= Xc[:, p] < self.cardinalities_[p]
+                rows = ctx_rows & (Xc[:, i] < self.cardinalities_[i]) if skip else ctx_rows
+                den_rows = ctx_rows if self.estimator == "laplace_joint" else rows
+                ctx = config_counts([Xc[den_rows, p] for p in pre] + [y[den_rows]], rad + [self.n_classes_])
+                joint = config_counts([Xc[rows, p] for p in pre] + [Xc[rows, i], y[rows]],
+                                      rad + [int(self.sizes_[i]), self.n_classes_])
+                exist = config_counts([Xc[rows, p] for p in pre], rad) if l else (np.zeros(1, np.int64), np.array([rows.sum()]))
+                levels.append((pre, rad, ctx, joint, exist, int(rows.sum()), int(ctx_rows.sum())))
             self._tables.append(levels)
 
     def _level_logs(self, Xc, i, level, rows) -> np.ndarray:
-        pre, rad, ctx, joint, _, total = level
+        pre, rad, ctx, joint, _, total, total_ctx = level
         ny = self.n_classes_
         base = mixed_key([Xc[rows, p] for p in pre], rad) if pre else np.zeros(int(rows.sum()), np.int64)
         ctx_key = base[:, None] * ny + np.arange(ny)[None, :]
@@ -66,12 +77,24 @@ class KDB(BayesNetClassifier):
         num = lookup(*joint, joint_key)
         cells = ny * float(np.prod([self.card_[p] for p in pre])) if pre else ny
         return log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells,
-                        tot_num=total, tot_den=total)
+                        tot_num=total, tot_den=total_ctx)
 
     def _joint_log_likelihood(self, Xc):
         n = Xc.shape[0]
         skip = self.missing == "skip"
         jll = np.tile(self.log_prior_, (n, 1))
+        if self.k <= 1:
+            for i, (par, t) in enumerate(zip(self.parents_, self._dense)):
+                if not par:
+                    jll += t[Xc[:, i], 0]
+                    continue
+                p = par[0]
+                f = t[Xc[:, i], Xc[:, p]]
+                if self.backoff:  # parent value never seen in training → no parent
+                    unseen = self._value_freq[self.counts_offsets_[p] + Xc[:, p]] == 0
+                    f[unseen] = self._nb[i][Xc[unseen, i]]
+                jll += f
+            return jll
         for i, levels in enumerate(self._tables):
             par = self.parents_[i]
             depth = np.full(n, len(par), dtype=np.int64)
@@ -81,7 +104,7 @@ class KDB(BayesNetClassifier):
                     depth = np.where(miss & (depth > d), d, depth)
             if self.backoff:
                 for l in range(len(par), 0, -1):
-                    pre, rad, _, _, exist, _ = levels[l]
+                    pre, rad, _, _, exist, _, _ = levels[l]
                     seen = lookup(*exist, mixed_key([Xc[:, p] for p in pre], rad)) > 0
                     depth = np.where((depth >= l) & ~seen, l - 1, depth)
             if skip:

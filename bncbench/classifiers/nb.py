@@ -6,15 +6,16 @@ import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.tables import nb_tables
-from bncbench.counts import pair_counts
 from bncbench.estimators import log_prior
 
 
 class NB(BayesNetClassifier):
     """P(y | x) ∝ P̂(y) Π_i P̂(x_i | y)."""
 
+    NEEDS_PAIRS = False
+
     def _fit(self, Xc, y):
-        pc = pair_counts(Xc, y, self.sizes_, self.n_classes_, pairs=False)
+        pc = self._pair_counts(Xc, y, pairs=False)
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
         self.log_cond_ = nb_tables(pc, self.card_, self.missing == "skip", self.estimator, self.m)
 

@@ -78,7 +78,7 @@ class STAN(TAN):
                 ci = slice(pc.offsets[i], pc.offsets[i] + self.sizes_[i] - 1)  # known child values
                 cp = slice(pc.offsets[p], pc.offsets[p] + self.sizes_[p])
                 known_child = pc.xxy[ci, cp].sum(axis=0)  # [parent slot, y]: N(x_p, y, x_i known)
-                den = minus_own(known_child[Xc[:, p]])
+                den = minus_own(known_child[Xc[:, p]] if self.estimator != "laplace_joint" else pc.xy[xp])
                 tot_num = float(known_child[:-1].sum()) - 1.0
                 tot_den = float(pc.xy[pc.offsets[p]:pc.offsets[p] + self.sizes_[p] - 1].sum()) - 1.0
             else:

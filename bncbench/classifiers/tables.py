@@ -51,6 +51,8 @@ def pair_table(pc: PairCounts, child: int, parent: int, card: np.ndarray, skip: 
     else:
         den = num.sum(axis=0, keepdims=True)
         tot_num = tot_den = float(pc.class_counts.sum())
+    if estimator == "laplace_joint":  # P̂(x_p, y) counts every instance with the parent known
+        den = num.sum(axis=0, keepdims=True)
     t = log_cond(num, den, card[child], estimator, m, ctx_cells=n_classes * card[parent],
                  tot_num=tot_num, tot_den=tot_den)
     if skip:

@@ -7,7 +7,6 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.structure import prim_tree
 from bncbench.classifiers.tables import nb_tables, pair_table
-from bncbench.counts import pair_counts
 from bncbench.estimators import log_prior
 from bncbench.infotheory import cond_mutual_info
 
@@ -26,7 +25,7 @@ class TAN(BayesNetClassifier):
 
     def _fit(self, Xc, y):
         skip = self.missing == "skip"
-        pc = pair_counts(Xc, y, self.sizes_, self.n_classes_)
+        pc = self._pair_counts(Xc, y)
         self.counts_ = pc
         self.cmi_ = cond_mutual_info(pc, self.info_precision, skip)
         self.parents_ = prim_tree(self.cmi_, 0)
