@@ -8,7 +8,6 @@ import hashlib
 import json
 import os
 import tempfile
-import os
 from pathlib import Path
 
 import numpy as np

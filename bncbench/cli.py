@@ -57,7 +57,9 @@ def run(config: str = typer.Argument(..., help="experiment YAML"),
         results: Optional[str] = typer.Option(None, help="results directory (default results/<config name>)"),
         datasets: Optional[str] = typer.Option(None, help="comma-separated subset of the config's data sets"),
         classifiers: Optional[str] = typer.Option(None, help="comma-separated subset of the config's classifier labels"),
-        jobs: int = typer.Option(1, help="worker processes"),
+        jobs: Optional[int] = typer.Option(None, help="worker processes (default 1, or the config's executor.jobs)"),
+        executor: Optional[str] = typer.Option(None, help="local | dask (default local, or the config's executor.name)"),
+        scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address tcp://HOST:PORT (default: a LocalCluster)"),
         fresh: bool = typer.Option(False, help="discard finished tasks and start over"),
         strict: bool = typer.Option(False, help="a data set that cannot be obtained is an error, not a warning"),
         quiet: bool = typer.Option(False, help="no progress display")):
@@ -67,7 +69,12 @@ def run(config: str = typer.Argument(..., help="experiment YAML"),
 
     exp = _select(cfg.load(config), _split(datasets), _split(classifiers))
     out = results or str(Path("results") / exp.name)
-    stats = runner.run(exp, out, jobs=jobs, fresh=fresh, quiet=quiet, log=_err, strict=strict)
+    name = executor or exp.executor.get("name", "local")
+    n_jobs = jobs if jobs is not None else exp.executor.get("jobs", 1)
+    if n_jobs < 1:
+        raise UserError(f"--jobs must be ≥ 1, got {n_jobs}")
+    stats = runner.run(exp, out, jobs=n_jobs, fresh=fresh, quiet=quiet, log=_err, strict=strict, executor=name,
+                       scheduler=scheduler or exp.executor.get("scheduler"))
     if not quiet:
         _err(f"done: {stats['run']} tasks run, {stats['skipped']} already finished; results in {out}")
 

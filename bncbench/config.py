@@ -19,7 +19,7 @@ from bncbench.estimators import ESTIMATORS
 from bncbench.preprocess import PreprocessSettings
 
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
-            "info_precision", "wdl", "results"}
+            "info_precision", "wdl", "executor"}
 PREPROCESS_CHOICES = {
     "missing": ("distinct", "impute", "skip"),
     "discretizer": ("eqfreq", "mdl"),
@@ -63,6 +63,7 @@ class Experiment:
     cv: CVSpec
     wdl: dict[str, str] = field(default_factory=dict)
     source: str = ""
+    executor: dict = field(default_factory=dict)  # {name: local|dask, jobs: N, scheduler: tcp://...}
 
     def digest(self) -> str:
         d = {"datasets": [asdict(x) for x in self.datasets], "classifiers": [asdict(c) for c in self.classifiers],
@@ -266,7 +267,19 @@ def parse(text: str, file: str = "<config>") -> Experiment:
     for k, spec in WDL_KEYS.items():
         if k in wdl and isinstance(spec, tuple):
             ck.choice(wdl[k], ["wdl", k], spec)
-    return Experiment(name, datasets, classifiers, settings, cv, wdl, text)
+    ex = raw.get("executor") or {}
+    if isinstance(ex, str):
+        ex = {"name": ex}
+    ck.mapping(ex, ["executor"], {"name", "jobs", "scheduler"})
+    if "name" in ex:
+        from bncbench.executors import EXECUTORS
+
+        ck.choice(ex["name"], ["executor", "name"], EXECUTORS)
+    if "jobs" in ex:
+        ck.typed(ex["jobs"], ["executor", "jobs"], int, 1)
+    if "scheduler" in ex:
+        ck.typed(ex["scheduler"], ["executor", "scheduler"], str)
+    return Experiment(name, datasets, classifiers, settings, cv, wdl, text, dict(ex))
 
 
 def load(path: str) -> Experiment:

@@ -47,12 +47,6 @@ class PairCounts:
         return PairCounts(self.offsets, self.sizes, self.class_counts - other.class_counts, self.xy - other.xy, xxy)
 
 
-def global_codes(X: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Offsets of each attribute on the concatenated value axis and X shifted onto it."""
-    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    return offsets, X.astype(np.int64) + offsets
-
-
 def pair_counts(X: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int,
                 pairs: bool = True) -> PairCounts:
     """Build class, (x_i, y) and (optionally) (x_i, x_j, y) counts.
@@ -63,21 +57,26 @@ def pair_counts(X: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int,
     """
     N, n = X.shape
     sizes = np.asarray(sizes, dtype=np.int64)
-    offsets, G = global_codes(X, sizes)
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     V = int(sizes.sum())
     yp = y.astype(np.intp)
     class_counts = count_flat(yp, n_classes)
-    xy = count_flat(G * n_classes + yp[:, None], V * n_classes).reshape(V, n_classes)
+    # one column at a time: no (N, n) int64 temporaries (memory stays O(N) beyond X itself)
+    cols = [X[:, i].astype(np.intp) for i in range(n)] if N * n <= 1 << 24 else None
+    col = (lambda i: cols[i]) if cols is not None else (lambda i: X[:, i].astype(np.intp))
+    xy = np.zeros((V, n_classes), dtype=np.int64)
+    for i in range(n):
+        si, oi = int(sizes[i]), int(offsets[i])
+        xy[oi:oi + si] = count_flat(col(i) * n_classes + yp, si * n_classes).reshape(si, n_classes)
     xxy = None
     if pairs and n > 0:
         xxy = np.zeros((V, V, n_classes), dtype=np.int64)
-        Xp = X.astype(np.intp)
         for i in range(n):
             si, oi = int(sizes[i]), int(offsets[i])
-            xi_y = Xp[:, i] * n_classes + yp
+            xi_y = col(i) * n_classes + yp
             for j in range(i + 1, n):
                 sj, oj = int(sizes[j]), int(offsets[j])
-                c = count_flat(xi_y * sj + Xp[:, j], si * n_classes * sj).reshape(si, n_classes, sj)
+                c = count_flat(xi_y * sj + col(j), si * n_classes * sj).reshape(si, n_classes, sj)
                 block = c.transpose(0, 2, 1)  # [x_i, x_j, y]
                 xxy[oi:oi + si, oj:oj + sj] = block
                 xxy[oj:oj + sj, oi:oi + si] = block.transpose(1, 0, 2)

@@ -61,7 +61,6 @@ def encode_fold(ds: Dataset, train: np.ndarray, test: np.ndarray, s: PreprocessS
     """Impute (statistics from `train`), discretise (cuts from `train`, or `global_cuts` under
     scope global), and encode missing values per `s.missing`: an extra code under distinct
     (counted iff the attribute has a missing value anywhere in the data set, §1.5), −1 under skip."""
-    n = ds.n_attributes
     imputed: dict[int, np.ndarray] = {}
     nominal_fill: dict[int, int] = {}
     if s.missing == "impute":
@@ -82,6 +81,17 @@ def encode_fold(ds: Dataset, train: np.ndarray, test: np.ndarray, s: PreprocessS
         cuts = global_cuts
     else:
         cuts = fit_cuts(ds, train, s, {i: c[train] for i, c in imputed.items()})
+    X, cards = encode_rows(ds, s, cuts, imputed, nominal_fill)
+    return Encoded(X[train], X[test], cards, cuts)
+
+
+def encode_rows(ds: Dataset, s: PreprocessSettings, cuts: dict[int, np.ndarray],
+                imputed: dict[int, np.ndarray] | None = None,
+                nominal_fill: dict[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of every row (int32, (N, n)) and the cardinalities, given the cut points and, under
+    impute, the imputed numeric columns and the nominal fill values."""
+    imputed, nominal_fill = imputed or {}, nominal_fill or {}
+    n = ds.n_attributes
     X = np.empty((ds.n_instances, n), dtype=np.int32)
     cards = np.empty(n, dtype=np.int64)
     for i, a in enumerate(ds.attributes):
@@ -102,4 +112,4 @@ def encode_fold(ds: Dataset, train: np.ndarray, test: np.ndarray, s: PreprocessS
                 codes[np.isnan(col)] = -1
         cards[i] = k + (1 if has_missing else 0)
         X[:, i] = codes
-    return Encoded(X[train], X[test], cards, cuts)
+    return X, cards

@@ -5,11 +5,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import platform
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -20,9 +18,10 @@ from bncbench.classifiers.base import fit_counts
 from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
 from bncbench.dataset import Dataset
 from bncbench.errors import DataUnavailable, UserError
+from bncbench.executors import check_executor, execute
 from bncbench.folds import make_folds
 from bncbench.metrics import FoldResult
-from bncbench.preprocess import Encoded, PreprocessSettings, encode_fold, fit_cuts
+from bncbench.preprocess import Encoded, PreprocessSettings, encode_fold, encode_rows, fit_cuts
 from bncbench.progress import Progress
 from bncbench.store import Store
 
@@ -75,9 +74,8 @@ def _all_rows(spec: DatasetSpec, settings: PreprocessSettings, pairs: bool):
     """Encoding and count tables of every row (only valid when the encoding does not depend on
     the fold: global discretisation without imputation)."""
     ds = load_dataset(spec)
-    every = np.arange(ds.n_instances)
-    enc = encode_fold(ds, every, every[:0], settings, _global_cuts(spec, settings))
-    return enc.X_train, enc.cardinalities, fit_counts(enc.X_train, ds.y, enc.cardinalities, ds.n_classes, pairs)
+    X, cards = encode_rows(ds, settings, _global_cuts(spec, settings))
+    return X, cards, fit_counts(X, ds.y, cards, ds.n_classes, pairs)
 
 
 def fold_counts(spec: DatasetSpec, settings: PreprocessSettings, ds: Dataset, train, test, enc, pairs: bool):
@@ -119,11 +117,6 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
         out.append((FoldResult(unit.run, unit.fold, test, ds.y[test].astype(np.int64), proba,
                                t1 - t0 + t_count, t2 - t1), getattr(clf, "info_", {})))
     return out
-
-
-def _init_worker():
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = "1"
 
 
 def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dict]:
@@ -170,8 +163,9 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
 
 
 def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
-        log=print, strict: bool = False) -> dict:
-    """Run (or resume) an experiment. Returns counts of tasks run / skipped."""
+        log=print, strict: bool = False, executor: str = "local", scheduler: str | None = None) -> dict:
+    """Run (or resume) an experiment on the named executor. Returns counts of tasks run / skipped."""
+    check_executor(executor, scheduler)
     datasets = load_available(exp, strict, log)
     units, layout = plan(exp, datasets)
     if fresh:
@@ -207,20 +201,10 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                 prog.advance(len(results), f"{u.dataset.name} run {u.run} fold {u.fold}")
 
             args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
-            if jobs <= 1 or len(pending) <= 1:
-                for u in pending:
-                    prog.current(u.dataset.name)
-                    record(u, run_unit(u, *args))
-            else:
-                with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
-                    futures = {pool.submit(run_unit, u, *args): u for u in pending}
-                    try:
-                        for fut in as_completed(futures):
-                            record(futures[fut], fut.result())
-                    except BaseException:
-                        for f in futures:
-                            f.cancel()
-                        raise
+            if pending:
+                prog.current(pending[0].dataset.name)
+            for i, results in execute(executor, run_unit, pending, args, jobs, scheduler):
+                record(pending[i], results)
         return {"total": total, "run": n_run, "skipped": skipped}
     finally:
         store.close()

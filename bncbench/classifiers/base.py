@@ -124,9 +124,10 @@ class BayesNetClassifier:
 def fit_counts(X, y, cardinalities, n_classes: int, pairs: bool = True) -> PairCounts:
     """The `PairCounts` that `fit(X, y)` would build (missing −1 → the extra slot K_i)."""
     cards = np.asarray(cardinalities, dtype=np.int64)
-    Xc = np.asarray(X).astype(np.int64, copy=True)
-    miss = Xc < 0
-    if miss.any():
+    Xc = np.asarray(X)
+    if Xc.size and Xc.min() < 0:
+        Xc = Xc.astype(np.int64, copy=True)
+        miss = Xc < 0
         Xc[miss] = np.broadcast_to(cards, Xc.shape)[miss]
     return pair_counts(Xc, np.asarray(y), cards + 1, n_classes, pairs=pairs)
 

@@ -1,0 +1,42 @@
+"""Benchmark: throughput of the executors on one grid (tasks = data set × classifier × run × fold).
+
+    python bench/bench_executors.py [CONFIG]
+
+Runs the grid's units through `local` with 1 and 2 jobs and through a Dask LocalCluster with 1
+and 2 single-threaded workers; prints wall time (cluster start included) and tasks per second.
+Nothing is written to a results store.
+"""
+
+import sys
+import time
+from pathlib import Path
+
+from bncbench import config
+from bncbench.executors import execute
+from bncbench.runner import load_available, plan, run_unit
+
+DEFAULT = Path(__file__).with_name("configs") / "grid48.yaml"
+
+
+def main(cfg: str = str(DEFAULT)) -> None:
+    exp = config.load(cfg)
+    datasets = load_available(exp, True, print)
+    units, _ = plan(exp, datasets)
+    n_tasks = sum(len(u.keys) for u in units)
+    args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+    print(f"grid: {cfg} — {n_tasks} tasks in {len(units)} units\n")
+    print("| executor | workers | wall (s) | tasks/s | speed-up |")
+    print("|---|---|---|---|---|")
+    base = {}
+    for name in ("local", "dask"):
+        for jobs in (1, 2):
+            t = time.perf_counter()
+            done = sum(1 for _ in execute(name, run_unit, units, args, jobs))
+            wall = time.perf_counter() - t
+            assert done == len(units)
+            base.setdefault(name, wall)
+            print(f"| {name} | {jobs} | {wall:.1f} | {n_tasks / wall:.2f} | {base[name] / wall:.2f}× |")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
