@@ -42,60 +42,71 @@ class STAN(TAN):
         self.selected_ = self.ranking_[: self.n_selected_]
         self.info_ = {"selected": self.n_selected_, "ranking": self.ranking_}
 
-    def _loo_factor(self, Xc, y, i) -> np.ndarray:
-        """ln P̂_−(x_i | y, x_π(i)) for every training instance and class (N, |Y|), with the
-        instance's own count subtracted for its own class."""
+    def _loo_tables(self, i: int, p: int) -> tuple[np.ndarray, np.ndarray]:
+        """Two tables over (child slot, parent slot, y) — one parent slot when i is the root:
+        the leave-one-out estimate ln P̂_−(x_i | y, x_π) for a class y other than the held-out
+        instance's (only the totals shrink by one) and for its own class (its count removed).
+        p = −1: no parent."""
         pc = self.counts_
-        N, ny = Xc.shape[0], self.n_classes_
+        ny = self.n_classes_
         skip = self.missing == "skip"
-        rows = np.arange(N)
-        xi = Xc[:, i] + pc.offsets[i]
         k = self.card_[i]
-
-        def minus_own(counts) -> np.ndarray:
-            out = counts.astype(np.float64)
-            out[rows, y] -= 1.0
-            return out
-
-        def parentless() -> np.ndarray:
-            num = minus_own(pc.xy[xi])
-            if skip:
-                known = pc.xy[pc.offsets[i]:pc.offsets[i] + self.sizes_[i] - 1]
-                den, tot = minus_own(np.broadcast_to(known.sum(axis=0), (N, ny))), float(known.sum()) - 1.0
-            else:
-                den, tot = minus_own(np.broadcast_to(pc.class_counts, (N, ny))), float(N - 1)
-            if self.estimator == "laplace_joint":
-                den = minus_own(np.broadcast_to(pc.class_counts, (N, ny)))
-            return log_cond(num, den, k, self.estimator, self.m, ctx_cells=ny, tot_num=tot, tot_den=N - 1.0)
-
-        p = int(self.parents_[i])
+        ci = slice(pc.offsets[i], pc.offsets[i] + self.sizes_[i])
         if p < 0:
-            out = parentless()
+            num = pc.xy[ci][:, None, :].astype(np.float64)  # [x_i, 1, y]
+            known = pc.xy[ci][:-1] if skip else pc.xy[ci]
+            den = known.sum(axis=0)[None, None, :].astype(np.float64)
+            tot_num, tot_den, cells = float(known.sum()), float(pc.class_counts.sum()), ny
+            if self.estimator == "laplace_joint":
+                den = pc.class_counts[None, None, :].astype(np.float64)
         else:
-            xp = Xc[:, p] + pc.offsets[p]
-            num = minus_own(pc.xxy[xi, xp])
+            cp = slice(pc.offsets[p], pc.offsets[p] + self.sizes_[p])
+            num = pc.xxy[ci, cp].astype(np.float64)  # [x_i, x_p, y]
+            den = (num[:-1] if skip else num).sum(axis=0, keepdims=True)
             if skip:
-                ci = slice(pc.offsets[i], pc.offsets[i] + self.sizes_[i] - 1)  # known child values
-                cp = slice(pc.offsets[p], pc.offsets[p] + self.sizes_[p])
-                known_child = pc.xxy[ci, cp].sum(axis=0)  # [parent slot, y]: N(x_p, y, x_i known)
-                den = minus_own(known_child[Xc[:, p]] if self.estimator != "laplace_joint" else pc.xy[xp])
-                tot_num = float(known_child[:-1].sum()) - 1.0
-                tot_den = float(pc.xy[pc.offsets[p]:pc.offsets[p] + self.sizes_[p] - 1].sum()) - 1.0
+                tot_num = float(num[:-1, :-1].sum())
+                tot_den = float(pc.xy[cp][:-1].sum())
             else:
-                den = minus_own(pc.xy[xp])  # N(x_p, y) counts every child value
-                tot_num = tot_den = float(N - 1)
-            out = log_cond(num, den, k, self.estimator, self.m, ctx_cells=ny * self.card_[p],
-                           tot_num=tot_num, tot_den=tot_den)
-            if self.loo_backoff or skip:
-                nb = parentless()
-                if self.loo_backoff:
-                    pair_total = pc.xxy[xi, xp].sum(axis=1)  # N(x_i, x_π) over all classes
-                    out = np.where((pair_total >= 2)[:, None], out, nb)
-                if skip:
-                    out = np.where((Xc[:, p] >= self.cardinalities_[p])[:, None], nb, out)
+                tot_num = tot_den = float(pc.class_counts.sum())
+            if self.estimator == "laplace_joint":  # P̂(x_p, y) counts every instance with the parent known
+                den = num.sum(axis=0, keepdims=True)
+            cells = ny * self.card_[p]
+        with np.errstate(divide="ignore", invalid="ignore"):  # cells no instance can hold the own count of
+            other = log_cond(num, den, k, self.estimator, self.m, ctx_cells=cells,
+                             tot_num=tot_num - 1.0, tot_den=tot_den - 1.0)
+            own = log_cond(num - 1.0, den - 1.0, k, self.estimator, self.m, ctx_cells=cells,
+                           tot_num=tot_num - 1.0, tot_den=tot_den - 1.0)
+        return other, own
+
+    def _loo_table(self, i: int) -> np.ndarray:
+        """ln P̂_−(x_i | y, x_π(i)) for every (x_i, x_π, class of the held-out instance t, y), as a
+        (K_i·K_π·|Y|, |Y|) table: the held-out instance's count is removed for y = t only. The
+        per-cell choices (no parent for the root, for the back-off variant when N(x_i, x_π) < 2,
+        or under skip when x_π is missing; 0 under skip when x_i is missing) depend only on the
+        cell, so the whole pass over the training data is one gather per attribute."""
+        ny = self.n_classes_
+        skip = self.missing == "skip"
+        p = int(self.parents_[i])
+        other0, own0 = self._loo_tables(i, -1)  # [x_i, 1, y]
+        if p < 0:
+            other, own = other0, own0
+        else:
+            other, own = self._loo_tables(i, p)  # [x_i, x_p, y]
+            parentless = np.zeros(other.shape[:2], dtype=bool)
+            if self.loo_backoff:
+                pc = self.counts_
+                cells = pc.xxy[pc.offsets[i]:pc.offsets[i] + self.sizes_[i], pc.offsets[p]:pc.offsets[p] + self.sizes_[p]]
+                parentless |= cells.sum(axis=2) < 2  # N(x_i, x_π) − own < 1
+            if skip:
+                parentless[:, -1] = True  # parent missing
+            other = np.where(parentless[:, :, None], other0, other)
+            own = np.where(parentless[:, :, None], own0, own)
+        table = np.broadcast_to(other[:, :, None, :], other.shape[:2] + (ny, ny)).copy()  # [x_i, x_p, t, y]
+        t = np.arange(ny)
+        table[:, :, t, t] = own
         if skip:
-            out = np.where((Xc[:, i] >= self.cardinalities_[i])[:, None], 0.0, out)
-        return out
+            table[-1] = 0.0  # child missing: no factor
+        return table.reshape(-1, ny)
 
     def _loo_risks(self, Xc, y) -> np.ndarray:
         """CVR_s for s = 0..n: sqrt(mean over instances of (1 − p_s(y_t))²)."""
@@ -107,17 +118,28 @@ class STAN(TAN):
             L = np.log((cc[None, :] - own + self.m / ny) / (N - 1 + self.m))
         else:
             L = np.log((cc[None, :] - own + 1.0) / (N - 1 + ny))
-        rows = np.arange(N)
         risks = np.empty(len(self.ranking_) + 1)
+        own_cell = np.arange(N) * ny + y  # flat index of each instance's own class in L
+        buf = np.empty_like(L)
 
         def risk(L):
-            p_true = 1.0 / np.exp(L - L[rows, y][:, None]).sum(axis=1)
-            return np.sqrt(np.mean((1.0 - p_true) ** 2)) if N else 0.0
+            # p_s(y_t) = 1 / Σ_y exp(L(y) − L(y_t)); classes summed in index order
+            np.subtract(L, np.take(L, own_cell)[:, None], out=buf)
+            with np.errstate(over="ignore"):
+                np.exp(buf, out=buf)
+            total = buf[:, 0].copy()
+            for c in range(1, ny):
+                total += buf[:, c]
+            return np.sqrt(np.mean((1.0 - 1.0 / total) ** 2)) if N else 0.0
 
         risks[0] = risk(L)
         for s, a in enumerate(self.ranking_, start=1):
-            with np.errstate(divide="ignore", invalid="ignore"):  # rows of skipped values are masked
-                L = L + self._loo_factor(Xc, y, a)
+            table = self._loo_table(a)
+            p = int(self.parents_[a])
+            cell = Xc[:, a].astype(np.intp)
+            if p >= 0:
+                cell = cell * int(self.sizes_[p]) + Xc[:, p]
+            L += np.take(table, cell * ny + y, axis=0)
             risks[s] = risk(L)
         return risks
 
