@@ -22,7 +22,12 @@ test: $(VENV)/.installed
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.installed
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_core.py
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_core.py adult
+	for grid in adult4 synth1m donation-shape; do \
+	  BNCBENCH_MIRROR=$(MIRROR) /usr/bin/time -f "$$grid: wall %e s, peak RSS %M KB" \
+	    $(PY) -m bncbench run bench/configs/$$grid.yaml --results results/bench-$$grid --fresh --quiet; done
+	$(PY) bench/bench_executors.py
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_weka.py adult
 	$(PY) bench/bench_synth.py
 
 stan70: $(VENV)/.installed

@@ -38,9 +38,23 @@ def run_local(fn: Callable, items: Sequence, args: tuple, jobs: int) -> Iterator
         yield from parallel(delayed(_indexed)(fn, i, item, args) for i, item in enumerate(items))
 
 
+def local_cluster(jobs: int):
+    """A Dask LocalCluster of `jobs` single-threaded worker processes.
+
+    Worker processes get one BLAS/OpenMP thread and not Dask's default
+    MALLOC_TRIM_THRESHOLD_=65536, which makes numpy's large temporaries page-fault on every
+    allocation (measured here: twice the time per unit)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": {v: 1 for v in _THREAD_VARS}}):
+        return LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                            dashboard_address=None, silence_logs=40)
+
+
 def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: str | None) -> Iterator[tuple[int, Any]]:
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, as_completed
     except ImportError:
         raise UserError("--executor dask needs dask[distributed]: pip install 'dask[distributed]'") from None
     cluster = None
@@ -51,14 +65,7 @@ def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: s
             except (OSError, TimeoutError) as e:
                 raise UserError(f"--scheduler {scheduler}: cannot connect ({e})") from None
         else:
-            import dask
-
-            # Worker processes: one thread for BLAS/OpenMP, and without Dask's default
-            # MALLOC_TRIM_THRESHOLD_=65536, which makes numpy's large temporaries page-fault on
-            # every allocation (measured here: twice the time per unit).
-            with dask.config.set({"distributed.nanny.pre-spawn-environ": {v: 1 for v in _THREAD_VARS}}):
-                cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=40)
+            cluster = local_cluster(jobs)
             client = Client(cluster)
         try:
             futures = [client.submit(_indexed, fn, i, item, args, pure=False) for i, item in enumerate(items)]
