@@ -209,7 +209,11 @@ def datasets_fetch(name: str):
     from bncbench import catalog
     from bncbench.sources import locate
 
-    for spec in catalog.entry(name)["files"]:
+    entry = catalog.entry(name)
+    if entry["format"] == "generated":
+        typer.echo(f"{catalog.resolve(name)} is generated from its definition ({entry['generator']}); nothing to fetch")
+        return
+    for spec in entry["files"]:
         typer.echo(f"{spec['source']}:{spec['path']} -> {locate(spec)}")
 
 

@@ -78,11 +78,16 @@ def _all_rows(spec: DatasetSpec, settings: PreprocessSettings, pairs: bool):
     return X, cards, fit_counts(X, ds.y, cards, ds.n_classes, pairs)
 
 
+def fold_independent(settings: PreprocessSettings) -> bool:
+    """Whether every fold sees the same encoding of every row (global cuts, no imputation)."""
+    return settings.scope == "global" and settings.missing != "impute"
+
+
 def fold_counts(spec: DatasetSpec, settings: PreprocessSettings, ds: Dataset, train, test, enc, pairs: bool):
     """The training counts of one fold, counted once for all its classifiers: all rows minus the
     test rows when the encoding is fold-independent (one pass over the data set per worker
     instead of one per fold), else a count of the training rows."""
-    if settings.scope == "global" and settings.missing != "impute":
+    if fold_independent(settings):
         _, _, full = _all_rows(spec, settings, pairs)
         return full - fit_counts(enc.X_test, ds.y[test], enc.cardinalities, ds.n_classes, pairs)
     return fit_counts(enc.X_train, ds.y[train], enc.cardinalities, ds.n_classes, pairs)
@@ -97,7 +102,7 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
     train = np.flatnonzero(folds != unit.fold)
     test = np.flatnonzero(folds == unit.fold)
     pairs = any(REGISTRY[c.name].NEEDS_PAIRS for c in unit.classifiers)
-    if settings.scope == "global" and settings.missing != "impute":  # one encoding serves every fold
+    if fold_independent(settings):  # one encoding serves every fold
         X_all, cards, _ = _all_rows(unit.dataset, settings, pairs)
         enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(unit.dataset, settings))
     else:

@@ -46,12 +46,17 @@ class Store:
             from bncbench.errors import UserError
 
             raise UserError(f"{directory}: no results here (expected {DB_NAME}; run `bncbench run CONFIG --results {directory}` first)")
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(path, timeout=60)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
-        self.db.commit()
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, timeout=60)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+            self.db.commit()
+        except (OSError, sqlite3.Error) as e:
+            from bncbench.errors import UserError
+
+            raise UserError(f"{directory}: cannot open the results store ({e}); choose another --results folder") from None
 
     def close(self) -> None:
         self.db.close()

@@ -172,6 +172,13 @@ def test_missing_mirror_and_checksum_mismatch(tmp_path, small_cfg):
     assert not (tmp_path / "res2").exists()
 
 
+def test_results_path_that_is_a_file(tmp_path, small_cfg):
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    r = bnc("run", small_cfg, "--results", target)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
 def test_truncated_catalog_file_in_mirror(tmp_path, small_cfg):
     mirror = tmp_path / "mirror"
     (mirror / "arff").mkdir(parents=True)
