@@ -96,20 +96,29 @@ def report(results: str = typer.Argument(..., help="results directory"),
 
 @app.command()
 def wdl(path: str = typer.Argument(..., help="results directory, or a wide table file (TSV/CSV)"),
-        metric: str = typer.Option("zol", help="metric (results directory only)"),
-        draw: str = typer.Option("exact4", help="exact4 | relative:F"),
-        draws: str = typer.Option("split", help="split | ignore"),
-        tails: str = typer.Option("one", help="one | two"),
+        metric: Optional[str] = typer.Option(None, help="metric (results directory only; default zol)"),
+        draw: Optional[str] = typer.Option(None, help="exact4 | relative:F"),
+        draws: Optional[str] = typer.Option(None, help="split | ignore"),
+        tails: Optional[str] = typer.Option(None, help="one | two"),
         higher_is_better: bool = typer.Option(False, help="for a wide table of accuracies or CLL"),
         rows: Optional[str] = typer.Option(None, help="comma-separated row classifiers (default: all)"),
         columns: Optional[str] = typer.Option(None, help="comma-separated column classifiers (default: all)"),
         format: str = typer.Option("md", "--format", help="md|csv|latex")):
-    """Win/draw/loss matrix (row vs column) and binomial sign-test p-values."""
+    """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
+
+    For a results directory, options not given default to the `wdl:` section of the config the
+    results were run with (paper 004's configs say relative:0.05), then exact4 / split / one."""
     from bncbench.metrics import LOWER_IS_BETTER
     from bncbench.report import read_wide_table, summary_table
     from bncbench.stats import parse_draw
     from bncbench.wdl import format_wdl, matrix
 
+    p = Path(path)
+    defaults = {"metric": "zol", "draw": "exact4", "draws": "split", "tails": "one"}
+    if p.is_dir():
+        defaults.update(_stored_wdl_settings(path))
+    metric = metric or defaults["metric"]
+    draw, draws, tails = draw or defaults["draw"], draws or defaults["draws"], tails or defaults["tails"]
     try:
         parse_draw(draw)
     except ValueError as e:
@@ -120,7 +129,6 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
         raise UserError(f"--tails: {tails!r} is not one or two")
     if format not in ("md", "csv", "latex"):
         raise UserError(f"--format: {format!r} is not one of md, csv, latex")
-    p = Path(path)
     if p.is_dir():
         ds, labels, values, warnings = summary_table(path, metric)
         for w in warnings:
@@ -145,6 +153,24 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
                 col_labels = chosen
     mat = matrix(ds, labels, values, draw, lower, draws, tails)
     typer.echo(format_wdl(row_labels, col_labels, mat, format, metric), nl=False)
+
+
+def _stored_wdl_settings(results: str) -> dict:
+    """The `wdl:` section of the config stored with a results directory (empty if none)."""
+    import yaml
+
+    from bncbench.store import Store
+
+    store = Store(results, create=False)
+    try:
+        text = store.get_meta("config", "")
+    finally:
+        store.close()
+    try:
+        section = (yaml.safe_load(text) or {}).get("wdl") or {}
+    except yaml.YAMLError:
+        return {}
+    return {k: str(v) for k, v in section.items() if k in ("metric", "draw", "draws", "tails")}
 
 
 @app.command()

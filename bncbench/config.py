@@ -267,6 +267,17 @@ def parse(text: str, file: str = "<config>") -> Experiment:
     for k, spec in WDL_KEYS.items():
         if k in wdl and isinstance(spec, tuple):
             ck.choice(wdl[k], ["wdl", k], spec)
+    if "draw" in wdl:
+        from bncbench.stats import parse_draw
+
+        try:
+            parse_draw(str(wdl["draw"]))
+        except ValueError as e:
+            ck.fail(["wdl", "draw"], str(e))
+    if "metric" in wdl:
+        from bncbench.metrics import METRICS
+
+        ck.choice(wdl["metric"], ["wdl", "metric"], METRICS)
     ex = raw.get("executor") or {}
     if isinstance(ex, str):
         ex = {"name": ex}

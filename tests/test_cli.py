@@ -58,6 +58,19 @@ def test_run_report_wdl(tmp_path, small_cfg):
     assert "0 tasks run" in again.stderr
 
 
+def test_wdl_defaults_from_the_stored_config(tmp_path, small_cfg):
+    cfg = tmp_path / "rel.yaml"
+    cfg.write_text(SMALL + "wdl: {draw: 'relative:0.5', draws: ignore, tails: two}\n")
+    res = tmp_path / "res"
+    bnc("run", cfg, "--results", res, "--quiet", check=True)
+    stored = bnc("wdl", res, "--format", "csv", check=True).stdout
+    explicit = bnc("wdl", res, "--format", "csv", "--draw", "relative:0.5", "--draws", "ignore", "--tails", "two",
+                   check=True).stdout
+    default = bnc("wdl", res, "--format", "csv", "--draw", "exact4", "--draws", "split", "--tails", "one",
+                  check=True).stdout
+    assert stored == explicit and stored != default
+
+
 def test_jobs2_gives_identical_report(tmp_path, small_cfg):
     a, b = tmp_path / "a", tmp_path / "b"
     bnc("run", small_cfg, "--results", a, "--quiet", check=True)
