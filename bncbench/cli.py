@@ -282,21 +282,26 @@ def datasets_verify(name: Optional[str] = typer.Argument(None, help="a catalog n
 
 
 def main() -> None:
+    interrupted = "interrupted: finished tasks are saved; run the same command again to resume"
     try:
-        app(standalone_mode=False)
+        # Without standalone mode the parser returns a command's exit code (typer.Exit, and 130
+        # for Ctrl-C) instead of calling sys.exit, and raises usage errors to us.
+        rc = app(standalone_mode=False)
     except UserError as e:
         _err(f"error: {e}")
         sys.exit(2)
     except KeyboardInterrupt:
-        _err("interrupted: finished tasks are saved; run the same command again to resume")
+        _err(interrupted)
         sys.exit(130)
-    except typer.Exit as e:
-        sys.exit(e.exit_code)
     except Exception as e:  # usage errors of the command-line parser (click, vendored by typer)
         if type(e).__name__ == "Abort":
-            _err("aborted")
+            _err(interrupted)
             sys.exit(130)
         if hasattr(e, "show") and hasattr(e, "exit_code"):
             e.show()
             sys.exit(2)
         raise
+    if isinstance(rc, int) and not isinstance(rc, bool):
+        if rc == 130:
+            _err(interrupted)
+        sys.exit(rc)

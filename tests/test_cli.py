@@ -236,6 +236,31 @@ def test_resume_after_kill_9(tmp_path):
         assert a == b
 
 
+def test_ctrl_c_exits_130_with_a_message_and_resumes(tmp_path):
+    cfg = tmp_path / "big.yaml"
+    cfg.write_text(SMALL.replace("runs: 2", "runs: 12").replace("folds: 3", "folds: 5"))
+    res = tmp_path / "res"
+    env = {k: v for k, v in os.environ.items() if k != "BNCBENCH_MIRROR"}
+    proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    db = res / "results.sqlite"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with sqlite3.connect(db, timeout=1) as c:
+                if c.execute("SELECT COUNT(*) FROM tasks").fetchone()[0] >= 10:
+                    break
+        except sqlite3.Error:
+            pass
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130, err
+    assert "interrupted" in err.strip().splitlines()[-1]
+    r = bnc("run", cfg, "--results", res, check=True)
+    assert "already finished" in r.stderr
+
+
 def test_changed_settings_do_not_reuse_results(tmp_path, small_cfg):
     res = tmp_path / "res"
     bnc("run", small_cfg, "--results", res, "--quiet", check=True)
