@@ -48,7 +48,7 @@ def test_docs_datasets_md_is_current():
 def test_configs_name_catalog_data_sets():
     from bncbench import config
 
-    for cfg, count in (("stan70.yaml", 70), ("ait36.yaml", 36)):
+    for cfg, count in (("stan70.yaml", 70), ("ait36.yaml", 36), ("ait36-bv.yaml", 36)):
         exp = config.load(str(ROOT / "configs" / cfg))
         assert len(exp.datasets) == count
 
