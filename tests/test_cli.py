@@ -32,6 +32,29 @@ def bnc(*args, env=None, cwd=None, check=False):
                           env=e, cwd=cwd, check=check)
 
 
+def assert_same_reports(a, b, metrics):
+    for metric in metrics:
+        ra = bnc("report", a, "--metric", metric, "--format", "csv", check=True).stdout
+        rb = bnc("report", b, "--metric", metric, "--format", "csv", check=True).stdout
+        assert ra == rb, metric
+
+
+def wait_for_tasks(db, n, timeout=60.0) -> int:
+    """Poll the results store until it holds at least n tasks; the count seen."""
+    deadline, done = time.time() + timeout, 0
+    while time.time() < deadline:
+        if db.exists():
+            try:
+                with sqlite3.connect(db, timeout=1) as c:
+                    done = c.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
+            except sqlite3.Error:
+                done = 0
+            if done >= n:
+                break
+        time.sleep(0.02)
+    return done
+
+
 @pytest.fixture
 def small_cfg(tmp_path):
     p = tmp_path / "small.yaml"
@@ -75,10 +98,7 @@ def test_jobs2_gives_identical_report(tmp_path, small_cfg):
     a, b = tmp_path / "a", tmp_path / "b"
     bnc("run", small_cfg, "--results", a, "--quiet", check=True)
     bnc("run", small_cfg, "--results", b, "--quiet", "--jobs", "2", check=True)
-    for metric in ("zol", "rmse", "cll", "bias"):
-        ra = bnc("report", a, "--metric", metric, "--format", "csv", check=True).stdout
-        rb = bnc("report", b, "--metric", metric, "--format", "csv", check=True).stdout
-        assert ra == rb
+    assert_same_reports(a, b, ("zol", "rmse", "cll", "bias"))
 
 
 def test_wdl_on_wide_table(tmp_path):
@@ -211,29 +231,14 @@ def test_resume_after_kill_9(tmp_path):
     env.pop("BNCBENCH_MIRROR", None)
     proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    db = res / "results.sqlite"
-    deadline = time.time() + 60
-    done = 0
-    while time.time() < deadline:
-        if db.exists():
-            try:
-                with sqlite3.connect(db, timeout=1) as c:
-                    done = c.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
-            except sqlite3.Error:
-                done = 0
-            if done >= 20:
-                break
-        time.sleep(0.02)
+    done = wait_for_tasks(res / "results.sqlite", 20)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     total = 3 * 3 * 12 * 5
     assert 0 < done < total, "the run finished before it could be killed"
     r = bnc("run", cfg, "--results", res, check=True)
     assert "already finished" in r.stderr
-    for metric in ("zol", "rmse", "bias", "variance"):
-        a = bnc("report", res, "--metric", metric, "--format", "csv", check=True).stdout
-        b = bnc("report", ref, "--metric", metric, "--format", "csv", check=True).stdout
-        assert a == b
+    assert_same_reports(res, ref, ("zol", "rmse", "bias", "variance"))
 
 
 def test_ctrl_c_exits_130_with_a_message_and_resumes(tmp_path):
@@ -243,16 +248,7 @@ def test_ctrl_c_exits_130_with_a_message_and_resumes(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "BNCBENCH_MIRROR"}
     proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    db = res / "results.sqlite"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            with sqlite3.connect(db, timeout=1) as c:
-                if c.execute("SELECT COUNT(*) FROM tasks").fetchone()[0] >= 10:
-                    break
-        except sqlite3.Error:
-            pass
-        time.sleep(0.02)
+    wait_for_tasks(res / "results.sqlite", 10)
     proc.send_signal(signal.SIGINT)
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 130, err
