@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 
 from bncbench import config
-from bncbench.executors import execute, local_cluster
-from bncbench.runner import load_available, plan, run_unit
+from bncbench.engine.executors import execute, local_cluster
+from bncbench.engine.runner import load_available, plan
+from bncbench.engine.units import run_unit
 
 DEFAULT = Path(__file__).with_name("configs") / "grid80.yaml"
 

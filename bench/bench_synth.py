@@ -4,7 +4,7 @@ import resource
 import sys
 import time
 
-from bncbench.generators import synth
+from bncbench.data.generators import synth
 
 
 def main(*specs: str) -> None:

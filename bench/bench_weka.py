@@ -18,7 +18,7 @@ import numpy as np
 
 from bncbench import config
 from bncbench.classifiers import AODE, NB, TAN
-from bncbench.loaders import build_dataset, parse_arff
+from bncbench.data.loaders import build_dataset, parse_arff
 
 ROOT = Path(__file__).resolve().parent.parent
 WEKA = "/usr/share/java/weka.jar"

@@ -26,8 +26,8 @@ def _split(s: Optional[str]) -> list[str] | None:
 
 
 def _select(exp, datasets: list[str] | None, classifiers: list[str] | None):
-    from bncbench import catalog
-    from bncbench.catalog import nearest
+    from bncbench.data import catalog
+    from bncbench.data.catalog import nearest
 
     if datasets:
         known = {d.name: d for d in exp.datasets}
@@ -65,7 +65,7 @@ def run(config: str = typer.Argument(..., help="experiment YAML"),
         quiet: bool = typer.Option(False, help="no progress display")):
     """Run (or resume) an experiment; every finished task is stored at once."""
     from bncbench import config as cfg
-    from bncbench import runner
+    from bncbench.engine import runner
 
     exp = _select(cfg.load(config), _split(datasets), _split(classifiers))
     out = results or str(Path("results") / exp.name)
@@ -84,14 +84,15 @@ def report(results: str = typer.Argument(..., help="results directory"),
            metric: str = typer.Option("zol", help="zol|rmse|rmse_all|cll|logloss|bias|variance|train_time|test_time|selected"),
            format: str = typer.Option("md", "--format", help="md|csv|latex")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd."""
-    from bncbench.report import format_report, summary_table
+    from bncbench.evaluate.report import format_report
+    from bncbench.results import summarize_store
 
     if format not in ("md", "csv", "latex"):
         raise UserError(f"--format: {format!r} is not one of md, csv, latex")
-    ds, labels, values, warnings = summary_table(results, metric)
-    for w in warnings:
-        _err(f"warning: incomplete: {w}")
-    typer.echo(format_report(ds, labels, values, metric, format), nl=False)
+    s = summarize_store(results, metric)
+    if s.status_line():
+        _err(f"warning: {s.status_line()}")
+    typer.echo(format_report(s.datasets, s.labels, s.values, metric, format), nl=False)
 
 
 @app.command()
@@ -108,14 +109,16 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
 
     For a results directory, options not given default to the `wdl:` section of the config the
     results were run with (paper 004's configs say relative:0.05), then exact4 / split / one."""
-    from bncbench.metrics import LOWER_IS_BETTER
-    from bncbench.report import read_wide_table, summary_table
-    from bncbench.stats import parse_draw
-    from bncbench.wdl import format_wdl, matrix
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.report import read_wide_table
+    from bncbench.results import summarize_store
+    from bncbench.evaluate.stats import parse_draw
+    from bncbench.evaluate.wdl import format_wdl, matrix
 
     p = Path(path)
     defaults = {"metric": "zol", "draw": "exact4", "draws": "split", "tails": "one"}
-    if p.is_dir():
+    is_store = p.is_dir() or p.suffix == ".sqlite"
+    if is_store:
         defaults.update(_stored_wdl_settings(path))
     metric = metric or defaults["metric"]
     draw, draws, tails = draw or defaults["draw"], draws or defaults["draws"], tails or defaults["tails"]
@@ -129,10 +132,11 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
         raise UserError(f"--tails: {tails!r} is not one or two")
     if format not in ("md", "csv", "latex"):
         raise UserError(f"--format: {format!r} is not one of md, csv, latex")
-    if p.is_dir():
-        ds, labels, values, warnings = summary_table(path, metric)
-        for w in warnings:
-            _err(f"warning: incomplete: {w}")
+    if is_store:
+        s = summarize_store(path, metric)
+        if s.status_line():
+            _err(f"warning: {s.status_line()}")
+        ds, labels, values = s.datasets, s.labels, s.values
         lower = LOWER_IS_BETTER[metric]
     elif p.is_file():
         ds, labels, values = read_wide_table(path)
@@ -142,7 +146,7 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
     row_labels, col_labels = labels, labels
     for opt, chosen in (("--rows", _split(rows)), ("--columns", _split(columns))):
         if chosen:
-            from bncbench.catalog import nearest
+            from bncbench.data.catalog import nearest
 
             for lab in chosen:
                 if lab not in labels:
@@ -159,13 +163,9 @@ def _stored_wdl_settings(results: str) -> dict:
     """The `wdl:` section of the config stored with a results directory (empty if none)."""
     import yaml
 
-    from bncbench.store import Store
+    from bncbench.results import stored_config
 
-    store = Store(results, create=False)
-    try:
-        text = store.get_meta("config", "")
-    finally:
-        store.close()
+    text = stored_config(results)
     try:
         section = (yaml.safe_load(text) or {}).get("wdl") or {}
     except yaml.YAMLError:
@@ -180,15 +180,16 @@ def folds(config: str = typer.Argument(..., help="experiment YAML"),
           runs: Optional[int] = typer.Option(None, help="number of runs to export (default: all)")):
     """Write each fold's preprocessed train and test set as ARFF (value order = our codes)."""
     from bncbench import config as cfg
-    from bncbench import export, runner
-    from bncbench.folds import make_folds
-    from bncbench.preprocess import encode_fold
+    from bncbench.preprocess import arff as export
+    from bncbench.engine import units
+    from bncbench.preprocess.folds import make_folds
+    from bncbench.preprocess.encode import encode_fold
 
     exp = _select(cfg.load(config), [dataset], None)
     spec = exp.datasets[0]
-    ds = runner.load_dataset(spec)
+    ds = units.load_dataset(spec)
     s = exp.preprocess
-    gcuts = runner._global_cuts(spec, s) if s.scope == "global" else None
+    gcuts = units._global_cuts(spec, s) if s.scope == "global" else None
     n_written = 0
     for r in range(exp.cv.runs if runs is None else min(runs, exp.cv.runs)):
         f_of = make_folds(ds.y, exp.cv.scheme, exp.cv.folds, r, exp.cv.seed)
@@ -206,7 +207,7 @@ def folds(config: str = typer.Argument(..., help="experiment YAML"),
 @datasets_app.command("list")
 def datasets_list():
     """Catalog names with the papers' counts."""
-    from bncbench import catalog
+    from bncbench.data import catalog
 
     rows = []
     for name in catalog.names():
@@ -214,7 +215,7 @@ def datasets_list():
         x = e.get("expected", {})
         rows.append([name, str(x.get("instances", "")), str(x.get("attributes", "")), str(x.get("classes", "")),
                      ", ".join(f"{f['source']}:{f['path']}" for f in e["files"])])
-    from bncbench.report import format_grid
+    from bncbench.evaluate.report import format_grid
 
     typer.echo(format_grid(["name", "instances", "attributes", "classes", "files"], rows, "md"), nl=False)
 
@@ -224,7 +225,7 @@ def datasets_info(name: str):
     """The catalog entry of one data set."""
     import yaml
 
-    from bncbench import catalog
+    from bncbench.data import catalog
 
     typer.echo(yaml.safe_dump({catalog.resolve(name): catalog.entry(name)}, sort_keys=False), nl=False)
 
@@ -232,15 +233,14 @@ def datasets_info(name: str):
 @datasets_app.command("fetch")
 def datasets_fetch(name: str):
     """Obtain (download or find in the mirror) and checksum-verify a data set's files."""
-    from bncbench import catalog
-    from bncbench.sources import locate
+    from bncbench.data import catalog
 
     entry = catalog.entry(name)
     if entry["format"] == "generated":
         typer.echo(f"{catalog.resolve(name)} is generated from its definition ({entry['generator']}); nothing to fetch")
         return
     for spec in entry["files"]:
-        typer.echo(f"{spec['source']}:{spec['path']} -> {locate(spec)}")
+        typer.echo(f"{spec['source']}:{spec['path']} -> {catalog.locate(spec)}")
 
 
 @datasets_app.command("verify")
@@ -251,9 +251,9 @@ def datasets_verify(name: Optional[str] = typer.Argument(None, help="a catalog n
 
     Exit code 0 only when every data set that could be loaded matches; data sets that are not
     held anywhere are listed as unavailable."""
-    from bncbench import catalog
+    from bncbench.data import catalog
     from bncbench.errors import DataUnavailable
-    from bncbench.report import format_grid
+    from bncbench.evaluate.report import format_grid
 
     if bool(name) == all_:
         raise UserError("give one data-set NAME or --all")

@@ -12,11 +12,11 @@ from typing import Any
 
 import yaml
 
-from bncbench import catalog
+from bncbench.data import catalog
 from bncbench.classifiers import REGISTRY
 from bncbench.errors import UserError
-from bncbench.estimators import ESTIMATORS
-from bncbench.preprocess import PreprocessSettings
+from bncbench.classifiers.estimators import ESTIMATORS
+from bncbench.preprocess.encode import PreprocessSettings
 
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
             "info_precision", "wdl", "executor"}
@@ -44,6 +44,10 @@ class ClassifierSpec:
     name: str
     label: str
     params: dict[str, Any]
+    cls: type = field(default=None, compare=False, repr=False)  # the estimator class `name` stands for
+
+    def ident(self) -> dict:
+        return {"name": self.name, "label": self.label, "params": self.params}
 
 
 @dataclass
@@ -64,9 +68,11 @@ class Experiment:
     wdl: dict[str, str] = field(default_factory=dict)
     source: str = ""
     executor: dict = field(default_factory=dict)  # {name: local|dask, jobs: N, scheduler: tcp://...}
+    config_datasets: list[str] = field(default_factory=list)  # every data set and label of the config, in
+    config_labels: list[str] = field(default_factory=list)    # its order (command-line subsets keep these)
 
     def digest(self) -> str:
-        d = {"datasets": [asdict(x) for x in self.datasets], "classifiers": [asdict(c) for c in self.classifiers],
+        d = {"datasets": [asdict(x) for x in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
              "preprocess": asdict(self.preprocess), "cv": asdict(self.cv)}
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
 
@@ -260,7 +266,7 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         if label in labels:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
         labels.add(label)
-        classifiers.append(ClassifierSpec(cname, label, params))
+        classifiers.append(ClassifierSpec(cname, label, params, REGISTRY[cname]))
 
     wdl = dict(raw.get("wdl") or {})
     ck.mapping(wdl, ["wdl"], set(WDL_KEYS))
@@ -268,14 +274,14 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         if k in wdl and isinstance(spec, tuple):
             ck.choice(wdl[k], ["wdl", k], spec)
     if "draw" in wdl:
-        from bncbench.stats import parse_draw
+        from bncbench.evaluate.stats import parse_draw
 
         try:
             parse_draw(str(wdl["draw"]))
         except ValueError as e:
             ck.fail(["wdl", "draw"], str(e))
     if "metric" in wdl:
-        from bncbench.metrics import METRICS
+        from bncbench.evaluate.metrics import METRICS
 
         ck.choice(wdl["metric"], ["wdl", "metric"], METRICS)
     ex = raw.get("executor") or {}
@@ -283,14 +289,15 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         ex = {"name": ex}
     ck.mapping(ex, ["executor"], {"name", "jobs", "scheduler"})
     if "name" in ex:
-        from bncbench.executors import EXECUTORS
+        from bncbench.engine.executors import EXECUTORS
 
         ck.choice(ex["name"], ["executor", "name"], EXECUTORS)
     if "jobs" in ex:
         ck.typed(ex["jobs"], ["executor", "jobs"], int, 1)
     if "scheduler" in ex:
         ck.typed(ex["scheduler"], ["executor", "scheduler"], str)
-    return Experiment(name, datasets, classifiers, settings, cv, wdl, text, dict(ex))
+    return Experiment(name, datasets, classifiers, settings, cv, wdl, text, dict(ex),
+                      [d.name for d in datasets], [c.label for c in classifiers])
 
 
 def load(path: str) -> Experiment:

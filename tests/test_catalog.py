@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bncbench import catalog
+from bncbench.data import catalog
 from bncbench.errors import DataError, DataUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_catalog_is_complete_and_well_formed():
-    cat = yaml.safe_load((ROOT / "bncbench/catalog.yaml").read_text())
+    cat = yaml.safe_load((ROOT / "bncbench/data/catalog.yaml").read_text())
     names = set(cat["datasets"])
     assert len(names) >= 74
     for n, e in cat["datasets"].items():

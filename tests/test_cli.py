@@ -271,7 +271,7 @@ def test_folds_export(tmp_path, small_cfg):
     bnc("folds", small_cfg, "--dataset", "iris", "--out", out, check=True)
     files = sorted(out.glob("*.arff"))
     assert len(files) == 2 * 3 * 2
-    from bncbench.loaders import build_dataset, parse_arff
+    from bncbench.data.loaders import build_dataset, parse_arff
 
     tr = build_dataset("t", parse_arff(files[0].read_text(), "f"), -1)
     assert all(a.nominal for a in tr.attributes)

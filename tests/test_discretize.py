@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from bncbench.discretize import apply_cuts, eqfreq_petal, eqfreq_weka, mdl
+from bncbench.preprocess.discretize import apply_cuts, eqfreq_petal, eqfreq_weka, mdl
 
 A = np.array([1, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, np.nan, 9, 10], dtype=float)
 B = np.array([1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 7, 8, 9, 10], dtype=float)

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from bncbench.folds import petal_folds, stratified_folds
-from bncbench.metrics import FoldResult, bias_variance, summarize
-from bncbench.stats import WDL, compare, goal_difference, round4, sign_test, wdl
+from bncbench.preprocess.folds import petal_folds, stratified_folds
+from bncbench.evaluate.metrics import FoldResult, bias_variance, summarize
+from bncbench.evaluate.stats import WDL, compare, goal_difference, round4, sign_test, wdl
 
 # The 14 published p-values of paper 000 (ALGORITHMS.md §6.2)
 PUBLISHED = [((34, 22, 14), 0.0112), ((38, 17, 15), 0.0038), ((26, 22, 22), 0.3601), ((29, 20, 21), 0.2015),

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from bncbench.errors import UserError
-from bncbench.generators import LED_SEGMENTS, led, synth, waveform, waveform_bases
+from bncbench.data.generators import LED_SEGMENTS, led, synth, waveform, waveform_bases
 
 
 def test_waveform_bases_are_the_three_triangles():
@@ -61,8 +61,8 @@ def test_synth_shape_determinism_and_dependence():
     again = synth("synth:20000x6x3:7")
     assert all((a == b).all() for a, b in zip(ds.columns, again.columns))
     # the class is a parent of every attribute: each attribute carries information about it
-    from bncbench.counts import pair_counts
-    from bncbench.infotheory import mutual_info_class
+    from bncbench.classifiers.counts import pair_counts
+    from bncbench.classifiers.infotheory import mutual_info_class
 
     X = np.column_stack(ds.columns)
     pc = pair_counts(X, ds.y, X.max(axis=0) + 1, 3, pairs=False)

@@ -6,9 +6,10 @@ import sys
 import numpy as np
 import pytest
 
-from bncbench import catalog, discretize
+from bncbench.data import catalog
+from bncbench.preprocess import discretize
 from bncbench.classifiers import AODE, NB
-from bncbench.sources import SHIPPED_MIRROR
+from bncbench.data.sources import SHIPPED_MIRROR
 
 DATASETS = ["labor-negotiations", "house-votes-84", "soybean", "iris", "wine", "pima-ind-diabetes", "car"]
 
@@ -32,7 +33,7 @@ def _export(tmp_path, name, disc):
 
 
 def _ours(cls, kwargs, train_path, test_path):
-    from bncbench.loaders import build_dataset, parse_arff
+    from bncbench.data.loaders import build_dataset, parse_arff
 
     tr = build_dataset("t", parse_arff(train_path.read_text(), str(train_path)), -1)
     te = build_dataset("t", parse_arff(test_path.read_text(), str(test_path)), -1)
@@ -63,7 +64,7 @@ def test_posteriors_equal_weka(weka, tmp_path, name, disc):
 
 
 def _columns(path):
-    from bncbench.loaders import build_dataset, parse_arff
+    from bncbench.data.loaders import build_dataset, parse_arff
 
     return build_dataset("t", parse_arff(path.read_text(), str(path)), -1)
 

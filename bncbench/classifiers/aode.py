@@ -6,7 +6,7 @@ import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.tables import nb_tables
-from bncbench.estimators import log_cond, log_joint, log_prior
+from bncbench.classifiers.estimators import log_cond, log_joint, log_prior
 
 _CHUNK_ROWS = 1 << 16  # test rows scored at once (bounds the n × rows × |Y| block)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.counts import PairCounts, pair_counts
-from bncbench.estimators import ESTIMATORS
+from bncbench.classifiers.counts import PairCounts, pair_counts
+from bncbench.classifiers.estimators import ESTIMATORS
 
 MISSING_MODES = ("value", "skip")
 

@@ -7,9 +7,9 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.structure import kdb_parents
 from bncbench.classifiers.tables import nb_tables, pair_table
-from bncbench.counts import config_counts, lookup, mixed_key
-from bncbench.estimators import log_cond, log_prior
-from bncbench.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.counts import config_counts, lookup, mixed_key
+from bncbench.classifiers.estimators import log_cond, log_prior
+from bncbench.classifiers.infotheory import cond_mutual_info, mutual_info_class
 
 
 class KDB(BayesNetClassifier):

@@ -6,7 +6,7 @@ import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.tables import nb_tables
-from bncbench.estimators import log_prior
+from bncbench.classifiers.estimators import log_prior
 
 
 class NB(BayesNetClassifier):

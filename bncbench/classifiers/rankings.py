@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.counts import PairCounts
-from bncbench.infotheory import (attribute_mutual_info, class_mi_given_attribute, mutual_info_class,
+from bncbench.classifiers.counts import PairCounts
+from bncbench.classifiers.infotheory import (attribute_mutual_info, class_mi_given_attribute, mutual_info_class,
                                  symmetrical_uncertainty)
 
 RANKINGS = ("mi", "su", "mrmr", "cmim", "jmi")

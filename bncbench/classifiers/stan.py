@@ -6,7 +6,7 @@ import numpy as np
 
 from bncbench.classifiers.rankings import RANKINGS, rank
 from bncbench.classifiers.tan import TAN
-from bncbench.estimators import log_cond
+from bncbench.classifiers.estimators import log_cond
 
 
 class STAN(TAN):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.counts import PairCounts
-from bncbench.estimators import log_cond
+from bncbench.classifiers.counts import PairCounts
+from bncbench.classifiers.estimators import log_cond
 
 
 def slots(pc: PairCounts, i: int) -> slice:

@@ -7,8 +7,8 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.structure import prim_tree
 from bncbench.classifiers.tables import nb_tables, pair_table
-from bncbench.estimators import log_prior
-from bncbench.infotheory import cond_mutual_info
+from bncbench.classifiers.estimators import log_prior
+from bncbench.classifiers.infotheory import cond_mutual_info
 
 
 class TAN(BayesNetClassifier):

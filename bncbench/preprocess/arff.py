@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bncbench.dataset import Dataset
-from bncbench.preprocess import Encoded
+from bncbench.data.dataset import Dataset
+from bncbench.preprocess.encode import Encoded
 
 MISSING_VALUE = "_missing_"
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bncbench import discretize
-from bncbench.dataset import Dataset
+from bncbench.preprocess import discretize
+from bncbench.data.dataset import Dataset
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Paper-style tables from a results directory, and wide tables read from files."""
+"""Paper-style tables (Markdown, CSV, LaTeX) and wide tables read from files."""
 
 from __future__ import annotations
 
@@ -8,34 +8,7 @@ import math
 from pathlib import Path
 
 from bncbench.errors import UserError
-from bncbench.metrics import METRICS, summarize
-from bncbench.stats import round4
-from bncbench.store import Store
-
-
-def summary_table(results_dir: str, metric: str) -> tuple[list[str], list[str], dict, list[str]]:
-    """(datasets, labels, {(dataset, label): (mean, sd)}, warnings) for one metric."""
-    if metric not in METRICS:
-        raise UserError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-    store = Store(results_dir, create=False)
-    try:
-        layout = store.get_meta("experiment")
-        if not layout:
-            raise UserError(f"{results_dir}: the results store holds no experiment")
-        values, warnings = {}, []
-        for ds in layout["datasets"]:
-            for label in layout["labels"]:
-                keys = layout["keys"].get(f"{ds}\t{label}", [])
-                got = store.get(keys)
-                if len(got) < len(keys) or not keys:
-                    warnings.append(f"{ds} / {label}: {len(got)} of {len(keys)} tasks finished")
-                    values[(ds, label)] = (math.nan, math.nan)
-                    continue
-                folds = [got[k] for k in keys]
-                values[(ds, label)] = summarize(metric, folds)
-        return layout["datasets"], layout["labels"], values, warnings
-    finally:
-        store.close()
+from bncbench.evaluate.stats import round4
 
 
 def _cell(mean: float, sd: float) -> str:

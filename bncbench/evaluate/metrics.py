@@ -14,16 +14,38 @@ LOWER_IS_BETTER = {"zol": True, "rmse": True, "rmse_all": True, "cll": False, "l
                    "selected": True}
 
 
+INSTANCE_METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss")  # aggregates of a per-instance term
+REPEATED_RUN_METRICS = ("bias", "variance")
+
+
 @dataclass
 class FoldResult:
     run: int
     fold: int
     test_index: np.ndarray  # row numbers in the data set
     y_true: np.ndarray
-    proba: np.ndarray       # (n_test, n_classes)
+    proba: np.ndarray | None  # (n_test, n_classes)
     train_time: float
     test_time: float
     info: dict | None = None  # what the classifier reported (e.g. STAN's number of selected attributes)
+    pred: np.ndarray | None = None  # predicted class codes (default: argmax of proba)
+    sums: dict | None = None        # {metric: sum of its per-instance terms} (default: from proba)
+    classes: list | None = None     # class names (code = position)
+
+    def __post_init__(self):
+        if self.pred is None:
+            self.pred = np.argmax(self.proba, axis=1) if len(self.y_true) else np.empty(0, dtype=np.int64)
+        if self.sums is None:
+            self.sums = instance_sums(self.y_true, self.proba)
+
+
+def instance_sums(y: np.ndarray, proba: np.ndarray) -> dict[str, float]:
+    """{metric: sum over the instances of its per-instance term} for every INSTANCE_METRICS
+    entry: with the instance count, all a fold contributes to pooled values (§5.2–5.4)."""
+    y = np.asarray(y, dtype=np.int64)
+    if y.size == 0:
+        return {m: 0.0 for m in INSTANCE_METRICS}
+    return {m: float(_per_instance(m, y, proba).sum()) for m in INSTANCE_METRICS}
 
 
 def _per_instance(metric: str, y: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -44,14 +66,15 @@ def _per_instance(metric: str, y: np.ndarray, p: np.ndarray) -> np.ndarray:
     raise ValueError(metric)
 
 
-def _aggregate(metric: str, values: np.ndarray) -> float:
-    if values.size == 0:
+def _aggregate(metric: str, total: float, n: int) -> float:
+    """A metric's value from the sum of its per-instance terms over n instances."""
+    if n == 0:
         return math.nan
     if metric in ("rmse", "rmse_all"):
-        return math.sqrt(values.mean())
+        return math.sqrt(total / n)
     if metric == "cll":
-        return float(values.sum())
-    return float(values.mean())
+        return float(total)
+    return float(total / n)
 
 
 def _sd(values: list[float]) -> float:
@@ -74,13 +97,14 @@ def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
     if metric in ("bias", "variance"):
         b, v = bias_variance(folds)
         return (b if metric == "bias" else v), math.nan
+    if metric not in INSTANCE_METRICS:
+        raise ValueError(metric)
     runs = sorted({f.run for f in folds})
     per_run, per_fold = [], []
     for r in runs:
         fr = [f for f in folds if f.run == r]
-        vals = [_per_instance(metric, f.y_true, f.proba) for f in fr]
-        per_fold.extend(_aggregate(metric, v) for v in vals)
-        per_run.append(_aggregate(metric, np.concatenate(vals)))
+        per_fold.extend(_aggregate(metric, f.sums[metric], len(f.y_true)) for f in fr)
+        per_run.append(_aggregate(metric, math.fsum(f.sums[metric] for f in fr), sum(len(f.y_true) for f in fr)))
     if len(runs) == 1:
         return per_run[0], _sd(per_fold)
     return float(np.mean(per_run)), _sd(per_run)
@@ -90,12 +114,14 @@ def bias_variance(folds: list[FoldResult]) -> tuple[float, float]:
     """Kohavi–Wolpert bias² and variance from repeated CV (§5.5): each run predicts every
     instance once; P̂_H(y|x) is the fraction of runs predicting y."""
     runs = sorted({f.run for f in folds})
-    n_classes = folds[0].proba.shape[1]
+    n_classes = max(int(max(f.y_true.max(initial=0), f.pred.max(initial=0))) for f in folds) + 1
+    if folds[0].proba is not None:
+        n_classes = max(n_classes, folds[0].proba.shape[1])
     n = max(int(f.test_index.max()) + 1 for f in folds if f.test_index.size)
     votes = np.zeros((n, n_classes))
     truth = np.full(n, -1, dtype=np.int64)
     for f in folds:
-        votes[f.test_index, np.argmax(f.proba, axis=1)] += 1.0
+        votes[f.test_index, f.pred] += 1.0
         truth[f.test_index] = f.y_true
     seen = truth >= 0
     ph = votes[seen] / len(runs)

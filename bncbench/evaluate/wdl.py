@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from bncbench.report import format_grid
-from bncbench.stats import sign_test, wdl
+from bncbench.evaluate.report import format_grid
+from bncbench.evaluate.stats import sign_test, wdl
 
 
 def matrix(datasets, labels, values, rule: str, lower_is_better: bool, draws: str, tails: str):

@@ -16,7 +16,7 @@ from pathlib import Path
 from bncbench.errors import DataError, DataUnavailable, UserError
 
 MIRROR_SUBDIR = {"uci": "raw", "arff": "arff", "other": "other"}
-SHIPPED_MIRROR = Path(__file__).resolve().parent.parent / "datasets" / "mirror"
+SHIPPED_MIRROR = Path(__file__).resolve().parents[2] / "datasets" / "mirror"
 
 
 def cache_dir() -> Path:
@@ -93,12 +93,12 @@ def _download(url: str, dest: Path, spec: dict, label: str, compression: str | N
             os.unlink(tmp)
 
 
-def locate(spec: dict) -> Path:
+def locate(spec: dict, base_url: str | None = None) -> Path:
     """Return a verified local path for one catalog file entry.
 
     Order: the download cache; BNCBENCH_MIRROR (a folder is read in place, a URL is
     downloaded into the cache); the small mirror shipped in the repository; the source's
-    public URL (downloaded into the cache).
+    public URL `base_url` (downloaded into the cache).
     """
     source, rel = spec["source"], spec["path"]
     label = f"{source}:{rel}"
@@ -120,9 +120,7 @@ def locate(spec: dict) -> Path:
     if mirror is not None and "://" in mirror:
         _download(f"{mirror}/{sub}/{rel}", cached, spec, label)
         return cached
-    from bncbench.catalog import source_base
-
-    base = source_base(source)
+    base = base_url
     if base:
         comp = spec.get("compression")
         _download(base.rstrip("/") + "/" + rel + (f".{comp}" if comp else ""), cached, spec, label, comp)

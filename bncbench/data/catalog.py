@@ -1,4 +1,4 @@
-"""The data-set catalog (bncbench/catalog.yaml) and loading of catalog or user data sets."""
+"""The data-set catalog (bncbench/data/catalog.yaml) and loading of catalog or user data sets."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from bncbench.dataset import Attribute, Dataset
+from bncbench.data.dataset import Attribute, Dataset
 from bncbench.errors import DataError, DataUnavailable, UserError
-from bncbench.generators import GENERATORS, is_synth, synth
-from bncbench.loaders import build_dataset, parse_arff, parse_delimited
-from bncbench.sources import SHIPPED_MIRROR, cache_dir, locate, sha256_of
+from bncbench.data.generators import GENERATORS, is_synth, synth
+from bncbench.data.loaders import build_dataset, parse_arff, parse_delimited
+from bncbench.data.sources import SHIPPED_MIRROR, cache_dir, sha256_of
+from bncbench.data import sources
 
 CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
 PARSER_VERSION = 1  # bump when parsing changes, to invalidate parsed copies in the cache
@@ -33,6 +34,11 @@ def source_base(source: str) -> str | None:
     if source == "arff" and os.environ.get("BNCBENCH_ARFF_URL"):
         return os.environ["BNCBENCH_ARFF_URL"]
     return _catalog()["sources"].get(source)
+
+
+def locate(spec: dict) -> Path:
+    """A verified local path of one catalog file entry (cache, mirror, shipped copy, or download)."""
+    return sources.locate(spec, source_base(spec["source"]))
 
 
 def names() -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.counts import PairCounts
+from bncbench.classifiers.counts import PairCounts
 
 
 def _real_slots(pc: PairCounts, i: int, skip_missing: bool) -> slice:

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from bncbench.dataset import Attribute, Dataset
+from bncbench.data.dataset import Attribute, Dataset
 from bncbench.errors import UserError
 
 # Seven-segment display: segments (top, upper-left, upper-right, middle, lower-left,

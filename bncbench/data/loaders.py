@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bncbench.dataset import Attribute, Dataset
+from bncbench.data.dataset import Attribute, Dataset
 from bncbench.errors import DataError
 
 _NUMERIC_TYPES = {"numeric", "real", "integer"}

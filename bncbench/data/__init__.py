@@ -1,0 +1,1 @@
+"""Data sets: the catalog, file sources (cache, mirror, download), parsers and generators."""

@@ -1,0 +1,1 @@
+"""Running experiments: units of work, executors, the results store and progress display."""

@@ -1,0 +1,134 @@
+"""Code fingerprints: which source code computes a task's stored result.
+
+A task's identity (engine/runner.py `task_key`) includes `code_fingerprint(cls)` of its
+classifier class. The fingerprint is a hash over the modules in the static import closure of
+
+- the module that defines the class (inside or outside bncbench), and
+- ``bncbench.engine.units``, the code that loads, preprocesses and counts a fold,
+
+following every ``import``/``from ... import`` of a bncbench module (at module level or inside
+functions), except imports under ``if TYPE_CHECKING:`` (type hints compute nothing). An import
+of a name from a package (``from bncbench.classifiers import TAN``) counts the module that
+defines that class or function, not the package's re-exports. For a module outside bncbench
+only that one module's source is hashed (the modules it imports from your own code are not).
+
+Each module is hashed as its syntax tree with docstrings removed, so comments, docstrings and
+formatting never invalidate results, while any change of code does: editing
+``classifiers/tan.py`` re-runs TAN's and STAN's tasks (STAN imports TAN), not NB's.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+
+PIPELINE_MODULE = "bncbench.engine.units"
+
+
+def _module_source(name: str) -> tuple[str, Path | None]:
+    """(source text, path) of an importable module; ("", None) for built-ins."""
+    mod = sys.modules.get(name) or importlib.import_module(name)
+    try:
+        path = Path(inspect.getsourcefile(mod) or "")
+        return path.read_text(encoding="utf-8"), path
+    except (TypeError, OSError):
+        return "", None
+
+
+def _strip_docstrings(tree: ast.AST) -> ast.AST:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+    """The bncbench modules a module imports (names resolved to their defining modules)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "bncbench")
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative import
+                parts = module.split(".")
+                anchor = parts if is_package else parts[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            if base.split(".")[0] == "bncbench":
+                for a in node.names:
+                    found.add(_resolve_name(base, a.name))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _resolve_name(package: str, name: str) -> str:
+    """The module that `from package import name` really depends on."""
+    sub = f"{package}.{name}"
+    try:
+        if importlib.util.find_spec(sub) is not None:
+            return sub
+    except (ImportError, ValueError):
+        pass
+    try:
+        obj = getattr(importlib.import_module(package), name, None)
+    except ImportError:
+        return package
+    defining = getattr(obj, "__module__", None) if (inspect.isclass(obj) or inspect.isfunction(obj)) else None
+    return defining if defining and defining.split(".")[0] == "bncbench" else package
+
+
+@functools.lru_cache(maxsize=None)
+def _module_digest(name: str) -> tuple[str, frozenset[str]]:
+    """(hash of the module's code, the bncbench modules it imports)."""
+    text, path = _module_source(name)
+    if path is None:
+        return "", frozenset()
+    tree = ast.parse(text, filename=str(path))
+    deps = _imports(tree, name, path.name == "__init__.py")
+    digest = hashlib.sha256(ast.dump(_strip_docstrings(tree), include_attributes=False).encode()).hexdigest()
+    return digest, frozenset(deps)
+
+
+def closure(roots: list[str]) -> dict[str, str]:
+    """{module: code hash} for the import closure of `roots` (only bncbench modules are followed)."""
+    out: dict[str, str] = {}
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in out:
+            continue
+        digest, deps = _module_digest(name)
+        out[name] = digest
+        todo.extend(d for d in deps if d not in out)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def code_fingerprint(cls: type) -> str:
+    """Hash of the code that computes a task of classifier class `cls` (see the module docstring)."""
+    modules = closure([cls.__module__, PIPELINE_MODULE])
+    text = "\n".join(f"{m} {h}" for m, h in sorted(modules.items()))
+    return hashlib.sha256(f"{cls.__module__}.{cls.__qualname__}\n{text}".encode()).hexdigest()

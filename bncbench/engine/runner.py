@@ -1,0 +1,154 @@
+"""The experiment runner: plan tasks, skip finished ones, run the rest, store each atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import asdict
+
+import numpy as np
+
+from bncbench import __version__
+from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
+from bncbench.data import catalog
+from bncbench.data.dataset import Dataset
+from bncbench.data.sources import cache_dir
+from bncbench.engine.executors import check_executor, execute
+from bncbench.engine.fingerprint import code_fingerprint
+from bncbench.engine.progress import Progress
+from bncbench.engine.store import Store
+from bncbench.engine.units import Unit, load_dataset, run_unit
+from bncbench.errors import DataUnavailable, UserError
+
+
+def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec) -> str:
+    """Hash of everything that defines a task: data checksums, preprocessing, folds, classifier
+    and parameters, and the fingerprint of the code that computes it (engine/fingerprint.py)."""
+    ident = {
+        "code": code_fingerprint(clf.cls),
+        "dataset": {"name": spec.name, "class": spec.class_column, "checksums": ds.checksums},
+        "preprocess": asdict(exp.preprocess),
+        "cv": {"scheme": exp.cv.scheme, "folds": exp.cv.folds, "seed": exp.cv.seed},
+        "run": run, "fold": fold,
+        "classifier": {"name": clf.name, "params": clf.params},
+    }
+    return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dict]:
+    """All units and the keys of this invocation's tasks per (data set, label) cell."""
+    units, keys = [], {}
+    for spec in exp.datasets:
+        ds = datasets[spec.name]
+        for run in range(exp.cv.runs):
+            for fold in range(exp.cv.folds):
+                unit_keys = tuple(task_key(ds, spec, exp, run, fold, c) for c in exp.classifiers)
+                for c, key in zip(exp.classifiers, unit_keys):
+                    keys.setdefault(f"{spec.name}\t{c.label}", []).append(key)
+                units.append(Unit(spec, run, fold, tuple(exp.classifiers), unit_keys))
+    return units, keys
+
+
+def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]]) -> dict:
+    """The store's layout after this invocation: for every (data set, label) cell ever planned,
+    the task keys of its latest plan; data sets and labels in the config's order, then those of
+    earlier configs. Reports cover every cell of the layout."""
+    old = old or {}
+    def order(new: list[str], before: list[str]) -> list[str]:
+        return list(dict.fromkeys(list(new) + [x for x in before if x not in new]))
+    merged = dict(old.get("keys", {}))
+    merged.update(keys)
+    return {"datasets": order(exp.config_datasets, old.get("datasets", [])),
+            "labels": order(exp.config_labels, old.get("labels", [])),
+            "keys": merged}
+
+
+def provenance(exp: Experiment) -> dict:
+    return {"bncbench": __version__, "python": sys.version.split()[0], "numpy": np.__version__,
+            "platform": platform.platform(), "machine": platform.machine(),
+            "processor": platform.processor(), "config_sha256": hashlib.sha256(exp.source.encode()).hexdigest(),
+            "experiment_digest": exp.digest(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def _unavailable_hint() -> str:
+    mirror = os.environ.get("BNCBENCH_MIRROR")
+    where = (f"searched the download cache ({cache_dir()}) and the mirror BNCBENCH_MIRROR={mirror}, which does not "
+             f"hold them either" if mirror else
+             f"searched the download cache ({cache_dir()}) and the shipped mirror; no BNCBENCH_MIRROR is set")
+    return f"{where}; docs/datasets.md says where each data set comes from (--strict makes this an error)"
+
+
+def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
+    """Load every data set before anything is written (bad input stops here). A catalog data
+    set that is held nowhere is skipped with one warning (an error with `strict`)."""
+    datasets, skipped = {}, []
+    for spec in exp.datasets:
+        try:
+            datasets[spec.name] = ds = load_dataset(spec)
+        except DataUnavailable:
+            if strict:
+                raise
+            files = catalog.missing_files(spec.name) if not spec.path else [spec.path]
+            skipped.append(f"{spec.name} ({', '.join(files)})")
+            continue
+        if ds.n_instances < exp.cv.folds:
+            raise UserError(f"data set {spec.name!r} has {ds.n_instances} instances, fewer than cv.folds = "
+                            f"{exp.cv.folds}: some folds would be empty; lower cv.folds or drop the data set")
+    if skipped:
+        log(f"warning: {len(skipped)} data set(s) not available, skipped: {'; '.join(skipped)} — {_unavailable_hint()}")
+    if not datasets:
+        raise UserError("no data set of the config is available; set BNCBENCH_MIRROR or fill the download cache "
+                        "(docs/datasets.md)")
+    exp.datasets = [d for d in exp.datasets if d.name in datasets]
+    return datasets
+
+
+def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
+        log=print, strict: bool = False, executor: str = "local", scheduler: str | None = None) -> dict:
+    """Run (or resume) an experiment on the named executor. Returns counts of tasks run / skipped
+    (and discarded, with `fresh`: the stored tasks of this invocation's data sets × classifiers
+    × runs × folds, whatever code or settings computed them; other tasks are kept)."""
+    check_executor(executor, scheduler)
+    datasets = load_available(exp, strict, log)
+    units, keys = plan(exp, datasets)
+    store = Store(results_dir)
+    try:
+        discarded = 0
+        if fresh:
+            cells = [(d.name, c.label) for d in exp.datasets for c in exp.classifiers]
+            discarded = store.delete_cells(cells, exp.cv.runs, exp.cv.folds)
+        store.set_meta("experiment", merge_layout(store.get_meta("experiment"), exp, keys))
+        store.set_meta("config", exp.source)
+        store.set_meta("provenance", provenance(exp))
+        done = store.done_keys()
+        pending = []
+        skipped = 0
+        for u in units:
+            keep = [(c, k) for c, k in zip(u.classifiers, u.keys) if k not in done]
+            skipped += len(u.keys) - len(keep)
+            if keep:
+                pending.append(Unit(u.dataset, u.run, u.fold, tuple(c for c, _ in keep), tuple(k for _, k in keep)))
+        total = sum(len(u.keys) for u in units)
+        n_run = 0
+        per_dataset: dict[str, int] = {}
+        for u in pending:
+            per_dataset[u.dataset.name] = per_dataset.get(u.dataset.name, 0) + len(u.keys)
+        with Progress(total, skipped, per_dataset, quiet=quiet, log=log) as prog:
+            def record(u: Unit, outputs):
+                nonlocal n_run
+                classes = datasets[u.dataset.name].classes
+                for spec, key, out in zip(u.classifiers, u.keys, outputs):
+                    store.put(key, u.dataset.name, spec.label, u.run, u.fold, out, classes)
+                    n_run += 1
+                prog.advance(len(outputs), u.dataset.name, f"run {u.run} fold {u.fold}")
+
+            args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+            for i, outputs in execute(executor, run_unit, pending, args, jobs, scheduler):
+                record(pending[i], outputs)
+        return {"total": total, "run": n_run, "skipped": skipped, "discarded": discarded}
+    finally:
+        store.close()

@@ -1,0 +1,215 @@
+"""Results store: one SQLite file per results directory (format documented in docs/store.md).
+
+Why SQLite: every finished task is committed in its own transaction (atomic; a `kill -9`
+loses only tasks in flight), the primary key on the task hash makes resume a lookup, it
+needs no extra dependency, and one file holds tasks, per-instance predictions and
+provenance. Only the driver process writes; reading commands open the file read-only.
+
+Compact storage (format 2): a fold's test rows, true classes and class names are stored once
+in `splits` and shared by every classifier run on that fold; probabilities are float32,
+byte-shuffled and zlib-compressed; the predicted class (argmax of the float64 probabilities)
+and the per-task sums of the per-instance metric terms (computed from float64) are stored
+exactly, so every table value is what float64 storage gave.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import zlib
+from pathlib import Path
+from urllib.parse import quote
+
+import numpy as np
+
+from bncbench.engine.units import TaskOutput
+from bncbench.errors import UserError
+from bncbench.evaluate.metrics import FoldResult, instance_sums
+
+FORMAT = 2
+DB_NAME = "results.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tasks (
+    key TEXT PRIMARY KEY,       -- task hash (engine/runner.py task_key)
+    dataset TEXT NOT NULL,
+    label TEXT NOT NULL,
+    run INTEGER NOT NULL,
+    fold INTEGER NOT NULL,
+    split TEXT NOT NULL REFERENCES splits(key),
+    n_classes INTEGER NOT NULL,
+    pred BLOB NOT NULL,         -- zlib(int16 predicted class codes)
+    proba BLOB NOT NULL,        -- zlib(byte-shuffled float32 (n, n_classes) probabilities)
+    sums TEXT NOT NULL,         -- JSON {metric: exact float64 sum of its per-instance terms}
+    train_time REAL NOT NULL,
+    test_time REAL NOT NULL,
+    info TEXT NOT NULL,         -- JSON of what the classifier reported
+    finished TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tasks_cell ON tasks (dataset, label);
+CREATE TABLE IF NOT EXISTS splits (
+    key TEXT PRIMARY KEY,       -- sha256 of the content
+    n INTEGER NOT NULL,         -- test instances
+    test_index BLOB NOT NULL,   -- zlib(int64 first row, then differences)
+    y_true BLOB NOT NULL,       -- zlib(int16 class codes)
+    classes TEXT NOT NULL       -- JSON list of class names (code = position)
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+def store_path(location: str | Path) -> Path:
+    """The store file of a results directory, or `location` itself when it names a .sqlite file."""
+    p = Path(location)
+    return p if p.suffix == ".sqlite" else p / DB_NAME
+
+
+def _pack_ints(a: np.ndarray, dtype: str) -> bytes:
+    return zlib.compress(np.ascontiguousarray(a, dtype=dtype).tobytes(), 6)
+
+
+def _unpack_ints(b: bytes, dtype: str) -> np.ndarray:
+    return np.frombuffer(zlib.decompress(b), dtype=dtype).astype(np.int64)
+
+
+def _pack_proba(p: np.ndarray) -> bytes:
+    f = np.ascontiguousarray(p, dtype="<f4")
+    return zlib.compress(f.view(np.uint8).reshape(-1, 4).T.tobytes(), 6)
+
+
+def _unpack_proba(b: bytes, n: int, n_classes: int) -> np.ndarray:
+    raw = np.frombuffer(zlib.decompress(b), dtype=np.uint8).reshape(4, -1).T
+    return np.ascontiguousarray(raw).view("<f4").reshape(n, n_classes).astype(np.float64)
+
+
+def _pack_index(idx: np.ndarray) -> bytes:
+    idx = np.asarray(idx, dtype=np.int64)
+    return _pack_ints(np.diff(idx, prepend=0), "<i8")
+
+
+def _unpack_index(b: bytes) -> np.ndarray:
+    return np.cumsum(_unpack_ints(b, "<i8"))
+
+
+class Store:
+    """The results store of one directory. `readonly=True` opens the file with SQLite's
+    mode=ro (falling back to immutable=1 where even the lock files cannot be created, as on a
+    read-only mount): nothing is ever written by reading commands."""
+
+    def __init__(self, location: str | Path, create: bool = True, readonly: bool = False):
+        path = store_path(location)
+        self.path = path
+        if not path.is_file():
+            if readonly or not create:
+                raise UserError(f"{location}: no results here (expected {path.name if path.suffix else DB_NAME}; "
+                                f"run `bncbench run CONFIG --results {location}` first)")
+        try:
+            if readonly:
+                self.db = self._open_readonly(path)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(path, timeout=60)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self._check_format(location)
+                self.db.executescript(SCHEMA)
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (json.dumps(FORMAT),))
+                self.db.commit()
+        except (OSError, sqlite3.Error) as e:
+            raise UserError(f"{location}: cannot open the results store ({e}); choose another --results folder") from None
+        self.readonly = readonly
+        if readonly:
+            self._check_format(location)
+
+    @staticmethod
+    def _open_readonly(path: Path) -> sqlite3.Connection:
+        uri = "file:" + quote(str(path.resolve()))
+        try:
+            db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=60)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            # A read-only folder where SQLite cannot create its lock files: the file cannot
+            # change under us there, so it may be read as immutable.
+            db = sqlite3.connect(uri + "?immutable=1", uri=True)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+
+    def _check_format(self, location) -> None:
+        cols = [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]
+        if cols and "split" not in cols:
+            raise UserError(f"{location}: this results store was written by bncbench 0.2 (store format 1), which "
+                            f"this version does not read; run the config again into a new --results folder")
+
+    def close(self) -> None:
+        if not getattr(self, "readonly", True):
+            try:  # leave one self-contained file (no -wal/-shm), readable on read-only media
+                self.db.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.Error:
+                pass  # another process still has it open; it stays in WAL mode
+        self.db.close()
+
+    def done_keys(self) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT key FROM tasks")}
+
+    def put(self, key: str, dataset: str, label: str, run: int, fold: int, out: TaskOutput,
+            classes: list[str]) -> None:
+        """Write one finished task (and its fold's split, if new) in one transaction."""
+        index, y = _pack_index(out.test_index), _pack_ints(out.y_true, "<i2")
+        classes_json = json.dumps(list(classes))
+        split = hashlib.sha256(index + b"\0" + y + b"\0" + classes_json.encode()).hexdigest()
+        proba = np.asarray(out.proba, dtype=np.float64)
+        pred = np.argmax(proba, axis=1) if proba.shape[0] else np.empty(0, dtype=np.int64)
+        sums = instance_sums(out.y_true, proba)
+        with self.db:
+            self.db.execute("INSERT OR IGNORE INTO splits VALUES (?,?,?,?,?)",
+                            (split, int(proba.shape[0]), index, y, classes_json))
+            self.db.execute(
+                "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'))",
+                (key, dataset, label, run, fold, split, int(proba.shape[1]), _pack_ints(pred, "<i2"),
+                 _pack_proba(proba), json.dumps(sums), float(out.train_time), float(out.test_time),
+                 json.dumps(out.info, sort_keys=True)))
+
+    def delete_cells(self, cells: list[tuple[str, str]], runs: int, folds: int) -> int:
+        """Delete the tasks of these (data set, label) cells with run < runs and fold < folds,
+        whatever code or settings computed them; the number deleted."""
+        n = 0
+        with self.db:
+            for ds, label in cells:
+                n += self.db.execute("DELETE FROM tasks WHERE dataset = ? AND label = ? AND run < ? AND fold < ?",
+                                     (ds, label, runs, folds)).rowcount
+            self.db.execute("DELETE FROM splits WHERE key NOT IN (SELECT split FROM tasks)")
+        return n
+
+    _COLUMNS = ("t.key, t.dataset, t.label, t.run, t.fold, t.n_classes, s.n, s.test_index, s.y_true, s.classes, "
+                "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info")
+
+    def _result(self, row, with_proba: bool = True) -> tuple[str, FoldResult]:
+        key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info = row
+        return key, FoldResult(run, fold, _unpack_index(ti), _unpack_ints(yt, "<i2"),
+                               _unpack_proba(proba, n, nc) if with_proba else None, tt, st, json.loads(info),
+                               pred=_unpack_ints(pred, "<i2"), sums=json.loads(sums), classes=json.loads(classes))
+
+    def get(self, keys: list[str], with_proba: bool = True) -> dict[str, FoldResult]:
+        out = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            q = ",".join("?" * len(chunk))
+            for row in self.db.execute(f"SELECT {self._COLUMNS} FROM tasks t JOIN splits s ON s.key = t.split "
+                                       f"WHERE t.key IN ({q})", chunk):
+                key, r = self._result(row, with_proba)
+                out[key] = r
+        return out
+
+    def rows(self) -> list[tuple[str, str, str, int, int, float, float, str]]:
+        """(key, dataset, label, run, fold, train_time, test_time, finished) of every stored task."""
+        return list(self.db.execute("SELECT key, dataset, label, run, fold, train_time, test_time, finished FROM tasks"))
+
+    def set_meta(self, key: str, value) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value, sort_keys=True)))
+
+    def get_meta(self, key: str, default=None):
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default

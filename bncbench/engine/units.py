@@ -1,0 +1,118 @@
+"""One unit of work: a (data set, run, fold) cell, preprocessed and counted once, with every
+pending classifier fitted and tested on it. This module is everything that computes a stored
+result (with the classifiers and the data/preprocess packages), so its source is part of every
+task's code fingerprint (engine/fingerprint.py)."""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from bncbench.classifiers.base import fit_counts
+from bncbench.data import catalog
+from bncbench.data.dataset import Dataset
+from bncbench.preprocess.encode import Encoded, PreprocessSettings, encode_fold, encode_rows, fit_cuts
+from bncbench.preprocess.folds import make_folds
+
+if TYPE_CHECKING:  # type-only: the config's validation code does not compute results
+    from bncbench.config import ClassifierSpec, DatasetSpec
+
+
+@functools.lru_cache(maxsize=4)
+def load_dataset(spec: DatasetSpec) -> Dataset:
+    if spec.path:
+        return catalog.load_user(spec.name, spec.path, spec.class_column)
+    return catalog.load(spec.name)
+
+
+@functools.lru_cache(maxsize=4)
+def _global_cuts(spec: DatasetSpec, settings: PreprocessSettings):
+    ds = load_dataset(spec)
+    return fit_cuts(ds, np.arange(ds.n_instances), settings)
+
+
+def build_classifier(spec: ClassifierSpec, cardinalities, n_classes: int, missing: str):
+    return spec.cls(cardinalities=cardinalities, n_classes=n_classes,
+               missing="skip" if missing == "skip" else "value", **spec.params)
+
+
+@dataclass
+class TaskOutput:
+    """What one classifier produced on one fold: out-of-fold probabilities and times."""
+
+    test_index: np.ndarray  # row numbers of the test instances in the data set
+    y_true: np.ndarray      # their class codes
+    proba: np.ndarray       # (n_test, n_classes) float64
+    train_time: float
+    test_time: float
+    info: dict              # what the classifier reported (e.g. STAN's number of selected attributes)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One (data set, run, fold) cell with the classifiers still to run on it."""
+
+    dataset: DatasetSpec
+    run: int
+    fold: int
+    classifiers: tuple[ClassifierSpec, ...]
+    keys: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=2)
+def _all_rows(spec: DatasetSpec, settings: PreprocessSettings, pairs: bool):
+    """Encoding and count tables of every row (only valid when the encoding does not depend on
+    the fold: global discretisation without imputation)."""
+    ds = load_dataset(spec)
+    X, cards = encode_rows(ds, settings, _global_cuts(spec, settings))
+    return X, cards, fit_counts(X, ds.y, cards, ds.n_classes, pairs)
+
+
+def fold_independent(settings: PreprocessSettings) -> bool:
+    """Whether every fold sees the same encoding of every row (global cuts, no imputation)."""
+    return settings.scope == "global" and settings.missing != "impute"
+
+
+def fold_counts(spec: DatasetSpec, settings: PreprocessSettings, ds: Dataset, train, test, enc, pairs: bool):
+    """The training counts of one fold, counted once for all its classifiers: all rows minus the
+    test rows when the encoding is fold-independent (one pass over the data set per worker
+    instead of one per fold), else a count of the training rows."""
+    if fold_independent(settings):
+        _, _, full = _all_rows(spec, settings, pairs)
+        return full - fit_counts(enc.X_test, ds.y[test], enc.cardinalities, ds.n_classes, pairs)
+    return fit_counts(enc.X_train, ds.y[train], enc.cardinalities, ds.n_classes, pairs)
+
+
+def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int):
+    """Preprocess one fold once, count once, and fit/test every pending classifier on it.
+
+    A classifier's train_time is its fit time plus the fold's shared counting time."""
+    ds = load_dataset(unit.dataset)
+    folds = make_folds(ds.y, scheme, k, unit.run, seed)
+    train = np.flatnonzero(folds != unit.fold)
+    test = np.flatnonzero(folds == unit.fold)
+    pairs = any(c.cls.NEEDS_PAIRS for c in unit.classifiers)
+    if fold_independent(settings):  # one encoding serves every fold
+        X_all, cards, _ = _all_rows(unit.dataset, settings, pairs)
+        enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(unit.dataset, settings))
+    else:
+        gcuts = _global_cuts(unit.dataset, settings) if settings.scope == "global" else None
+        enc = encode_fold(ds, train, test, settings, gcuts)
+    t = time.perf_counter()
+    counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs)
+    t_count = time.perf_counter() - t
+    out = []
+    for spec in unit.classifiers:
+        clf = build_classifier(spec, enc.cardinalities, ds.n_classes, settings.missing)
+        t0 = time.perf_counter()
+        clf.fit(enc.X_train, ds.y[train], counts=counts)
+        t1 = time.perf_counter()
+        proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
+        t2 = time.perf_counter()
+        out.append(TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1,
+                              dict(getattr(clf, "info_", {}))))
+    return out

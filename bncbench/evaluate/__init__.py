@@ -1,0 +1,1 @@
+"""Measures computed from stored predictions, statistics over data sets, and table formatting."""

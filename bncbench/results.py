@@ -1,0 +1,227 @@
+"""Reading a results store: paper-style summaries and pandas DataFrames.
+
+    >>> from bncbench import results
+    >>> r = results.load("results/stan70")          # a results directory or its results.sqlite
+    >>> r.tasks                                      # one row per task: data set, label, run, fold, times, metrics
+    >>> r.predictions("adult")                       # one row per test instance of every task on adult
+
+Everything here opens the store read-only (docs/store.md describes its tables).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from bncbench.engine.store import Store
+from bncbench.errors import UserError
+from bncbench.evaluate.metrics import INSTANCE_METRICS, METRICS, REPEATED_RUN_METRICS, _aggregate, summarize
+
+
+@dataclass
+class Summary:
+    """One metric over the cells of a store: {(data set, label): (mean, sd)} in layout order."""
+
+    metric: str
+    datasets: list[str]
+    labels: list[str]
+    values: dict[tuple[str, str], tuple[float, float]]
+    planned: int = 0                      # tasks of the shown cells in their latest plan
+    finished: int = 0                     # of those, tasks finished
+    incomplete: dict[str, list[str]] = field(default_factory=dict)  # data set -> labels not finished
+
+    def status_line(self) -> str | None:
+        """One line on an incomplete store (None when every shown task is finished)."""
+        if not self.incomplete:
+            return None
+        names = ", ".join(self.incomplete)
+        return (f"incomplete: {self.finished} of {self.planned} tasks finished; unfinished cells show n/a in "
+                f"{len(self.incomplete)} data set(s): {names} (run the config again to resume)")
+
+
+def _layout(store: Store, location) -> dict:
+    layout = store.get_meta("experiment")
+    if not layout or not layout.get("keys"):
+        raise UserError(f"{location}: the results store holds no experiment")
+    return layout
+
+
+def _choose(kind: str, wanted: list[str] | None, available: list[str]) -> list[str]:
+    if not wanted:
+        return available
+    from bncbench.data.catalog import nearest
+
+    for w in wanted:
+        if w not in available:
+            raise UserError(f"--{kind}: {w!r} is not in the results{nearest(w, available)}; "
+                            f"available: {', '.join(available)}")
+    return [a for a in available if a in wanted]
+
+
+def summarize_store(location: str, metric: str, datasets: list[str] | None = None,
+                    classifiers: list[str] | None = None) -> Summary:
+    """The (mean, sd) of `metric` for every (data set, label) cell of the store's layout — the
+    latest plan of every cell any run of any config put there — optionally filtered. A cell
+    with unfinished tasks gets (nan, nan) and is listed in `incomplete`."""
+    if metric not in METRICS:
+        raise UserError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+    store = Store(location, readonly=True)
+    try:
+        layout = _layout(store, location)
+        cells = layout["keys"]
+        ds_all = [d for d in layout["datasets"] if any(f"{d}\t{lab}" in cells for lab in layout["labels"])]
+        lab_all = [lab for lab in layout["labels"] if any(f"{d}\t{lab}" in cells for d in layout["datasets"])]
+        ds_list, labels = _choose("datasets", datasets, ds_all), _choose("classifiers", classifiers, lab_all)
+        s = Summary(metric, ds_list, labels, {})
+        single_run_cells = multi_run_cells = 0
+        for ds in ds_list:
+            for label in labels:
+                keys = cells.get(f"{ds}\t{label}", [])
+                got = store.get(keys, with_proba=False)
+                s.planned += len(keys)
+                s.finished += len(got)
+                if not keys or len(got) < len(keys):
+                    s.incomplete.setdefault(ds, []).append(label)
+                    s.values[(ds, label)] = (math.nan, math.nan)
+                    continue
+                folds = [got[k] for k in keys]
+                if metric in REPEATED_RUN_METRICS and len({f.run for f in folds}) < 2:
+                    single_run_cells += 1
+                    s.values[(ds, label)] = (math.nan, math.nan)
+                    continue
+                multi_run_cells += 1
+                s.values[(ds, label)] = summarize(metric, folds)
+        if metric in REPEATED_RUN_METRICS and single_run_cells and not multi_run_cells:
+            raise UserError(f"--metric {metric} needs repeated runs (Kohavi–Wolpert over runs: cv.runs ≥ 2); "
+                            f"these results hold one run per fold")
+        return s
+    finally:
+        store.close()
+
+
+def stored_config(location: str) -> str:
+    """The YAML text of the config the store was last run with ("" if none)."""
+    store = Store(location, readonly=True)
+    try:
+        return store.get_meta("config", "") or ""
+    finally:
+        store.close()
+
+
+class Results:
+    """The tasks of a results store as pandas DataFrames (see `load`)."""
+
+    def __init__(self, location: str):
+        self.location = location
+        store = Store(location, readonly=True)
+        try:
+            layout = store.get_meta("experiment") or {"datasets": [], "labels": [], "keys": {}}
+            current = {k for keys in layout["keys"].values() for k in keys}
+            rows = store.get([r[0] for r in store.rows()], with_proba=False)
+            meta = {r[0]: r for r in store.rows()}
+        finally:
+            store.close()
+        records = []
+        for key, f in rows.items():
+            _, ds, label, run, fold, tt, st, finished = meta[key]
+            n = len(f.y_true)
+            rec = {"dataset": ds, "label": label, "run": run, "fold": fold, "n_test": n,
+                   "train_time": tt, "test_time": st}
+            rec.update({m: _aggregate(m, f.sums[m], n) for m in INSTANCE_METRICS})
+            rec.update({"info": json.dumps(f.info or {}, sort_keys=True), "current": key in current,
+                        "finished": finished, "key": key})
+            records.append(rec)
+        order_ds = {d: i for i, d in enumerate(layout["datasets"])}
+        order_lab = {lab: i for i, lab in enumerate(layout["labels"])}
+        cols = ["dataset", "label", "run", "fold", "n_test", "train_time", "test_time", *INSTANCE_METRICS,
+                "info", "current", "finished", "key"]
+        df = pd.DataFrame.from_records(records, columns=cols)
+        if len(df):
+            df = (df.assign(_d=df["dataset"].map(lambda d: order_ds.get(d, len(order_ds))),
+                            _l=df["label"].map(lambda lab: order_lab.get(lab, len(order_lab))))
+                  .sort_values(["_d", "dataset", "_l", "label", "run", "fold"], kind="stable")
+                  .drop(columns=["_d", "_l"]).reset_index(drop=True))
+        self.tasks: pd.DataFrame = df
+        self.datasets: list[str] = list(dict.fromkeys(df["dataset"])) if len(df) else []
+
+    def predictions(self, dataset: str, current_only: bool = True) -> pd.DataFrame:
+        """One row per test instance of every task on `dataset`: label, run, fold, row (index in
+        the data set), true and predicted class names, and one probability column per class name
+        (probabilities are stored as float32)."""
+        if dataset not in self.datasets:
+            raise UserError(f"{dataset!r} has no results in {self.location}; data sets: {', '.join(self.datasets)}")
+        t = self.tasks[self.tasks["dataset"] == dataset]
+        if current_only:
+            t = t[t["current"]]
+        store = Store(self.location, readonly=True)
+        try:
+            got = store.get(list(t["key"]))
+        finally:
+            store.close()
+        parts = []
+        classes: list[str] = []
+        for key, label in zip(t["key"], t["label"]):
+            f = got[key]
+            classes = list(f.classes)
+            names = np.asarray(classes, dtype=object)
+            part = pd.DataFrame({"label": label, "run": f.run, "fold": f.fold, "row": f.test_index,
+                                 "true": names[f.y_true], "predicted": names[f.pred]})
+            prob = pd.DataFrame(f.proba, columns=classes)
+            parts.append(pd.concat([part, prob], axis=1))
+        if not parts:
+            return pd.DataFrame(columns=["label", "run", "fold", "row", "true", "predicted"])
+        return pd.concat(parts, ignore_index=True)
+
+
+def load(location: str | Path) -> Results:
+    """The results of a directory (or its results.sqlite): `.tasks` (DataFrame, one row per
+    stored task with per-fold metric values; `current` marks tasks of the latest plan) and
+    `.predictions(dataset)` (DataFrame, one row per test instance)."""
+    return Results(str(location))
+
+
+def export(location: str, fmt: str, out: str, predictions: bool = False) -> list[Path]:
+    """Write the tasks table (and, with `predictions`, one predictions table per data set) as
+    parquet or CSV files into the folder `out`; the files written. Each file is written to a
+    temporary name and renamed, so an interrupted export leaves no half-written file."""
+    import os
+    import tempfile
+
+    if fmt not in ("parquet", "csv"):
+        raise UserError(f"--format: {fmt!r} is not parquet or csv")
+    if fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UserError("--format parquet needs pyarrow: pip install pyarrow") from None
+    r = load(location)
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
+    tables = [("tasks", lambda: r.tasks)]
+    if predictions:
+        tables += [(f"predictions-{d}", lambda d=d: r.predictions(d)) for d in r.datasets]
+    written = []
+    for name, make in tables:
+        target = folder / f"{name}.{fmt}"
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".part-", suffix=f".{fmt}")
+        os.close(fd)
+        try:
+            df = make()
+            if fmt == "parquet":
+                df.to_parquet(tmp, index=False)
+            else:
+                df.to_csv(tmp, index=False)
+            os.replace(tmp, target)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        written.append(target)
+    return written
