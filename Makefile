@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# Paper targets use every core (make stan70 JOBS=1 for one).
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 MIRROR ?= $(if $(BNCBENCH_MIRROR),$(BNCBENCH_MIRROR),$(wildcard ../shared/uci))
 
 .PHONY: run test bench stan70 ait36 clean
@@ -31,7 +33,7 @@ bench: $(VENV)/.installed
 	$(PY) bench/bench_synth.py
 
 stan70: $(VENV)/.installed
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/stan70.yaml --results results/stan70
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/stan70.yaml --results results/stan70 --jobs $(JOBS)
 	$(PY) -m bncbench report results/stan70 --metric zol
 	$(PY) -m bncbench report results/stan70 --metric rmse
 	$(PY) -m bncbench report results/stan70 --metric selected
@@ -43,7 +45,7 @@ stan70: $(VENV)/.installed
 	$(PY) -m bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR --columns AODE,KDB1
 
 ait36: $(VENV)/.installed
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/ait36.yaml --results results/ait36
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/ait36.yaml --results results/ait36 --jobs $(JOBS)
 	$(PY) -m bncbench report results/ait36 --metric zol
 	$(PY) -m bncbench wdl results/ait36 --metric zol --draw relative:0.05 --draws ignore --tails one
 

@@ -1,3 +1,3 @@
 """bncbench: reproducible benchmarks of Bayesian network classifiers on UCI data."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -43,8 +43,8 @@ class Progress:
         left = self.total - self.done
         if ran <= 0 or left <= 0:
             return ""
-        elapsed = time.monotonic() - self.start
-        return f", ETA {_duration(elapsed / ran * left)}"
+        eta = (time.monotonic() - self.start) / ran * left
+        return f", ETA {_duration(eta)}" if eta >= 0.5 else ""
 
     def advance(self, n: int, dataset: str, detail: str = "") -> None:
         self.done += n

@@ -75,7 +75,7 @@ def _unpack_ints(b: bytes, dtype: str) -> np.ndarray:
 
 def _pack_proba(p: np.ndarray) -> bytes:
     f = np.ascontiguousarray(p, dtype="<f4")
-    return zlib.compress(f.view(np.uint8).reshape(-1, 4).T.tobytes(), 6)
+    return zlib.compress(f.view(np.uint8).reshape(-1, 4).T.tobytes(), 1)
 
 
 def _unpack_proba(b: bytes, n: int, n_classes: int) -> np.ndarray:
