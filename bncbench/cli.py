@@ -11,10 +11,44 @@ import typer
 
 from bncbench.errors import UserError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Reproducible benchmarks of Bayesian network classifiers on UCI data.")
-datasets_app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, fetch, verify.")
+
+def _plain_argument_help() -> None:
+    """Recent typer prints a required argument as `{NAME}` in the usage line and `NAME <str>` in
+    the argument list; show `NAME` as click does (tests/test_cli.py checks every --help)."""
+    from typer import core
+
+    arg = getattr(core, "TyperArgument", None)
+    if arg is None:
+        return
+    if hasattr(arg, "_usage_display_name"):
+        arg._usage_display_name = lambda self: self.display_name_raw + ("..." if self.nargs != 1 else "") \
+            if self.required else f"[{self.display_name_raw}]"
+    if hasattr(arg, "display_type_rich"):
+        arg.display_type_rich = lambda self, ctx: None
+
+
+_plain_argument_help()
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Reproducible benchmarks of Bayesian network classifiers on UCI data.\n\n"
+                       "Start with: bncbench run configs/default.yaml, then bncbench report results/default.")
+datasets_app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, fetch, verify. A NAME is a "
+                            "catalog name, an alias, or synth:ROWSxATTRSxCLASSES[:seed].")
 app.add_typer(datasets_app, name="datasets")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from bncbench import __version__
+
+        typer.echo(f"bncbench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """Reproducible benchmarks of Bayesian network classifiers on UCI data."""
 
 
 def _err(msg: str) -> None:
@@ -53,17 +87,29 @@ def _select(exp, datasets: list[str] | None, classifiers: list[str] | None):
 
 
 @app.command()
-def run(config: str = typer.Argument(..., help="experiment YAML"),
-        results: Optional[str] = typer.Option(None, help="results directory (default results/<config name>)"),
-        datasets: Optional[str] = typer.Option(None, help="comma-separated subset of the config's data sets"),
-        classifiers: Optional[str] = typer.Option(None, help="comma-separated subset of the config's classifier labels"),
-        jobs: Optional[int] = typer.Option(None, help="worker processes (default 1, or the config's executor.jobs)"),
-        executor: Optional[str] = typer.Option(None, help="local | dask (default local, or the config's executor.name)"),
-        scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address tcp://HOST:PORT (default: a LocalCluster)"),
-        fresh: bool = typer.Option(False, help="discard finished tasks and start over"),
-        strict: bool = typer.Option(False, help="a data set that cannot be obtained is an error, not a warning"),
-        quiet: bool = typer.Option(False, help="no progress display")):
-    """Run (or resume) an experiment; every finished task is stored at once."""
+def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML (see README: Configuration)"),
+        results: Optional[str] = typer.Option(None, metavar="DIR", help="results directory [default: results/<config name>]"),
+        datasets: Optional[str] = typer.Option(None, metavar="A,B", help="run only these data sets of the config"),
+        classifiers: Optional[str] = typer.Option(None, metavar="L1,L2", help="run only these classifier labels of the config"),
+        jobs: Optional[int] = typer.Option(None, metavar="N", help="worker processes [default: 1, or the config's executor.jobs]"),
+        executor: Optional[str] = typer.Option(None, metavar="NAME", help="local | dask [default: local, or the config's executor.name]"),
+        scheduler: Optional[str] = typer.Option(None, metavar="tcp://HOST:PORT", help="Dask scheduler of an existing cluster [default: a LocalCluster of --jobs workers]"),
+        fresh: bool = typer.Option(False, "--fresh", help="discard the stored results of THIS invocation's tasks (its data sets × classifiers × runs × folds, after --datasets/--classifiers) and compute them again; other stored tasks are kept"),
+        strict: bool = typer.Option(False, "--strict", help="a data set that cannot be obtained is an error, not a warning"),
+        quiet: bool = typer.Option(False, "--quiet", help="no progress display")):
+    """Run (or resume) an experiment; every finished task is stored at once.
+
+    Running the same command again resumes: finished tasks are skipped. A task is re-run
+    when anything that defines it changes: data, preprocessing, folds, classifier
+    parameters, or the code that computes it (README: Results store).
+
+    \b
+    Examples:
+      bncbench run configs/default.yaml
+      bncbench run configs/stan70.yaml --jobs 4
+      bncbench run configs/stan70.yaml --datasets iris,car --classifiers TAN --fresh
+      bncbench run configs/stan70.yaml --executor dask --scheduler tcp://10.0.0.5:8786
+    """
     from bncbench import config as cfg
     from bncbench.engine import runner
 
@@ -76,51 +122,140 @@ def run(config: str = typer.Argument(..., help="experiment YAML"),
     stats = runner.run(exp, out, jobs=n_jobs, fresh=fresh, quiet=quiet, log=_err, strict=strict, executor=name,
                        scheduler=scheduler or exp.executor.get("scheduler"))
     if not quiet:
-        _err(f"done: {stats['run']} tasks run, {stats['skipped']} already finished; results in {out}")
+        discarded = f"{stats['discarded']} stored task(s) discarded (--fresh), " if fresh else ""
+        _err(f"done: {discarded}{stats['run']} tasks run, {stats['skipped']} already finished; results in {out}")
 
 
 @app.command()
-def report(results: str = typer.Argument(..., help="results directory"),
-           metric: str = typer.Option("zol", help="zol|rmse|rmse_all|cll|logloss|bias|variance|train_time|test_time|selected"),
-           format: str = typer.Option("md", "--format", help="md|csv|latex")):
-    """A paper-style table: one row per data set, one column per classifier, mean ± sd."""
+def export(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+           out: str = typer.Option(..., "--out", metavar="DIR", help="folder to write the tables into"),
+           format: str = typer.Option("parquet", "--format", metavar="FORMAT", help="parquet | csv"),
+           predictions: bool = typer.Option(False, "--predictions", help="also write one table of per-instance predictions per data set")):
+    """Write the results as tables for pandas, R or a spreadsheet.
+
+    DIR/tasks.FORMAT has one row per stored task (dataset, label, run, fold, n_test,
+    train_time, test_time, zol, rmse, rmse_all, cll, logloss, info, current, finished,
+    key); with --predictions, DIR/predictions-<data set>.FORMAT has one row per test
+    instance (label, run, fold, row, true, predicted, one probability column per class).
+    The same tables in Python: bncbench.results.load(RESULTS).
+
+    \b
+    Examples:
+      bncbench export results/stan70 --out exports/stan70
+      bncbench export results/stan70 --format csv --predictions --out exports/stan70-csv
+    """
+    from bncbench.results import export as export_tables
+
+    files = export_tables(results, format, out, predictions)
+    _err(f"wrote {len(files)} file(s) to {out}: {', '.join(f.name for f in files[:4])}"
+         + (", ..." if len(files) > 4 else ""))
+
+
+@app.command()
+def report(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+           metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="what the cells show (metrics listed above)"),
+           datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all in the results]"),
+           classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels [default: all in the results]"),
+           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """A paper-style table: one row per data set, one column per classifier, mean ± sd.
+
+    The md and latex tables end with a mean row and an average-rank row (Demšar 2006: per data
+    set 1 = best, ties share the average rank), both over the data sets where every shown
+    classifier has a value. A data set whose version differs from the paper's is marked † and
+    explained under the table. --format csv is the long form dataset,classifier,metric,mean,sd
+    at full precision, without summary rows.
+
+    \b
+    Metrics (--metric; lower is better except cll):
+      zol         zero-one loss (error rate)
+      rmse        root mean squared error of the true class's probability
+      rmse_all    root mean squared error over all classes' probabilities
+      cll         conditional log-likelihood, summed over the test instances
+      logloss     mean -log2 of the true class's probability
+      bias        Kohavi-Wolpert bias (needs cv.runs >= 2)
+      variance    Kohavi-Wolpert variance (needs cv.runs >= 2)
+      train_time  seconds to train, mean over folds
+      test_time   seconds to classify the test fold, mean over folds
+      selected    attributes a selective classifier (STAN) kept, mean over folds
+
+    \b
+    Examples:
+      bncbench report results/default
+      bncbench report results/stan70 --metric rmse --format latex
+      bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
+      bncbench report results/ait36/results.sqlite --metric bias
+      bncbench report results/stan70 --format csv > stan70-zol.csv
+    """
     from bncbench.evaluate.report import format_report
+    from bncbench.results import store_differences
     from bncbench.results import summarize_store
 
     if format not in ("md", "csv", "latex"):
         raise UserError(f"--format: {format!r} is not one of md, csv, latex")
-    s = summarize_store(results, metric)
+    s = summarize_store(results, metric, _split(datasets), _split(classifiers))
     if s.status_line():
         _err(f"warning: {s.status_line()}")
-    typer.echo(format_report(s.datasets, s.labels, s.values, metric, format), nl=False)
+    marks = store_differences(results, s.datasets) if format != "csv" else {}
+    typer.echo(format_report(s.datasets, s.labels, s.values, metric, format, marks), nl=False)
 
 
 @app.command()
-def wdl(path: str = typer.Argument(..., help="results directory, or a wide table file (TSV/CSV)"),
-        metric: Optional[str] = typer.Option(None, help="metric (results directory only; default zol)"),
-        draw: Optional[str] = typer.Option(None, help="exact4 | relative:F"),
-        draws: Optional[str] = typer.Option(None, help="split | ignore"),
-        tails: Optional[str] = typer.Option(None, help="one | two"),
-        higher_is_better: bool = typer.Option(False, help="for a wide table of accuracies or CLL"),
-        rows: Optional[str] = typer.Option(None, help="comma-separated row classifiers (default: all)"),
-        columns: Optional[str] = typer.Option(None, help="comma-separated column classifiers (default: all)"),
-        format: str = typer.Option("md", "--format", help="md|csv|latex")):
+def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results directory (or its results.sqlite), or a wide table file (TSV/CSV)"),
+        metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric to compare, as for report [default: the config's wdl.metric, else zol]; for a table: the name of its values"),
+        draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
+        draws: Optional[str] = typer.Option(None, "--draws", metavar="HOW", help="split | ignore: draws in the sign test [default: the config's, else split]"),
+        tails: Optional[str] = typer.Option(None, "--tails", metavar="N", help="one | two [default: the config's, else one]"),
+        higher_is_better: bool = typer.Option(False, "--higher-is-better", help="a table's values are better when higher (accuracy, CLL)"),
+        datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
+        classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifiers [default: all]"),
+        rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="row classifiers [default: all shown]"),
+        columns: Optional[str] = typer.Option(None, "--columns", metavar="L1,L2", help="column classifiers [default: all shown]"),
+        format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
     For a results directory, options not given default to the `wdl:` section of the config the
-    results were run with (paper 004's configs say relative:0.05), then exact4 / split / one."""
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER
-    from bncbench.evaluate.report import read_wide_table
-    from bncbench.results import summarize_store
+    results were run with (paper 004's configs say relative:0.05), then zol / exact4 / split /
+    one. Data sets not finished for every shown classifier are left out (said on stderr), so
+    every pair is compared on the same data sets. The output states the data sets used, the
+    draw rule, the sign test and the metric's direction; csv adds a column n (data sets used).
+
+    A wide table has a header (dataset, classifier, classifier, ...) and one row per data
+    set; a cell is a number or 'mean ± sd' (also +- or +/-; only the mean is used). Cells -,
+    –, —, n/a or empty are missing: a pair leaves out the data sets where either has one.
+    A known --metric gives the direction; otherwise lower is better, or with
+    --higher-is-better higher is.
+
+    \b
+    Metrics (--metric, results; lower is better except cll):
+      zol, rmse, rmse_all, cll, logloss, bias, variance, train_time,
+      test_time, selected (described in bncbench report --help)
+
+    \b
+    Examples:
+      bncbench wdl results/stan70
+      bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR
+      bncbench wdl results/ait36/results.sqlite --metric bias
+      bncbench wdl results/default --draw relative:0.05 --draws ignore
+      bncbench wdl table2.tsv --higher-is-better --tails two --format csv
+    """
+    from bncbench.data.catalog import nearest
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
+    from bncbench.evaluate.report import difference_legend, read_wide_table
+    from bncbench.results import store_differences
     from bncbench.evaluate.stats import parse_draw
-    from bncbench.evaluate.wdl import format_wdl, matrix
+    from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes
+    from bncbench.results import summarize_store
 
     p = Path(path)
     defaults = {"metric": "zol", "draw": "exact4", "draws": "split", "tails": "one"}
+    # A store is a directory or a .sqlite file (read_wide_table refuses an SQLite file by another name).
     is_store = p.is_dir() or p.suffix == ".sqlite"
+    if not is_store and not p.is_file():
+        raise UserError(f"{path}: no such results directory or table file")
     if is_store:
+        if higher_is_better:
+            raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
         defaults.update(_stored_wdl_settings(path))
-    metric = metric or defaults["metric"]
     draw, draws, tails = draw or defaults["draw"], draws or defaults["draws"], tails or defaults["tails"]
     try:
         parse_draw(draw)
@@ -132,22 +267,31 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
         raise UserError(f"--tails: {tails!r} is not one or two")
     if format not in ("md", "csv", "latex"):
         raise UserError(f"--format: {format!r} is not one of md, csv, latex")
+    want_ds, want_lab = _split(datasets), _split(classifiers)
+    excluded: list[str] = []
     if is_store:
-        s = summarize_store(path, metric)
+        metric = metric or defaults["metric"]
+        s = summarize_store(path, metric, want_ds, want_lab)
         if s.status_line():
             _err(f"warning: {s.status_line()}")
         ds, labels, values = s.datasets, s.labels, s.values
         lower = LOWER_IS_BETTER[metric]
-    elif p.is_file():
-        ds, labels, values = read_wide_table(path)
-        lower = not higher_is_better
     else:
-        raise UserError(f"{path}: no such results directory or table file")
+        ds, labels, values = read_wide_table(path)
+        if metric in METRICS and higher_is_better and LOWER_IS_BETTER[metric]:
+            raise UserError(f"--higher-is-better contradicts --metric {metric} (lower is better)")
+        lower = LOWER_IS_BETTER[metric] if metric in METRICS else not higher_is_better
+        metric = metric or f"values of {p.name}"
+        for opt, wanted, available in (("--datasets", want_ds, ds), ("--classifiers", want_lab, labels)):
+            for w in wanted or []:
+                if w not in available:
+                    raise UserError(f"{opt}: {w!r} is not in {path}{nearest(w, available)}; "
+                                    f"available: {', '.join(available)}")
+        ds = [d for d in ds if not want_ds or d in want_ds]
+        labels = [lab for lab in labels if not want_lab or lab in want_lab]
     row_labels, col_labels = labels, labels
     for opt, chosen in (("--rows", _split(rows)), ("--columns", _split(columns))):
         if chosen:
-            from bncbench.data.catalog import nearest
-
             for lab in chosen:
                 if lab not in labels:
                     raise UserError(f"{opt}: no classifier {lab!r}{nearest(lab, labels)}; available: {', '.join(labels)}")
@@ -155,8 +299,18 @@ def wdl(path: str = typer.Argument(..., help="results directory, or a wide table
                 row_labels = chosen
             else:
                 col_labels = chosen
+    if is_store:  # every pair on the same data sets: those finished for every classifier of the matrix
+        shown = set(row_labels) | set(col_labels)
+        excluded = [d for d in ds if shown & set(s.incomplete.get(d, []))]
+        if excluded:
+            _err(f"wdl: left out {len(excluded)} incomplete data set(s): {', '.join(excluded)}")
+        ds = [d for d in ds if d not in excluded]
     mat = matrix(ds, labels, values, draw, lower, draws, tails)
-    typer.echo(format_wdl(row_labels, col_labels, mat, format, metric), nl=False)
+    notes = (coverage_notes(ds, values, row_labels, col_labels, excluded)
+             + settings_notes(metric, lower, draw, draws, tails))
+    if is_store:
+        notes += difference_legend(ds, store_differences(path, ds))
+    typer.echo(format_wdl(row_labels, col_labels, mat, format, metric, notes), nl=False)
 
 
 def _stored_wdl_settings(results: str) -> dict:
@@ -167,20 +321,31 @@ def _stored_wdl_settings(results: str) -> dict:
 
     text = stored_config(results)
     try:
-        section = (yaml.safe_load(text) or {}).get("wdl") or {}
+        config = yaml.safe_load(text) or {}
     except yaml.YAMLError:
+        return {}
+    section = config.get("wdl") if isinstance(config, dict) else None
+    if not isinstance(section, dict):
         return {}
     return {k: str(v) for k, v in section.items() if k in ("metric", "draw", "draws", "tails")}
 
 
 @app.command()
-def folds(config: str = typer.Argument(..., help="experiment YAML"),
-          dataset: str = typer.Option(..., help="data set of the config"),
-          out: str = typer.Option(..., help="output directory"),
-          runs: Optional[int] = typer.Option(None, help="number of runs to export (default: all)")):
-    """Write each fold's preprocessed train and test set as ARFF (value order = our codes)."""
+def folds(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML"),
+          dataset: str = typer.Option(..., metavar="NAME", help="data set of the config"),
+          out: str = typer.Option(..., metavar="DIR", help="output directory"),
+          runs: Optional[int] = typer.Option(None, metavar="N", help="number of runs to export [default: all]")):
+    """Write each fold's preprocessed train and test set as ARFF (value order = our codes).
+
+    The files (NAME-rR-fF-train.arff, NAME-rR-fF-test.arff) hold exactly what the
+    classifiers saw, so any result can be re-checked in Weka or another tool.
+
+    \b
+    Example:
+      bncbench folds configs/stan70.yaml --dataset car --out folds/car --runs 1
+    """
     from bncbench import config as cfg
-    from bncbench.preprocess import arff as export
+    from bncbench.preprocess import arff
     from bncbench.engine import units
     from bncbench.preprocess.folds import make_folds
     from bncbench.preprocess.encode import encode_fold
@@ -196,85 +361,156 @@ def folds(config: str = typer.Argument(..., help="experiment YAML"),
         for f in range(exp.cv.folds):
             tr, te = np.flatnonzero(f_of != f), np.flatnonzero(f_of == f)
             enc = encode_fold(ds, tr, te, s, gcuts)
-            names = export.value_names(ds, enc, s.missing)
+            names = arff.value_names(ds, enc, s.missing)
             for part, idx, X in (("train", tr, enc.X_train), ("test", te, enc.X_test)):
-                export.write_arff(Path(out) / f"{spec.name}-r{r}-f{f}-{part}.arff", f"{spec.name}-r{r}-f{f}-{part}",
+                arff.write_arff(Path(out) / f"{spec.name}-r{r}-f{f}-{part}.arff", f"{spec.name}-r{r}-f{f}-{part}",
                                   ds, names, X, ds.y[idx])
                 n_written += 1
     _err(f"wrote {n_written} ARFF files to {out}")
 
 
 @datasets_app.command("list")
-def datasets_list():
-    """Catalog names with the papers' counts."""
-    from bncbench.data import catalog
+def datasets_list(format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """List the catalog: the papers' counts, differences, sources.
+
+    One row per catalog data set with the paper's instances, attributes and classes.
+    "differs" marks the data sets whose copy here differs from the paper's (our counts
+    follow; `bncbench datasets info NAME` says why). "source" is the data files, or for a
+    generated data set the generator it is built with. Synthetic sets
+    (synth:ROWSxATTRSxCLASSES[:seed]) are not listed: any such name works.
+
+    \b
+    Examples:
+      bncbench datasets list
+      bncbench datasets list --format csv > catalog.csv
+    """
+    from bncbench.data import catalog, describe
+    from bncbench.evaluate.report import format_grid
 
     rows = []
     for name in catalog.names():
-        e = catalog.entry(name)
-        x = e.get("expected", {})
-        rows.append([name, str(x.get("instances", "")), str(x.get("attributes", "")), str(x.get("classes", "")),
-                     ", ".join(f"{f['source']}:{f['path']}" for f in e["files"])])
-    from bncbench.evaluate.report import format_grid
-
-    typer.echo(format_grid(["name", "instances", "attributes", "classes", "files"], rows, "md"), nl=False)
+        paper, ours, diff = catalog.expected_counts(name)
+        differs = f"yes (ours {describe.counts_text(ours)})" if diff else ""
+        rows.append([name, str(paper.get("instances", "")), str(paper.get("attributes", "")),
+                     str(paper.get("classes", "")), differs, describe.origin(name)])
+    typer.echo(format_grid(["name", "instances", "attributes", "classes", "differs", "source"], rows, format), nl=False)
 
 
 @datasets_app.command("info")
-def datasets_info(name: str):
-    """The catalog entry of one data set."""
+def datasets_info(name: str = typer.Argument(..., metavar="NAME",
+                                     help="catalog name or alias, or synth:ROWSxATTRSxCLASSES[:seed]")):
+    """Show one data set's catalog entry (YAML).
+
+    Files with checksums (or the generator and its parameters), the paper's counts,
+    our version's counts and the documented difference where they differ, notes.
+    For a synthetic name: its rows, attributes, classes and seed.
+
+    \b
+    Examples:
+      bncbench datasets info iris
+      bncbench datasets info waveform
+      bncbench datasets info synth:500x4x3:7
+    """
     import yaml
 
     from bncbench.data import catalog
 
-    typer.echo(yaml.safe_dump({catalog.resolve(name): catalog.entry(name)}, sort_keys=False), nl=False)
+    canonical = catalog.resolve(name)
+    typer.echo(yaml.safe_dump({canonical: catalog.entry(canonical)}, sort_keys=False, width=100), nl=False)
 
 
 @datasets_app.command("fetch")
-def datasets_fetch(name: str):
-    """Obtain (download or find in the mirror) and checksum-verify a data set's files."""
-    from bncbench.data import catalog
+def datasets_fetch(name: str = typer.Argument(..., metavar="NAME",
+                                     help="catalog name or alias, or synth:ROWSxATTRSxCLASSES[:seed]")):
+    """Obtain a data set's files and verify their checksums.
 
-    entry = catalog.entry(name)
-    if entry["format"] == "generated":
-        typer.echo(f"{catalog.resolve(name)} is generated from its definition ({entry['generator']}); nothing to fetch")
+    Each file is taken from the download cache (BNCBENCH_CACHE, default datasets/cache),
+    the mirror folder or URL in BNCBENCH_MIRROR, the small mirror shipped in
+    datasets/mirror, or downloaded from its source into the cache. Generated and
+    synthetic data sets have nothing to fetch.
+
+    \b
+    Examples:
+      bncbench datasets fetch iris
+      BNCBENCH_MIRROR=../shared/uci bncbench datasets fetch adult
+    """
+    from bncbench.data import catalog, describe
+    from bncbench.errors import DataUnavailable
+
+    canonical = catalog.resolve(name)
+    entry = catalog.entry(canonical)
+    if describe.kind(canonical) != "files":
+        typer.echo(f"{canonical} is {describe.origin(canonical)}; nothing to fetch")
         return
     for spec in entry["files"]:
-        typer.echo(f"{spec['source']}:{spec['path']} -> {catalog.locate(spec)}")
+        label = f"{spec['source']}:{spec['path']}"
+        try:
+            path = catalog.locate(spec)
+        except DataUnavailable:
+            if not spec.get("optional"):
+                raise
+            typer.echo(f"{label}: not held (optional file, used when present)")
+            continue
+        typer.echo(f"{label} -> {path} ({'sha256 ok' if spec.get('sha256') else 'no published checksum'})")
 
 
 @datasets_app.command("verify")
-def datasets_verify(name: Optional[str] = typer.Argument(None, help="a catalog name"),
-                    all_: bool = typer.Option(False, "--all", help="every catalog data set"),
-                    format: str = typer.Option("md", "--format", help="md|csv|latex")):
-    """Load data sets and compare their counts with the paper's (or the documented difference).
+def datasets_verify(name: Optional[str] = typer.Argument(None, metavar="NAME",
+                                     help="catalog name or alias, or synth:ROWSxATTRSxCLASSES[:seed]"),
+                    all_: bool = typer.Option(False, "--all", help="every catalog data set instead of one NAME"),
+                    format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Load data sets and check their counts.
 
-    Exit code 0 only when every data set that could be loaded matches; data sets that are not
-    held anywhere are listed as unavailable."""
-    from bncbench.data import catalog
-    from bncbench.errors import DataUnavailable
+    Instances, attributes and occurring classes are compared with the paper's counts
+    ("ok") or with our version's documented difference ("documented difference").
+    Generated data sets are built from their definition; a synthetic set is sampled
+    and checked against the counts in its name. Exit code 0 only when every data set
+    that could be loaded matches; data sets held nowhere are listed as not available.
+
+    \b
+    Examples:
+      bncbench datasets verify iris
+      bncbench datasets verify synth:500x4x3:7
+      BNCBENCH_MIRROR=../shared/uci bncbench datasets verify --all --format csv
+    """
+    from bncbench.data import catalog, describe
+    from bncbench.errors import DataError, DataUnavailable
     from bncbench.evaluate.report import format_grid
 
     if bool(name) == all_:
-        raise UserError("give one data-set NAME or --all")
+        raise UserError("give one data-set NAME or --all, e.g. `bncbench datasets verify iris`")
+    if format not in ("md", "csv", "latex"):  # before loading anything
+        raise UserError(f"unknown format {format!r}; choose md, csv or latex")
     names = catalog.names() if all_ else [catalog.resolve(name)]
     rows, bad = [], 0
     for n in names:
+        synthetic = describe.kind(n) == "synthetic"
         paper, ours, diff = catalog.expected_counts(n)
-        exp = f"{paper.get('instances', '?')}/{paper.get('attributes', '?')}/{paper.get('classes', '?')}"
+        exp = describe.counts_text(paper)
         try:
             ds = catalog.load(n)
         except DataUnavailable:
             rows.append([n, exp, "—", "not available", "—", "not held: " + ", ".join(catalog.missing_files(n))])
             continue
-        found = {"instances": ds.n_instances, "attributes": ds.n_attributes, "classes": len(set(ds.y.tolist()))}
+        except DataError as e:  # a corrupt or unparsable file: one row (with --all), not the end of the table
+            if not all_:
+                raise
+            bad += 1
+            rows.append([n, exp, "—", "ERROR", describe.origin(n), str(e)])
+            continue
+        occurring = len(set(ds.y.tolist()))
+        # a synthetic name fixes the declared classes; a small sample may not show them all
+        found = {"instances": ds.n_instances, "attributes": ds.n_attributes,
+                 "classes": len(ds.classes) if synthetic else occurring}
         ok = all(found[k] == ours.get(k, found[k]) for k in found)
         same_as_paper = all(found[k] == paper.get(k, found[k]) for k in found)
         bad += not ok
         status = "ok" if same_as_paper else ("documented difference" if ok else "MISMATCH")
-        src = catalog.source_summary(n)
-        rows.append([n, exp, f"{found['instances']}/{found['attributes']}/{found['classes']}", status, src,
-                     diff if not same_as_paper else ""])
+        src = describe.source_summary(n)
+        note = diff if not same_as_paper else ""
+        if synthetic and occurring < found["classes"]:
+            note = f"{occurring} of the {found['classes']} classes occur in this sample"
+        rows.append([n, exp, describe.counts_text(found), status, src, note])
     typer.echo(format_grid(["data set", "paper n/a/c", "found n/a/c", "status", "source (checksum)", "difference"],
                            rows, format), nl=False)
     if bad:

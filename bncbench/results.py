@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from bncbench.data import catalog
 from bncbench.engine.store import Store
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import INSTANCE_METRICS, METRICS, REPEATED_RUN_METRICS, _aggregate, summarize
@@ -104,6 +105,37 @@ def summarize_store(location: str, metric: str, datasets: list[str] | None = Non
         store.close()
 
 
+def catalog_differences(datasets) -> dict[str, str]:
+    """{data set: the catalog's recorded difference from the paper's version} for the data sets
+    that have one; user data sets and generated `synth:` names are not in the catalog."""
+    out = {}
+    for ds in datasets:
+        try:
+            text = catalog.entry(ds).get("difference", "")
+        except UserError:
+            continue
+        if text:
+            out[ds] = " ".join(str(text).split())
+    return out
+
+
+def store_differences(location: str, datasets) -> dict[str, str]:
+    """`catalog_differences` of a results store's data sets, except those its stored config loads
+    from a user file under a name the catalog also has (they are not the catalog's version)."""
+    import yaml
+
+    user = set()
+    try:
+        config = yaml.safe_load(stored_config(location)) or {}
+    except yaml.YAMLError:
+        config = {}
+    entries = config.get("datasets") if isinstance(config, dict) else None
+    for d in entries if isinstance(entries, list) else []:
+        if isinstance(d, dict) and "path" in d:
+            user.add(str(d.get("name")))
+    return {ds: text for ds, text in catalog_differences(datasets).items() if ds not in user}
+
+
 def stored_config(location: str) -> str:
     """The YAML text of the config the store was last run with ("" if none)."""
     store = Store(location, readonly=True)
@@ -122,8 +154,8 @@ class Results:
         try:
             layout = store.get_meta("experiment") or {"datasets": [], "labels": [], "keys": {}}
             current = {k for keys in layout["keys"].values() for k in keys}
-            rows = store.get([r[0] for r in store.rows()], with_proba=False)
             meta = {r[0]: r for r in store.rows()}
+            rows = store.get(list(meta), with_proba=False)
         finally:
             store.close()
         records = []

@@ -75,7 +75,7 @@ def test_run_report_wdl(tmp_path, small_cfg):
         assert bnc("report", res, "--metric", metric, check=True).returncode == 0
     assert "\\begin{tabular}" in bnc("report", res, "--format", "latex", check=True).stdout
     w = bnc("wdl", res, "--format", "csv", check=True).stdout.splitlines()
-    assert w[0] == "row,column,wins,draws,losses,p" and len(w) == 1 + 6
+    assert w[0] == "row,column,wins,draws,losses,p,n" and len(w) == 1 + 6
     # a second run resumes: nothing left to do
     again = bnc("run", small_cfg, "--results", res, check=True)
     assert "0 tasks run" in again.stderr

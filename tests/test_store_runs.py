@@ -2,14 +2,11 @@
 the whole store, incomplete stores, repeated-run metrics, fold count checks, compact storage,
 export, progress lines."""
 
-import json
 import os
 import shutil
 import sqlite3
-import stat
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -279,6 +276,6 @@ def test_plain_progress_is_one_line_per_data_set(tmp_path):
     r = bnc("run", cfg, "--results", tmp_path / "r", check=True)  # stderr is a pipe, not a terminal
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 3 + 3, lines  # header, one per data set, summary, done
-    assert lines[0].startswith("54 tasks on 3 data set(s)")
+    assert lines[0] == "54 of 54 tasks to run on 3 data set(s)"
     assert sum(" done (" in ln for ln in lines) == 3
     assert "ETA 0:00" not in r.stderr  # no estimate that says nothing

@@ -120,6 +120,10 @@ class BayesNetClassifier:
     def _fit(self, Xc: np.ndarray, y: np.ndarray) -> None:
         raise NotImplementedError
 
+    def _joint_log_likelihood(self, Xc: np.ndarray) -> np.ndarray:
+        """(n, n_classes) log P(x, y) up to a per-row constant; each model supplies it."""
+        raise NotImplementedError
+
 
 def fit_counts(X, y, cardinalities, n_classes: int, pairs: bool = True) -> PairCounts:
     """The `PairCounts` that `fit(X, y)` would build (missing −1 → the extra slot K_i)."""
@@ -130,6 +134,3 @@ def fit_counts(X, y, cardinalities, n_classes: int, pairs: bool = True) -> PairC
         miss = Xc < 0
         Xc[miss] = np.broadcast_to(cards, Xc.shape)[miss]
     return pair_counts(Xc, np.asarray(y), cards + 1, n_classes, pairs=pairs)
-
-    def _joint_log_likelihood(self, Xc: np.ndarray) -> np.ndarray:
-        raise NotImplementedError

@@ -15,9 +15,9 @@ import yaml
 
 from bncbench.data.dataset import Attribute, Dataset
 from bncbench.errors import DataError, DataUnavailable, UserError
-from bncbench.data.generators import GENERATORS, is_synth, synth
+from bncbench.data.generators import _SYNTH, GENERATORS, is_synth, synth
 from bncbench.data.loaders import build_dataset, parse_arff, parse_delimited
-from bncbench.data.sources import SHIPPED_MIRROR, cache_dir, sha256_of
+from bncbench.data.sources import cache_dir, sha256_of
 from bncbench.data import sources
 
 CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
@@ -60,17 +60,42 @@ def nearest(word: str, choices: list[str]) -> str:
 
 
 def resolve(name: str) -> str:
-    """Canonical catalog name of `name` (aliases allowed); UserError if unknown."""
+    """Canonical catalog name of `name` (aliases allowed); UserError if unknown.
+    Synthetic names (synth:ROWSxATTRSxCLASSES[:seed]) are returned unchanged."""
     if is_synth(name):
         return name
     al = _aliases()
     if name not in al:
-        raise UserError(f"unknown data set {name!r}{nearest(name, list(al))}; `bncbench datasets list` shows the catalog")
+        hint = nearest(name, list(al))
+        raise UserError(f"unknown data set {name!r}{hint}; `bncbench datasets list` shows the catalog"
+                        + ("" if hint else " (synthetic sets are named synth:ROWSxATTRSxCLASSES[:seed])"))
     return al[name]
 
 
+def synth_params(name: str) -> dict:
+    """rows, attributes, classes and seed of a `synth:ROWSxATTRSxCLASSES[:seed]` name (UserError if malformed)."""
+    m = _SYNTH.match(name)
+    if m:
+        rows, n, nc, seed = int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4) or 0)
+        if rows >= 1 and n >= 1 and nc >= 2:
+            return {"rows": rows, "attributes": n, "classes": nc, "seed": seed}
+    synth(name)  # raises the generator's own UserError (checks run before anything is sampled)
+    raise UserError(f"{name!r}: synthetic data sets are named synth:ROWSxATTRSxCLASSES[:seed]")
+
+
+SYNTH_NOTE = "sampled from a random class-rooted Bayesian network drawn from the seed; nothing to fetch"
+
+
 def entry(name: str) -> dict:
-    return _catalog()["datasets"][resolve(name)]
+    """The catalog entry of a data set; for a synthetic name, an entry describing it
+    (format `synthetic`, its parameters under `synth`, the counts it names as `expected`)."""
+    canonical = resolve(name)
+    if is_synth(canonical):
+        p = synth_params(canonical)
+        return {"format": "synthetic", "synth": p,
+                "expected": {"instances": p["rows"], "attributes": p["attributes"], "classes": p["classes"]},
+                "note": SYNTH_NOTE}
+    return _catalog()["datasets"][canonical]
 
 
 def _read_text(path: Path, label: str) -> str:
@@ -113,8 +138,20 @@ def _load_cached(canonical: str) -> Dataset:
     if ds is None:
         ds = _parse(canonical, e, located)
         _write_parsed(parsed, ds)
-    ds.checksums = checksums
+    ds.checksums = {**checksums, "recipe": recipe(e)}
     return ds
+
+
+RECIPE_KEYS = ("format", "class", "class_blocks", "class_map", "class_strip", "drop", "header", "missing", "numeric",
+               "sep")
+
+
+def recipe(e: dict) -> str:
+    """The parts of a catalog entry that decide how its files become a data set (part of every
+    task's identity with the files' checksums; descriptive fields such as notes are not)."""
+    r = {k: e[k] for k in RECIPE_KEYS if k in e}
+    r["files"] = [{k: f[k] for k in ("source", "path", "header_lines", "optional") if k in f} for f in e["files"]]
+    return hashlib.sha256(json.dumps(r, sort_keys=True).encode()).hexdigest()
 
 
 def _parse(canonical: str, e: dict, located) -> Dataset:
@@ -222,22 +259,3 @@ def _check_user(ds: Dataset, path: str) -> None:
     if present < 2:
         raise DataError(f"{path}: the class column has {present} distinct value(s); a classification data set needs at least 2 "
                         f"(set `class:` in the config if the class is not the last column)")
-
-
-def source_summary(name: str) -> str:
-    """Where a data set's files come from and their checksum status, for `datasets verify`."""
-    e = entry(name)
-    if e["format"] == "generated":
-        g = e["generator"]
-        return f"generated ({g['name']}, seed {g.get('seed', 0)})"
-    parts = []
-    for spec in e["files"]:
-        try:
-            path = locate(spec)
-        except DataUnavailable:
-            continue
-        check = "sha256 ok" if spec.get("sha256") else "no checksum"
-        where = ("shipped" if SHIPPED_MIRROR in path.resolve().parents else
-                 "cache" if cache_dir().resolve() in path.resolve().parents else "mirror")
-        parts.append(f"{spec['source']}:{spec['path']} ({check}, {where})")
-    return "; ".join(parts)

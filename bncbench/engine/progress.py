@@ -33,9 +33,9 @@ class Progress:
             self._bar.start()
             first = next(iter(self.remaining), "")
             self._task = self._bar.add_task(first, total=self.total, completed=self.done)
-        elif not self.quiet:
-            self.log(f"{self.total} tasks on {len(self.remaining)} data set(s) to run"
-                     + (f", {self.done} already finished" if self.done else ""))
+        elif not self.quiet and self.remaining:
+            self.log(f"{self.total - self.done} of {self.total} tasks to run on {len(self.remaining)} data set(s)"
+                     + (f" ({self.done} already finished)" if self.done else ""))
         return self
 
     def _eta(self) -> str:
@@ -60,7 +60,7 @@ class Progress:
     def __exit__(self, exc_type, *exc):
         if self._bar is not None:
             self._bar.stop()
-        if not self.quiet and exc_type is None:
-            ran = self.done - self.start_done
+        ran = self.done - self.start_done
+        if not self.quiet and exc_type is None and ran:
             self.log(f"finished {ran} task(s) in {_duration(time.monotonic() - self.start)}")
         return False

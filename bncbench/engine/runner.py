@@ -9,11 +9,11 @@ import platform
 import sys
 import time
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bncbench import __version__
-from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
 from bncbench.data import catalog
 from bncbench.data.dataset import Dataset
 from bncbench.data.sources import cache_dir
@@ -24,17 +24,22 @@ from bncbench.engine.store import Store
 from bncbench.engine.units import Unit, load_dataset, run_unit
 from bncbench.errors import DataUnavailable, UserError
 
+if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs
+    from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
+
 
 def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec) -> str:
-    """Hash of everything that defines a task: data checksums, preprocessing, folds, classifier
-    and parameters, and the fingerprint of the code that computes it (engine/fingerprint.py)."""
+    """Hash of everything that defines a task: data checksums, preprocessing, folds, the
+    classifier's label, name and parameters, and the fingerprint of the code that computes it
+    (engine/fingerprint.py). The label is part of it so that each stored row belongs to one
+    (data set, label) cell: renaming a label computes that column again."""
     ident = {
         "code": code_fingerprint(clf.cls),
         "dataset": {"name": spec.name, "class": spec.class_column, "checksums": ds.checksums},
         "preprocess": asdict(exp.preprocess),
         "cv": {"scheme": exp.cv.scheme, "folds": exp.cv.folds, "seed": exp.cv.seed},
         "run": run, "fold": fold,
-        "classifier": {"name": clf.name, "params": clf.params},
+        "classifier": {"name": clf.name, "label": clf.label, "params": clf.params},
     }
     return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
 

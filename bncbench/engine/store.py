@@ -25,7 +25,7 @@ import numpy as np
 
 from bncbench.engine.units import TaskOutput
 from bncbench.errors import UserError
-from bncbench.evaluate.metrics import FoldResult, instance_sums
+from bncbench.evaluate.metrics import INSTANCE_METRICS, FoldResult, instance_sums
 
 FORMAT = 2
 DB_NAME = "results.sqlite"
@@ -187,9 +187,14 @@ class Store:
 
     def _result(self, row, with_proba: bool = True) -> tuple[str, FoldResult]:
         key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info = row
-        return key, FoldResult(run, fold, _unpack_index(ti), _unpack_ints(yt, "<i2"),
-                               _unpack_proba(proba, n, nc) if with_proba else None, tt, st, json.loads(info),
-                               pred=_unpack_ints(pred, "<i2"), sums=json.loads(sums), classes=json.loads(classes))
+        y = _unpack_ints(yt, "<i2")
+        sums = json.loads(sums)
+        p = _unpack_proba(proba, n, nc) if with_proba or set(INSTANCE_METRICS) - set(sums) else None
+        if set(INSTANCE_METRICS) - set(sums):
+            # a per-instance metric added after this task was stored: from the float32 probabilities
+            sums = {**instance_sums(y, p), **sums}
+        return key, FoldResult(run, fold, _unpack_index(ti), y, p if with_proba else None, tt, st, json.loads(info),
+                               pred=_unpack_ints(pred, "<i2"), sums=sums, classes=json.loads(classes))
 
     def get(self, keys: list[str], with_proba: bool = True) -> dict[str, FoldResult]:
         out = {}

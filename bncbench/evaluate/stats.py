@@ -99,3 +99,36 @@ def goal_difference(a: list[float], b: list[float], rule: str = "exact4", lower_
             gd += compare(x, y, rule, lower_is_better)
         out.append(gd)
     return out
+
+
+def ranks(values: list[float], lower_is_better: bool = True) -> list[float]:
+    """Ranks 1..k of k values, 1 = best; tied values share the average of the ranks they span
+    (Demšar 2006, §3.2.2). A NaN is an error: leave such data sets out before ranking."""
+    if any(math.isnan(v) for v in values):
+        raise ValueError("cannot rank a NaN value")
+    order = sorted(range(len(values)), key=lambda i: values[i] if lower_is_better else -values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for t in range(i, j + 1):
+            out[order[t]] = (i + j) / 2 + 1  # positions i..j hold ranks i+1..j+1
+        i = j + 1
+    return out
+
+
+def average_ranks(table: list[list[float]], lower_is_better: bool = True) -> tuple[list[float], int]:
+    """Average ranks of the columns (classifiers) over the rows (data sets) of `table`
+    (Demšar 2006): each row ranked by `ranks`, rows holding a NaN left out. Returns (the average
+    rank of each column, the number of rows used); the ranks are NaN when no row is usable."""
+    k = len(table[0]) if table else 0
+    used = [row for row in table if not any(math.isnan(v) for v in row)]
+    if not used:
+        return [math.nan] * k, 0
+    totals = [0.0] * k
+    for row in used:
+        for c, r in enumerate(ranks(row, lower_is_better)):
+            totals[c] += r
+    return [t / len(used) for t in totals], len(used)

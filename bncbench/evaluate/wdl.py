@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 
 from bncbench.evaluate.report import format_grid
-from bncbench.evaluate.stats import sign_test, wdl
+from bncbench.evaluate.stats import parse_draw, sign_test, wdl
 
 
 def matrix(datasets, labels, values, rule: str, lower_is_better: bool, draws: str, tails: str):
-    """{(row, col): (WDL, p)} for every ordered pair of different classifiers."""
+    """{(row, col): (WDL, p)} for every ordered pair of different classifiers. A pair is compared
+    on the data sets where both have a value (wins + draws + losses = data sets used)."""
     out = {}
     for a in labels:
         for b in labels:
@@ -21,20 +23,69 @@ def matrix(datasets, labels, values, rule: str, lower_is_better: bool, draws: st
     return out
 
 
-def format_wdl(rows, cols, mat, fmt: str, metric: str) -> str:
-    """The W/D/L matrix of `rows` against `cols` and its p-values (csv: one line per pair)."""
+def left_out(datasets, values, a: str, b: str) -> list[str]:
+    """The data sets a pair is not compared on: a value missing (NaN) in either column."""
+    return [d for d in datasets if math.isnan(values[(d, a)][0]) or math.isnan(values[(d, b)][0])]
+
+
+def coverage_notes(datasets, values, rows, cols, excluded: list[str] = (), why: str = "incomplete") -> list[str]:
+    """Which data sets the matrix is computed on: `excluded` were dropped before for every pair
+    (`why`); beyond those, a pair leaves out the data sets missing a value in either column —
+    said once when it is the same for every pair, else for each pair where something is left out."""
+    total = len(datasets) + len(excluded)
+    pairs = []
+    for a in rows:
+        for b in cols:
+            if a != b and (b, a) not in pairs:
+                pairs.append((a, b))
+    miss = {p: left_out(datasets, values, *p) for p in pairs}
+    dropped = f"; left out as {why} for every pair: {', '.join(excluded)}" if excluded else ""
+    distinct = {tuple(m) for m in miss.values()}
+    if len(distinct) <= 1:
+        common = list(next(iter(distinct))) if distinct else []
+        n = len(datasets) - len(common)
+        lines = [f"data sets: {n} of {total} used{dropped}" if n != total else f"data sets: {total}, all used"]
+        if common:
+            lines[0] += f"; left out for a missing value: {', '.join(common)}"
+        return lines
+    lines = [f"data sets: {total}{dropped}; a pair leaves out the data sets where either has a missing value:"]
+    for (a, b), m in miss.items():
+        if m:
+            lines.append(f"  {a} vs {b}: {len(datasets) - len(m)} used; left out: {', '.join(m)}")
+    if not all(miss.values()):
+        lines.append(f"  every other pair: {len(datasets)} used")
+    return lines
+
+
+def settings_notes(metric: str, lower_is_better: bool, rule: str, draws: str, tails: str) -> list[str]:
+    """The metric and its direction, the draw rule and the sign test, in words."""
+    kind, f = parse_draw(rule)
+    draw = ("equal after rounding to 4 decimals" if kind == "exact4"
+            else f"|a−b| ≤ {format(f, 'g')}·max(|a|, |b|)")
+    treat = ("draws split evenly between W and L, one dropped if odd" if draws == "split"
+             else "draws ignored")
+    tail = ("one-tailed, p = P(X ≥ max(W, L))" if tails == "one" else "two-tailed, p = min(1, 2·P(X ≥ max(W, L)))")
+    return [f"metric: {metric} ({'lower' if lower_is_better else 'higher'} is better)",
+            f"draw: {draw} (--draw {rule})",
+            f"sign test: {tail} with X ∼ B(W + L, 1/2) (--tails {tails}); {treat} (--draws {draws})"]
+
+
+def format_wdl(rows, cols, mat, fmt: str, metric: str, notes: list[str] | None = None) -> str:
+    """The W/D/L matrix of `rows` against `cols` and its p-values, `notes` under them
+    (csv: one line per pair, n = the data sets the pair was compared on; no notes)."""
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["row", "column", "wins", "draws", "losses", "p"])
+        w.writerow(["row", "column", "wins", "draws", "losses", "p", "n"])
         for a in rows:
             for b in cols:
                 if a != b:
                     r, p = mat[(a, b)]
-                    w.writerow([a, b, r.wins, r.draws, r.losses, repr(p)])
+                    w.writerow([a, b, r.wins, r.draws, r.losses, repr(p), r.wins + r.draws + r.losses])
         return buf.getvalue()
     rows_w = [[a] + ["—" if a == b else str(mat[(a, b)][0]) for b in cols] for a in rows]
     rows_p = [[a] + ["—" if a == b else format(mat[(a, b)][1], ".4f") for b in cols] for a in rows]
     return (format_grid(["W-D-L (row vs column)"] + list(cols), rows_w, fmt,
                         caption=f"{metric}: wins-draws-losses of the row against the column")
-            + "\n" + format_grid(["p (sign test)"] + list(cols), rows_p, fmt, caption=f"{metric}: sign-test p-values"))
+            + "\n" + format_grid(["p (sign test)"] + list(cols), rows_p, fmt, caption=f"{metric}: sign-test p-values",
+                                 notes=notes))
