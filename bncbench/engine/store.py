@@ -66,7 +66,7 @@ def store_path(location: str | Path) -> Path:
 
 
 def _pack_ints(a: np.ndarray, dtype: str) -> bytes:
-    return zlib.compress(np.ascontiguousarray(a, dtype=dtype).tobytes(), 6)
+    return zlib.compress(np.ascontiguousarray(a, dtype=dtype).tobytes(), 1)
 
 
 def _unpack_ints(b: bytes, dtype: str) -> np.ndarray:
@@ -84,8 +84,7 @@ def _unpack_proba(b: bytes, n: int, n_classes: int) -> np.ndarray:
 
 
 def _pack_index(idx: np.ndarray) -> bytes:
-    idx = np.asarray(idx, dtype=np.int64)
-    return _pack_ints(np.diff(idx, prepend=0), "<i8")
+    return _pack_ints(np.diff(np.asarray(idx, dtype=np.int64), prepend=0), "<i8")
 
 
 def _unpack_index(b: bytes) -> np.ndarray:
@@ -119,6 +118,7 @@ class Store:
         except (OSError, sqlite3.Error) as e:
             raise UserError(f"{location}: cannot open the results store ({e}); choose another --results folder") from None
         self.readonly = readonly
+        self._splits: set[str] = set()  # split rows known to be stored (written by this process)
         if readonly:
             self._check_format(location)
 
@@ -156,20 +156,23 @@ class Store:
     def put(self, key: str, dataset: str, label: str, run: int, fold: int, out: TaskOutput,
             classes: list[str]) -> None:
         """Write one finished task (and its fold's split, if new) in one transaction."""
-        index, y = _pack_index(out.test_index), _pack_ints(out.y_true, "<i2")
+        index = np.ascontiguousarray(out.test_index, dtype="<i8")
+        y = np.ascontiguousarray(out.y_true, dtype="<i2")
         classes_json = json.dumps(list(classes))
-        split = hashlib.sha256(index + b"\0" + y + b"\0" + classes_json.encode()).hexdigest()
+        split = hashlib.sha256(index.tobytes() + b"\0" + y.tobytes() + b"\0" + classes_json.encode()).hexdigest()
         proba = np.asarray(out.proba, dtype=np.float64)
         pred = np.argmax(proba, axis=1) if proba.shape[0] else np.empty(0, dtype=np.int64)
         sums = instance_sums(out.y_true, proba)
         with self.db:
-            self.db.execute("INSERT OR IGNORE INTO splits VALUES (?,?,?,?,?)",
-                            (split, int(proba.shape[0]), index, y, classes_json))
+            if split not in self._splits:  # the classifiers of a fold share its split row
+                self.db.execute("INSERT OR IGNORE INTO splits VALUES (?,?,?,?,?)",
+                                (split, int(proba.shape[0]), _pack_index(index), _pack_ints(y, "<i2"), classes_json))
             self.db.execute(
                 "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'))",
                 (key, dataset, label, run, fold, split, int(proba.shape[1]), _pack_ints(pred, "<i2"),
                  _pack_proba(proba), json.dumps(sums), float(out.train_time), float(out.test_time),
                  json.dumps(out.info, sort_keys=True)))
+        self._splits.add(split)
 
     def delete_cells(self, cells: list[tuple[str, str]], runs: int, folds: int) -> int:
         """Delete the tasks of these (data set, label) cells with run < runs and fold < folds,
@@ -180,6 +183,7 @@ class Store:
                 n += self.db.execute("DELETE FROM tasks WHERE dataset = ? AND label = ? AND run < ? AND fold < ?",
                                      (ds, label, runs, folds)).rowcount
             self.db.execute("DELETE FROM splits WHERE key NOT IN (SELECT split FROM tasks)")
+        self._splits.clear()
         return n
 
     _COLUMNS = ("t.key, t.dataset, t.label, t.run, t.fold, t.n_classes, s.n, s.test_index, s.y_true, s.classes, "
