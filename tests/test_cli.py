@@ -10,26 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_util import SMALL, bnc
+
 ROOT = Path(__file__).resolve().parent.parent
-
-SMALL = """
-name: small
-datasets: [iris, labor-negotiations, car]
-preprocess: {missing: distinct, discretizer: eqfreq, eqfreq_method: petal, scope: fold}
-cv: {scheme: stratified, folds: 3, runs: 2, seed: 1}
-classifiers:
-  - {name: NB}
-  - {name: KDB, k: 1, label: KDB1}
-  - {name: AODE}
-"""
-
-
-def bnc(*args, env=None, cwd=None, check=False):
-    e = dict(os.environ)
-    e.pop("BNCBENCH_MIRROR", None)
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "bncbench", *map(str, args)], capture_output=True, text=True,
-                          env=e, cwd=cwd, check=check)
 
 
 def assert_same_reports(a, b, metrics):

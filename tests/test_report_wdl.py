@@ -2,11 +2,8 @@
 --datasets/--classifiers filters, incomplete stores, wide tables with missing cells, help texts."""
 
 import math
-import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,29 +14,17 @@ from bncbench.evaluate.report import format_report, read_wide_table
 from bncbench.results import catalog_differences, store_differences
 from bncbench.evaluate.stats import average_ranks, ranks
 from bncbench.evaluate.wdl import coverage_notes, settings_notes
+from tests.cli_util import SMALL
+from tests.cli_util import bnc as _bnc
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_UCI = (ROOT.parent / "shared" / "uci").resolve()
 
-SMALL = """
-name: small
-datasets: [iris, labor-negotiations, car]
-preprocess: {missing: distinct, discretizer: eqfreq, eqfreq_method: petal, scope: fold}
-cv: {scheme: stratified, folds: 3, runs: 2, seed: 1}
-classifiers:
-  - {name: NB}
-  - {name: KDB, k: 1, label: KDB1}
-  - {name: AODE}
-"""
 NAN = math.nan
 
 
 def bnc(*args, env=None, check=False):
-    e = dict(os.environ)
-    e.pop("BNCBENCH_MIRROR", None)
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "bncbench", *map(str, args)], capture_output=True, text=True,
-                          env=e, cwd=ROOT, check=check)
+    return _bnc(*args, env=env, cwd=ROOT, check=check)
 
 
 # ---------------------------------------------------------------- average ranks (stats.py)

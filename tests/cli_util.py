@@ -1,0 +1,29 @@
+"""Shared by the CLI tests: a small config and a runner of `python -m bncbench`."""
+
+import os
+import subprocess
+import sys
+
+SMALL = """
+name: small
+datasets: [iris, labor-negotiations, car]
+preprocess: {missing: distinct, discretizer: eqfreq, eqfreq_method: petal, scope: fold}
+cv: {scheme: stratified, folds: 3, runs: 2, seed: 1}
+classifiers:
+  - {name: NB}
+  - {name: KDB, k: 1, label: KDB1}
+  - {name: AODE}
+"""
+
+
+def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
+    """Run `python -m bncbench ARGS` without the caller's BNCBENCH_MIRROR (unless `env` sets it);
+    `check=True` raises CalledProcessError (stderr included) on a non-zero exit."""
+    e = dict(os.environ)
+    e.pop("BNCBENCH_MIRROR", None)
+    e.update(env or {})
+    r = subprocess.run([sys.executable, "-m", "bncbench", *map(str, args)], capture_output=True, text=True,
+                       env=e, cwd=cwd)
+    if check and r.returncode != 0:
+        raise subprocess.CalledProcessError(r.returncode, r.args, r.stdout, r.stderr)
+    return r
