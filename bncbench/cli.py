@@ -123,7 +123,8 @@ def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAM
                        scheduler=scheduler or exp.executor.get("scheduler"))
     if not quiet:
         discarded = f"{stats['discarded']} stored task(s) discarded (--fresh), " if fresh else ""
-        _err(f"done: {discarded}{stats['run']} tasks run, {stats['skipped']} already finished; results in {out}")
+        _err(f"done: {discarded}{stats['run']} tasks run, {stats['skipped']} already finished ({stats['elapsed']}); "
+             f"results in {out}")
 
 
 @app.command()

@@ -256,7 +256,11 @@ def test_plain_progress_is_one_line_per_data_set(tmp_path):
     cfg.write_text(SMALL)
     r = bnc("run", cfg, "--results", tmp_path / "r", check=True)  # stderr is a pipe, not a terminal
     lines = r.stderr.strip().splitlines()
-    assert len(lines) == 3 + 3, lines  # header, one per data set, summary, done
-    assert lines[0] == "54 of 54 tasks to run on 3 data set(s)"
-    assert sum(" done (" in ln for ln in lines) == 3
+    assert len(lines) == 3 + 1, lines  # one per data set, then the summary
+    assert [ln.split("] ")[1].split(" done")[0] for ln in lines[:3]] == ["iris", "labor-negotiations", "car"]
+    assert lines[0].startswith("[18/54] iris done (") and lines[2].startswith("[54/54] car done (")
+    assert lines[3].startswith("done: 54 tasks run, 0 already finished (0:")
     assert "ETA 0:00" not in r.stderr  # no estimate that says nothing
+    again = bnc("run", cfg, "--results", tmp_path / "r", check=True)
+    assert again.stderr.strip().splitlines() == [f"done: 0 tasks run, 54 already finished (0:00); results in "
+                                                 f"{tmp_path / 'r'}"]

@@ -1,5 +1,5 @@
 """Progress display: a rich bar on a terminal; without one (a log file, CI, `make`), one line
-per finished data set and a final summary; nothing with --quiet."""
+per finished data set (the caller prints the final summary); nothing with --quiet."""
 
 from __future__ import annotations
 
@@ -33,9 +33,6 @@ class Progress:
             self._bar.start()
             first = next(iter(self.remaining), "")
             self._task = self._bar.add_task(first, total=self.total, completed=self.done)
-        elif not self.quiet and self.remaining:
-            self.log(f"{self.total - self.done} of {self.total} tasks to run on {len(self.remaining)} data set(s)"
-                     + (f" ({self.done} already finished)" if self.done else ""))
         return self
 
     def _eta(self) -> str:
@@ -60,7 +57,7 @@ class Progress:
     def __exit__(self, exc_type, *exc):
         if self._bar is not None:
             self._bar.stop()
-        ran = self.done - self.start_done
-        if not self.quiet and exc_type is None and ran:
-            self.log(f"finished {ran} task(s) in {_duration(time.monotonic() - self.start)}")
         return False
+
+    def elapsed(self) -> str:
+        return _duration(time.monotonic() - self.start)

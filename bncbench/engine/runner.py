@@ -154,6 +154,6 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
             args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
             for i, outputs in execute(executor, run_unit, pending, args, jobs, scheduler):
                 record(pending[i], outputs)
-        return {"total": total, "run": n_run, "skipped": skipped, "discarded": discarded}
+        return {"total": total, "run": n_run, "skipped": skipped, "discarded": discarded, "elapsed": prog.elapsed()}
     finally:
         store.close()
