@@ -94,7 +94,7 @@ def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAM
         jobs: Optional[int] = typer.Option(None, metavar="N", help="worker processes [default: 1, or the config's executor.jobs]"),
         executor: Optional[str] = typer.Option(None, metavar="NAME", help="local | dask [default: local, or the config's executor.name]"),
         scheduler: Optional[str] = typer.Option(None, metavar="tcp://HOST:PORT", help="Dask scheduler of an existing cluster [default: a LocalCluster of --jobs workers]"),
-        fresh: bool = typer.Option(False, "--fresh", help="discard the stored results of THIS invocation's tasks (its data sets × classifiers × runs × folds, after --datasets/--classifiers) and compute them again; other stored tasks are kept"),
+        fresh: bool = typer.Option(False, "--fresh", help="compute THIS invocation's tasks again (its data sets × classifiers × runs × folds, after --datasets/--classifiers), each replacing its stored result when done (an interrupted fresh run loses nothing); other stored tasks are kept"),
         strict: bool = typer.Option(False, "--strict", help="a data set that cannot be obtained is an error, not a warning"),
         quiet: bool = typer.Option(False, "--quiet", help="no progress display")):
     """Run (or resume) an experiment; every finished task is stored at once.
@@ -122,8 +122,8 @@ def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAM
     stats = runner.run(exp, out, jobs=n_jobs, fresh=fresh, quiet=quiet, log=_err, strict=strict, executor=name,
                        scheduler=scheduler or exp.executor.get("scheduler"))
     if not quiet:
-        discarded = f"{stats['discarded']} stored task(s) discarded (--fresh), " if fresh else ""
-        _err(f"done: {discarded}{stats['run']} tasks run, {stats['skipped']} already finished ({stats['elapsed']}); "
+        replaced = f" ({stats['replaced']} replacing stored results, --fresh)" if fresh else ""
+        _err(f"done: {stats['run']} tasks run{replaced}, {stats['skipped']} already finished ({stats['elapsed']}); "
              f"results in {out}")
 
 
@@ -137,7 +137,7 @@ def export(results: str = typer.Argument(..., metavar="RESULTS", help="results d
     DIR/tasks.FORMAT has one row per stored task (dataset, label, run, fold, n_test,
     train_time, test_time, zol, rmse, rmse_all, cll, logloss, info, current, finished,
     key); with --predictions, DIR/predictions-<data set>.FORMAT has one row per test
-    instance (label, run, fold, row, true, predicted, one probability column per class).
+    instance (label, run, fold, row, true, predicted, one column P(<class>) per class).
     The same tables in Python: bncbench.results.load(RESULTS).
 
     \b

@@ -146,6 +146,11 @@ class _Checker:
         return value
 
 
+def _selectable(name: str) -> bool:
+    """Whether a label or data-set name can be given in a comma-separated command-line list."""
+    return bool(name.strip()) and "," not in name and all(ord(ch) >= 32 and ord(ch) != 127 for ch in name)
+
+
 def _classifier_params(cls) -> dict[str, inspect.Parameter]:
     sig = inspect.signature(cls.__init__)
     return {k: p for k, p in sig.parameters.items() if k not in ("self", "cardinalities", "n_classes", "missing")}
@@ -215,6 +220,9 @@ def parse(text: str, file: str = "<config>") -> Experiment:
                 p = Path(d["path"])
                 if not p.is_absolute():
                     p = (Path(file).parent / p) if not p.exists() else p
+                if not _selectable(str(d["name"])):
+                    ck.fail(["datasets", i, "name"], f"data-set name {d['name']!r} has a comma or a control "
+                                                      f"character; data sets are selected with --datasets a,b")
                 datasets.append(DatasetSpec(str(d["name"]), str(p), d.get("class")))
             else:
                 try:
@@ -263,6 +271,9 @@ def parse(text: str, file: str = "<config>") -> Experiment:
             if k in params:
                 ck.choice(params[k], ["classifiers", i, k], choices)
         label = str(c.get("label") or cname)
+        if not _selectable(label):
+            ck.fail(["classifiers", i, "label"], f"label {label!r} has a comma or a control character; "
+                                                  f"labels are selected with --classifiers L1,L2")
         if label in labels:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
         labels.add(label)

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,14 +38,27 @@ class Summary:
     planned: int = 0                      # tasks of the shown cells in their latest plan
     finished: int = 0                     # of those, tasks finished
     incomplete: dict[str, list[str]] = field(default_factory=dict)  # data set -> labels not finished
+    not_run: list[tuple[str, str]] = field(default_factory=list)    # cells no config run here planned
+    single_run: list[tuple[str, str]] = field(default_factory=list)  # cells a repeated-run metric skipped
+    configs: list[str] = field(default_factory=list)  # one config name per protocol the cells come from
 
     def status_line(self) -> str | None:
-        """One line on an incomplete store (None when every shown task is finished)."""
-        if not self.incomplete:
-            return None
-        names = ", ".join(self.incomplete)
-        return (f"incomplete: {self.finished} of {self.planned} tasks finished; unfinished cells show n/a in "
-                f"{len(self.incomplete)} data set(s): {names} (run the config again to resume)")
+        """One line on what the table does not show as it should (None when all is well)."""
+        parts = []
+        if self.incomplete:
+            parts.append(f"incomplete: {self.finished} of {self.planned} tasks finished; unfinished cells show n/a "
+                         f"in {len(self.incomplete)} data set(s): {', '.join(self.incomplete)} "
+                         f"(run the config again to resume)")
+        if self.not_run:
+            cells = ", ".join(f"{d} × {lab}" for d, lab in self.not_run[:5]) + (", ..." if len(self.not_run) > 5 else "")
+            parts.append(f"{len(self.not_run)} cell(s) were never run in this folder (n/a): {cells}")
+        if self.single_run:
+            parts.append(f"{self.metric} needs repeated runs: n/a for {len(self.single_run)} cell(s) with one run")
+        if len(self.configs) > 1:
+            parts.append(f"the cells come from {len(self.configs)} configs with different preprocessing or folds "
+                         f"({', '.join(self.configs)}); filter with --datasets/--classifiers or use one results "
+                         f"folder per config")
+        return "; ".join(parts) or None
 
 
 def _layout(store: Store, location) -> dict:
@@ -79,25 +95,33 @@ def summarize_store(location: str, metric: str, datasets: list[str] | None = Non
         lab_all = [lab for lab in layout["labels"] if any(f"{d}\t{lab}" in cells for d in layout["datasets"])]
         ds_list, labels = _choose("datasets", datasets, ds_all), _choose("classifiers", classifiers, lab_all)
         s = Summary(metric, ds_list, labels, {})
-        single_run_cells = multi_run_cells = 0
+        protocol, protocol_names = layout.get("protocol", {}), layout.get("protocol_names", {})
+        digests: list[str] = []
+        multi_run_cells = 0
         for ds in ds_list:
             for label in labels:
-                keys = cells.get(f"{ds}\t{label}", [])
+                cell = f"{ds}\t{label}"
+                keys = cells.get(cell, [])
+                s.values[(ds, label)] = (math.nan, math.nan)
+                if not keys:
+                    s.not_run.append((ds, label))
+                    continue
+                if cell in protocol and protocol[cell] not in digests:
+                    digests.append(protocol[cell])
                 got = store.get(keys, with_proba=False)
                 s.planned += len(keys)
                 s.finished += len(got)
-                if not keys or len(got) < len(keys):
+                if len(got) < len(keys):
                     s.incomplete.setdefault(ds, []).append(label)
-                    s.values[(ds, label)] = (math.nan, math.nan)
                     continue
                 folds = [got[k] for k in keys]
                 if metric in REPEATED_RUN_METRICS and len({f.run for f in folds}) < 2:
-                    single_run_cells += 1
-                    s.values[(ds, label)] = (math.nan, math.nan)
+                    s.single_run.append((ds, label))
                     continue
                 multi_run_cells += 1
                 s.values[(ds, label)] = summarize(metric, folds)
-        if metric in REPEATED_RUN_METRICS and single_run_cells and not multi_run_cells:
+        s.configs = [protocol_names.get(d, d) for d in digests]
+        if metric in REPEATED_RUN_METRICS and s.single_run and not multi_run_cells:
             raise UserError(f"--metric {metric} needs repeated runs (Kohavi–Wolpert over runs: cv.runs ≥ 2); "
                             f"these results hold one run per fold")
         return s
@@ -183,8 +207,8 @@ class Results:
 
     def predictions(self, dataset: str, current_only: bool = True) -> pd.DataFrame:
         """One row per test instance of every task on `dataset`: label, run, fold, row (index in
-        the data set), true and predicted class names, and one probability column per class name
-        (probabilities are stored as float32)."""
+        the data set), true and predicted class names, and one probability column `P(<class>)` per
+        class name, in the data set's class order (probabilities are stored as float32)."""
         if dataset not in self.datasets:
             raise UserError(f"{dataset!r} has no results in {self.location}; data sets: {', '.join(self.datasets)}")
         t = self.tasks[self.tasks["dataset"] == dataset]
@@ -203,7 +227,7 @@ class Results:
             names = np.asarray(classes, dtype=object)
             part = pd.DataFrame({"label": label, "run": f.run, "fold": f.fold, "row": f.test_index,
                                  "true": names[f.y_true], "predicted": names[f.pred]})
-            prob = pd.DataFrame(f.proba, columns=classes)
+            prob = pd.DataFrame(f.proba, columns=[f"P({c})" for c in classes])
             parts.append(pd.concat([part, prob], axis=1))
         if not parts:
             return pd.DataFrame(columns=["label", "run", "fold", "row", "true", "predicted"])
@@ -217,13 +241,15 @@ def load(location: str | Path) -> Results:
     return Results(str(location))
 
 
+def export_file_name(dataset: str) -> str:
+    """A file-name-safe form of a data-set name (anything but letters, digits, . _ + - becomes _)."""
+    return re.sub(r"[^A-Za-z0-9._+-]", "_", dataset) or "_"
+
+
 def export(location: str, fmt: str, out: str, predictions: bool = False) -> list[Path]:
     """Write the tasks table (and, with `predictions`, one predictions table per data set) as
     parquet or CSV files into the folder `out`; the files written. Each file is written to a
     temporary name and renamed, so an interrupted export leaves no half-written file."""
-    import os
-    import tempfile
-
     if fmt not in ("parquet", "csv"):
         raise UserError(f"--format: {fmt!r} is not parquet or csv")
     if fmt == "parquet":
@@ -239,7 +265,16 @@ def export(location: str, fmt: str, out: str, predictions: bool = False) -> list
         raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
     tables = [("tasks", lambda: r.tasks)]
     if predictions:
-        tables += [(f"predictions-{d}", lambda d=d: r.predictions(d)) for d in r.datasets]
+        used: set[str] = {"tasks"}
+        for d in r.datasets:
+            name = base = "predictions-" + export_file_name(d)
+            n = 1
+            while name in used:  # two data-set names with the same file-name form
+                n += 1
+                name = f"{base}-{n}"
+            used.add(name)
+            tables.append((name, lambda d=d: r.predictions(d)))
+    mode = 0o666 & ~_umask()
     written = []
     for name, make in tables:
         target = folder / f"{name}.{fmt}"
@@ -251,9 +286,19 @@ def export(location: str, fmt: str, out: str, predictions: bool = False) -> list
                 df.to_parquet(tmp, index=False)
             else:
                 df.to_csv(tmp, index=False)
+            os.chmod(tmp, mode)  # mkstemp's 0600 would hide the export from everyone else
             os.replace(tmp, target)
+        except OSError as e:
+            raise UserError(f"--out {out}: cannot write {target.name} ({e.strerror}); the files before it are "
+                            f"complete") from None
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
         written.append(target)
     return written
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

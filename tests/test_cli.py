@@ -123,6 +123,8 @@ BAD_CONFIGS = {
     "unknown_dataset": "datasets: [irsi]\nclassifiers: [NB]\n",
     "wrong_type": "datasets: [iris]\nclassifiers: [{name: KDB, k: two}]\n",
     "wrong_value": "datasets: [iris]\nclassifiers: [NB]\npreprocess: {missing: drop}\n",
+    "comma_in_label": "datasets: [iris]\nclassifiers: [{name: NB, label: 'NB,m1'}]\n",
+    "tab_in_data_set_name": "datasets: [{name: \"a\\tb\", path: x.csv}]\nclassifiers: [NB]\n",
 }
 
 

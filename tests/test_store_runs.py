@@ -40,12 +40,12 @@ def copy_store(small_store, tmp_path) -> tuple[Path, Path]:
     return cfg, tmp_path / "res"
 
 
-def test_fresh_discards_only_this_invocations_tasks(small_store, tmp_path):
+def test_fresh_recomputes_only_this_invocations_tasks(small_store, tmp_path):
     cfg, res = copy_store(small_store, tmp_path)
     before = tasks(res)
     assert len(before) == N_TASKS
     r = bnc("run", cfg, "--results", res, "--fresh", "--classifiers", "NB", "--datasets", "iris", check=True)
-    assert "6 stored task(s) discarded (--fresh), 6 tasks run, 0 already finished" in r.stderr
+    assert "6 tasks run (6 replacing stored results, --fresh), 0 already finished" in r.stderr
     after = tasks(res)
     assert set(after) == set(before)  # same identities: NB/iris recomputed, everything else kept
     for key, row in before.items():
@@ -58,6 +58,33 @@ def test_fresh_discards_only_this_invocations_tasks(small_store, tmp_path):
     for name in ("iris", "labor-negotiations", "car", "NB", "KDB1", "AODE"):
         assert name in md.stdout
     assert "n/a" not in md.stdout
+
+
+def test_interrupted_fresh_run_loses_nothing(small_store, tmp_path):
+    """--fresh replaces each stored result only when its new one is stored: killed half-way, the
+    store still holds every task, and a plain run then has nothing to do."""
+    cfg, res = copy_store(small_store, tmp_path)
+    before = tasks(res)
+    top = max(row[5] for row in before.values())
+    env = {k: v for k, v in os.environ.items() if k != "BNCBENCH_MIRROR"}
+    proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--fresh",
+                             "--quiet"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen, replaced = [], 0
+    try:
+        while proc.poll() is None and replaced < 10:
+            try:
+                now = tasks(res)
+            except sqlite3.OperationalError:  # busy: try again
+                continue
+            seen.append(len(now))
+            replaced = sum(1 for row in now.values() if row[5] > top)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert seen and all(n == N_TASKS for n in seen), seen
+    assert len(tasks(res)) == N_TASKS
+    r = bnc("run", cfg, "--results", res, check=True)
+    assert "0 tasks run, 54 already finished" in r.stderr
 
 
 def test_fingerprint_reruns_only_the_edited_classifier(tmp_path):
@@ -90,6 +117,16 @@ def test_fingerprint_reruns_only_the_edited_classifier(tmp_path):
     assert counts == {"NB": 4, "TAN": 8, "STAN": 8, "KDB": 4}  # old TAN/STAN tasks stay, not reported
     csv = bnc("report", res, "--format", "csv", env=env, cwd=tmp_path, check=True).stdout
     assert len(csv.strip().splitlines()) == 1 + 4
+    # metric aggregation is computed at report time: editing it re-runs nothing ...
+    metrics = pkg / "bncbench" / "evaluate" / "metrics.py"
+    metrics.write_text(metrics.read_text() + "\n_EDITED = 1\n")
+    r = bnc("run", cfg, "--results", res, env=env, cwd=tmp_path, check=True)
+    assert "0 tasks run, 16 already finished" in r.stderr
+    # ... but the per-instance terms are summed when a task is stored: editing them re-runs all
+    terms = pkg / "bncbench" / "evaluate" / "terms.py"
+    terms.write_text(terms.read_text() + "\n_EDITED = 1\n")
+    r = bnc("run", cfg, "--results", res, env=env, cwd=tmp_path, check=True)
+    assert "16 tasks run, 0 already finished" in r.stderr
 
 
 def test_fingerprint_of_a_class_outside_the_package(tmp_path, monkeypatch):
@@ -127,6 +164,46 @@ def _read_only_runner(folder: Path):
                                          "bncbench", *map(str, args)], capture_output=True, text=True, env=env)
 
 
+def test_a_class_without_source_is_refused(monkeypatch):
+    import types
+
+    from bncbench.engine import fingerprint
+    from bncbench.errors import UserError
+
+    mod = types.ModuleType("typed_in_a_session")
+    exec("from bncbench.classifiers.nb import NB\nclass Mine(NB):\n    pass\n", mod.__dict__)
+    monkeypatch.setitem(sys.modules, "typed_in_a_session", mod)
+    with pytest.raises(UserError, match="source file cannot be read"):
+        fingerprint.code_fingerprint(mod.Mine)
+
+
+def test_results_of_other_worker_code_are_refused():
+    from bncbench import config
+    from bncbench.engine import runner
+    from bncbench.errors import UserError
+
+    exp = config.parse("datasets: [iris]\ncv: {folds: 2}\nclassifiers: [NB, TAN]\n")
+    units, _ = runner.plan(exp, runner.load_available(exp, False, print))
+    outputs, worker = runner.run_unit_on_worker(units[0], exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+    assert len(outputs) == 2 and set(worker) == {"at", "NB", "TAN"}
+    runner.check_worker_code(units[0], worker)  # the same code: accepted
+    with pytest.raises(UserError, match="other code for TAN"):
+        runner.check_worker_code(units[0], {**worker, "TAN": "0" * 64})
+
+
+def test_report_says_which_cells_no_config_ran_and_mixed_protocols(tmp_path):
+    (tmp_path / "a.yaml").write_text("name: a\ndatasets: [iris, car]\ncv: {folds: 3}\nclassifiers: [NB]\n")
+    (tmp_path / "b.yaml").write_text("name: b\ndatasets: [iris]\ncv: {folds: 5}\nclassifiers: [NB, TAN]\n")
+    for cfg in ("a.yaml", "b.yaml"):
+        bnc("run", tmp_path / cfg, "--results", tmp_path / "r", "--quiet", check=True)
+    r = bnc("report", tmp_path / "r", check=True)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "incomplete" not in lines[0]
+    assert "1 cell(s) were never run in this folder (n/a): car × TAN" in lines[0]
+    assert "2 configs with different preprocessing or folds (b, a)" in lines[0]
+    assert bnc("report", tmp_path / "r", "--datasets", "iris", check=True).stderr == ""  # one protocol only
+
+
 def test_reading_commands_open_the_store_read_only(small_store, tmp_path):
     cfg, res = copy_store(small_store, tmp_path)
     ref = bnc("report", res, "--metric", "rmse", "--format", "csv", check=True).stdout
@@ -145,6 +222,32 @@ def test_reading_commands_open_the_store_read_only(small_store, tmp_path):
     finally:
         os.chmod(res, 0o755)
         os.chmod(res / "results.sqlite", 0o644)
+
+
+def test_interrupted_store_on_a_read_only_mount_is_refused_not_misread(small_store, tmp_path):
+    """A killed run leaves finished tasks in results.sqlite-wal; where SQLite cannot read that
+    file (read-only folder without the -shm file) the reader says so instead of dropping them."""
+    cfg, res = copy_store(small_store, tmp_path)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    writer = sqlite3.connect(res / "results.sqlite")  # a writer that has not checkpointed yet
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("DELETE FROM tasks WHERE dataset = 'car'")  # a change that lives only in the -wal file
+    writer.commit()
+    for name in ("results.sqlite", "results.sqlite-wal"):
+        shutil.copy(res / name, copy / name)
+    writer.close()
+    run_ro = _read_only_runner(copy)
+    try:
+        r = run_ro("report", copy)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "interrupted" in r.stderr and "results.sqlite-wal" in r.stderr
+    finally:
+        os.chmod(copy, 0o755)
+        os.chmod(copy / "results.sqlite", 0o644)
+    writable = bnc("report", copy, "--format", "csv", check=True)  # writable: SQLite reads the -wal file
+    assert "car,NB,zol,,\n" in writable.stdout
 
 
 def test_incomplete_store_gives_one_summary_line(small_store, tmp_path):
@@ -183,8 +286,14 @@ def test_old_store_format_is_named(tmp_path):
                   "n_classes INTEGER, test_index BLOB, y_true BLOB, proba BLOB, train_time REAL, test_time REAL, "
                   "info TEXT, finished TEXT)")
         c.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    old = (tmp_path / "r" / "results.sqlite").read_bytes()
     r = bnc("report", tmp_path / "r")
     assert r.returncode == 2 and "store format 1" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("datasets: [iris]\ncv: {folds: 3}\nclassifiers: [NB]\n")
+    r = bnc("run", cfg, "--results", tmp_path / "r")
+    assert r.returncode == 2 and "store format 1" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "r" / "results.sqlite").read_bytes() == old  # refused before anything is written
 
 
 def _oracle_metrics(y: np.ndarray, p: np.ndarray) -> dict:
@@ -224,9 +333,11 @@ def test_compact_store_keeps_float64_values(tmp_path):
         pred = r.predictions(row.dataset)
         part = pred[(pred["label"] == row.label) & (pred["fold"] == row.fold)]
         assert part["row"].tolist() == out.test_index.tolist()
-        names = [c for c in pred.columns if c not in ("label", "run", "fold", "row", "true", "predicted")]
-        assert np.allclose(part[names].to_numpy(), out.proba, rtol=1e-6, atol=1e-7)
-        assert (part["predicted"].to_numpy() == np.asarray(names, dtype=object)[np.argmax(out.proba, 1)]).all()
+        columns = [c for c in pred.columns if c not in ("label", "run", "fold", "row", "true", "predicted")]
+        assert all(c.startswith("P(") and c.endswith(")") for c in columns)
+        assert np.allclose(part[columns].to_numpy(), out.proba, rtol=1e-6, atol=1e-7)
+        names = np.asarray([c[2:-1] for c in columns], dtype=object)
+        assert (part["predicted"].to_numpy() == names[np.argmax(out.proba, 1)]).all()
 
 
 def test_export_parquet_and_csv(small_store, tmp_path):
@@ -241,7 +352,7 @@ def test_export_parquet_and_csv(small_store, tmp_path):
     assert len(t) == N_TASKS and list(dict.fromkeys(t["dataset"])) == ["iris", "labor-negotiations", "car"]
     p = pd.read_parquet(tmp_path / "pq" / "predictions-iris.parquet")
     assert list(p.columns) == ["label", "run", "fold", "row", "true", "predicted",
-                               "Iris-setosa", "Iris-versicolor", "Iris-virginica"]
+                               "P(Iris-setosa)", "P(Iris-versicolor)", "P(Iris-virginica)"]
     assert len(p) == 150 * 3 * 2 and set(p["true"]) == {"Iris-setosa", "Iris-versicolor", "Iris-virginica"}
     assert np.allclose(p.iloc[:, 6:].sum(axis=1), 1.0, atol=1e-6)
     bnc("export", res, "--format", "csv", "--out", tmp_path / "csv", check=True)
@@ -249,6 +360,31 @@ def test_export_parquet_and_csv(small_store, tmp_path):
     assert np.allclose(c["rmse"], t["rmse"], rtol=1e-15)
     bad = bnc("export", res, "--format", "xlsx", "--out", tmp_path / "x")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
+
+
+def test_export_of_awkward_names(tmp_path):
+    """Class names that equal column names, a data-set name with a slash, readable files."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    rows = ["a,b,class"] + [f"{rng.integers(3)},{rng.integers(2)},{'true' if rng.random() < .5 else 'label'}"
+                            for _ in range(40)]
+    (tmp_path / "d.csv").write_text("\n".join(rows) + "\n")
+    cfg = tmp_path / "u.yaml"
+    cfg.write_text("datasets: [{name: num/classes, path: d.csv}, {name: num_classes, path: d.csv}]\n"
+                   "cv: {folds: 2}\nclassifiers: [NB]\n")
+    bnc("run", cfg, "--results", tmp_path / "r", "--quiet", check=True)
+    for fmt in ("parquet", "csv"):
+        r = bnc("export", tmp_path / "r", "--format", fmt, "--predictions", "--out", tmp_path / fmt, check=True)
+        assert "wrote 3 file(s)" in r.stderr
+        files = sorted(p.name for p in (tmp_path / fmt).iterdir())
+        assert files == [f"predictions-num_classes-2.{fmt}", f"predictions-num_classes.{fmt}", f"tasks.{fmt}"]
+        for f in (tmp_path / fmt).iterdir():
+            assert f.stat().st_mode & 0o044 == 0o044 & ~os.umask(os.umask(0))  # as readable as any new file
+        read = pd.read_parquet if fmt == "parquet" else pd.read_csv
+        p = read(tmp_path / fmt / f"predictions-num_classes.{fmt}")
+        assert list(p.columns) == ["label", "run", "fold", "row", "true", "predicted", "P(label)", "P(true)"]
+        assert set(p["true"]) == {"true", "label"} and len(p) == 40
 
 
 def test_plain_progress_is_one_line_per_data_set(tmp_path):

@@ -3,8 +3,10 @@
 A task's identity (engine/runner.py `task_key`) includes `code_fingerprint(cls)` of its
 classifier class. The fingerprint is a hash over the modules in the static import closure of
 
-- the module that defines the class (inside or outside bncbench), and
-- ``bncbench.engine.units``, the code that loads, preprocesses and counts a fold,
+- the module that defines the class (inside or outside bncbench),
+- ``bncbench.engine.units``, the code that loads, preprocesses and counts a fold, and
+- ``bncbench.engine.codec``, which turns a task's output into its stored columns (the predicted
+  class and the sums of the metric terms of ``bncbench.evaluate.terms``),
 
 following every ``import``/``from ... import`` of a bncbench module (at module level or inside
 functions), except imports under ``if TYPE_CHECKING:`` (type hints compute nothing). An import
@@ -12,9 +14,12 @@ of a name from a package (``from bncbench.classifiers import TAN``) counts the m
 defines that class or function, not the package's re-exports. For a module outside bncbench
 only that one module's source is hashed (the modules it imports from your own code are not).
 
-Each module is hashed as its syntax tree with docstrings removed, so comments, docstrings and
-formatting never invalidate results, while any change of code does: editing
-``classifiers/tan.py`` re-runs TAN's and STAN's tasks (STAN imports TAN), not NB's.
+Each module is hashed as its syntax tree with docstrings removed, written back as source
+(``ast.unparse``: stable across Python versions, unlike ``ast.dump``), so comments, docstrings
+and formatting never invalidate results, while any change of code does: editing
+``classifiers/tan.py`` re-runs TAN's and STAN's tasks (STAN imports TAN), not NB's. A class
+whose source cannot be read (typed into an interactive session) cannot be fingerprinted and is
+refused.
 """
 
 from __future__ import annotations
@@ -28,17 +33,20 @@ import inspect
 import sys
 from pathlib import Path
 
-PIPELINE_MODULE = "bncbench.engine.units"
+from bncbench.errors import UserError
+
+PIPELINE_MODULES = ("bncbench.engine.units", "bncbench.engine.codec")
 
 
-def _module_source(name: str) -> tuple[str, Path | None]:
-    """(source text, path) of an importable module; ("", None) for built-ins."""
+def _module_source(name: str) -> tuple[str, Path]:
+    """(source text, path) of an importable module (UserError when it has no readable source)."""
     mod = sys.modules.get(name) or importlib.import_module(name)
     try:
         path = Path(inspect.getsourcefile(mod) or "")
         return path.read_text(encoding="utf-8"), path
     except (TypeError, OSError):
-        return "", None
+        raise UserError(f"cannot fingerprint module {name!r}: its source file cannot be read; define classifiers "
+                        f"in a .py module so that their results can be tied to their code") from None
 
 
 def _strip_docstrings(tree: ast.AST) -> ast.AST:
@@ -104,11 +112,9 @@ def _resolve_name(package: str, name: str) -> str:
 def _module_digest(name: str) -> tuple[str, frozenset[str]]:
     """(hash of the module's code, the bncbench modules it imports)."""
     text, path = _module_source(name)
-    if path is None:
-        return "", frozenset()
     tree = ast.parse(text, filename=str(path))
     deps = _imports(tree, name, path.name == "__init__.py")
-    digest = hashlib.sha256(ast.dump(_strip_docstrings(tree), include_attributes=False).encode()).hexdigest()
+    digest = hashlib.sha256(ast.unparse(_strip_docstrings(tree)).encode()).hexdigest()
     return digest, frozenset(deps)
 
 
@@ -129,6 +135,6 @@ def closure(roots: list[str]) -> dict[str, str]:
 @functools.lru_cache(maxsize=None)
 def code_fingerprint(cls: type) -> str:
     """Hash of the code that computes a task of classifier class `cls` (see the module docstring)."""
-    modules = closure([cls.__module__, PIPELINE_MODULE])
+    modules = closure([cls.__module__, *PIPELINE_MODULES])
     text = "\n".join(f"{m} {h}" for m, h in sorted(modules.items()))
     return hashlib.sha256(f"{cls.__module__}.{cls.__qualname__}\n{text}".encode()).hexdigest()

@@ -9,6 +9,7 @@ import platform
 import sys
 import time
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -58,6 +59,25 @@ def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dic
     return units, keys
 
 
+def run_unit_on_worker(unit: Unit, *args) -> tuple[list, dict]:
+    """`run_unit` plus what the worker's own code is: {classifier name: code fingerprint, "at":
+    where bncbench is installed}, so that the driver refuses results of other code."""
+    import bncbench
+
+    outputs = run_unit(unit, *args)
+    return outputs, {"at": str(Path(bncbench.__file__).parent),
+                     **{c.name: code_fingerprint(c.cls) for c in unit.classifiers}}
+
+
+def check_worker_code(unit: Unit, worker: dict) -> None:
+    """A worker whose classifier code differs from the driver's would store results under task
+    identities that do not describe them (a Dask worker with another bncbench installed)."""
+    for c in unit.classifiers:
+        if worker.get(c.name) != code_fingerprint(c.cls):
+            raise UserError(f"a worker runs other code for {c.name} than this process (worker's bncbench: "
+                            f"{worker.get('at')}); install the same bncbench version and edits on every worker")
+
+
 def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]]) -> dict:
     """The store's layout after this invocation: for every (data set, label) cell ever planned,
     the task keys of its latest plan; data sets and labels in the config's order, then those of
@@ -67,9 +87,21 @@ def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]]) 
         return list(dict.fromkeys(list(new) + [x for x in before if x not in new]))
     merged = dict(old.get("keys", {}))
     merged.update(keys)
+    # which protocol (preprocessing and folds) each cell was planned with, named by its config
+    digest = protocol_digest(exp)[:16]
+    protocol = dict(old.get("protocol", {}))
+    protocol.update({cell: digest for cell in keys})
+    names = dict(old.get("protocol_names", {}))
+    names[digest] = exp.name
     return {"datasets": order(exp.config_datasets, old.get("datasets", [])),
             "labels": order(exp.config_labels, old.get("labels", [])),
-            "keys": merged}
+            "keys": merged, "protocol": protocol, "protocol_names": names}
+
+
+def protocol_digest(exp: Experiment) -> str:
+    """Hash of what makes cells comparable: preprocessing and cross-validation."""
+    return hashlib.sha256(json.dumps({"preprocess": asdict(exp.preprocess), "cv": asdict(exp.cv)},
+                                     sort_keys=True).encode()).hexdigest()
 
 
 def provenance(exp: Experiment) -> dict:
@@ -114,22 +146,22 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
 
 def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
         log=print, strict: bool = False, executor: str = "local", scheduler: str | None = None) -> dict:
-    """Run (or resume) an experiment on the named executor. Returns counts of tasks run / skipped
-    (and discarded, with `fresh`: the stored tasks of this invocation's data sets × classifiers
-    × runs × folds, whatever code or settings computed them; other tasks are kept)."""
+    """Run (or resume) an experiment on the named executor. Returns counts of tasks run, skipped
+    (already finished) and, with `fresh`, replaced: every task of this invocation (its data sets ×
+    classifiers × runs × folds) is computed again and replaces its stored result when the new one
+    is stored, so an interrupted fresh run loses nothing; other stored tasks are never touched."""
     check_executor(executor, scheduler)
     datasets = load_available(exp, strict, log)
     units, keys = plan(exp, datasets)
     store = Store(results_dir)
     try:
-        discarded = 0
-        if fresh:
-            cells = [(d.name, c.label) for d in exp.datasets for c in exp.classifiers]
-            discarded = store.delete_cells(cells, exp.cv.runs, exp.cv.folds)
         store.set_meta("experiment", merge_layout(store.get_meta("experiment"), exp, keys))
         store.set_meta("config", exp.source)
         store.set_meta("provenance", provenance(exp))
-        done = store.done_keys()
+        stored = store.done_keys()
+        planned = {k for u in units for k in u.keys}
+        replaced = len(stored & planned) if fresh else 0
+        done = stored - planned if fresh else stored
         pending = []
         skipped = 0
         for u in units:
@@ -152,8 +184,9 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                 prog.advance(len(outputs), u.dataset.name, f"run {u.run} fold {u.fold}")
 
             args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
-            for i, outputs in execute(executor, run_unit, pending, args, jobs, scheduler):
+            for i, (outputs, worker) in execute(executor, run_unit_on_worker, pending, args, jobs, scheduler):
+                check_worker_code(pending[i], worker)
                 record(pending[i], outputs)
-        return {"total": total, "run": n_run, "skipped": skipped, "discarded": discarded, "elapsed": prog.elapsed()}
+        return {"total": total, "run": n_run, "skipped": skipped, "replaced": replaced, "elapsed": prog.elapsed()}
     finally:
         store.close()

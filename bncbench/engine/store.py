@@ -14,18 +14,16 @@ exactly, so every table value is what float64 storage gave.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
-import zlib
 from pathlib import Path
 from urllib.parse import quote
 
-import numpy as np
-
+from bncbench.engine import codec
 from bncbench.engine.units import TaskOutput
 from bncbench.errors import UserError
-from bncbench.evaluate.metrics import INSTANCE_METRICS, FoldResult, instance_sums
+from bncbench.evaluate.metrics import FoldResult
+from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums
 
 FORMAT = 2
 DB_NAME = "results.sqlite"
@@ -65,32 +63,6 @@ def store_path(location: str | Path) -> Path:
     return p if p.suffix == ".sqlite" else p / DB_NAME
 
 
-def _pack_ints(a: np.ndarray, dtype: str) -> bytes:
-    return zlib.compress(np.ascontiguousarray(a, dtype=dtype).tobytes(), 1)
-
-
-def _unpack_ints(b: bytes, dtype: str) -> np.ndarray:
-    return np.frombuffer(zlib.decompress(b), dtype=dtype).astype(np.int64)
-
-
-def _pack_proba(p: np.ndarray) -> bytes:
-    f = np.ascontiguousarray(p, dtype="<f4")
-    return zlib.compress(f.view(np.uint8).reshape(-1, 4).T.tobytes(), 1)
-
-
-def _unpack_proba(b: bytes, n: int, n_classes: int) -> np.ndarray:
-    raw = np.frombuffer(zlib.decompress(b), dtype=np.uint8).reshape(4, -1).T
-    return np.ascontiguousarray(raw).view("<f4").reshape(n, n_classes).astype(np.float64)
-
-
-def _pack_index(idx: np.ndarray) -> bytes:
-    return _pack_ints(np.diff(np.asarray(idx, dtype=np.int64), prepend=0), "<i8")
-
-
-def _unpack_index(b: bytes) -> np.ndarray:
-    return np.cumsum(_unpack_ints(b, "<i8"))
-
-
 class Store:
     """The results store of one directory. `readonly=True` opens the file with SQLite's
     mode=ro (falling back to immutable=1 where even the lock files cannot be created, as on a
@@ -98,43 +70,56 @@ class Store:
 
     def __init__(self, location: str | Path, create: bool = True, readonly: bool = False):
         path = store_path(location)
-        self.path = path
-        if not path.is_file():
-            if readonly or not create:
-                raise UserError(f"{location}: no results here (expected {path.name if path.suffix else DB_NAME}; "
-                                f"run `bncbench run CONFIG --results {location}` first)")
+        self.path, self.readonly = path, readonly
+        if not path.is_file() and (readonly or not create):
+            raise UserError(f"{location}: no results here (expected {path.name if path.suffix else DB_NAME}; "
+                            f"run `bncbench run CONFIG --results {location}` first)")
+        self.db: sqlite3.Connection | None = None
         try:
             if readonly:
-                self.db = self._open_readonly(path)
+                self.db = self._open_readonly(path, location)
+                self._check_format(location)
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self.db = sqlite3.connect(path, timeout=60)
+                self._check_format(location)  # before anything is written to the file
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
-                self._check_format(location)
                 self.db.executescript(SCHEMA)
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (json.dumps(FORMAT),))
                 self.db.commit()
         except (OSError, sqlite3.Error) as e:
+            self._discard()
             raise UserError(f"{location}: cannot open the results store ({e}); choose another --results folder") from None
-        self.readonly = readonly
-        self._splits: set[str] = set()  # split rows known to be stored (written by this process)
-        if readonly:
-            self._check_format(location)
+        except UserError:
+            self._discard()
+            raise
+
+    def _discard(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
 
     @staticmethod
-    def _open_readonly(path: Path) -> sqlite3.Connection:
+    def _open_readonly(path: Path, location) -> sqlite3.Connection:
         uri = "file:" + quote(str(path.resolve()))
+        db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=60)
         try:
-            db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=60)
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return db
         except sqlite3.OperationalError:
-            # A read-only folder where SQLite cannot create its lock files: the file cannot
-            # change under us there, so it may be read as immutable.
-            db = sqlite3.connect(uri + "?immutable=1", uri=True)
-            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            return db
+            db.close()
+        # A read-only folder where SQLite cannot create its lock files. A store closed cleanly
+        # is one self-contained file there and can be read as immutable; one whose run was
+        # killed keeps finished tasks in its -wal file, which immutable=1 would not see.
+        wal = path.with_name(path.name + "-wal")
+        if wal.is_file() and wal.stat().st_size > 0:
+            raise UserError(f"{location}: this store's run was interrupted ({wal.name} holds finished tasks) and it is "
+                            f"on a read-only folder, where SQLite cannot read them; copy the folder (with {wal.name}) "
+                            f"somewhere writable and read the copy")
+        db = sqlite3.connect(uri + "?immutable=1", uri=True)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
 
     def _check_format(self, location) -> None:
         cols = [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]
@@ -143,62 +128,47 @@ class Store:
                             f"this version does not read; run the config again into a new --results folder")
 
     def close(self) -> None:
-        if not getattr(self, "readonly", True):
+        if self.db is None:
+            return
+        if not self.readonly:
             try:  # leave one self-contained file (no -wal/-shm), readable on read-only media
                 self.db.execute("PRAGMA journal_mode=DELETE")
             except sqlite3.Error:
                 pass  # another process still has it open; it stays in WAL mode
-        self.db.close()
+        self._discard()
 
     def done_keys(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT key FROM tasks")}
 
     def put(self, key: str, dataset: str, label: str, run: int, fold: int, out: TaskOutput,
             classes: list[str]) -> None:
-        """Write one finished task (and its fold's split, if new) in one transaction."""
-        index = np.ascontiguousarray(out.test_index, dtype="<i8")
-        y = np.ascontiguousarray(out.y_true, dtype="<i2")
-        classes_json = json.dumps(list(classes))
-        split = hashlib.sha256(index.tobytes() + b"\0" + y.tobytes() + b"\0" + classes_json.encode()).hexdigest()
-        proba = np.asarray(out.proba, dtype=np.float64)
-        pred = np.argmax(proba, axis=1) if proba.shape[0] else np.empty(0, dtype=np.int64)
-        sums = instance_sums(out.y_true, proba)
+        """Write one finished task (and its fold's split, if new) in one transaction; a task
+        already stored under `key` is replaced."""
+        e = codec.encode(out.test_index, out.y_true, out.proba, classes)
         with self.db:
-            if split not in self._splits:  # the classifiers of a fold share its split row
-                self.db.execute("INSERT OR IGNORE INTO splits VALUES (?,?,?,?,?)",
-                                (split, int(proba.shape[0]), _pack_index(index), _pack_ints(y, "<i2"), classes_json))
+            if self.db.execute("SELECT 1 FROM splits WHERE key = ?", (e.split_key,)).fetchone() is None:
+                self.db.execute("INSERT INTO splits VALUES (?,?,?,?,?)",
+                                (e.split_key, e.n, codec.pack_index(e.test_index), codec.pack_ints(e.y_true, "<i2"),
+                                 e.classes_json))
             self.db.execute(
                 "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'))",
-                (key, dataset, label, run, fold, split, int(proba.shape[1]), _pack_ints(pred, "<i2"),
-                 _pack_proba(proba), json.dumps(sums), float(out.train_time), float(out.test_time),
-                 json.dumps(out.info, sort_keys=True)))
-        self._splits.add(split)
-
-    def delete_cells(self, cells: list[tuple[str, str]], runs: int, folds: int) -> int:
-        """Delete the tasks of these (data set, label) cells with run < runs and fold < folds,
-        whatever code or settings computed them; the number deleted."""
-        n = 0
-        with self.db:
-            for ds, label in cells:
-                n += self.db.execute("DELETE FROM tasks WHERE dataset = ? AND label = ? AND run < ? AND fold < ?",
-                                     (ds, label, runs, folds)).rowcount
-            self.db.execute("DELETE FROM splits WHERE key NOT IN (SELECT split FROM tasks)")
-        self._splits.clear()
-        return n
+                (key, dataset, label, run, fold, e.split_key, e.n_classes, e.pred, e.proba, e.sums,
+                 float(out.train_time), float(out.test_time), json.dumps(out.info, sort_keys=True)))
 
     _COLUMNS = ("t.key, t.dataset, t.label, t.run, t.fold, t.n_classes, s.n, s.test_index, s.y_true, s.classes, "
                 "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info")
 
     def _result(self, row, with_proba: bool = True) -> tuple[str, FoldResult]:
         key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info = row
-        y = _unpack_ints(yt, "<i2")
+        y = codec.unpack_ints(yt, "<i2")
         sums = json.loads(sums)
-        p = _unpack_proba(proba, n, nc) if with_proba or set(INSTANCE_METRICS) - set(sums) else None
+        p = codec.unpack_proba(proba, n, nc) if with_proba or set(INSTANCE_METRICS) - set(sums) else None
         if set(INSTANCE_METRICS) - set(sums):
             # a per-instance metric added after this task was stored: from the float32 probabilities
             sums = {**instance_sums(y, p), **sums}
-        return key, FoldResult(run, fold, _unpack_index(ti), y, p if with_proba else None, tt, st, json.loads(info),
-                               pred=_unpack_ints(pred, "<i2"), sums=sums, classes=json.loads(classes))
+        return key, FoldResult(run, fold, codec.unpack_index(ti), y, p if with_proba else None, tt, st,
+                               json.loads(info), pred=codec.unpack_ints(pred, "<i2"), sums=sums,
+                               classes=json.loads(classes))
 
     def get(self, keys: list[str], with_proba: bool = True) -> dict[str, FoldResult]:
         out = {}

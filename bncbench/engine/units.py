@@ -1,7 +1,7 @@
 """One unit of work: a (data set, run, fold) cell, preprocessed and counted once, with every
-pending classifier fitted and tested on it. This module is everything that computes a stored
-result (with the classifiers and the data/preprocess packages), so its source is part of every
-task's code fingerprint (engine/fingerprint.py)."""
+pending classifier fitted and tested on it. With what it imports (data/, preprocess/, the
+classifier machinery) and engine/codec.py, this is the code that computes a stored result, so it
+is part of every task's code fingerprint (engine/fingerprint.py)."""
 
 from __future__ import annotations
 

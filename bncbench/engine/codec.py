@@ -1,0 +1,70 @@
+"""How a task's output becomes the stored columns of the results store (docs/store.md), and
+back. What it stores besides the probabilities — the predicted class and the per-task sums of
+the metric terms — is computed here from float64, so this module is part of every task's code
+fingerprint (engine/fingerprint.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from bncbench.evaluate.terms import instance_sums
+
+
+@dataclass
+class Encoded:
+    """A task's stored form: its fold's split (shared by the fold's classifiers) and its own columns."""
+
+    split_key: str
+    n: int
+    test_index: np.ndarray  # int64, packed by pack_split only when the split is new
+    y_true: np.ndarray      # int16
+    classes_json: str
+    n_classes: int
+    pred: bytes
+    proba: bytes
+    sums: str
+
+
+def pack_ints(a: np.ndarray, dtype: str) -> bytes:
+    return zlib.compress(np.ascontiguousarray(a, dtype=dtype).tobytes(), 1)
+
+
+def unpack_ints(b: bytes, dtype: str) -> np.ndarray:
+    return np.frombuffer(zlib.decompress(b), dtype=dtype).astype(np.int64)
+
+
+def pack_proba(p: np.ndarray) -> bytes:
+    """float32, byte-shuffled (all first bytes, then all second bytes, ...), zlib."""
+    f = np.ascontiguousarray(p, dtype="<f4")
+    return zlib.compress(f.view(np.uint8).reshape(-1, 4).T.tobytes(), 1)
+
+
+def unpack_proba(b: bytes, n: int, n_classes: int) -> np.ndarray:
+    raw = np.frombuffer(zlib.decompress(b), dtype=np.uint8).reshape(4, -1).T
+    return np.ascontiguousarray(raw).view("<f4").reshape(n, n_classes).astype(np.float64)
+
+
+def pack_index(idx: np.ndarray) -> bytes:
+    """The first row number, then differences to the previous one (int64), zlib."""
+    return pack_ints(np.diff(np.asarray(idx, dtype=np.int64), prepend=0), "<i8")
+
+
+def unpack_index(b: bytes) -> np.ndarray:
+    return np.cumsum(unpack_ints(b, "<i8"))
+
+
+def encode(test_index: np.ndarray, y_true: np.ndarray, proba: np.ndarray, classes: list[str]) -> Encoded:
+    """The stored form of one task's output (probabilities as produced, float64)."""
+    index = np.ascontiguousarray(test_index, dtype="<i8")
+    y = np.ascontiguousarray(y_true, dtype="<i2")
+    classes_json = json.dumps(list(classes))
+    split_key = hashlib.sha256(index.tobytes() + b"\0" + y.tobytes() + b"\0" + classes_json.encode()).hexdigest()
+    proba = np.asarray(proba, dtype=np.float64)
+    pred = np.argmax(proba, axis=1) if proba.shape[0] else np.empty(0, dtype=np.int64)
+    return Encoded(split_key, int(proba.shape[0]), index, y, classes_json, int(proba.shape[1]), pack_ints(pred, "<i2"),
+                   pack_proba(proba), json.dumps(instance_sums(y_true, proba)))
