@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import importlib
 import inspect
 import json
+import os
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +16,7 @@ from typing import Any
 import yaml
 
 from bncbench.data import catalog
-from bncbench.classifiers import REGISTRY
+from bncbench.classifiers import REGISTRY, BayesNetClassifier
 from bncbench.errors import UserError
 from bncbench.classifiers.estimators import ESTIMATORS
 from bncbench.preprocess.encode import PreprocessSettings
@@ -146,6 +149,42 @@ class _Checker:
         return value
 
 
+def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> type:
+    """The class a config's classifier `name` stands for: a built-in (REGISTRY) or, for
+    "module.path:ClassName", a subclass of BayesNetClassifier imported from the config's folder,
+    the current folder or the installed packages (docs/adding-a-classifier.md)."""
+    if name in REGISTRY:
+        return REGISTRY[name]
+    if not isinstance(name, str) or ":" not in name:
+        ck.fail(path, f"unknown classifier {name!r}{_near(name, REGISTRY)}; available: {', '.join(REGISTRY)}, "
+                      f"or your own as module.path:ClassName")
+    module, _, attr = name.partition(":")
+    plugin_path(config_dir)
+    try:
+        mod = importlib.import_module(module)
+    except Exception as e:  # the user's module: any error it raises on import is reported in one line
+        ck.fail(path, f"cannot import module {module!r} of classifier {name!r}: {type(e).__name__}: "
+                      f"{str(e).splitlines()[0] if str(e) else ''} (searched {config_dir}, the current folder and "
+                      f"the installed packages)")
+    cls = getattr(mod, attr, None)
+    if cls is None:
+        ck.fail(path, f"module {module!r} has no {attr!r}{_near(attr, [n for n in dir(mod) if not n.startswith('_')])}")
+    if not (isinstance(cls, type) and issubclass(cls, BayesNetClassifier)):
+        ck.fail(path, f"{name!r} is not a subclass of bncbench.classifiers.BayesNetClassifier")
+    return cls
+
+
+def plugin_path(folder: Path) -> None:
+    """Make modules in `folder` (and the current folder) importable here and in worker processes
+    started from here (loky, a Dask LocalCluster): sys.path and PYTHONPATH."""
+    for d in (str(Path(folder).resolve()), str(Path.cwd())):
+        if d not in sys.path:
+            sys.path.insert(0, d)
+        parts = [x for x in os.environ.get("PYTHONPATH", "").split(os.pathsep) if x]
+        if d not in parts:
+            os.environ["PYTHONPATH"] = os.pathsep.join([d, *parts])
+
+
 def _selectable(name: str) -> bool:
     """Whether a label or data-set name can be given in a comma-separated command-line list."""
     return bool(name.strip()) and "," not in name and all(ord(ch) >= 32 and ord(ch) != 127 for ch in name)
@@ -246,10 +285,8 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         if not isinstance(c, dict):
             ck.fail(["classifiers", i], f"expected a name or a {{name: ..., label: ...}} mapping, got {c!r}")
         cname = c.get("name")
-        if cname not in REGISTRY:
-            ck.fail(["classifiers", i, "name"], f"unknown classifier {cname!r}{_near(cname, REGISTRY)}; "
-                                                 f"available: {', '.join(REGISTRY)}")
-        allowed = _classifier_params(REGISTRY[cname])
+        cls = _resolve_classifier(cname, ck, ["classifiers", i, "name"], Path(file).parent)
+        allowed = _classifier_params(cls)
         params = {k: v for k, v in shared.items() if k in allowed}
         for k, v in c.items():
             if k in ("name", "label"):
@@ -267,17 +304,17 @@ def parse(text: str, file: str = "<config>") -> Experiment:
             elif isinstance(default, str):
                 ck.typed(v, ["classifiers", i, k], str)
             params[k] = v
-        for k, choices in REGISTRY[cname].PARAM_CHOICES.items():
+        for k, choices in cls.PARAM_CHOICES.items():
             if k in params:
                 ck.choice(params[k], ["classifiers", i, k], choices)
-        label = str(c.get("label") or cname)
+        label = str(c.get("label") or (cname if cname in REGISTRY else cls.__name__))
         if not _selectable(label):
             ck.fail(["classifiers", i, "label"], f"label {label!r} has a comma or a control character; "
                                                   f"labels are selected with --classifiers L1,L2")
         if label in labels:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
         labels.add(label)
-        classifiers.append(ClassifierSpec(cname, label, params, REGISTRY[cname]))
+        classifiers.append(ClassifierSpec(cname, label, params, cls))
 
     wdl = dict(raw.get("wdl") or {})
     ck.mapping(wdl, ["wdl"], set(WDL_KEYS))
