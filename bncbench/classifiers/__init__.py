@@ -1,4 +1,5 @@
-"""Bayesian network classifiers, scikit-learn style (fit / predict_proba / predict)."""
+"""Bayesian network classifiers on discrete value codes, each a scikit-learn classifier
+(BaseEstimator + ClassifierMixin: fit / predict_proba / predict / score, clone, model selection)."""
 
 from bncbench.classifiers.aode import AODE
 from bncbench.classifiers.base import BayesNetClassifier

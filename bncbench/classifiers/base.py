@@ -1,6 +1,20 @@
-"""Base class: input checking, internal codes, predict / predict_proba from a joint log-likelihood."""
+"""Base class: the scikit-learn estimator API, input checking, internal codes, and predict /
+predict_proba from the joint log-likelihood that each model supplies.
+
+scikit-learn is NOT imported here: `import sklearn.base` costs over a second and ~150 MB per
+process (it pulls scipy.stats and pandas), and every runner process and Dask worker imports the
+classifiers. So `BayesNetClassifier` is a duck-typed scikit-learn estimator (as the developer
+guide allows for estimators that do not inherit `BaseEstimator`): it implements get_params /
+set_params, __repr__, score, __sklearn_tags__ and __sklearn_is_fitted__ itself, and checks the
+engine's input (integer code arrays) with numpy alone. Every other input (floats, lists,
+DataFrames, string labels) and every error that scikit-learn words (NotFittedError, feature
+names, …) imports scikit-learn lazily, inside the function, and uses its own validation."""
 
 from __future__ import annotations
+
+import inspect
+import numbers
+import warnings
 
 import numpy as np
 
@@ -11,14 +25,59 @@ MISSING_MODES = ("value", "skip")
 
 
 class BayesNetClassifier:
-    """Common machinery of every classifier (scikit-learn style).
+    """Common machinery of every classifier: a scikit-learn classifier on discrete data
+    (duck-typed: it does not inherit scikit-learn's BaseEstimator / ClassifierMixin, so that
+    importing it does not import scikit-learn; see the module docstring).
 
-    X is a 2-D integer array of value codes ≥ 0 with −1 for a missing value; y holds class
-    codes. Internally attribute i uses codes 0..K_i−1 and the extra slot K_i for a missing
-    value. With missing="value" that slot is one more value (counted in |X_i| iff the
+    Input. X is a 2-D array of value codes: attribute i takes the codes 0..K_i−1 and −1 marks a
+    missing value (the contract of scikit-learn's CategoricalNB, plus −1). Integer arrays are
+    used as they are (no copy when nothing is missing); integer-valued floats (e.g. from
+    OrdinalEncoder or KBinsDiscretizer) are accepted; NaN, infinity, non-integers and codes
+    below −1 raise a ValueError. y holds class labels of any type (strings, ints, floats that
+    are labels; continuous targets are rejected); `classes_` keeps them in sorted order and
+    predict returns them. Training on one class predicts that class.
+
+    Missing values. Internally attribute i uses codes 0..K_i−1 and the extra slot K_i for a
+    missing value. With missing="value" that slot is one more value (counted in |X_i| iff the
     attribute has a missing value in the training data); with "skip" it is left out of every
-    count and product (Weka's way). Subclasses implement `_fit(Xc, y)` and
-    `_joint_log_likelihood(Xc)`.
+    count and product (Weka's way).
+
+    Unseen values. A code ≥ K_i at predict time (a value never seen in training when
+    `cardinalities` was not given, or outside the declared `cardinalities`) is treated as a
+    missing value, for every estimator (as scikit-learn's HistGradientBoosting and Weka's
+    InputMappedClassifier do). So with missing="skip" it is left out of the product; with
+    missing="value" it gets the estimates of the attribute's missing slot: a value with zero
+    counts (smoothed over the training |X_i|) when training had no missing value in that
+    attribute, else those of the value "missing". Predictions never raise on unseen codes.
+
+    Parameters
+    ----------
+    estimator : {"mestimate", "laplace", "laplace_joint"}, default="mestimate"
+        Probability estimator (ALGORITHMS.md §2).
+    m : float, default=1.0
+        Weight of the prior of the m-estimate.
+    missing : {"value", "skip"}, default="value"
+        How a missing value (−1) is treated (see above).
+    cardinalities : array-like of int of shape (n_features,), default=None
+        K_i of each attribute; None: the largest code seen in training plus one.
+    n_classes : int, default=None
+        If given, y must already hold the class codes 0..n_classes−1 (the benchmark engine's
+        way), classes absent from y keep their slot and `classes_` is `np.arange(n_classes)`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X was a DataFrame with string column names.
+    cardinalities_ : ndarray of shape (n_features_in_,)
+        K_i used in training.
+    card_ : ndarray of shape (n_features_in_,)
+        |X_i| of each attribute in the estimators.
+
+    Subclasses implement `_fit(Xc, y)` and `_joint_log_likelihood(Xc)` on internal codes.
     """
 
     #: whether fit uses the pairwise (x_i, x_j, y) counts (NB needs only (x_i, y))
@@ -34,6 +93,105 @@ class BayesNetClassifier:
         self.cardinalities = cardinalities
         self.n_classes = n_classes
 
+    # -- the scikit-learn estimator API (what BaseEstimator + ClassifierMixin provide) ----
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        """The constructor's parameter names, sorted (BaseEstimator's rule: the signature of
+        the class's own __init__; no *args)."""
+        init = getattr(cls.__init__, "deprecated_original", cls.__init__)
+        if init is object.__init__:
+            return []
+        parameters = [p for p in inspect.signature(init).parameters.values()
+                      if p.name != "self" and p.kind != p.VAR_KEYWORD]
+        for p in parameters:
+            if p.kind == p.VAR_POSITIONAL:
+                raise RuntimeError(f"scikit-learn estimators should always specify their parameters in the signature "
+                                   f"of their __init__ (no varargs). {cls} with constructor {inspect.signature(init)} "
+                                   f"doesn't follow this convention.")
+        return sorted(p.name for p in parameters)
+
+    def get_params(self, deep: bool = True) -> dict:
+        """The constructor parameters of this estimator (with `deep`, also those of parameters
+        that are estimators, as `name__param`)."""
+        out = {}
+        for key in self._get_param_names():
+            value = getattr(self, key)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                out.update((key + "__" + k, v) for k, v in value.get_params().items())
+            out[key] = value
+        return out
+
+    def set_params(self, **params):
+        """Set constructor parameters (`name__param` for a nested estimator); returns self."""
+        if not params:
+            return self
+        valid_params = self.get_params(deep=True)
+        nested: dict[str, dict] = {}
+        for full_key, value in params.items():
+            key, delim, sub_key = full_key.partition("__")
+            if key not in valid_params:
+                raise ValueError(f"Invalid parameter {key!r} for estimator {self}. "
+                                 f"Valid parameters are: {self._get_param_names()!r}.")
+            if delim:
+                nested.setdefault(key, {})[sub_key] = value
+            else:
+                setattr(self, key, value)
+                valid_params[key] = value
+        for key, sub_params in nested.items():
+            valid_params[key].set_params(**sub_params)
+        return self
+
+    def __repr__(self) -> str:
+        """`TAN(m=2.0)`: the parameters that differ from their defaults (scikit-learn's
+        print_changed_only)."""
+        init = getattr(type(self).__init__, "deprecated_original", type(self).__init__)
+        defaults = {k: p.default for k, p in inspect.signature(init).parameters.items()}
+        changed = []
+        for k, v in self.get_params(deep=False).items():
+            d = defaults.get(k, inspect.Parameter.empty)
+            if d is not inspect.Parameter.empty and repr(v) == repr(d):
+                continue
+            if _is_scalar_nan(v) and _is_scalar_nan(d):
+                continue
+            changed.append(f"{k}={v!r}")
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __sklearn_tags__(self):
+        # what ClassifierMixin + BaseEstimator returned, plus the discrete-codes input tags
+        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True), transformer_tags=None,
+                    regressor_tags=None, classifier_tags=ClassifierTags(),
+                    input_tags=InputTags(categorical=True,    # value codes of discrete attributes
+                                         positive_only=True,  # codes ≥ 0 (−1 = missing is our one exception)
+                                         sparse=False))
+
+    def __sklearn_is_fitted__(self) -> bool:
+        # scikit-learn's default rule: some attribute ends with "_" (and is not a dunder)
+        return any(v.endswith("_") and not v.startswith("__") for v in vars(self))
+
+    def _check_is_fitted(self) -> None:
+        if not self.__sklearn_is_fitted__():
+            from sklearn.utils.validation import check_is_fitted
+            check_is_fitted(self)  # raises sklearn's NotFittedError
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy of `predict(X)` against y (weighted by `sample_weight`), as
+        ClassifierMixin.score."""
+        pred = self.predict(X)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.reshape(-1)
+        if y.ndim != 1:
+            raise ValueError(f"y must be 1-D (one label per sample); got shape {y.shape}")
+        if y.shape[0] != pred.shape[0]:
+            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                             f"[{y.shape[0]}, {pred.shape[0]}]")
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight)
+            if sample_weight.shape != y.shape:
+                raise ValueError(f"sample_weight.shape == {sample_weight.shape}, expected {y.shape}!")
+        return float(np.average(y == pred, weights=sample_weight))
+
     # -- input handling -------------------------------------------------------------
     def _check_params(self) -> None:
         for name, choices in self.PARAM_CHOICES.items():
@@ -41,52 +199,119 @@ class BayesNetClassifier:
                 raise ValueError(f"{name} must be one of {choices}, got {getattr(self, name)!r}")
         if self.missing not in MISSING_MODES:
             raise ValueError(f"missing must be one of {MISSING_MODES}, got {self.missing!r}")
+        if isinstance(self.m, bool) or not isinstance(self.m, numbers.Real) or not self.m >= 0:
+            raise ValueError(f"m must be a real number ≥ 0, got {self.m!r}")
+        if self.n_classes is not None and (isinstance(self.n_classes, bool)
+                                           or not isinstance(self.n_classes, numbers.Integral) or self.n_classes < 1):
+            raise ValueError(f"n_classes must be None or an integer ≥ 1, got {self.n_classes!r}")
 
-    def _codes(self, X) -> np.ndarray:
-        X = np.asarray(X)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D, got shape {X.shape}")
-        if X.shape[1] != self.cardinalities_.size:
-            raise ValueError(f"X has {X.shape[1]} attributes, the model was fitted on {self.cardinalities_.size}")
-        if not np.issubdtype(X.dtype, np.integer):
-            raise ValueError(f"X must hold integer codes, got dtype {X.dtype}")
-        if X.shape[0] == 0:
-            return X.astype(np.int64)
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        if (lo < -1).any() or (hi >= self.cardinalities_).any():
-            raise ValueError("X holds codes outside [-1, cardinality)")
-        if (lo >= 0).all():
-            return X  # no missing value: the codes are already the internal codes (no copy)
-        Xc = X.astype(np.int64, copy=True)
-        miss = Xc < 0
-        Xc[miss] = np.broadcast_to(self.cardinalities_, Xc.shape)[miss]
-        return Xc
+    def _validate_X(self, X, reset: bool) -> tuple[np.ndarray, int, int]:
+        """(integer codes, smallest code, largest code); checks X once and sets / checks
+        `n_features_in_` and `feature_names_in_` (scikit-learn's validate_data). A non-empty
+        2-D integer ndarray (the engine's input) is used as it is and checked with numpy alone:
+        only its shape is checked, besides the codes. Any other input goes through
+        scikit-learn's validation (imported here)."""
+        if type(X) is np.ndarray and X.ndim == 2 and X.dtype.kind in "iu" and X.size:
+            if reset:  # an ndarray has no feature names
+                if hasattr(self, "feature_names_in_"):
+                    del self.feature_names_in_
+                self.n_features_in_ = X.shape[1]
+            elif getattr(self, "feature_names_in_", None) is not None \
+                    or getattr(self, "n_features_in_", X.shape[1]) != X.shape[1]:
+                from sklearn.utils.validation import validate_data
+                validate_data(self, X, reset=reset, skip_check_array=True)  # warns / raises
+        else:
+            from sklearn.utils.validation import validate_data
+            X = validate_data(self, X, reset=reset, dtype="numeric", accept_sparse=False, ensure_all_finite=True)
+            if X.dtype.kind == "f":
+                Xi = X.astype(np.int64)
+                if (Xi != X).any():
+                    raise ValueError(f"{type(self).__name__} needs integer value codes in X; got non-integer values "
+                                     f"(discretise continuous attributes first, e.g. with KBinsDiscretizer)")
+                X = Xi
+            elif X.dtype.kind not in "iu":
+                X = X.astype(np.int64)  # bool
+        lo, hi = int(X.min()), int(X.max())  # whole-array reductions: ~8× faster than per column
+        if lo < -1:
+            raise ValueError(f"Negative values in data passed to {type(self).__name__} (input X): value codes must be "
+                             f"≥ 0, with −1 for a missing value; got {lo}")
+        return X, lo, hi
+
+    @staticmethod
+    def _validate_y(X: np.ndarray, y) -> np.ndarray:
+        """y as a 1-D array of as many rows as X (scikit-learn's column_or_1d and
+        check_consistent_length; numpy alone for a 1-D integer ndarray)."""
+        if not (type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "iu"):
+            from sklearn.utils.validation import column_or_1d
+            y = column_or_1d(y, warn=True)
+        if y.shape[0] != X.shape[0]:
+            from sklearn.utils.validation import check_consistent_length
+            check_consistent_length(X, y)  # raises
+        return y
+
+    def _encode_y(self, y) -> np.ndarray:
+        """Class codes 0..C−1 of a 1-D y; sets `classes_` and `n_classes_`."""
+        if self.n_classes is not None:  # y holds the codes already (the engine's way)
+            if y.dtype.kind not in "iu":
+                yi = y.astype(np.int64) if y.dtype.kind == "f" and np.isfinite(y).all() else None
+                if yi is None or (yi != y).any():
+                    raise ValueError(f"with n_classes={self.n_classes}, y must hold the class codes "
+                                     f"0..{self.n_classes - 1} (leave n_classes=None for class labels)")
+                y = yi
+            if y.size and (y.min() < 0 or y.max() >= self.n_classes):
+                raise ValueError(f"y holds a class code outside 0..{self.n_classes - 1} (n_classes={self.n_classes})")
+            self.classes_ = np.arange(self.n_classes)
+            self.n_classes_ = int(self.n_classes)
+            return y.astype(np.int64, copy=False)
+        if y.dtype.kind not in "iu":  # integer labels are always binary or multiclass targets
+            from sklearn.utils.multiclass import check_classification_targets
+            from sklearn.utils.validation import assert_all_finite
+            if y.dtype.kind in "fc":
+                assert_all_finite(y, input_name="y")
+            check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        if y.dtype.kind in "iu" and y.size > 20 and self.classes_.size > max(2, round(0.5 * y.size)):
+            # check_classification_targets' warning, without scikit-learn
+            warnings.warn("The number of unique classes is greater than 50% of the number of samples. `y` could "
+                          "represent a regression problem, not a classification problem.", UserWarning, stacklevel=2)
+        self.n_classes_ = int(self.classes_.size)
+        return codes.reshape(-1).astype(np.int64, copy=False)
+
+    def _internal(self, X: np.ndarray, lo: int, hi: int) -> np.ndarray:
+        """Internal codes: −1 and codes ≥ K_i (unseen) → the missing slot K_i; no copy when
+        there is neither."""
+        cards = self.cardinalities_
+        if lo >= 0 and (hi < self._min_card or (X.max(axis=0) < cards).all()):
+            return X
+        return np.where((X < 0) | (X >= cards), cards, X).astype(np.int64, copy=False)
 
     def fit(self, X, y, counts: PairCounts | None = None):
-        """Fit on X (codes, −1 = missing) and y. `counts` may pass the `PairCounts` of exactly
-        these rows (built with `fit_counts`), so that classifiers sharing a training set — or
-        folds sharing a data set (all rows minus the test rows) — count only once."""
+        """Fit on X (value codes, −1 = missing) and y (class labels).
+
+        `counts` may pass the `PairCounts` of exactly these rows (built with `fit_counts`), so
+        that classifiers sharing a training set — or folds sharing a data set (all rows minus
+        the test rows) — count only once."""
         self._check_params()
-        X = np.asarray(X)
-        y = np.asarray(y).astype(np.int64)
-        if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
-            raise ValueError("X must be (n_samples, n_attributes) and y (n_samples,)")
-        if (y < 0).any():
-            raise ValueError("y holds negative class codes")
+        if y is None:
+            raise ValueError(f"This {type(self).__name__} estimator requires y to be passed, but the target y is None.")
+        X, lo, hi = self._validate_X(X, reset=True)
+        y = self._encode_y(self._validate_y(X, y))
+        n_features = X.shape[1]
         if self.cardinalities is not None:
             cards = np.asarray(self.cardinalities, dtype=np.int64)
+            if cards.shape != (n_features,):
+                raise ValueError(f"cardinalities has shape {cards.shape}; X has {n_features} attributes")
+            if hi >= cards.min() and (X.max(axis=0) >= cards).any():
+                raise ValueError("X holds codes ≥ the given cardinalities")
         else:
-            cards = (X.max(axis=0) + 1 if X.shape[0] else np.ones(X.shape[1])).astype(np.int64)
-            cards = np.maximum(cards, 1)
+            cards = np.maximum(X.max(axis=0) + 1, 1).astype(np.int64)
         self.cardinalities_ = cards
-        self.n_classes_ = int(self.n_classes if self.n_classes is not None else (y.max() + 1 if y.size else 1))
-        if y.size and y.max() >= self.n_classes_:
-            raise ValueError("y holds a class code ≥ n_classes")
-        self.classes_ = np.arange(self.n_classes_)
-        Xc = self._codes(X)
+        self._min_card = int(cards.min())
+        has_missing = X.min(axis=0) < 0 if lo < 0 else np.zeros(n_features, dtype=bool)
+        Xc = X if lo >= 0 else np.where(X < 0, cards, X).astype(np.int64, copy=False)
         self.sizes_ = cards + 1  # table slots per attribute (last = missing)
         if self.missing == "value":
-            self.card_ = cards + (X < 0).any(axis=0).astype(np.int64)
+            self.card_ = cards + has_missing.astype(np.int64)
         else:
             self.card_ = cards.copy()
         if counts is not None:
@@ -109,13 +334,23 @@ class BayesNetClassifier:
 
     # -- prediction -----------------------------------------------------------------
     def predict_proba(self, X) -> np.ndarray:
-        jll = self._joint_log_likelihood(self._codes(X))
+        """P(y | x) of each class of `classes_`, shape (n_samples, n_classes_)."""
+        self._check_is_fitted()
+        X, lo, hi = self._validate_X(X, reset=False)
+        jll = self._joint_log_likelihood(self._internal(X, lo, hi))
         jll = jll - jll.max(axis=1, keepdims=True)
         p = np.exp(jll)
         return p / p.sum(axis=1, keepdims=True)
 
+    def predict_log_proba(self, X) -> np.ndarray:
+        """ln P(y | x) (−inf where the probability underflows to 0)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
     def predict(self, X) -> np.ndarray:
-        return np.argmax(self.predict_proba(X), axis=1)  # ties → smallest class index
+        """The most probable class label (ties → the first class of `classes_`)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def _fit(self, Xc: np.ndarray, y: np.ndarray) -> None:
         raise NotImplementedError
@@ -123,6 +358,10 @@ class BayesNetClassifier:
     def _joint_log_likelihood(self, Xc: np.ndarray) -> np.ndarray:
         """(n, n_classes) log P(x, y) up to a per-row constant; each model supplies it."""
         raise NotImplementedError
+
+
+def _is_scalar_nan(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and x != x
 
 
 def fit_counts(X, y, cardinalities, n_classes: int, pairs: bool = True) -> PairCounts:

@@ -13,12 +13,28 @@ from bncbench.classifiers.infotheory import cond_mutual_info, mutual_info_class
 
 
 class KDB(BayesNetClassifier):
-    """Attributes ordered by I(X;Y); each takes as parents the ≤ k preceding attributes with the
-    largest I(X_i;X_j|Y). Counts over parent configurations are kept sparse (keys that occur).
+    """KDB-k (Sahami 1996): attributes ordered by I(X;Y); each takes as parents the ≤ k
+    preceding attributes with the largest I(X_i;X_j|Y).
 
-    `backoff=True` reproduces paper 000's C++ system (verified, §4.3): when the test instance's
-    parent values never occurred together in training, the longest occurring prefix of the
-    CMI-ordered parent list is used.
+    Counts over parent configurations are kept sparse (keys that occur). A scikit-learn
+    classifier on discrete value codes (−1 = missing). Parameters, input checking, missing
+    values and unseen codes: see `BayesNetClassifier` (an unseen code is treated as a missing
+    value; with `backoff` an unseen parent value counts as a parent configuration that never
+    occurred).
+
+    Parameters
+    ----------
+    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
+    k : int, default=1
+        Maximum number of attribute parents.
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" reproduces paper 000's C++ system (§0.3).
+    backoff : bool, default=False
+        Reproduces paper 000's C++ system (verified, §4.3): when the test instance's parent
+        values never occurred together in training, the longest occurring prefix of the
+        CMI-ordered parent list is used.
+
+    Attributes: `mi_` (I(X_i;Y)), `order_`, `parents_` (per attribute, its parents in CMI order).
     """
 
     PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "info_precision": ("float32", "float64")}

@@ -12,9 +12,23 @@ from bncbench.classifiers.infotheory import cond_mutual_info
 
 
 class TAN(BayesNetClassifier):
-    """Maximum spanning tree on I(X_i;X_j|Y) by Prim from attribute 0; each non-root attribute
-    gets its tree neighbour towards the root as parent. `info_precision="float32"` reproduces
-    paper 000's C++ system (§0.3)."""
+    """TAN (Friedman, Geiger & Goldszmidt 1997): maximum spanning tree on I(X_i;X_j|Y).
+
+    The tree is grown by Prim from attribute 0; each non-root attribute gets its tree
+    neighbour towards the root as parent: P(y | x) ∝ P̂(y) Π_i P̂(x_i | y, x_π(i)).
+    A scikit-learn classifier on discrete value codes (−1 = missing). Parameters, input
+    checking, missing values and unseen codes: see `BayesNetClassifier` (an unseen code is
+    treated as a missing value).
+
+    Parameters
+    ----------
+    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" reproduces paper 000's C++ system (§0.3).
+
+    Attributes: `cmi_` (I(X_i;X_j|Y)), `parents_` (−1 for the root), `counts_`, `log_prior_`,
+    `log_cond_`.
+    """
 
     PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "info_precision": ("float32", "float64")}
 

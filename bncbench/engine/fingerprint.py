@@ -30,7 +30,10 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from bncbench.errors import UserError
@@ -64,9 +67,9 @@ def _is_type_checking(test: ast.expr) -> bool:
         (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
-    """The bncbench modules a module imports (names resolved to their defining modules)."""
-    found: set[str] = set()
+def _raw_imports(tree: ast.AST) -> list[list]:
+    """[level, module, [names] or None] of every import of the tree (not under TYPE_CHECKING)."""
+    found: list[list] = []
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
@@ -74,21 +77,31 @@ def _imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
                 visit(child)
             return
         if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "bncbench")
+            found.extend([0, a.name, None] for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:  # relative import
-                parts = module.split(".")
-                anchor = parts if is_package else parts[:-1]
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                base = ".".join(anchor + ([node.module] if node.module else []))
-            if base.split(".")[0] == "bncbench":
-                for a in node.names:
-                    found.add(_resolve_name(base, a.name))
+            found.append([node.level, node.module or "", [a.name for a in node.names]])
         for child in ast.iter_child_nodes(node):
             visit(child)
 
     visit(tree)
+    return found
+
+
+def _imports(raw: list[list], module: str, is_package: bool) -> set[str]:
+    """The bncbench modules a module imports (names resolved to their defining modules)."""
+    found: set[str] = set()
+    for level, base, names in raw:
+        if names is None:
+            if base.split(".")[0] == "bncbench":
+                found.add(base)
+            continue
+        if level:  # relative import
+            parts = module.split(".")
+            anchor = parts if is_package else parts[:-1]
+            anchor = anchor[: len(anchor) - (level - 1)]
+            base = ".".join(anchor + ([base] if base else []))
+        if base.split(".")[0] == "bncbench":
+            found.update(_resolve_name(base, n) for n in names)
     return found
 
 
@@ -108,14 +121,58 @@ def _resolve_name(package: str, name: str) -> str:
     return defining if defining and defining.split(".")[0] == "bncbench" else package
 
 
+_DIGESTS: dict | None = None  # source sha256 -> [code hash, raw imports], kept in the download cache
+_DIGESTS_NEW = False
+
+
+def _digests() -> dict:
+    global _DIGESTS
+    if _DIGESTS is None:
+        try:
+            _DIGESTS = json.loads(_digest_file().read_text())
+        except (OSError, ValueError):
+            _DIGESTS = {}
+    return _DIGESTS
+
+
+def _digest_file() -> Path:
+    from bncbench.data.sources import cache_dir
+
+    return cache_dir() / f"code-digests-py{sys.version_info[0]}{sys.version_info[1]}.json"
+
+
+def _save_digests() -> None:
+    """Keep the parsed digests for the next process (parsing costs ~3 ms a module); best effort."""
+    global _DIGESTS_NEW
+    if not _DIGESTS_NEW:
+        return
+    _DIGESTS_NEW = False
+    path = _digest_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-", suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump(_digests(), f)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
 @functools.lru_cache(maxsize=None)
 def _module_digest(name: str) -> tuple[str, frozenset[str]]:
-    """(hash of the module's code, the bncbench modules it imports)."""
+    """(hash of the module's code, the bncbench modules it imports). The parse of a source text
+    is looked up by the text's sha256; names are resolved to modules afresh every time."""
+    global _DIGESTS_NEW
     text, path = _module_source(name)
-    tree = ast.parse(text, filename=str(path))
-    deps = _imports(tree, name, path.name == "__init__.py")
-    digest = hashlib.sha256(ast.unparse(_strip_docstrings(tree)).encode()).hexdigest()
-    return digest, frozenset(deps)
+    key = hashlib.sha256(text.encode()).hexdigest()
+    cached = _digests().get(key)
+    if cached is None:
+        tree = ast.parse(text, filename=str(path))
+        cached = [hashlib.sha256(ast.unparse(_strip_docstrings(tree)).encode()).hexdigest(), _raw_imports(tree)]
+        _digests()[key] = cached
+        _DIGESTS_NEW = True
+    digest, raw = cached
+    return digest, frozenset(_imports(raw, name, path.name == "__init__.py"))
 
 
 def closure(roots: list[str]) -> dict[str, str]:
@@ -136,5 +193,6 @@ def closure(roots: list[str]) -> dict[str, str]:
 def code_fingerprint(cls: type) -> str:
     """Hash of the code that computes a task of classifier class `cls` (see the module docstring)."""
     modules = closure([cls.__module__, *PIPELINE_MODULES])
+    _save_digests()
     text = "\n".join(f"{m} {h}" for m, h in sorted(modules.items()))
     return hashlib.sha256(f"{cls.__module__}.{cls.__qualname__}\n{text}".encode()).hexdigest()

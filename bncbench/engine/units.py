@@ -31,6 +31,7 @@ def load_dataset(spec: DatasetSpec) -> Dataset:
 
 @functools.lru_cache(maxsize=4)
 def _global_cuts(spec: DatasetSpec, settings: PreprocessSettings):
+    """The discretiser (preprocess/core.py) fitted once on every row (scope global)."""
     ds = load_dataset(spec)
     return fit_cuts(ds, np.arange(ds.n_instances), settings)
 
@@ -98,7 +99,7 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
     pairs = any(c.cls.NEEDS_PAIRS for c in unit.classifiers)
     if fold_independent(settings):  # one encoding serves every fold
         X_all, cards, _ = _all_rows(unit.dataset, settings, pairs)
-        enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(unit.dataset, settings))
+        enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(unit.dataset, settings).cuts_)
     else:
         gcuts = _global_cuts(unit.dataset, settings) if settings.scope == "global" else None
         enc = encode_fold(ds, train, test, settings, gcuts)

@@ -3,6 +3,9 @@
 Spec: ALGORITHMS.md §1.2 and §1.3. Each function takes the non-missing values of one
 attribute (and their classes for MDL) and returns sorted cut points; `apply_cuts` maps
 values to bins with "v ≤ cut goes left" and a missing value to the extra bin #cuts + 1.
+The transformer cores of `preprocess/core.py` (which the runner uses, and the scikit-learn
+transformers of `preprocess/transformers.py` subclass) apply these functions column by
+column; use those rather than calling these directly.
 """
 
 from __future__ import annotations

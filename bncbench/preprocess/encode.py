@@ -1,4 +1,15 @@
-"""Missing values, imputation and discretisation of a data set into integer codes (§1.1–1.5)."""
+"""Missing values, imputation and discretisation of a data set into integer codes (§1.1–1.5).
+
+The runner's encoding is the numpy-only transformer cores of `preprocess/core.py`
+(`MissingImputerCore`, `EqualFrequencyDiscretizerCore`, `MDLDiscretizerCore`): the very fit
+and transform code of the scikit-learn transformers of `preprocess/transformers.py`, which
+subclass them and add only scikit-learn's input validation and estimator interface. They are
+applied to the data set as a float matrix (`dataset_matrix`: nominal codes as numbers, NaN = missing, the nominal attributes
+as ``categorical_features``); this module adds what only the benchmark needs: the choice of
+transformer from the settings, the fold/global scope, and the missing value as a distinct code
+(§1.5). Neither this module nor the cores import scikit-learn, so a `bncbench run` process
+or Dask worker never loads it (tests/test_transformers.py checks this).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bncbench.preprocess import discretize
 from bncbench.data.dataset import Dataset
+from bncbench.preprocess.core import EqualFrequencyDiscretizerCore, MDLDiscretizerCore, MissingImputerCore
 
 
 @dataclass(frozen=True)
@@ -20,96 +31,94 @@ class PreprocessSettings:
     scope: str = "fold"                # fold | global
 
 
-def fit_cuts(ds: Dataset, rows: np.ndarray, s: PreprocessSettings,
-             numeric_override: dict[int, np.ndarray] | None = None) -> dict[int, np.ndarray]:
-    """Cut points of every numeric attribute, fitted on `rows` (non-missing values only)."""
-    cuts: dict[int, np.ndarray] = {}
-    bins = s.bins
-    y = ds.y[rows]
+def dataset_matrix(ds: Dataset) -> np.ndarray:
+    """(N, n) float64 matrix of a data set: numeric values, nominal codes as numbers, NaN for a
+    missing value — the transformers' input."""
+    X = np.empty((ds.n_instances, ds.n_attributes), dtype=np.float64)
     for i, a in enumerate(ds.attributes):
+        col = ds.columns[i]
         if a.nominal:
-            continue
-        col = numeric_override[i] if numeric_override and i in numeric_override else ds.columns[i][rows]
-        known = ~np.isnan(col)
-        v = col[known]
-        if s.discretizer == "eqfreq":
-            if s.eqfreq_method == "petal":
-                # Quirk of the C++ system (§1.3): too few values lowers the bin count for this
-                # attribute and every later one.
-                if 0 < v.size < bins:
-                    bins = v.size
-                cuts[i] = discretize.eqfreq_petal(v, bins)
-            else:
-                cuts[i] = discretize.eqfreq_weka(v, s.bins)
+            X[:, i] = col
+            X[col < 0, i] = np.nan
         else:
-            cuts[i] = discretize.mdl(v, y[known], ds.n_classes, s.mdl_method)
-    return cuts
+            X[:, i] = col
+    return X
+
+
+def nominal_indices(ds: Dataset) -> list[int]:
+    """The attributes that are nominal (the transformers' ``categorical_features``)."""
+    return [i for i, a in enumerate(ds.attributes) if a.nominal]
+
+
+def make_discretizer(ds: Dataset, s: PreprocessSettings) -> EqualFrequencyDiscretizerCore | MDLDiscretizerCore:
+    """The (unfitted) discretiser the settings describe, with the data set's nominal attributes
+    passed through."""
+    if s.discretizer == "eqfreq":
+        return EqualFrequencyDiscretizerCore(bins=s.bins, method=s.eqfreq_method,
+                                             categorical_features=nominal_indices(ds))
+    return MDLDiscretizerCore(method=s.mdl_method, categorical_features=nominal_indices(ds))
+
+
+def fit_cuts(ds: Dataset, rows: np.ndarray, s: PreprocessSettings,
+             X: np.ndarray | None = None) -> EqualFrequencyDiscretizerCore | MDLDiscretizerCore:
+    """The discretiser fitted on `rows` (its `cuts_[i]` are the cut points of numeric attribute
+    i, fitted on its non-missing values); `X` is the data set's matrix (default
+    `dataset_matrix(ds)`, under impute the imputed one). MDL sees the data set's declared
+    classes."""
+    Xm = dataset_matrix(ds) if X is None else X
+    rows = np.asarray(rows)
+    Xr = Xm if rows.shape[0] == Xm.shape[0] and np.array_equal(rows, np.arange(Xm.shape[0])) else Xm[rows]
+    disc = make_discretizer(ds, s)
+    if s.discretizer == "eqfreq":
+        return disc.fit(Xr)
+    return disc.fit(Xr, ds.y[rows], classes=np.arange(ds.n_classes))
+
+
+def fit_imputer(ds: Dataset, rows: np.ndarray, X: np.ndarray | None = None) -> MissingImputerCore:
+    """`MissingImputerCore` fitted on `rows`: modes of the nominal, means of the numeric attributes."""
+    Xm = dataset_matrix(ds) if X is None else X
+    return MissingImputerCore(categorical_features=nominal_indices(ds)).fit(Xm[np.asarray(rows)])
 
 
 @dataclass
 class Encoded:
-    """Integer codes of the training and test rows of one fold and the cardinalities."""
+    """Integer codes of the training and test rows of one fold, the cardinalities, and the cut
+    points (`cuts[i]`: those of numeric attribute i, None for a nominal one)."""
 
     X_train: np.ndarray
     X_test: np.ndarray
     cardinalities: np.ndarray
-    cuts: dict[int, np.ndarray]
+    cuts: list
 
 
 def encode_fold(ds: Dataset, train: np.ndarray, test: np.ndarray, s: PreprocessSettings,
-                global_cuts: dict[int, np.ndarray] | None = None) -> Encoded:
-    """Impute (statistics from `train`), discretise (cuts from `train`, or `global_cuts` under
-    scope global), and encode missing values per `s.missing`: an extra code under distinct
-    (counted iff the attribute has a missing value anywhere in the data set, §1.5), −1 under skip."""
-    imputed: dict[int, np.ndarray] = {}
-    nominal_fill: dict[int, int] = {}
+                global_cuts: EqualFrequencyDiscretizerCore | MDLDiscretizerCore | None = None) -> Encoded:
+    """Impute (statistics from `train`), discretise (fitted on `train`, or the discretiser
+    `global_cuts` fitted on every row under scope global), and encode missing values per
+    `s.missing`: an extra code under distinct (counted iff the attribute has a missing value
+    anywhere in the data set, §1.5), −1 under skip."""
+    Xm = dataset_matrix(ds)
+    imputer = None
     if s.missing == "impute":
-        for i, a in enumerate(ds.attributes):
-            col = ds.columns[i]
-            if a.nominal:
-                tr = col[train]
-                tr = tr[tr >= 0]
-                counts = np.bincount(tr, minlength=len(a.values))
-                nominal_fill[i] = int(np.argmax(counts)) if tr.size else 0
-            else:
-                tr = col[train]
-                tr = tr[~np.isnan(tr)]
-                mean = float(tr.mean()) if tr.size else 0.0
-                filled = np.where(np.isnan(col), mean, col)
-                imputed[i] = filled
-    if global_cuts is not None:
-        cuts = global_cuts
-    else:
-        cuts = fit_cuts(ds, train, s, {i: c[train] for i, c in imputed.items()})
-    X, cards = encode_rows(ds, s, cuts, imputed, nominal_fill)
-    return Encoded(X[train], X[test], cards, cuts)
+        imputer = fit_imputer(ds, train, Xm)
+        Xm = imputer.transform(Xm)
+    disc = global_cuts if global_cuts is not None else fit_cuts(ds, train, s, Xm)
+    X, cards = encode_rows(ds, s, disc, X=Xm)
+    return Encoded(X[train], X[test], cards, disc.cuts_)
 
 
-def encode_rows(ds: Dataset, s: PreprocessSettings, cuts: dict[int, np.ndarray],
-                imputed: dict[int, np.ndarray] | None = None,
-                nominal_fill: dict[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Codes of every row (int32, (N, n)) and the cardinalities, given the cut points and, under
-    impute, the imputed numeric columns and the nominal fill values."""
-    imputed, nominal_fill = imputed or {}, nominal_fill or {}
-    n = ds.n_attributes
-    X = np.empty((ds.n_instances, n), dtype=np.int32)
-    cards = np.empty(n, dtype=np.int64)
+def encode_rows(ds: Dataset, s: PreprocessSettings, disc: EqualFrequencyDiscretizerCore | MDLDiscretizerCore,
+                X: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of every row (int32, (N, n)) and the cardinalities: the fitted discretiser's codes
+    of `X` (default `dataset_matrix(ds)`; under impute the imputed matrix), with a missing value
+    (−1) turned into the extra code #values under distinct."""
+    codes = disc.transform(dataset_matrix(ds) if X is None else X)
+    cards = np.empty(ds.n_attributes, dtype=np.int64)
     for i, a in enumerate(ds.attributes):
-        col = imputed.get(i, ds.columns[i])
-        has_missing = ds.has_missing(i) and s.missing == "distinct"
-        if a.nominal:
-            codes = col.copy()
-            k = len(a.values)
-            if s.missing == "impute":
-                codes[codes < 0] = nominal_fill[i]
-            elif s.missing == "distinct":
-                codes[codes < 0] = k
-        else:
-            c = cuts[i]
-            codes = discretize.apply_cuts(col, c)
-            k = len(c) + 1
-            if s.missing != "distinct":  # distinct: NaN is already the extra bin #cuts + 1
-                codes[np.isnan(col)] = -1
+        k = len(a.values) if a.nominal else len(disc.cuts_[i]) + 1
+        has_missing = s.missing == "distinct" and ds.has_missing(i)
+        if has_missing:
+            col = codes[:, i]
+            col[col < 0] = k
         cards[i] = k + (1 if has_missing else 0)
-        X[:, i] = codes
-    return X, cards
+    return codes, cards
