@@ -13,8 +13,7 @@ from pathlib import Path
 
 from bncbench import config
 from bncbench.engine.executors import execute, local_cluster
-from bncbench.engine.runner import load_available, plan
-from bncbench.engine.units import run_unit
+from bncbench.engine.runner import load_available, plan, run_unit_on_worker
 
 DEFAULT = Path(__file__).with_name("configs") / "grid80.yaml"
 
@@ -34,7 +33,7 @@ def main(cfg: str = str(DEFAULT)) -> None:
             cluster = local_cluster(jobs) if name == "dask" else None
             scheduler = cluster.scheduler_address if cluster else None
             t = time.perf_counter()
-            done = sum(1 for _ in execute(name, run_unit, units, args, jobs, scheduler))
+            done = sum(1 for _ in execute(name, run_unit_on_worker, units, args, jobs, scheduler))
             wall = time.perf_counter() - t
             if cluster:
                 cluster.close()

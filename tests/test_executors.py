@@ -63,3 +63,77 @@ def test_executor_in_config_and_bad_values(tmp_path):
     r = subprocess.run([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(tmp_path / "t"),
                         "--scheduler", "tcp://127.0.0.1:1"], capture_output=True, text=True)
     assert r.returncode == 2 and "--scheduler" in r.stderr and not (tmp_path / "t").exists()
+
+
+_FAULTS = """
+import resource, sys
+import numpy as np
+from bncbench.engine.executors import restore_malloc_thresholds
+
+def faults():  # minor page faults of 100 allocations of 2 MiB
+    r0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(100):
+        a = np.ones(1 << 18)
+        del a
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - r0
+
+before = faults()
+print(restore_malloc_thresholds(), restore_malloc_thresholds(), before, faults())
+"""
+
+
+def _glibc() -> bool:
+    try:
+        return sys.platform.startswith("linux") and os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc")
+    except (ValueError, OSError):
+        return False
+
+
+@pytest.mark.skipif(not _glibc(), reason="glibc's malloc only")
+def test_malloc_thresholds_restored_where_the_environment_fixed_them():
+    """Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which turns off glibc's
+    dynamic mmap threshold: every large numpy temporary is a fresh mmap that page-faults in.
+    Workers undo that once (runner.run_unit_on_worker); other processes are left alone."""
+    env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
+    r = subprocess.run([sys.executable, "-c", _FAULTS], capture_output=True, text=True, env=env, check=True)
+    first, second, before, after = r.stdout.split()
+    assert (first, second) == ("True", "False")  # once per process
+    assert int(before) > 100 * 400 and int(after) < int(before) // 10, r.stdout
+    for extra in ({}, {"MALLOC_TRIM_THRESHOLD_": "65536", "MALLOC_MMAP_THRESHOLD_": "131072"}):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("MALLOC_", "GLIBC_TUNABLES"))} | extra
+        r = subprocess.run([sys.executable, "-c", _FAULTS], capture_output=True, text=True, env=env, check=True)
+        assert r.stdout.split()[:2] == ["False", "False"], (extra, r.stdout)  # nothing to undo / a chosen threshold
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _glibc(), reason="glibc's malloc only")
+def test_dask_worker_with_default_environment_gets_thresholds_back():
+    """A worker started the ordinary way (Dask's default nanny environment) runs units without
+    page-faulting on every large temporary once it has run one."""
+    distributed = pytest.importorskip("distributed")
+    from bncbench import config
+    from bncbench.engine import runner
+
+    exp = config.parse("datasets: [iris]\ncv: {folds: 2}\nclassifiers: [NB]\n")
+    units, _ = runner.plan(exp, runner.load_available(exp, False, print))
+
+    def faults():
+        import resource
+
+        import numpy as np
+
+        r0 = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+        for _ in range(100):
+            a = np.ones(1 << 18)
+            del a
+        return os.environ.get("MALLOC_TRIM_THRESHOLD_"), resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - r0
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as client:
+        trim, before = client.submit(faults, pure=False).result()
+        if trim is None:
+            pytest.skip("this Dask does not set MALLOC_TRIM_THRESHOLD_ for its workers")
+        client.submit(runner.run_unit_on_worker, units[0], exp.preprocess, exp.cv.scheme, exp.cv.folds,
+                      exp.cv.seed, pure=False).result()
+        _, after = client.submit(faults, pure=False).result()
+    assert before > 100 * 400 and after < before // 10, (before, after)

@@ -13,6 +13,8 @@ from the cache or mirror themselves (a unit carries only the data set's name and
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -20,6 +22,53 @@ from bncbench.errors import UserError
 
 EXECUTORS = ("local", "dask")
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+# glibc's mallopt parameters (malloc.h) and the largest values its dynamic thresholds reach on
+# 64-bit systems (DEFAULT_MMAP_THRESHOLD_MAX = 32 MiB; the trim threshold follows as twice that)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_MMAP_THRESHOLD, _TRIM_THRESHOLD = 32 << 20, 64 << 20
+_FIXING_VARS = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_")
+_FIXING_TUNABLES = ("malloc.trim_threshold", "malloc.top_pad", "malloc.mmap_max")
+_malloc_checked = False
+
+
+def restore_malloc_thresholds() -> bool:
+    """Give this process glibc's usual large-allocation behaviour back when its environment
+    took it away; True if thresholds were set. Once per process.
+
+    glibc raises its mmap threshold (from 128 KiB up to 32 MiB) as large blocks are freed, so a
+    process that repeatedly allocates arrays of the same size reuses heap memory. Setting any
+    of MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_, MALLOC_MMAP_MAX_ (or their GLIBC_TUNABLES)
+    turns that off; Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536 for every worker it starts.
+    Then every numpy temporary above 128 KiB is a fresh mmap whose pages fault in one by one
+    (grid10 in one process: 7.3 million minor faults instead of 50 thousand, 15 s of system
+    time). This sets the thresholds the dynamic rule ends at (mmap 32 MiB, trim 64 MiB). An
+    explicit mmap threshold (MALLOC_MMAP_THRESHOLD_ or its tunable) is left alone, and so is
+    every process that is not on glibc."""
+    global _malloc_checked
+    if _malloc_checked:
+        return False
+    _malloc_checked = True
+    env = os.environ
+    tunables = env.get("GLIBC_TUNABLES", "")
+    fixed = any(v in env for v in _FIXING_VARS) or any(t in tunables for t in _FIXING_TUNABLES)
+    if not fixed or "MALLOC_MMAP_THRESHOLD_" in env or "malloc.mmap_threshold" in tunables:
+        return False
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):
+            return False
+        import ctypes
+
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (ValueError, OSError, AttributeError):  # not glibc (the name is unknown), or no libc.so.6
+        return False
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    ok_mmap = mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
+    ok_trim = mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
+    return bool(ok_mmap and ok_trim)
 
 
 def _indexed(fn: Callable, i: int, item: Any, args: tuple) -> tuple[int, Any]:
@@ -43,7 +92,8 @@ def local_cluster(jobs: int):
 
     Worker processes get one BLAS/OpenMP thread and not Dask's default
     MALLOC_TRIM_THRESHOLD_=65536, which makes numpy's large temporaries page-fault on every
-    allocation (measured here: twice the time per unit)."""
+    allocation (measured here: twice the time per unit). Workers of a cluster started
+    elsewhere keep that setting and undo its effect themselves (`restore_malloc_thresholds`)."""
     import dask
     from distributed import LocalCluster
 
@@ -69,8 +119,13 @@ def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: s
             client = Client(cluster)
         try:
             futures = [client.submit(_indexed, fn, i, item, args, pure=False) for i, item in enumerate(items)]
-            for fut in as_completed(futures):
-                yield fut.result()
+            done = as_completed(futures)
+            del futures  # as_completed holds each future until it is yielded
+            for fut in done:
+                result = fut.result()
+                fut.release()  # the worker drops its copy now, not when the whole run ends
+                del fut
+                yield result
         finally:
             client.close()
     finally:

@@ -1,4 +1,4 @@
-"""The experiment runner: plan tasks, skip finished ones, run the rest, store each atomically."""
+"""The experiment runner: plan tasks, skip finished ones, run the rest, store each unit atomically."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import os
 import platform
 import sys
+import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -18,7 +19,7 @@ from bncbench import __version__
 from bncbench.data import catalog
 from bncbench.data.dataset import Dataset
 from bncbench.data.sources import cache_dir
-from bncbench.engine.executors import check_executor, execute
+from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
 from bncbench.engine.fingerprint import code_fingerprint
 from bncbench.engine.progress import Progress
 from bncbench.engine.store import Store
@@ -61,9 +62,12 @@ def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dic
 
 def run_unit_on_worker(unit: Unit, *args) -> tuple[list, dict]:
     """`run_unit` plus what the worker's own code is: {classifier name: code fingerprint, "at":
-    where bncbench is installed}, so that the driver refuses results of other code."""
+    where bncbench is installed}, so that the driver refuses results of other code. The first
+    call in a process undoes a worker environment that slows numpy down (Dask's nanny:
+    `executors.restore_malloc_thresholds`)."""
     import bncbench
 
+    restore_malloc_thresholds()
     outputs = run_unit(unit, *args)
     return outputs, {"at": str(Path(bncbench.__file__).parent),
                      **{c.name: code_fingerprint(c.cls) for c in unit.classifiers}}
@@ -144,12 +148,69 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
     return datasets
 
 
+class _Writer:
+    """Stores finished units from a background thread, one transaction per unit
+    (`Store.put_many`), while the driver goes on computing or receiving the next ones: encoding
+    (zlib, sums of metric terms) and SQLite release the GIL, so writing overlaps the work. At
+    most `depth` units wait to be written (memory stays bounded; a kill loses only those and the
+    units being computed). `on_stored(unit, n)` runs in the writer thread after each commit.
+    `close()` writes what is queued, then stops; an error of the writer is raised in the driver
+    (at the next `submit` or at `close`)."""
+
+    def __init__(self, store: Store, on_stored, depth: int = 1):
+        self.store, self.on_stored = store, on_stored
+        self._slots = threading.Semaphore(depth)
+        self._items: list = []
+        self._cond = threading.Condition()
+        self._closed = False
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._loop, name="bncbench-store-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, unit: Unit, rows: list) -> None:
+        self._slots.acquire()
+        self._raise()
+        with self._cond:
+            self._items.append((unit, rows))
+            self._cond.notify()
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._items and not self._closed:
+                    self._cond.wait()
+                if not self._items:
+                    return
+                unit, rows = self._items.pop(0)
+            try:
+                if self.error is None:
+                    self.store.put_many(rows)
+                    self.on_stored(unit, len(rows))
+            except BaseException as e:  # noqa: BLE001 - handed to the driver
+                self.error = e
+            finally:
+                self._slots.release()
+
+    def _raise(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def close(self, raise_error: bool = True) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        self._thread.join()
+        if raise_error:
+            self._raise()
+
+
 def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
         log=print, strict: bool = False, executor: str = "local", scheduler: str | None = None) -> dict:
     """Run (or resume) an experiment on the named executor. Returns counts of tasks run, skipped
     (already finished) and, with `fresh`, replaced: every task of this invocation (its data sets ×
     classifiers × runs × folds) is computed again and replaces its stored result when the new one
-    is stored, so an interrupted fresh run loses nothing; other stored tasks are never touched."""
+    is stored, so an interrupted fresh run loses nothing; other stored tasks are never touched.
+    The tasks of a unit are stored together, in one transaction, by a background thread."""
     check_executor(executor, scheduler)
     datasets = load_available(exp, strict, log)
     units, keys = plan(exp, datasets)
@@ -175,18 +236,24 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
         for u in pending:
             per_dataset[u.dataset.name] = per_dataset.get(u.dataset.name, 0) + len(u.keys)
         with Progress(total, skipped, per_dataset, quiet=quiet, log=log) as prog:
-            def record(u: Unit, outputs):
+            def on_stored(u: Unit, n: int) -> None:
                 nonlocal n_run
-                classes = datasets[u.dataset.name].classes
-                for spec, key, out in zip(u.classifiers, u.keys, outputs):
-                    store.put(key, u.dataset.name, spec.label, u.run, u.fold, out, classes)
-                    n_run += 1
-                prog.advance(len(outputs), u.dataset.name, f"run {u.run} fold {u.fold}")
+                n_run += n
+                prog.advance(n, u.dataset.name, f"run {u.run} fold {u.fold}")
 
+            writer = _Writer(store, on_stored)
             args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
-            for i, (outputs, worker) in execute(executor, run_unit_on_worker, pending, args, jobs, scheduler):
-                check_worker_code(pending[i], worker)
-                record(pending[i], outputs)
+            try:
+                for i, (outputs, worker) in execute(executor, run_unit_on_worker, pending, args, jobs, scheduler):
+                    u = pending[i]
+                    check_worker_code(u, worker)
+                    classes = datasets[u.dataset.name].classes
+                    writer.submit(u, [(key, u.dataset.name, spec.label, u.run, u.fold, out, classes)
+                                      for spec, key, out in zip(u.classifiers, u.keys, outputs)])
+            except BaseException:
+                writer.close(raise_error=False)  # finished units are still stored
+                raise
+            writer.close()
         return {"total": total, "run": n_run, "skipped": skipped, "replaced": replaced, "elapsed": prog.elapsed()}
     finally:
         store.close()

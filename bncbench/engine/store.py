@@ -1,9 +1,10 @@
 """Results store: one SQLite file per results directory (format documented in docs/store.md).
 
-Why SQLite: every finished task is committed in its own transaction (atomic; a `kill -9`
-loses only tasks in flight), the primary key on the task hash makes resume a lookup, it
-needs no extra dependency, and one file holds tasks, per-instance predictions and
-provenance. Only the driver process writes; reading commands open the file read-only.
+Why SQLite: the tasks of each finished unit (one fold with its classifiers) are committed in
+one transaction (atomic; a `kill -9` loses only units in flight), the primary key on the task
+hash makes resume a lookup, it needs no extra dependency, and one file holds tasks,
+per-instance predictions and provenance. Only the driver process writes; reading commands
+open the file read-only.
 
 Compact storage (format 2): a fold's test rows, true classes and class names are stored once
 in `splits` and shared by every classifier run on that fold; probabilities are float32,
@@ -81,7 +82,8 @@ class Store:
                 self._check_format(location)
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                self.db = sqlite3.connect(path, timeout=60)
+                # the runner writes from one background thread at a time (runner._Writer)
+                self.db = sqlite3.connect(path, timeout=60, check_same_thread=False)
                 self._check_format(location)  # before anything is written to the file
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
@@ -144,16 +146,26 @@ class Store:
             classes: list[str]) -> None:
         """Write one finished task (and its fold's split, if new) in one transaction; a task
         already stored under `key` is replaced."""
-        e = codec.encode(out.test_index, out.y_true, out.proba, classes)
+        self.put_many([(key, dataset, label, run, fold, out, classes)])
+
+    def put_many(self, tasks: list[tuple[str, str, str, int, int, TaskOutput, list[str]]]) -> None:
+        """Write finished tasks, each (key, dataset, label, run, fold, output, classes), in one
+        transaction (the runner: every task of one unit), with their folds' splits where new;
+        a task already stored under its key is replaced. Encoding happens before the
+        transaction opens, so the write lock is held only for the inserts."""
+        enc = [(t, codec.encode(t[5].test_index, t[5].y_true, t[5].proba, t[6])) for t in tasks]
+        splits = {e.split_key: e for _, e in enc}
+        rows = [(key, dataset, label, run, fold, e.split_key, e.n_classes, e.pred, e.proba, e.sums,
+                 float(out.train_time), float(out.test_time), json.dumps(out.info, sort_keys=True))
+                for (key, dataset, label, run, fold, out, _), e in enc]
         with self.db:
-            if self.db.execute("SELECT 1 FROM splits WHERE key = ?", (e.split_key,)).fetchone() is None:
-                self.db.execute("INSERT INTO splits VALUES (?,?,?,?,?)",
-                                (e.split_key, e.n, codec.pack_index(e.test_index), codec.pack_ints(e.y_true, "<i2"),
-                                 e.classes_json))
-            self.db.execute(
-                "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'))",
-                (key, dataset, label, run, fold, e.split_key, e.n_classes, e.pred, e.proba, e.sums,
-                 float(out.train_time), float(out.test_time), json.dumps(out.info, sort_keys=True)))
+            for k, e in splits.items():
+                if self.db.execute("SELECT 1 FROM splits WHERE key = ?", (k,)).fetchone() is None:
+                    self.db.execute("INSERT INTO splits VALUES (?,?,?,?,?)",
+                                    (k, e.n, codec.pack_index(e.test_index), codec.pack_ints(e.y_true, "<i2"),
+                                     e.classes_json))
+            self.db.executemany("INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'))",
+                                rows)
 
     _COLUMNS = ("t.key, t.dataset, t.label, t.run, t.fold, t.n_classes, s.n, s.test_index, s.y_true, s.classes, "
                 "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info")
