@@ -89,3 +89,21 @@ def test_writer_error_stops_the_run_and_keeps_finished_units(tmp_path, monkeypat
     store.close()
     again = runner.run(exp, str(tmp_path / "res"), quiet=True, log=lambda *a: None)
     assert again["skipped"] == 2 and again["run"] == 4
+
+
+def test_outputs_encoded_by_a_worker_are_stored_as_the_driver_would_store_them(tmp_path):
+    """Worker processes send `EncodedOutput`s (codec.encode runs where the unit ran); the rows
+    must equal those of TaskOutputs encoded by the driver's writer."""
+    from bncbench.engine.store import EncodedOutput
+
+    tasks = _unit()
+    as_worker = [(*t[:5], EncodedOutput.of(t[5], t[6]), t[6]) for t in tasks]
+    rows = []
+    for name, batch in (("driver", tasks), ("worker", as_worker)):
+        store = Store(tmp_path / name)
+        store.put_many(batch)
+        rows.append([store.db.execute("SELECT * FROM splits").fetchall(),
+                     store.db.execute("SELECT key, dataset, label, run, fold, split, n_classes, pred, proba, sums, "
+                                      "train_time, test_time, info FROM tasks ORDER BY key").fetchall()])
+        store.close()
+    assert rows[0] == rows[1] and len(rows[0][1]) == 3

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from bncbench.data.sources import cache_dir
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
 from bncbench.engine.fingerprint import code_fingerprint
 from bncbench.engine.progress import Progress
-from bncbench.engine.store import Store
+from bncbench.engine.store import EncodedOutput, Store
 from bncbench.engine.units import Unit, load_dataset, run_unit
 from bncbench.errors import DataUnavailable, UserError
 
@@ -60,15 +61,20 @@ def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dic
     return units, keys
 
 
-def run_unit_on_worker(unit: Unit, *args) -> tuple[list, dict]:
+def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, dict]:
     """`run_unit` plus what the worker's own code is: {classifier name: code fingerprint, "at":
-    where bncbench is installed}, so that the driver refuses results of other code. The first
-    call in a process undoes a worker environment that slows numpy down (Dask's nanny:
-    `executors.restore_malloc_thresholds`)."""
+    where bncbench is installed}, so that the driver refuses results of other code. With
+    `encode`, the outputs come in their stored form (`EncodedOutput`): a worker process does the
+    packing and compression, so the driver, which receives every unit, only inserts (on two
+    cores it otherwise competes with the workers). The first call in a process undoes a worker
+    environment that slows numpy down (Dask's nanny: `executors.restore_malloc_thresholds`)."""
     import bncbench
 
     restore_malloc_thresholds()
     outputs = run_unit(unit, *args)
+    if encode:
+        classes = load_dataset(unit.dataset).classes
+        outputs = [EncodedOutput.of(out, classes) for out in outputs]
     return outputs, {"at": str(Path(bncbench.__file__).parent),
                      **{c.name: code_fingerprint(c.cls) for c in unit.classifiers}}
 
@@ -151,7 +157,8 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
 class _Writer:
     """Stores finished units from a background thread, one transaction per unit
     (`Store.put_many`), while the driver goes on computing or receiving the next ones: encoding
-    (zlib, sums of metric terms) and SQLite release the GIL, so writing overlaps the work. At
+    of in-process outputs (zlib, sums of metric terms) and SQLite release the GIL, so writing
+    overlaps the work. At
     most `depth` units wait to be written (memory stays bounded; a kill loses only those and the
     units being computed). `on_stored(unit, n)` runs in the writer thread after each commit.
     `close()` writes what is queued, then stops; an error of the writer is raised in the driver
@@ -243,8 +250,12 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
 
             writer = _Writer(store, on_stored)
             args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+            # in this process, the writer thread encodes while the next unit computes; worker
+            # processes send their units encoded
+            in_process = executor == "local" and (jobs <= 1 or len(pending) <= 1)
+            work = partial(run_unit_on_worker, encode=not in_process)
             try:
-                for i, (outputs, worker) in execute(executor, run_unit_on_worker, pending, args, jobs, scheduler):
+                for i, (outputs, worker) in execute(executor, work, pending, args, jobs, scheduler):
                     u = pending[i]
                     check_worker_code(u, worker)
                     classes = datasets[u.dataset.name].classes

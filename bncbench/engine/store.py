@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -28,6 +29,23 @@ from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums
 
 FORMAT = 2
 DB_NAME = "results.sqlite"
+
+@dataclass
+class EncodedOutput:
+    """A task's output in its stored form (engine/codec.py), made where the task ran: a worker
+    process sends the driver compressed float32 columns instead of float64 probabilities, and
+    the driver's only work per task is the insert."""
+
+    encoded: codec.Encoded
+    train_time: float
+    test_time: float
+    info: dict
+
+    @classmethod
+    def of(cls, out: TaskOutput, classes: list[str]) -> EncodedOutput:
+        return cls(codec.encode(out.test_index, out.y_true, out.proba, classes), out.train_time, out.test_time,
+                   out.info)
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tasks (
@@ -142,22 +160,24 @@ class Store:
     def done_keys(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT key FROM tasks")}
 
-    def put(self, key: str, dataset: str, label: str, run: int, fold: int, out: TaskOutput,
+    def put(self, key: str, dataset: str, label: str, run: int, fold: int, out: TaskOutput | EncodedOutput,
             classes: list[str]) -> None:
         """Write one finished task (and its fold's split, if new) in one transaction; a task
         already stored under `key` is replaced."""
         self.put_many([(key, dataset, label, run, fold, out, classes)])
 
-    def put_many(self, tasks: list[tuple[str, str, str, int, int, TaskOutput, list[str]]]) -> None:
+    def put_many(self, tasks: list[tuple[str, str, str, int, int, TaskOutput | EncodedOutput, list[str]]]) -> None:
         """Write finished tasks, each (key, dataset, label, run, fold, output, classes), in one
         transaction (the runner: every task of one unit), with their folds' splits where new;
-        a task already stored under its key is replaced. Encoding happens before the
-        transaction opens, so the write lock is held only for the inserts."""
-        enc = [(t, codec.encode(t[5].test_index, t[5].y_true, t[5].proba, t[6])) for t in tasks]
-        splits = {e.split_key: e for _, e in enc}
-        rows = [(key, dataset, label, run, fold, e.split_key, e.n_classes, e.pred, e.proba, e.sums,
-                 float(out.train_time), float(out.test_time), json.dumps(out.info, sort_keys=True))
-                for (key, dataset, label, run, fold, out, _), e in enc]
+        a task already stored under its key is replaced. An output not encoded yet (a
+        TaskOutput) is encoded before the transaction opens, so the write lock is held only for
+        the inserts."""
+        enc = [(t, t[5] if isinstance(t[5], EncodedOutput) else EncodedOutput.of(t[5], t[6])) for t in tasks]
+        splits = {e.encoded.split_key: e.encoded for _, e in enc}
+        rows = [(key, dataset, label, run, fold, e.encoded.split_key, e.encoded.n_classes, e.encoded.pred,
+                 e.encoded.proba, e.encoded.sums, float(e.train_time), float(e.test_time),
+                 json.dumps(e.info, sort_keys=True))
+                for (key, dataset, label, run, fold, _, _), e in enc]
         with self.db:
             for k, e in splits.items():
                 if self.db.execute("SELECT 1 FROM splits WHERE key = ?", (k,)).fetchone() is None:
