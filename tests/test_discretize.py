@@ -46,3 +46,22 @@ def test_apply_cuts_float32_comparison():
     cut = np.array([0.1], dtype=np.float32)
     # 0.1 as float64 is above float32(0.1)... compared in float32 it equals the cut → left bin
     assert apply_cuts(np.array([0.1]), cut).tolist() == [0]
+
+
+def test_petal_mdl_top_level_test_counts_the_declared_classes():
+    """§1.3 rule (5), worked by hand: values 1..4 with classes 0,0,1,1 split perfectly (gain 1
+    bit). MDLP threshold (log2(N−1) + Δ)/N with Δ = log2(3^k − 2) − k·1: k = 2 present classes
+    gives (1.585 + 0.807)/4 = 0.598 < 1 (cut 2.5); k = 5 declared gives (1.585 + 2.913)/4 =
+    1.12 > 1 (no cut). Weka's MDL counts present classes whatever is declared."""
+    from bncbench.preprocess import discretize
+
+    v, y = np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 1, 1])
+    assert discretize.mdl(v, y, 2, "petal").tolist() == [2.5]
+    assert discretize.mdl(v, y, 5, "petal").tolist() == []
+    assert discretize.mdl(v, y, 5, "weka").tolist() == [2.5]
+    # the recursive tests count the classes present: with 7 declared the top-level cut 4.5 is
+    # accepted (gain 0.971 > (log2 9 + log2 2185 − 7·1.371 + 2)/10 = 0.666), and the left side
+    # 1..4 (classes 0,0,1,1) is cut at 2.5 only because its test counts its 2 classes (with
+    # k = 7 there: (1.585 + log2 2185 − 7)/4 = 1.42 > 1, no cut)
+    v2, y2 = np.arange(1.0, 11.0), np.array([0, 0, 1, 1, 2, 2, 2, 2, 2, 2])
+    assert discretize.mdl(v2, y2, 7, "petal").tolist() == [2.5, 4.5]

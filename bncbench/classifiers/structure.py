@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from bncbench.classifiers.ordering import gcc_descending, stable_descending
+
 
 def prim_tree(weights: np.ndarray, root: int = 0) -> np.ndarray:
     """Parent of each attribute in the maximum weighted spanning tree grown from `root`
@@ -31,10 +33,12 @@ def prim_tree(weights: np.ndarray, root: int = 0) -> np.ndarray:
     return parent
 
 
-def kdb_parents(mi: np.ndarray, cmi: np.ndarray, k: int) -> tuple[np.ndarray, list[list[int]]]:
-    """KDB-k (Sahami 1996, §4.3): attribute order by I(X;Y) descending (stable) and, for each
-    attribute, its parents in descending CMI order (ties → earlier in the MI order)."""
-    order = np.argsort(-mi, kind="stable")
+def kdb_parents(mi: np.ndarray, cmi: np.ndarray, k: int, gcc_order: bool = False) -> tuple[np.ndarray, list[list[int]]]:
+    """KDB-k (Sahami 1996, §4.3): attribute order by I(X;Y) descending and, for each attribute,
+    its parents in descending CMI order (ties → earlier in the MI order). The order is stable,
+    or with `gcc_order` the one of GCC's `std::sort` (the C++ system's, §0.3; used with float32
+    information values)."""
+    order = gcc_descending(mi) if gcc_order else stable_descending(mi)
     parents: list[list[int]] = [[] for _ in range(mi.size)]
     for r, a in enumerate(order):
         preceding = order[:r]

@@ -85,7 +85,8 @@ def _entropy(counts: np.ndarray) -> float:
     return float((-_xlnx(counts).sum() + _xlnx(np.array([total]))[0]) / (total * math.log(2)))
 
 
-def _mdl_cuts(v: np.ndarray, y: np.ndarray, n_classes: int, petal: bool) -> list:
+def _mdl_cuts(v: np.ndarray, y: np.ndarray, n_classes: int, petal: bool, top: bool = False) -> list:
+    """Cuts of the sorted values v with classes y (§1.3); `top` marks the top-level call."""
     n = v.shape[0]
     if n < 2:
         return []
@@ -111,7 +112,9 @@ def _mdl_cuts(v: np.ndarray, y: np.ndarray, n_classes: int, petal: bool) -> list
     gain = prior - float(ent[best])
     if gain <= 0:
         return []
-    k = int((total > 0).sum())
+    # k: classes present in v; the petal variant's top-level test counts the declared classes
+    # instead (§1.3 rule 5, verified for paper 004: hungarian declares 5 classes, 2 present)
+    k = n_classes if petal and top else int((total > 0).sum())
     k1 = int((left[best] > 0).sum())
     k2 = int((right[best] > 0).sum())
     e1, e2 = _entropy(left[best]), _entropy(right[best])
@@ -134,12 +137,13 @@ def _mdl_cuts(v: np.ndarray, y: np.ndarray, n_classes: int, petal: bool) -> list
 
 def mdl(values: np.ndarray, y: np.ndarray, n_classes: int, method: str = "weka") -> np.ndarray:
     """Fayyad–Irani MDL cut points (§1.3); `method` "weka" (leftmost tie, float64) or
-    "petal" (rightmost tie, float32 values, recurse only on sides with > 2 instances)."""
+    "petal" (rightmost tie, float32 values, recurse only on sides with > 2 instances, the
+    top-level test with k = `n_classes`, the declared classes, not those present)."""
     petal = method == "petal"
     dtype = np.float32 if petal else np.float64
     v = np.asarray(values, dtype=dtype)
     order = np.argsort(v, kind="stable")
-    cuts = _mdl_cuts(v[order], np.asarray(y)[order], n_classes, petal)
+    cuts = _mdl_cuts(v[order], np.asarray(y)[order], n_classes, petal, top=True)
     return np.array(sorted(cuts), dtype=dtype)
 
 
