@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-import numpy as np
 import typer
 
 from bncbench.errors import UserError
@@ -157,7 +156,8 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
            metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="what the cells show (metrics listed above)"),
            datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all in the results]"),
            classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels [default: all in the results]"),
-           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex"),
+           label_metric: Optional[str] = typer.Option(None, "--label-metric", metavar="L=M,...", help="show these classifiers' columns in another metric (e.g. SKDB=rmse_all: paper 004's Table A4); the column is labelled 'L (M)'")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
     The md and latex tables end with a mean row and an average-rank row (Demšar 2006: per data
@@ -186,7 +186,9 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
+      bncbench report results/ait36 --metric rmse --label-metric SKDB=rmse_all
     """
+    from bncbench.evaluate.metrics import METRICS
     from bncbench.evaluate.report import format_report
     from bncbench.results import store_differences
     from bncbench.results import summarize_store
@@ -196,8 +198,27 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
     s = summarize_store(results, metric, _split(datasets), _split(classifiers))
     if s.status_line():
         _err(f"warning: {s.status_line()}")
+    labels, values = s.labels, s.values
+    if label_metric:
+        swaps = {}
+        for item in _split(label_metric) or []:
+            lab, sep, m = item.partition("=")
+            if not sep or lab not in s.labels or m not in METRICS:
+                raise UserError(f"--label-metric: {item!r} is not LABEL=METRIC with a label of the results "
+                                f"({', '.join(s.labels)}) and a metric ({', '.join(METRICS)})")
+            swaps[lab] = m
+        labels, values = [], dict(values)
+        for lab in s.labels:
+            if lab not in swaps:
+                labels.append(lab)
+                continue
+            other = summarize_store(results, swaps[lab], s.datasets, [lab])
+            shown = f"{lab} ({swaps[lab]})"
+            labels.append(shown)
+            for d in s.datasets:
+                values[(d, shown)] = other.values[(d, lab)]
     marks = store_differences(results, s.datasets) if format != "csv" else {}
-    typer.echo(format_report(s.datasets, s.labels, s.values, metric, format, marks), nl=False)
+    typer.echo(format_report(s.datasets, labels, values, metric, format, marks), nl=False)
 
 
 @app.command()
@@ -314,6 +335,125 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     typer.echo(format_wdl(row_labels, col_labels, mat, format, metric, notes), nl=False)
 
 
+@app.command()
+def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+         pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against its baseline B"),
+         datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
+         format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
+
+    rCLL(A|B) = CLL(A) / CLL(B), with CLL summed over the test instances. CLLs are negative,
+    so A has the higher (better) likelihood when rCLL < 1; the lines under the table count
+    both readings (paper 004 calls rCLL ≥ 1 better; ALGORITHMS.md §5.4).
+
+    
+    Example:
+      bncbench rcll results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
+    """
+    from bncbench.evaluate.paired import parse_pairs, rcll_rows
+    from bncbench.evaluate.report import format_grid
+    from bncbench.results import summarize_store
+
+    try:
+        pair_list = parse_pairs(pairs)
+    except ValueError as e:
+        raise UserError(f"--pairs: {e}") from None
+    s = summarize_store(results, "cll", _split(datasets), sorted({x for p in pair_list for x in p}))
+    if s.status_line():
+        _err(f"warning: {s.status_line()}")
+    header, rows, notes = rcll_rows(s.datasets, s.values, pair_list)
+    typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
+
+
+@app.command()
+def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+       pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against B"),
+       metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="metric compared, as for report"),
+       draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
+       format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
+
+    S_t holds the first t data sets in the config's order (paper 004's Table 1 order: by
+    instances); GD counts A's wins minus its losses on them, with the W/D/L draw rule.
+
+    
+    Example:
+      bncbench gd results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
+    """
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
+    from bncbench.evaluate.paired import gd_rows, parse_pairs
+    from bncbench.evaluate.report import format_grid
+    from bncbench.evaluate.stats import parse_draw
+    from bncbench.results import summarize_store
+
+    if metric not in METRICS:
+        raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+    try:
+        pair_list = parse_pairs(pairs)
+    except ValueError as e:
+        raise UserError(f"--pairs: {e}") from None
+    rule = draw or _stored_wdl_settings(results).get("draw", "exact4")
+    try:
+        parse_draw(rule)
+    except ValueError as e:
+        raise UserError(f"--draw: {e}") from None
+    s = summarize_store(results, metric, None, sorted({x for p in pair_list for x in p}))
+    if s.status_line():
+        _err(f"warning: {s.status_line()}")
+    header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric])
+    typer.echo(format_grid(header, rows, format, notes=[f"{metric}, draw rule {rule}; data sets in the config's order"]),
+               nl=False)
+
+
+@app.command()
+def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
+           results: Optional[list[str]] = typer.Option(None, "--results", metavar="NAME=DIR", help="read the file's results NAME from DIR (repeatable)"),
+           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """A paper's headline claims and printed W/D/L tables beside our runs.
+
+    Each claim gets the printed value, ours and a verdict (holds / direction only / does not
+    hold; bncbench/evaluate/claims.py says how each kind is judged); then each printed W/D/L
+    table with ours in every cell ("printed / ours", * where they differ). Nothing is tuned
+    toward a claim.
+
+    
+    Example:
+      bncbench claims papers/ait36/claims.yaml
+      bncbench claims papers/ait36/claims.yaml --results main=runs/ait36
+    """
+    from bncbench.evaluate import claims as cl
+    from bncbench.evaluate.report import format_grid
+    from bncbench.results import summarize_store
+
+    overrides = {}
+    for item in results or []:
+        name, sep, folder = item.partition("=")
+        if not sep or not name or not folder:
+            raise UserError(f"--results: {item!r} is not NAME=DIR")
+        overrides[name] = folder
+    spec = cl.load(claims_file, overrides)
+    cache: dict = {}
+
+    def summary(name: str, metric: str):
+        if (name, metric) not in cache:
+            folder = spec["results"][name]
+            if not Path(folder).exists():
+                raise UserError(f"{claims_file}: results {name!r} at {folder} do not exist; run the config first "
+                                f"or give --results {name}=DIR")
+            cache[(name, metric)] = summarize_store(folder, metric)
+        return cache[(name, metric)]
+
+    verdicts = cl.evaluate(spec, summary)
+    out = [format_grid(["claim", "printed", "ours", "verdict"], [[v.text, v.printed, v.ours, v.verdict] for v in verdicts],
+                       format, caption=f"Claims of paper {spec.get('paper', '')}")]
+    held = sum(v.verdict == "holds" for v in verdicts)
+    if format != "csv":
+        out.append(f"\n{held} of {len(verdicts)} claims hold in our runs.\n\n")
+    for caption, header, rows in cl.table_comparison(spec, summary):
+        out.append(format_grid(header, rows, format, caption=caption) + ("\n" if format != "csv" else ""))
+    typer.echo("".join(out), nl=False)
+
+
 def _stored_wdl_settings(results: str) -> dict:
     """The `wdl:` section of the config stored with a results directory (empty if none)."""
     import yaml
@@ -348,19 +488,18 @@ def folds(config: str = typer.Argument(..., metavar="CONFIG", help="experiment Y
     from bncbench import config as cfg
     from bncbench.preprocess import arff
     from bncbench.engine import units
-    from bncbench.preprocess.folds import make_folds
     from bncbench.preprocess.encode import encode_fold
+    from bncbench.preprocess.folds import split
 
     exp = _select(cfg.load(config), [dataset], None)
     spec = exp.datasets[0]
     ds = units.load_dataset(spec)
-    s = exp.preprocess
+    s = spec.settings(exp.preprocess)
     gcuts = units._global_cuts(spec, s) if s.scope == "global" else None
     n_written = 0
     for r in range(exp.cv.runs if runs is None else min(runs, exp.cv.runs)):
-        f_of = make_folds(ds.y, exp.cv.scheme, exp.cv.folds, r, exp.cv.seed)
         for f in range(exp.cv.folds):
-            tr, te = np.flatnonzero(f_of != f), np.flatnonzero(f_of == f)
+            tr, te = split(ds.y, exp.cv.scheme, exp.cv.folds, r, f, exp.cv.seed, exp.cv.divisor or 3)
             enc = encode_fold(ds, tr, te, s, gcuts)
             names = arff.value_names(ds, enc, s.missing)
             for part, idx, X in (("train", tr, enc.X_train), ("test", te, enc.X_test)):

@@ -9,7 +9,7 @@ import inspect
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from bncbench.classifiers import REGISTRY, BayesNetClassifier
 from bncbench.errors import UserError
 from bncbench.classifiers.estimators import ESTIMATORS
 from bncbench.preprocess.encode import PreprocessSettings
+from bncbench.preprocess.folds import SCHEMES
 
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
             "info_precision", "wdl", "executor"}
@@ -30,7 +31,7 @@ PREPROCESS_CHOICES = {
     "mdl_method": ("weka", "petal"),
     "scope": ("fold", "global"),
 }
-CV_KEYS = {"scheme": ("stratified", "petal"), "folds": int, "runs": int, "seed": int}
+CV_KEYS = {"scheme": SCHEMES, "folds": int, "runs": int, "seed": int, "divisor": int}
 WDL_KEYS = {"draw": str, "draws": ("split", "ignore"), "tails": ("one", "two"), "metric": str}
 SHARED_PARAMS = ("estimator", "m", "info_precision")
 
@@ -40,6 +41,13 @@ class DatasetSpec:
     name: str
     path: str | None = None
     class_column: int | str | None = None
+    #: preprocessing settings of this data set that differ from the config's, as sorted
+    #: (key, value) pairs (e.g. paper 004's crx: MDL fitted once on the whole data set)
+    preprocess: tuple[tuple[str, Any], ...] = ()
+
+    def settings(self, base: PreprocessSettings) -> PreprocessSettings:
+        """The preprocessing of this data set: the config's with this entry's overrides."""
+        return replace(base, **dict(self.preprocess)) if self.preprocess else base
 
 
 @dataclass
@@ -55,10 +63,22 @@ class ClassifierSpec:
 
 @dataclass
 class CVSpec:
+    """The evaluation scheme (§5.1, §5.5). `petal-bv` is the C++ system's bias–variance
+    experiment: `runs` experiments, each training on floor(N / divisor) sampled instances and
+    testing on the same floor(N / divisor) others (one "fold" per run)."""
+
     scheme: str = "stratified"
     folds: int = 10
     runs: int = 1
     seed: int = 1
+    divisor: int | None = None  # petal-bv only (default 3)
+
+    def ident(self) -> dict:
+        """What defines the splits (the task key's and the protocol's part)."""
+        d = {"scheme": self.scheme, "folds": self.folds, "seed": self.seed}
+        if self.scheme == "petal-bv":
+            d["divisor"] = self.divisor
+        return d
 
 
 @dataclass
@@ -76,7 +96,7 @@ class Experiment:
 
     def digest(self) -> str:
         d = {"datasets": [asdict(x) for x in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
-             "preprocess": asdict(self.preprocess), "cv": asdict(self.cv)}
+             "preprocess": asdict(self.preprocess), "cv": self.cv.ident()}
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
 
 
@@ -195,6 +215,18 @@ def _classifier_params(cls) -> dict[str, inspect.Parameter]:
     return {k: p for k, p in sig.parameters.items() if k not in ("self", "cardinalities", "n_classes", "missing")}
 
 
+def _preprocess_overrides(ck: _Checker, raw, path: list) -> tuple[tuple[str, Any], ...]:
+    """Validated preprocessing keys of a `preprocess:` mapping, as sorted (key, value) pairs."""
+    pre = dict(raw or {})
+    ck.mapping(pre, path, set(PREPROCESS_CHOICES) | {"bins"})
+    for k, choices in PREPROCESS_CHOICES.items():
+        if k in pre:
+            ck.choice(pre[k], [*path, k], choices)
+    if "bins" in pre:
+        ck.typed(pre["bins"], [*path, "bins"], int, 2)
+    return tuple(sorted(pre.items()))
+
+
 def parse(text: str, file: str = "<config>") -> Experiment:
     """Validate a config text and build the `Experiment` (UserError on the first problem)."""
     try:
@@ -214,14 +246,7 @@ def parse(text: str, file: str = "<config>") -> Experiment:
             ck.fail([], f"missing required key {req!r}")
     name = str(raw.get("name") or Path(file).stem)
 
-    pre = dict(raw.get("preprocess") or {})
-    ck.mapping(pre, ["preprocess"], set(PREPROCESS_CHOICES) | {"bins"})
-    for k, choices in PREPROCESS_CHOICES.items():
-        if k in pre:
-            ck.choice(pre[k], ["preprocess", k], choices)
-    if "bins" in pre:
-        ck.typed(pre["bins"], ["preprocess", "bins"], int, 2)
-    settings = PreprocessSettings(**pre)
+    settings = PreprocessSettings(**dict(_preprocess_overrides(ck, raw.get("preprocess"), ["preprocess"])))
 
     cvraw = dict(raw.get("cv") or {})
     ck.mapping(cvraw, ["cv"], set(CV_KEYS))
@@ -230,7 +255,14 @@ def parse(text: str, file: str = "<config>") -> Experiment:
             if isinstance(spec, tuple):
                 ck.choice(cvraw[k], ["cv", k], spec)
             else:
-                ck.typed(cvraw[k], ["cv", k], int, 0 if k == "seed" else (2 if k == "folds" else 1))
+                ck.typed(cvraw[k], ["cv", k], int, 0 if k == "seed" else (1 if k == "runs" else 2))
+    if cvraw.get("scheme") == "petal-bv":
+        if "folds" in cvraw:
+            ck.fail(["cv", "folds"], "cv.folds does not apply to scheme petal-bv (one training sample and the fixed "
+                                     "test set per run; their size is N // cv.divisor)")
+        cvraw.update(folds=1, divisor=cvraw.get("divisor", 3))
+    elif "divisor" in cvraw:
+        ck.fail(["cv", "divisor"], "cv.divisor applies only to scheme petal-bv (the sample size N // divisor)")
     cv = CVSpec(**cvraw)
 
     shared: dict[str, Any] = {}
@@ -252,9 +284,10 @@ def parse(text: str, file: str = "<config>") -> Experiment:
             except UserError as e:
                 ck.fail(["datasets", i], str(e))
         else:
-            ck.mapping(d, ["datasets", i], {"name", "path", "class"})
+            ck.mapping(d, ["datasets", i], {"name", "path", "class", "preprocess"})
             if "name" not in d:
                 ck.fail(["datasets", i], "a data-set entry needs 'name'")
+            over = _preprocess_overrides(ck, d.get("preprocess"), ["datasets", i, "preprocess"])
             if "path" in d:
                 p = Path(d["path"])
                 if not p.is_absolute():
@@ -262,10 +295,10 @@ def parse(text: str, file: str = "<config>") -> Experiment:
                 if not _selectable(str(d["name"])):
                     ck.fail(["datasets", i, "name"], f"data-set name {d['name']!r} has a comma or a control "
                                                       f"character; data sets are selected with --datasets a,b")
-                datasets.append(DatasetSpec(str(d["name"]), str(p), d.get("class")))
+                datasets.append(DatasetSpec(str(d["name"]), str(p), d.get("class"), over))
             else:
                 try:
-                    datasets.append(DatasetSpec(catalog.resolve(str(d["name"]))))
+                    datasets.append(DatasetSpec(catalog.resolve(str(d["name"])), preprocess=over))
                 except UserError as e:
                     ck.fail(["datasets", i, "name"], str(e))
     seen = set()
@@ -307,6 +340,11 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         for k, choices in cls.PARAM_CHOICES.items():
             if k in params:
                 ck.choice(params[k], ["classifiers", i, k], choices)
+        modes = {"skip" if d.settings(settings).missing == "skip" else "value" for d in datasets}
+        unsupported = sorted(modes - set(getattr(cls, "SUPPORTED_MISSING", ("value", "skip"))))
+        if unsupported:
+            ck.fail(["classifiers", i, "name"], f"{cname} does not support missing values handled as "
+                                                f"'{unsupported[0]}' (preprocess.missing: skip); use distinct or impute")
         label = str(c.get("label") or (cname if cname in REGISTRY else cls.__name__))
         if not _selectable(label):
             ck.fail(["classifiers", i, "label"], f"label {label!r} has a comma or a control character; "

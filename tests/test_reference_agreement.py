@@ -43,7 +43,7 @@ def test_tan(seed, est, miss):
 
 @pytest.mark.parametrize("k", [1, 2, 3])
 @pytest.mark.parametrize("backoff", [False, True])
-@pytest.mark.parametrize("seed,est,miss", CASES[::2])
+@pytest.mark.parametrize("seed,est,miss", CASES)
 def test_kdb(seed, est, miss, k, backoff):
     X, y, Xt, cards, nc = random_data(seed)
     clf = KDB(k=k, backoff=backoff, estimator=est, m=1.0, missing=miss, cardinalities=cards, n_classes=nc).fit(X, y)

@@ -17,9 +17,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer, OrdinalEncoder
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from bncbench.classifiers import AODE, KDB, NB, REGISTRY, STAN, TAN
+from bncbench.classifiers import AIT, AODE, CFWNB, FKDB, IWAODE, KDB, NB, REGISTRY, SKDB, STAN, TAN, TAODE
 
-CLASSES = [NB, TAN, KDB, AODE, STAN]
+CLASSES = [NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE]
 assert set(CLASSES) == set(REGISTRY.values())
 
 #: checks of scikit-learn's suite that contradict the discrete-codes contract, with the reason
@@ -32,7 +32,13 @@ EXPECTED_FAILED_CHECKS = {
 ESTIMATORS = [NB(), TAN(), KDB(), AODE(), STAN(),
               # other code paths: sparse parent configurations, skip mode, other estimators
               KDB(k=2, backoff=True, missing="skip"), AODE(missing="skip", estimator="laplace", min_freq=2),
-              STAN(ranking="cmim", estimator="laplace_joint", loo_backoff=True, include_empty=True)]
+              STAN(ranking="cmim", estimator="laplace_joint", loo_backoff=True, include_empty=True),
+              SKDB(), SKDB(k_max=2, select_k=False, skdb_variant="textbook", estimator="laplace"),
+              AIT(), AIT(base="KDB", k=2, info_precision="float32"),
+              AIT(base="KDB", k=1, cip_structure="per_label", missing="skip", estimator="laplace"),
+              CFWNB(), CFWNB(cfwnb_mi="smoothed", missing="skip"), FKDB(), FKDB(k=3, missing="skip"),
+              TAODE(), TAODE(taode_weight="log_likelihood", missing="skip"), IWAODE(),
+              IWAODE(iwaode_weight_power="once", estimator="laplace_joint")]
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS, xfail_strict=True)
@@ -65,9 +71,10 @@ def _non_default_params(cls) -> dict:
         if name == "self":
             continue
         d = p.default
-        if name in cls.PARAM_CHOICES or name == "missing":
-            choices = cls.PARAM_CHOICES.get(name, ("value", "skip"))
-            out[name] = next(c for c in choices if c != d)
+        if name == "missing":  # the other mode where the model has one
+            out[name] = next((c for c in cls.SUPPORTED_MISSING if c != d), d)
+        elif name in cls.PARAM_CHOICES:
+            out[name] = next(c for c in cls.PARAM_CHOICES[name] if c != d)
         elif isinstance(d, bool):
             out[name] = not d
         elif isinstance(d, int):
@@ -78,8 +85,12 @@ def _non_default_params(cls) -> dict:
             out[name] = [4, 4, 4, 4, 4, 4]
         elif name == "n_classes":
             out[name] = 3
+        elif name == "local_k":  # AIT: the local KDB's k (None = the global k)
+            out[name] = 1
         else:
             raise AssertionError(f"no test value for {cls.__name__}({name}=...)")
+    if out.get("cii") is False and out.get("cip") is False:  # AIT needs one of its two networks
+        out["cip"] = True
     return out
 
 
@@ -225,6 +236,10 @@ def test_unseen_codes_are_missing_values(cls, estimator, missing):
     BayesNetClassifier): never an exception, and the same posterior as −1."""
     X, y = discrete_data(7, p_missing=0.05)
     X[:, 1] = np.where(X[:, 1] < 0, 0, X[:, 1])  # attribute 1: no missing value in training
+    if missing not in cls.SUPPORTED_MISSING:  # refused with a clear message
+        with pytest.raises(ValueError, match="missing"):
+            cls(estimator=estimator, missing=missing).fit(X, y)
+        return
     clf = cls(estimator=estimator, missing=missing).fit(X, y)
     Xt = X[:40].copy()
     unseen = np.zeros(Xt.shape, dtype=bool)

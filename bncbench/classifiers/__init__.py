@@ -1,13 +1,22 @@
 """Bayesian network classifiers on discrete value codes, each a scikit-learn classifier
 (BaseEstimator + ClassifierMixin: fit / predict_proba / predict / score, clone, model selection)."""
 
+from bncbench.classifiers.ait import AIT
 from bncbench.classifiers.aode import AODE
 from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.cfwnb import CFWNB
+from bncbench.classifiers.fkdb import FKDB
+from bncbench.classifiers.iwaode import IWAODE
 from bncbench.classifiers.kdb import KDB
 from bncbench.classifiers.nb import NB
+from bncbench.classifiers.skdb import SKDB
 from bncbench.classifiers.stan import STAN
 from bncbench.classifiers.tan import TAN
+from bncbench.classifiers.taode import TAODE
 
-REGISTRY: dict[str, type[BayesNetClassifier]] = {"NB": NB, "TAN": TAN, "KDB": KDB, "AODE": AODE, "STAN": STAN}
+#: the classifiers a config names by their class name
+REGISTRY: dict[str, type[BayesNetClassifier]] = {
+    c.__name__: c for c in (NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE)}
 
-__all__ = ["AODE", "BayesNetClassifier", "KDB", "NB", "STAN", "TAN", "REGISTRY"]
+__all__ = ["AIT", "AODE", "CFWNB", "FKDB", "IWAODE", "KDB", "NB", "REGISTRY", "SKDB", "STAN", "TAN", "TAODE",
+           "BayesNetClassifier"]

@@ -84,6 +84,9 @@ class BayesNetClassifier:
     NEEDS_PAIRS = True
     #: allowed values of string parameters (checked by the config validator and by fit)
     PARAM_CHOICES: dict[str, tuple[str, ...]] = {"estimator": ESTIMATORS}
+    #: the `missing` modes the model defines (the config validator refuses a preprocessing
+    #: with `missing: skip` for a classifier without "skip")
+    SUPPORTED_MISSING: tuple[str, ...] = MISSING_MODES
 
     def __init__(self, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):

@@ -7,7 +7,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.structure import kdb_parents
 from bncbench.classifiers.tables import nb_tables, pair_table
-from bncbench.classifiers.counts import config_counts, lookup, mixed_key
+from bncbench.classifiers.counts import PairCounts, config_counts, lookup, mixed_key
 from bncbench.classifiers.estimators import log_cond, log_prior
 from bncbench.classifiers.infotheory import cond_mutual_info, mutual_info_class
 
@@ -53,9 +53,20 @@ class KDB(BayesNetClassifier):
             raise ValueError("k must be ≥ 0")
         skip = self.missing == "skip"
         pc = self._pair_counts(Xc, y, pairs=self.k > 0)
+        self._structure(pc, skip)
+        self._fit_tables(Xc, y, pc, skip)
+
+    def _structure(self, pc: PairCounts, skip: bool) -> None:
+        """Sets `mi_`, `order_` and `parents_` (each attribute's parents, the back-off prefix
+        order first). Subclasses with another structure (FKDB) override this only."""
+        n = pc.offsets.size
         self.mi_ = mutual_info_class(pc, self.info_precision, skip)
-        cmi = cond_mutual_info(pc, self.info_precision, skip) if self.k > 0 else np.zeros((Xc.shape[1],) * 2)
+        cmi = cond_mutual_info(pc, self.info_precision, skip) if self.k > 0 else np.zeros((n, n))
         self.order_, self.parents_ = kdb_parents(self.mi_, cmi, self.k, gcc_order=self.info_precision == "float32")
+
+    def _fit_tables(self, Xc: np.ndarray, y: np.ndarray, pc: PairCounts, skip: bool) -> None:
+        """The conditional tables of `parents_`: dense from the pair counts with ≤ 1 parent,
+        else sparse counts per parent-prefix level (for the back-off)."""
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
         if self.k <= 1:  # one parent at most: dense tables from the pair counts, as TAN
             nb = nb_tables(pc, self.card_, skip, self.estimator, self.m)
@@ -81,7 +92,9 @@ class KDB(BayesNetClassifier):
                 ctx = config_counts([Xc[den_rows, p] for p in pre] + [y[den_rows]], rad + [self.n_classes_])
                 joint = config_counts([Xc[rows, p] for p in pre] + [Xc[rows, i], y[rows]],
                                       rad + [int(self.sizes_[i]), self.n_classes_])
-                exist = config_counts([Xc[rows, p] for p in pre], rad) if l else (np.zeros(1, np.int64), np.array([rows.sum()]))
+                # a parent prefix "occurred" if some training row has it, whatever its class or child
+                # value (§4.3; under skip a row whose child is missing counts too)
+                exist = config_counts([Xc[ctx_rows, p] for p in pre], rad) if l else (np.zeros(1, np.int64), np.array([ctx_rows.sum()]))
                 levels.append((pre, rad, ctx, joint, exist, int(rows.sum()), int(ctx_rows.sum())))
             self._tables.append(levels)
 

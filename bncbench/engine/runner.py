@@ -39,8 +39,8 @@ def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: in
     ident = {
         "code": code_fingerprint(clf.cls),
         "dataset": {"name": spec.name, "class": spec.class_column, "checksums": ds.checksums},
-        "preprocess": asdict(exp.preprocess),
-        "cv": {"scheme": exp.cv.scheme, "folds": exp.cv.folds, "seed": exp.cv.seed},
+        "preprocess": asdict(spec.settings(exp.preprocess)),
+        "cv": exp.cv.ident(),
         "run": run, "fold": fold,
         "classifier": {"name": clf.name, "label": clf.label, "params": clf.params},
     }
@@ -109,9 +109,16 @@ def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]]) 
 
 
 def protocol_digest(exp: Experiment) -> str:
-    """Hash of what makes cells comparable: preprocessing and cross-validation."""
-    return hashlib.sha256(json.dumps({"preprocess": asdict(exp.preprocess), "cv": asdict(exp.cv)},
-                                     sort_keys=True).encode()).hexdigest()
+    """Hash of what makes cells comparable: preprocessing (with the data sets' own settings)
+    and the evaluation scheme."""
+    cv = {"scheme": exp.cv.scheme, "folds": exp.cv.folds, "runs": exp.cv.runs, "seed": exp.cv.seed}
+    if exp.cv.scheme == "petal-bv":
+        cv["divisor"] = exp.cv.divisor
+    ident = {"preprocess": asdict(exp.preprocess), "cv": cv}
+    overrides = {d.name: dict(d.preprocess) for d in exp.datasets if d.preprocess}
+    if overrides:
+        ident["datasets"] = overrides
+    return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
 
 
 def provenance(exp: Experiment) -> dict:
@@ -142,6 +149,10 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
             files = catalog.missing_files(spec.name) if not spec.path else [spec.path]
             skipped.append(f"{spec.name} ({', '.join(files)})")
             continue
+        if exp.cv.scheme == "petal-bv" and ds.n_instances < exp.cv.divisor:
+            raise UserError(f"data set {spec.name!r} has {ds.n_instances} instances, fewer than cv.divisor = "
+                            f"{exp.cv.divisor}: its samples of N // divisor instances would be empty; drop the "
+                            f"data set or lower cv.divisor")
         if ds.n_instances < exp.cv.folds:
             raise UserError(f"data set {spec.name!r} has {ds.n_instances} instances, fewer than cv.folds = "
                             f"{exp.cv.folds}: some folds would be empty; lower cv.folds or drop the data set")
@@ -249,7 +260,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                 prog.advance(n, u.dataset.name, f"run {u.run} fold {u.fold}")
 
             writer = _Writer(store, on_stored)
-            args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+            args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor or 3)
             # in this process, the writer thread encodes while the next unit computes; worker
             # processes send their units encoded
             in_process = executor == "local" and (jobs <= 1 or len(pending) <= 1)

@@ -16,7 +16,7 @@ from bncbench.classifiers.base import fit_counts
 from bncbench.data import catalog
 from bncbench.data.dataset import Dataset
 from bncbench.preprocess.encode import Encoded, PreprocessSettings, encode_fold, encode_rows, fit_cuts
-from bncbench.preprocess.folds import make_folds
+from bncbench.preprocess.folds import FOLD_SCHEMES, split
 
 if TYPE_CHECKING:  # type-only: the config's validation code does not compute results
     from bncbench.config import ClassifierSpec, DatasetSpec
@@ -78,24 +78,26 @@ def fold_independent(settings: PreprocessSettings) -> bool:
     return settings.scope == "global" and settings.missing != "impute"
 
 
-def fold_counts(spec: DatasetSpec, settings: PreprocessSettings, ds: Dataset, train, test, enc, pairs: bool):
+def fold_counts(spec: DatasetSpec, settings: PreprocessSettings, ds: Dataset, train, test, enc, pairs: bool,
+                complement: bool = True):
     """The training counts of one fold, counted once for all its classifiers: all rows minus the
-    test rows when the encoding is fold-independent (one pass over the data set per worker
-    instead of one per fold), else a count of the training rows."""
-    if fold_independent(settings):
+    test rows when the encoding is fold-independent and the training rows are all the others
+    (`complement`; one pass over the data set per worker instead of one per fold), else a
+    count of the training rows."""
+    if fold_independent(settings) and complement:
         _, _, full = _all_rows(spec, settings, pairs)
         return full - fit_counts(enc.X_test, ds.y[test], enc.cardinalities, ds.n_classes, pairs)
     return fit_counts(enc.X_train, ds.y[train], enc.cardinalities, ds.n_classes, pairs)
 
 
-def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int):
+def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int, divisor: int = 3):
     """Preprocess one fold once, count once, and fit/test every pending classifier on it.
+    `settings` are the config's; the data set's own overrides apply on top.
 
     A classifier's train_time is its fit time plus the fold's shared counting time."""
     ds = load_dataset(unit.dataset)
-    folds = make_folds(ds.y, scheme, k, unit.run, seed)
-    train = np.flatnonzero(folds != unit.fold)
-    test = np.flatnonzero(folds == unit.fold)
+    settings = unit.dataset.settings(settings)
+    train, test = split(ds.y, scheme, k, unit.run, unit.fold, seed, divisor)
     pairs = any(c.cls.NEEDS_PAIRS for c in unit.classifiers)
     if fold_independent(settings):  # one encoding serves every fold
         X_all, cards, _ = _all_rows(unit.dataset, settings, pairs)
@@ -104,7 +106,7 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
         gcuts = _global_cuts(unit.dataset, settings) if settings.scope == "global" else None
         enc = encode_fold(ds, train, test, settings, gcuts)
     t = time.perf_counter()
-    counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs)
+    counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs, complement=scheme in FOLD_SCHEMES)
     t_count = time.perf_counter() - t
     out = []
     for spec in unit.classifiers:

@@ -1,0 +1,79 @@
+"""Paired comparisons of two classifiers over data sets beyond W/D/L: relative CLL (paper 004
+eq. 11, Fig. 7) and goal-difference curves (eq. 9, Fig. 3)."""
+
+from __future__ import annotations
+
+import math
+
+from bncbench.evaluate.stats import compare, goal_difference, round4
+
+
+def parse_pairs(text: str) -> list[tuple[str, str]]:
+    """"A:B,C:D" → [(A, B), (C, D)] (ValueError naming the malformed item)."""
+    pairs = []
+    for item in (x.strip() for x in text.split(",") if x.strip()):
+        a, sep, b = item.partition(":")
+        if not sep or not a.strip() or not b.strip():
+            raise ValueError(f"{item!r} is not of the form A:B (a classifier against its baseline)")
+        pairs.append((a.strip(), b.strip()))
+    if not pairs:
+        raise ValueError("no pair given; write A:B,C:D")
+    return pairs
+
+
+def relative_cll(cll_a: float, cll_b: float) -> float:
+    """rCLL(A | B) = CLL(A) / CLL(B) (eq. 11). Both CLLs are negative, so rCLL < 1 means A has
+    the higher (better) likelihood — the paper reads rCLL ≥ 1 as better (ALGORITHMS.md §5.4)."""
+    return cll_a / cll_b if cll_b != 0 else math.nan
+
+
+def rcll_rows(datasets, values, pairs) -> tuple[list[str], list[list[str]], list[str]]:
+    """(header, rows, notes) of the rCLL table: per data set and pair CLL(A), CLL(B), rCLL; the
+    notes count, per pair, the data sets where A's CLL is higher and where rCLL ≥ 1."""
+    header = ["dataset"]
+    for a, b in pairs:
+        header += [f"CLL {a}", f"CLL {b}", f"rCLL({a}|{b})"]
+    rows, better, at_least_one, n = [], [0] * len(pairs), [0] * len(pairs), [0] * len(pairs)
+    for ds in datasets:
+        row = [ds]
+        for p, (a, b) in enumerate(pairs):
+            ca, cb = values[(ds, a)][0], values[(ds, b)][0]
+            r = relative_cll(ca, cb) if not (math.isnan(ca) or math.isnan(cb)) else math.nan
+            row += [_fmt(ca, 2), _fmt(cb, 2), _fmt(r, 4)]
+            if not math.isnan(r):
+                n[p] += 1
+                better[p] += ca > cb
+                at_least_one[p] += r >= 1
+        rows.append(row)
+    notes = [f"{a} vs {b}: higher CLL (better) on {better[p]} of {n[p]} data sets; rCLL ≥ 1 on {at_least_one[p]} "
+             f"(the paper counts rCLL ≥ 1 as better, but with negative CLLs that means a lower likelihood)"
+             for p, (a, b) in enumerate(pairs)]
+    return header, rows, notes
+
+
+def gd_rows(datasets, values, pairs, rule: str, lower_is_better: bool) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of the goal-difference curves: t, data set, then GD(A; B | S_t) per pair,
+    data sets in the given (the config's) order."""
+    header = ["t", "dataset"] + [f"GD({a};{b})" for a, b in pairs]
+    curves = [goal_difference([values[(d, a)][0] for d in datasets], [values[(d, b)][0] for d in datasets],
+                              rule, lower_is_better) for a, b in pairs]
+    rows = [[str(t + 1), ds] + [str(c[t]) for c in curves] for t, ds in enumerate(datasets)]
+    return header, rows
+
+
+def better_count(datasets, values, a: str, b: str, rule: str, lower_is_better: bool) -> tuple[int, int]:
+    """(data sets where A beats B under `rule`, data sets where both have a value)."""
+    wins = n = 0
+    for d in datasets:
+        x, y = values[(d, a)][0], values[(d, b)][0]
+        if math.isnan(x) or math.isnan(y):
+            continue
+        n += 1
+        wins += compare(x, y, rule, lower_is_better) == 1
+    return wins, n
+
+
+def _fmt(x: float, digits: int) -> str:
+    if math.isnan(x):
+        return "n/a"
+    return round4(x) if digits == 4 else format(x, f".{digits}f")

@@ -1,0 +1,239 @@
+"""CFWNB (§4.10) and FKDB (§4.11) against the plain-Python oracles of
+tests/reference_cfwnb_fkdb.py, a hand-worked CFWNB example, and FKDB's structure rules."""
+
+import math
+
+import numpy as np
+import pytest
+
+from bncbench.classifiers.cfwnb import CFWNB
+from bncbench.classifiers.fkdb import FKDB
+from tests.reference_cfwnb_fkdb import Data, ref_cfwnb, ref_cfwnb_weights, ref_fkdb
+
+ESTIMATORS = ("mestimate", "laplace", "laplace_joint")
+MISSING = ("value", "skip")
+
+
+def random_data(seed, n_train=70, n_test=30, n_attr=6, n_classes=3, p_missing=0.08, extras=False):
+    """Correlated attributes (so that structures are not all ties) with missing values (−1).
+    `extras`: also a constant attribute and an exact copy of attribute 1 right after it
+    (exact ties in MI, CMI and conditional entropy)."""
+    rng = np.random.default_rng(seed)
+    cards = rng.integers(2, 5, size=n_attr)
+    y = rng.integers(0, n_classes, size=n_train + n_test)
+    X = np.empty((n_train + n_test, n_attr), dtype=np.int64)
+    for i in range(n_attr):
+        noise = rng.integers(0, cards[i], size=y.size)
+        base = (y + (X[:, i - 1] if i else 0) + (X[:, i - 2] if i > 1 else 0)) % cards[i]
+        X[:, i] = np.where(rng.random(y.size) < 0.6, base, noise)
+    X[rng.random(X.shape) < p_missing] = -1
+    if extras:
+        X = np.column_stack([X[:, :2], X[:, 1], np.zeros(y.size, dtype=np.int64), X[:, 2:]])
+        cards = np.concatenate([cards[:2], [cards[1], 1], cards[2:]])
+    return X[:n_train], y[:n_train], X[n_train:], cards, n_classes
+
+
+DATA = [{"seed": s} for s in (0, 1, 2)] + [{"seed": 3, "extras": True}, {"seed": 4, "n_classes": 2, "n_attr": 4},
+                                           {"seed": 5, "n_attr": 8, "p_missing": 0.2}]
+
+
+# -- CFWNB -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data", DATA)
+@pytest.mark.parametrize("mi", ("ml", "smoothed"))
+@pytest.mark.parametrize("miss", MISSING)
+@pytest.mark.parametrize("est", ESTIMATORS)
+def test_cfwnb_matches_oracle(data, mi, miss, est):
+    X, y, Xt, cards, nc = random_data(**data)
+    clf = CFWNB(cfwnb_mi=mi, estimator=est, m=1.0, missing=miss, cardinalities=cards, n_classes=nc).fit(X, y)
+    want, w = ref_cfwnb(X.tolist(), y.tolist(), Xt.tolist(), nc, cards.tolist(), mi, est, 1.0, miss)
+    np.testing.assert_allclose(clf.weights_, w, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(clf.predict_proba(Xt), want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("mi", ("ml", "smoothed"))
+def test_cfwnb_relevance_and_redundancy(mi):
+    X, y, _, cards, nc = random_data(1)
+    clf = CFWNB(cfwnb_mi=mi, cardinalities=cards, n_classes=nc).fit(X, y)
+    _, rel, red = ref_cfwnb_weights(X.tolist(), y.tolist(), nc, cards.tolist(), mi)
+    np.testing.assert_allclose(clf.relevance_, rel, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(clf.redundancy_, red, rtol=0, atol=1e-12)
+
+
+def test_cfwnb_hand_worked():
+    # Four instances, two binary attributes, binary class:
+    #   y  = 0 0 1 1
+    #   A1 = 0 0 1 1   (a copy of the class)
+    #   A2 = 0 1 1 1
+    # Relevance: I(A1;C) = H(C) = 1 bit.
+    # I(A2;C): P(A2=0,c=0) = 1/4, P(A2=1,c=0) = 1/4, P(A2=1,c=1) = 1/2; P(A2=0) = 1/4, P(A2=1) = 3/4,
+    #   P(c) = 1/2:  1/4·log2(1/4 / (1/4·1/2)) + 1/4·log2(1/4 / (3/4·1/2)) + 1/2·log2(1/2 / (3/4·1/2))
+    #   = 1/4 + 1/4·log2(2/3) + 1/2·log2(4/3) = 3/2 − (3/4)·log2 3 = r ≈ 0.311278124459.
+    # Redundancy: A1 is the class, so I(A1;A2) = I(A2;C) = r.
+    # Means: relevance (1 + r)/2, so NI(A1;C) = 2/(1+r) ≈ 1.525226, NI(A2;C) = 2r/(1+r) ≈ 0.474774;
+    #   redundancy over the ordered pairs (r + r)/2 = r, so NI(A1;A2) = NI(A2;A1) = 1.
+    # D1 = 2/(1+r) − 1 ≈ 0.525226, D2 = 2r/(1+r) − 1 = −D1;  w1 = 1/(1+e^−D1) ≈ 0.628369, w2 = 1 − w1.
+    X = np.array([[0, 0], [0, 1], [1, 1], [1, 1]])
+    y = np.array([0, 0, 1, 1])
+    r = 1.5 - 0.75 * math.log2(3)
+    d1 = 2 / (1 + r) - 1
+    w1 = 1 / (1 + math.exp(-d1))
+    assert abs(r - 0.311278124459) < 1e-12 and abs(w1 - 0.628369) < 1e-6
+    clf = CFWNB().fit(X, y)
+    np.testing.assert_allclose(clf.relevance_, [1.0, r], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(clf.weights_, [w1, 1 - w1], rtol=0, atol=1e-12)
+    # Posterior of x = (0, 0) with the m-estimate (m = 1): P̂(c) = (2 + 1/2)/(4 + 1) = 1/2 for both;
+    # P̂(A1=0|0) = (2 + 1/2)/3 = 5/6, P̂(A1=0|1) = (0 + 1/2)/3 = 1/6, P̂(A2=0|0) = (1 + 1/2)/3 = 1/2,
+    # P̂(A2=0|1) = 1/6. Ratio c=0 : c=1 = (5/6)^w1 (1/2)^w2 : (1/6)^w1 (1/6)^w2 = 5^w1 3^w2 : 1.
+    ratio = 5 ** w1 * 3 ** (1 - w1)
+    np.testing.assert_allclose(clf.predict_proba(np.array([[0, 0]]))[0], [ratio / (1 + ratio), 1 / (1 + ratio)],
+                               rtol=0, atol=1e-12)
+
+
+def test_cfwnb_zero_mean_rules():
+    # Both attributes independent of the class (relevance mean 0 → NI(A_i;C) = 0) and copies of
+    # each other: I(A1;A2) = H(A1) = 1, mean redundancy 1, so D = 0 − 1 and w = 1/(1+e) for both.
+    X = np.array([[0, 0], [1, 1], [0, 0], [1, 1]])
+    y = np.array([0, 0, 1, 1])
+    np.testing.assert_allclose(CFWNB().fit(X, y).weights_, [1 / (1 + math.e)] * 2, rtol=0, atol=1e-15)
+    # Constant attributes: every MI is 0, both means are 0, D = 0 and w = 1/2.
+    Xc = np.zeros((4, 3), dtype=np.int64)
+    np.testing.assert_allclose(CFWNB().fit(Xc, y).weights_, [0.5] * 3, rtol=0, atol=0)
+    # One attribute: w = 1/(1 + e^−NI) with NI = I/I = 1.
+    np.testing.assert_allclose(CFWNB().fit(X[:, :1] * 0 + y[:, None], y).weights_, [1 / (1 + math.exp(-1))],
+                               rtol=0, atol=1e-15)
+
+
+def test_cfwnb_parameter_checked():
+    with pytest.raises(ValueError, match="cfwnb_mi"):
+        CFWNB(cfwnb_mi="smooth").fit(np.zeros((3, 2), dtype=np.int64), np.array([0, 1, 0]))
+
+
+# -- FKDB ------------------------------------------------------------------------------------
+
+FKDB_CASES = [(d, est, miss) for d in range(len(DATA)) for est in ESTIMATORS for miss in MISSING]
+
+
+@pytest.mark.parametrize("d,est,miss", FKDB_CASES)
+@pytest.mark.parametrize("k,backoff", [(2, True), (2, False), (3, True), (1, True), (1, False)])
+def test_fkdb_matches_oracle(d, est, miss, k, backoff):
+    X, y, Xt, cards, nc = random_data(**DATA[d])
+    clf = FKDB(k=k, backoff=backoff, estimator=est, missing=miss, cardinalities=cards, n_classes=nc).fit(X, y)
+    want, order, parents = ref_fkdb(X.tolist(), y.tolist(), Xt.tolist(), nc, cards.tolist(), k, backoff, est, 1.0, miss)
+    assert clf.order_.tolist() == order
+    assert clf.parents_ == parents
+    np.testing.assert_allclose(clf.predict_proba(Xt), want, rtol=0, atol=1e-12)
+
+
+def test_fkdb_backoff_changes_predictions():
+    # the oracle comparison above is only meaningful if back-off is exercised: on these data some
+    # test instances have parent values that never occurred together in training
+    X, y, Xt, cards, nc = random_data(5, n_attr=8, p_missing=0.2)
+    on = FKDB(k=3, backoff=True, cardinalities=cards, n_classes=nc).fit(X, y).predict_proba(Xt)
+    off = FKDB(k=3, backoff=False, cardinalities=cards, n_classes=nc).fit(X, y).predict_proba(Xt)
+    assert np.abs(on - off).max() > 1e-3
+
+
+def test_fkdb_ties_copy_and_constant():
+    # attribute 2 is an exact copy of attribute 1: equal MI (stable order keeps 1 first), and
+    # H(X_1 | X_2, Y) = H(X_2 | X_1, Y) = 0, a tie → the earlier attribute in the MI order, 1,
+    # is the parent; their CMI is the largest, so the arc 1 → 2 is the first one added.
+    X, y, _, cards, nc = random_data(3, extras=True)
+    clf = FKDB(k=2, cardinalities=cards, n_classes=nc).fit(X, y)
+    pos = {int(a): p for p, a in enumerate(clf.order_)}
+    assert pos[2] == pos[1] + 1
+    assert clf.cond_entropy_[1, 2] == clf.cond_entropy_[2, 1] == 0.0
+    assert clf.parents_[2][0] == 1
+    # the constant attribute 3 has MI 0 (last in the order) and H(X_3 | ·, Y) = 0: it is a child
+    # of every pair it is in, never a parent
+    assert pos[3] == len(pos) - 1 or clf.mi_[clf.order_[pos[3]:]].max() == 0
+    assert all(3 not in par for par in clf.parents_)
+
+
+def test_fkdb_pair_ties_follow_the_mi_order():
+    # A (index 0) is weakly relevant, B (index 1) strongly, C (index 2) constant: MI order B, A, C.
+    # CMI(A, C) = CMI(B, C) = 0 tie; C is the child of both pairs (H(C | ·, Y) = 0). With k = 1 the
+    # pair taken first gives C its parent: (B, C) at MI positions (0, 2) before (A, C) at (1, 2),
+    # so C's parent is B (by attribute index, (A, C) = (0, 2) would come first and give A).
+    y = np.array([0] * 10 + [1] * 10)
+    B = y.copy()
+    B[[0, 10]] = 1 - B[[0, 10]]
+    A = y.copy()
+    A[[0, 1, 2, 10, 11, 12, 13]] = 1 - A[[0, 1, 2, 10, 11, 12, 13]]
+    X = np.column_stack([A, B, np.zeros(20, dtype=np.int64)])
+    clf = FKDB(k=1).fit(X, y)
+    assert clf.order_.tolist() == [1, 0, 2]
+    assert clf.cmi_[0, 2] == clf.cmi_[1, 2] == 0.0
+    assert clf.parents_[2] == [1]
+    _, order, parents = ref_fkdb(X.tolist(), y.tolist(), X[:1].tolist(), 2, [2, 2, 1], k=1)
+    assert (order, parents) == (clf.order_.tolist(), clf.parents_)
+
+
+def _acyclic(parents):
+    state = {}
+
+    def visit(v):
+        if state.get(v) == 1:
+            return False
+        if state.get(v) == 2:
+            return True
+        state[v] = 1
+        ok = all(visit(p) for p in parents[v])
+        state[v] = 2
+        return ok
+    return all(visit(v) for v in range(len(parents)))
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("k", (1, 2, 3, 5))
+@pytest.mark.parametrize("precision", ("float64", "float32"))
+def test_fkdb_structure_rules(seed, k, precision):
+    rng = np.random.default_rng(100 + seed)
+    n_attr = int(rng.integers(3, 25))
+    X, y, _, cards, nc = random_data(seed, n_train=150, n_attr=n_attr, p_missing=0.05)
+    clf = FKDB(k=k, info_precision=precision, cardinalities=cards, n_classes=nc).fit(X, y)
+    parents = clf.parents_
+    assert all(len(p) <= k and len(set(p)) == len(p) and i not in p for i, p in enumerate(parents))
+    assert _acyclic(parents)
+    # every arc goes from the attribute with the larger H(· | other, Y) to the one with the smaller
+    # (ties: the earlier one in the MI order is the parent)
+    pos = {int(a): p for p, a in enumerate(clf.order_)}
+    H = clf.cond_entropy_
+    for c, par in enumerate(parents):
+        for p in par:
+            assert H[c, p] < H[p, c] or (H[c, p] == H[p, c] and pos[p] < pos[c])
+    # greedy maximality: a pair without an arc was rejected, and what rejected it still holds in
+    # the final graph (its child has k parents, or a path child → … → parent exists)
+    for a in range(n_attr):
+        for b in range(a + 1, n_attr):
+            if a in parents[b] or b in parents[a]:
+                continue
+            first, second = (a, b) if pos[a] < pos[b] else (b, a)
+            parent, child = (second, first) if H[first, second] < H[second, first] else (first, second)
+            assert len(parents[child]) == k or _path(parents, child, parent)
+
+
+def _path(parents, src, dst):
+    stack, seen = [src], set()
+    while stack:
+        v = stack.pop()
+        if v == dst:
+            return True
+        if v not in seen:
+            seen.add(v)
+            stack.extend(c for c in range(len(parents)) if v in parents[c])
+    return False
+
+
+def test_fkdb_k0_is_nb_and_info_precision():
+    X, y, Xt, cards, nc = random_data(0)
+    clf = FKDB(k=0, cardinalities=cards, n_classes=nc).fit(X, y)
+    assert clf.parents_ == [[] for _ in range(X.shape[1])]
+    D = Data(X.tolist(), y.tolist(), nc, cards.tolist(), "value")
+    for r, p in zip(Xt.tolist(), clf.predict_proba(Xt)):
+        r = D.code(r)
+        s = [D.log_prior(c, "mestimate", 1.0) + sum(D.log_cond(i, r[i], c, [], [], "mestimate", 1.0)
+                                                    for i in range(D.n)) for c in range(nc)]
+        np.testing.assert_allclose(p, D.softmax(s), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="info_precision"):
+        FKDB(info_precision="half").fit(X, y)
