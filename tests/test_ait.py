@@ -11,6 +11,7 @@ import pytest
 from bncbench.classifiers import ait as ait_module
 from bncbench.classifiers.ait import AIT
 from bncbench.classifiers.thresholding import knee_threshold, knee_thresholds
+from tests.data_util import correlated_codes
 from tests.reference_ait import ref_ait, ref_threshold
 
 
@@ -20,14 +21,7 @@ def random_data(seed, n_train=60, n_test=20, n_attr=5, n_classes=3, p_missing=0.
     and duplicated columns (ties in the local scores), missing values (−1) and (`unseen`) a value of
     two attributes that occurs in test rows only (parent values never seen: back-off)."""
     rng = np.random.default_rng(seed)
-    cards = rng.integers(2, 5, size=n_attr)
-    y = rng.integers(0, n_classes, size=n_train + n_test)
-    X = np.empty((n_train + n_test, n_attr), dtype=np.int64)
-    for i in range(n_attr):
-        noise = rng.integers(0, cards[i], size=y.size)
-        base = (y + (X[:, i - 1] if i else 0)) % cards[i]
-        X[:, i] = np.where(rng.random(y.size) < 0.6, base, noise)
-    X[rng.random(X.shape) < p_missing] = -1
+    X, y, cards = correlated_codes(rng, n_train + n_test, n_attr, n_classes, p_missing)
     for c in range(n_const):
         X[:, n_attr - 1 - c] = 0
     for d in range(n_dup):

@@ -8,6 +8,7 @@ import pytest
 
 from bncbench.classifiers.cfwnb import CFWNB
 from bncbench.classifiers.fkdb import FKDB
+from tests.data_util import correlated_codes
 from tests.reference_cfwnb_fkdb import Data, ref_cfwnb, ref_cfwnb_weights, ref_fkdb
 
 ESTIMATORS = ("mestimate", "laplace", "laplace_joint")
@@ -15,18 +16,11 @@ MISSING = ("value", "skip")
 
 
 def random_data(seed, n_train=70, n_test=30, n_attr=6, n_classes=3, p_missing=0.08, extras=False):
-    """Correlated attributes (so that structures are not all ties) with missing values (−1).
-    `extras`: also a constant attribute and an exact copy of attribute 1 right after it
-    (exact ties in MI, CMI and conditional entropy)."""
-    rng = np.random.default_rng(seed)
-    cards = rng.integers(2, 5, size=n_attr)
-    y = rng.integers(0, n_classes, size=n_train + n_test)
-    X = np.empty((n_train + n_test, n_attr), dtype=np.int64)
-    for i in range(n_attr):
-        noise = rng.integers(0, cards[i], size=y.size)
-        base = (y + (X[:, i - 1] if i else 0) + (X[:, i - 2] if i > 1 else 0)) % cards[i]
-        X[:, i] = np.where(rng.random(y.size) < 0.6, base, noise)
-    X[rng.random(X.shape) < p_missing] = -1
+    """Correlated attributes (each depends on the class and the two before it, so that structures
+    are not all ties) with missing values (−1). `extras`: also a constant attribute and an exact
+    copy of attribute 1 right after it (exact ties in MI, CMI and conditional entropy)."""
+    X, y, cards = correlated_codes(np.random.default_rng(seed), n_train + n_test, n_attr, n_classes, p_missing,
+                                   parents=2)
     if extras:
         X = np.column_stack([X[:, :2], X[:, 1], np.zeros(y.size, dtype=np.int64), X[:, 2:]])
         cards = np.concatenate([cards[:2], [cards[1], 1], cards[2:]])

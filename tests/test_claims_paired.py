@@ -92,8 +92,9 @@ def test_printed_table_beside_ours(tmp_path):
     values = {("d1", "A"): (0.1, 0), ("d2", "A"): (0.3, 0), ("d1", "B"): (0.2, 0), ("d2", "B"): (0.2, 0)}
     summary = lambda name, metric: SimpleNamespace(values=values, datasets=ds)  # noqa: E731
     path = _claims_file(tmp_path, """tables:
-  - {caption: T, results: main, metric: zol, columns: [B], rows: [A], cells: [[1-0-1]]}
+  - {caption: T, results: main, metric: zol, columns: [B, A], rows: [A, B], cells: [[1-0-1], ["-", 0-1-1]]}
 claims: []
 """)
     [(caption, header, rows)] = cl.table_comparison(cl.load(path), summary)
-    assert header == ["", "B"] and rows == [["A", "1-0-1 / 1-0-1"]]
+    # a lower triangle: every row has every column (– where nothing is printed)
+    assert header == ["", "B", "A"] and rows == [["A", "1-0-1 / 1-0-1", "–"], ["B", "–", "0-1-1 / 1-0-1 *"]]

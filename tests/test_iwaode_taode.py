@@ -7,23 +7,10 @@ import pytest
 from bncbench.classifiers import AODE
 from bncbench.classifiers.iwaode import IWAODE
 from bncbench.classifiers.taode import TAODE, inverse_normalise
+from tests.data_util import random_data
 from tests.reference_iwaode_taode import ref_iwaode, ref_taode
 
 ESTIMATORS = ("mestimate", "laplace", "laplace_joint")
-
-
-def random_data(seed, n_train=60, n_test=25, n_attr=5, n_classes=3, p_missing=0.08):
-    """Correlated discrete attributes (codes 0..K_i−1, −1 = missing) and classes."""
-    rng = np.random.default_rng(seed)
-    cards = rng.integers(2, 5, size=n_attr)
-    y = rng.integers(0, n_classes, size=n_train + n_test)
-    X = np.empty((n_train + n_test, n_attr), dtype=np.int64)
-    for i in range(n_attr):
-        noise = rng.integers(0, cards[i], size=y.size)
-        base = (y + (X[:, i - 1] if i else 0)) % cards[i]
-        X[:, i] = np.where(rng.random(y.size) < 0.6, base, noise)
-    X[rng.random(X.shape) < p_missing] = -1
-    return X[:n_train], y[:n_train], X[n_train:], cards, n_classes
 
 
 # (seed, n_attr, n_classes): several shapes, including one attribute (weights all equal)

@@ -4,24 +4,11 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers import AODE, KDB, NB, TAN
+from tests.data_util import random_data
 from tests.reference import ref_aode, ref_kdb, ref_nb, ref_tan
 
 CASES = [(seed, est, miss) for seed in (0, 1, 2) for est in ("mestimate", "laplace", "laplace_joint")
          for miss in ("value", "skip")]
-
-
-def random_data(seed, n_train=60, n_test=25, n_attr=5, n_classes=3, p_missing=0.08):
-    rng = np.random.default_rng(seed)
-    cards = rng.integers(2, 5, size=n_attr)
-    # correlated attributes so that structures are not all ties
-    y = rng.integers(0, n_classes, size=n_train + n_test)
-    X = np.empty((n_train + n_test, n_attr), dtype=np.int64)
-    for i in range(n_attr):
-        noise = rng.integers(0, cards[i], size=y.size)
-        base = (y + (X[:, i - 1] if i else 0)) % cards[i]
-        X[:, i] = np.where(rng.random(y.size) < 0.6, base, noise)
-    X[rng.random(X.shape) < p_missing] = -1
-    return X[:n_train], y[:n_train], X[n_train:], cards, n_classes
 
 
 @pytest.mark.parametrize("seed,est,miss", CASES)

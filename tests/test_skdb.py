@@ -7,21 +7,19 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers.skdb import SKDB
-from tests.reference_skdb import brute_force_loo_losses, ref_predict, ref_select, ref_skdb, ref_structure
+from tests.data_util import random_data as shared_random_data
+from tests.reference_skdb import (
+    brute_force_loo_losses,
+    ref_predict,
+    ref_select,
+    ref_skdb,
+    ref_structure,
+)
 
 
 def random_data(seed, n_train=50, n_test=20, n_attr=5, n_classes=3, p_missing=0.1):
     """Correlated attributes (so that parents matter) with −1 codes for missing values."""
-    rng = np.random.default_rng(seed)
-    cards = rng.integers(2, 5, size=n_attr)
-    y = rng.integers(0, n_classes, size=n_train + n_test)
-    X = np.empty((n_train + n_test, n_attr), dtype=np.int64)
-    for i in range(n_attr):
-        noise = rng.integers(0, cards[i], size=y.size)
-        base = (y + (X[:, i - 1] if i else 0)) % cards[i]
-        X[:, i] = np.where(rng.random(y.size) < 0.6, base, noise)
-    X[rng.random(X.shape) < p_missing] = -1
-    return X[:n_train], y[:n_train], X[n_train:], cards, n_classes
+    return shared_random_data(seed, n_train, n_test, n_attr, n_classes, p_missing)
 
 
 # (a) incremental leave-one-out == leave-one-out with the counts refitted without each instance

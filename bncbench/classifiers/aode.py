@@ -7,8 +7,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.tables import nb_tables
 from bncbench.classifiers.estimators import log_cond, log_joint, log_prior
-
-_BLOCK_BYTES = 1 << 20  # size of the n × rows × |Y| score block (test rows scored at once)
+from bncbench.classifiers.spode import spode_blocks
 
 
 class AODE(BayesNetClassifier):
@@ -68,31 +67,8 @@ class AODE(BayesNetClassifier):
         if n == 0 or n_rows == 0:  # no superparent: naive Bayes without attributes
             return np.tile(self.log_prior_, (n_rows, 1))
         out = np.empty((n_rows, ny))
-        flat = self.log_cond_.reshape(-1, ny)  # row (p slot · V + c slot) → ln P̂(x_c | y, x_p)
-        V = self.log_cond_.shape[0]
-        offsets = self.counts_.offsets.astype(np.intp)
-        # Blocks of rows small enough for the buffers to stay in cache; every value is computed
-        # row by row in the same order whatever the block, so the result does not depend on it
-        # (with one class, numpy sums a one-row block's column pairwise: blocks as they always were).
-        step = min(n_rows, 1 << 16) if ny == 1 else max(64, min(n_rows, _BLOCK_BYTES // (8 * n * ny)))
-        gT = np.empty((n, step), dtype=np.intp)      # slots of the block's rows, one row per attribute
-        base = np.empty(step, dtype=np.intp)
-        idx = np.empty((n, step), dtype=np.intp)     # rows of `flat` for one superparent
-        cond = np.empty((n, step, ny))               # ln P̂(x_c | y, x_p) for every c, one superparent
-        spode = np.empty((n, step, ny))              # [p, row, y]
-        for s in range(0, n_rows, step):
-            m = min(step, n_rows - s)
-            g, b, ix, cd, sp = gT[:, :m], base[:m], idx[:, :m], cond[:, :m], spode[:, :m]
-            np.add(Xc[s:s + m].T, offsets[:, None], out=g)
-            for p in range(n):
-                np.take(self.log_joint_, g[p], axis=0, out=sp[p])
-                np.multiply(g[p], V, out=b)
-                np.add(g[:p], b, out=ix[:p])  # the other attributes c ≠ p, in order
-                np.add(g[p + 1:], b, out=ix[p:n - 1])
-                np.take(flat, ix[:n - 1], axis=0, out=cd[:n - 1])
-                acc = sp[p]
-                for c in range(n - 1):
-                    acc += cd[c]  # summed in attribute order, as Π_{c≠p} in the definition
+        for s, g, sp, _ in spode_blocks(Xc, self.counts_.offsets, self.log_joint_, self.log_cond_):
+            m = g.shape[1]
             ok = self.parent_ok_[g]  # [p, row]
             all_ok = bool(ok.all())
             if not all_ok:
@@ -110,9 +86,13 @@ class AODE(BayesNetClassifier):
             out[s:s + m] = lse
             none = np.flatnonzero(nq == 0)
             if none.size:  # no usable superparent: naive Bayes
-                rows = Xc[s + none]
-                nb = np.tile(self.log_prior_, (none.size, 1))
-                for i, t in enumerate(self.nb_):
-                    nb += t[rows[:, i]]
-                out[s + none] = nb
+                out[s + none] = self._nb_log_likelihood(Xc[s + none])
         return out
+
+    def _nb_log_likelihood(self, rows: np.ndarray) -> np.ndarray:
+        """Naive Bayes's joint log-likelihood of `rows` (internal codes): the fallback for rows
+        without a qualifying superparent."""
+        nb = np.tile(self.log_prior_, (rows.shape[0], 1))
+        for i, t in enumerate(self.nb_):
+            nb += t[rows[:, i]]
+        return nb

@@ -8,7 +8,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.estimators import log_cond, log_joint, log_prior
 from bncbench.classifiers.tables import nb_tables
-from bncbench.classifiers.taode import inverse_normalise, logsumexp, spode_blocks
+from bncbench.classifiers.spode import inverse_normalise, logsumexp, spode_blocks
 
 
 def _neg_plogq(log_p: np.ndarray, log_q: np.ndarray) -> np.ndarray:

@@ -152,7 +152,7 @@ def table_comparison(claims: dict, summary) -> list[tuple[str, list[str], list[l
         body = []
         for r, printed_row in zip(rows, t["cells"]):
             line = [r]
-            for c, printed in zip(cols, printed_row):
+            for c, printed in zip(cols, list(printed_row) + [None] * (len(cols) - len(printed_row))):
                 if printed in (None, "", "-", "–"):
                     line.append("–")
                     continue

@@ -1,0 +1,87 @@
+"""Scoring of superparent one-dependence estimators (SPODEs) on blocks of test rows, shared by
+AODE (§4.4), TAODE (§4.13) and IWAODE (§4.14), with the log-space helpers they use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+_BLOCK_BYTES = 1 << 20  # size of the n × rows × |Y| score block (test rows scored at once)
+
+
+def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log_cond: np.ndarray,
+                 pair_table: np.ndarray | None = None
+                 ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
+    """Score every SPODE on blocks of test rows (AODE's scheme: buffers reused, no loop over rows).
+
+    Xc: (rows, n) internal codes, n ≥ 1; `offsets[i]` = first slot of attribute i; `log_joint`
+    (V, |Y|) = ln P̂(x_p, y) per slot; `log_cond` (V, V, |Y|) = ln P̂(x_c | y, x_p) indexed
+    [p slot, c slot, y]; `pair_table` (V, V), optional, any per-(p slot, c slot) quantity.
+    Yields (start, g, sp, ps) per block of m rows starting at row `start`:
+      g  (n, m)     the rows' slots, one row per attribute;
+      sp (n, m, |Y|) ln P̂(y, x_p) + Σ_{c≠p} ln P̂(x_c | y, x_p), c summed in attribute order;
+      ps (n, m)     Σ_{c≠p} pair_table[x_p, x_c] (None without `pair_table`).
+    The arrays are views of buffers overwritten by the next block; the caller may modify them."""
+    n_rows, n = Xc.shape
+    ny = log_joint.shape[1]
+    V = log_joint.shape[0]
+    flat = log_cond.reshape(-1, ny)  # row (p slot · V + c slot)
+    pflat = None if pair_table is None else pair_table.reshape(-1)
+    offs = offsets.astype(np.intp)
+    # Blocks small enough for the buffers to stay in cache; every value is computed row by row in
+    # the same order whatever the block, so the result does not depend on it (with one class,
+    # numpy sums a one-row block's column pairwise: blocks as they always were).
+    step = min(n_rows, 1 << 16) if ny == 1 else max(64, min(n_rows, _BLOCK_BYTES // (8 * n * ny)))
+    gT = np.empty((n, step), dtype=np.intp)
+    base = np.empty(step, dtype=np.intp)
+    idx = np.empty((n, step), dtype=np.intp)     # rows of `flat` for one superparent
+    cond = np.empty((n, step, ny))               # ln P̂(x_c | y, x_p) for every c ≠ p
+    spode = np.empty((n, step, ny))
+    pair = np.empty((n, step)) if pflat is not None else None
+    psum = np.empty((n, step)) if pflat is not None else None
+    for s in range(0, n_rows, step):
+        m = min(step, n_rows - s)
+        g, b, ix, cd, sp = gT[:, :m], base[:m], idx[:, :m], cond[:, :m], spode[:, :m]
+        np.add(Xc[s:s + m].T, offs[:, None], out=g)
+        for p in range(n):
+            np.take(log_joint, g[p], axis=0, out=sp[p])
+            np.multiply(g[p], V, out=b)
+            np.add(g[:p], b, out=ix[:p])  # the other attributes c ≠ p, in order
+            np.add(g[p + 1:], b, out=ix[p:n - 1])
+            np.take(flat, ix[:n - 1], axis=0, out=cd[:n - 1])
+            acc = sp[p]
+            for c in range(n - 1):
+                acc += cd[c]
+            if pflat is not None:
+                pb = pair[:n - 1, :m]
+                np.take(pflat, ix[:n - 1], out=pb)
+                np.sum(pb, axis=0, out=psum[p, :m])
+        yield s, g, sp, (psum[:, :m] if psum is not None else None)
+
+
+def logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
+    """ln Σ exp(a) along `axis` (−inf where every term is −inf)."""
+    mx = a.max(axis=axis, keepdims=True)
+    mx[~np.isfinite(mx)] = 0.0
+    with np.errstate(divide="ignore"):
+        out = np.log(np.exp(a - mx).sum(axis=axis))
+    return out + np.squeeze(mx, axis=axis)
+
+
+def inverse_normalise(v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Along axis 0: normalise to sum 1, replace each value by 1 − value, normalise to sum 1
+    again — IWAODE's step 3 (§4.14): low values → high weights. Entries outside `mask` (same
+    shape) take no part and get weight 0. A sum of 0 (a single entry, or all values 0) gives
+    equal weights: our convention, a case the authors' code never meets."""
+    if mask is None:
+        mask = np.ones(v.shape, dtype=bool)
+    k = np.maximum(mask.sum(axis=0), 1)
+
+    def norm(a):
+        a = np.where(mask, a, 0.0)
+        s = a.sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(mask, np.where(s != 0, a / s, 1.0 / k), 0.0)
+
+    return norm(1.0 - norm(v))
