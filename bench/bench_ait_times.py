@@ -24,8 +24,10 @@ TARGETS = [("letter-recog", "SKDB", "KDB", 10.0), ("adult", "TAN-AIT", "TAN", 4.
 
 
 def one_run(results: Path) -> dict[tuple[str, str], tuple[float, float]]:
-    subprocess.run([sys.executable, "-m", "bncbench", "run", str(CONFIG), "--results", str(results), "--jobs", "1",
-                    "--fresh", "--quiet"], check=True)
+    r = subprocess.run([sys.executable, "-m", "bncbench", "run", str(CONFIG), "--results", str(results), "--jobs",
+                        "1", "--fresh", "--quiet", "--strict"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"bncbench run {CONFIG.name} failed ({r.returncode}): {r.stderr.strip()}")
     from bncbench.results import load
 
     tasks = load(str(results)).tasks
