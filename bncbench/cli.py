@@ -178,6 +178,8 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       train_time  seconds to train, mean over folds
       test_time   seconds to classify the test fold, mean over folds
       selected    attributes a selective classifier (STAN) kept, mean over folds
+      elimination share of attributes a model eliminated (paper 003 §6.6),
+                  mean over test instances
 
     \b
     Examples:
@@ -250,7 +252,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     \b
     Metrics (--metric, results; lower is better except cll):
       zol, rmse, rmse_all, cll, logloss, bias, variance, train_time,
-      test_time, selected (described in bncbench report --help)
+      test_time, selected, elimination (described in bncbench report --help)
 
     \b
     Examples:

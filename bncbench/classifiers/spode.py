@@ -11,16 +11,19 @@ _BLOCK_BYTES = 1 << 20  # size of the n × rows × |Y| score block (test rows sc
 
 
 def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log_cond: np.ndarray,
-                 pair_table: np.ndarray | None = None
+                 pair_table: np.ndarray | None = None, children: np.ndarray | None = None
                  ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
     """Score every SPODE on blocks of test rows (AODE's scheme: buffers reused, no loop over rows).
 
     Xc: (rows, n) internal codes, n ≥ 1; `offsets[i]` = first slot of attribute i; `log_joint`
     (V, |Y|) = ln P̂(x_p, y) per slot; `log_cond` (V, V, |Y|) = ln P̂(x_c | y, x_p) indexed
     [p slot, c slot, y]; `pair_table` (V, V), optional, any per-(p slot, c slot) quantity.
+    `children`, optional: the child set C (§4.8), bool of shape (n,) (the same for every row) or
+    (rows, n) (per test instance, e.g. RC's eliminations); default every attribute.
     Yields (start, g, sp, ps) per block of m rows starting at row `start`:
       g  (n, m)     the rows' slots, one row per attribute;
-      sp (n, m, |Y|) ln P̂(y, x_p) + Σ_{c≠p} ln P̂(x_c | y, x_p), c summed in attribute order;
+      sp (n, m, |Y|) ln P̂(y, x_p) + Σ_{c∈C, c≠p} ln P̂(x_c | y, x_p), c summed in attribute order
+                    (an excluded child adds exactly 0.0, so the sum equals the sum over C alone);
       ps (n, m)     Σ_{c≠p} pair_table[x_p, x_c] (None without `pair_table`).
     The arrays are views of buffers overwritten by the next block; the caller may modify them."""
     n_rows, n = Xc.shape
@@ -40,10 +43,19 @@ def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log
     spode = np.empty((n, step, ny))
     pair = np.empty((n, step)) if pflat is not None else None
     psum = np.empty((n, step)) if pflat is not None else None
+    if children is not None:
+        children = np.asarray(children, dtype=bool)
+        if children.shape not in ((n,), (n_rows, n)):
+            raise ValueError(f"children must have shape ({n},) or ({n_rows}, {n}), got {children.shape}")
+    per_row = children is not None and children.ndim == 2
+    keep = np.empty((n, step)) if per_row else None  # 1.0 for a child, 0.0 for an excluded one
     for s in range(0, n_rows, step):
         m = min(step, n_rows - s)
         g, b, ix, cd, sp = gT[:, :m], base[:m], idx[:, :m], cond[:, :m], spode[:, :m]
         np.add(Xc[s:s + m].T, offs[:, None], out=g)
+        if per_row:
+            kp = keep[:, :m]
+            kp[...] = children[s:s + m].T
         for p in range(n):
             np.take(log_joint, g[p], axis=0, out=sp[p])
             np.multiply(g[p], V, out=b)
@@ -51,8 +63,12 @@ def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log
             np.add(g[p + 1:], b, out=ix[p:n - 1])
             np.take(flat, ix[:n - 1], axis=0, out=cd[:n - 1])
             acc = sp[p]
+            if per_row:
+                cd[:p] *= kp[:p, :, None]
+                cd[p:n - 1] *= kp[p + 1:, :, None]
             for c in range(n - 1):
-                acc += cd[c]
+                if children is None or per_row or children[c + (c >= p)]:
+                    acc += cd[c]
             if pflat is not None:
                 pb = pair[:n - 1, :m]
                 np.take(pflat, ix[:n - 1], out=pb)

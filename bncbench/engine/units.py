@@ -116,6 +116,8 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
         t1 = time.perf_counter()
         proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
         t2 = time.perf_counter()
-        out.append(TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1,
-                              dict(getattr(clf, "info_", {}))))
+        info = dict(getattr(clf, "info_", {}))
+        if test.size and hasattr(clf, "test_info"):  # what the model did on these test rows (untimed)
+            info.update(clf.test_info(enc.X_test))
+        out.append(TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info))
     return out

@@ -9,10 +9,11 @@ import numpy as np
 
 from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums
 
-METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss", "bias", "variance", "train_time", "test_time", "selected")
+METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss", "bias", "variance", "train_time", "test_time", "selected",
+           "elimination")
 LOWER_IS_BETTER = {"zol": True, "rmse": True, "rmse_all": True, "cll": False, "logloss": True,
                    "bias": True, "variance": True, "train_time": True, "test_time": True,
-                   "selected": True}
+                   "selected": True, "elimination": True}
 
 
 REPEATED_RUN_METRICS = ("bias", "variance")
@@ -64,6 +65,13 @@ def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
     if metric == "selected":  # mean over folds of the number of attributes a selective model kept
         sel = [f.info["selected"] for f in folds if f.info and "selected" in f.info]
         return (float(np.mean(sel)), _sd(sel)) if len(sel) == len(folds) else (math.nan, math.nan)
+    if metric == "elimination":
+        # paper 003's elimination ratio (§6.6): the share of attributes a model eliminated, per test
+        # instance (or the same for all of a fold's instances), averaged over all test predictions
+        el = [(f.info["elimination"], len(f.y_true)) for f in folds if f.info and "elimination" in f.info]
+        if len(el) != len(folds) or not sum(n for _, n in el):
+            return math.nan, math.nan
+        return float(sum(e * n for e, n in el) / sum(n for _, n in el)), _sd([e for e, _ in el])
     if metric in ("train_time", "test_time"):
         t = [getattr(f, metric) for f in folds]
         return float(np.mean(t)), _sd(t)

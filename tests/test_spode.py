@@ -1,0 +1,42 @@
+"""The SPODE block scorer (classifiers/spode.py) against a plain loop over rows, superparents
+and children, with child sets per data set and per test instance (§4.8's C)."""
+
+import numpy as np
+import pytest
+
+from bncbench.classifiers.spode import spode_blocks
+
+
+def _loop(Xc, offs, lj, lc, children):
+    rows, n = Xc.shape
+    out = np.zeros((rows, n, lj.shape[1]))
+    for r in range(rows):
+        for p in range(n):
+            a = lj[offs[p] + Xc[r, p]].copy()
+            for c in range(n):
+                in_c = True if children is None else (children[r, c] if children.ndim == 2 else children[c])
+                if c != p and in_c:
+                    a = a + lc[offs[p] + Xc[r, p], offs[c] + Xc[r, c]]
+            out[r, p] = a
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("kind", ["all", "fixed", "per_row"])
+def test_blocks_equal_the_loop(seed, kind):
+    rng = np.random.default_rng(seed)
+    n, rows, ny = 4, 5000, 3  # more rows than one block
+    offs = np.array([0, 3, 6, 9])
+    Xc = rng.integers(0, 3, (rows, n))
+    lj, lc = rng.normal(size=(12, ny)), rng.normal(size=(12, 12, ny))
+    children = {"all": None, "fixed": np.array([True, False, True, True]),
+                "per_row": rng.random((rows, n)) < 0.6}[kind]
+    got = np.concatenate([sp.copy().transpose(1, 0, 2) for _, _, sp, _ in
+                          spode_blocks(Xc, offs, lj, lc, children=children)])
+    np.testing.assert_array_equal(got, _loop(Xc, offs, lj, lc, children))
+
+
+def test_child_mask_shape_is_checked():
+    with pytest.raises(ValueError, match="children"):
+        next(spode_blocks(np.zeros((3, 2), dtype=np.int64), np.array([0, 1]), np.zeros((2, 2)),
+                          np.zeros((2, 2, 2)), children=np.ones(3, dtype=bool)))
