@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 JOBS ?= $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
 MIRROR ?= $(if $(BNCBENCH_MIRROR),$(BNCBENCH_MIRROR),$(wildcard ../shared/uci))
 
-.PHONY: run test bench stan70 ait36 clean
+.PHONY: run test bench stan70 ait36 aode22 clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,28 @@ ait36: $(VENV)/.installed
 	$(PY) -m bncbench report results/ait36 --metric test_time
 	@echo "The paper's claims beside our runs:"
 	$(PY) -m bncbench claims papers/ait36/claims.yaml
+
+aode22: $(VENV)/.installed
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/aode22.yaml --results results/aode22 --jobs $(JOBS)
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/aode22-large.yaml --results results/aode22-large --jobs $(JOBS)
+	@echo "Table 3 (zero-one loss, 50 x 2-fold CV):"
+	$(PY) -m bncbench report results/aode22 --metric zol
+	@echo "Table 4 (bias):"
+	$(PY) -m bncbench report results/aode22 --metric bias
+	@echo "Table 5 (variance):"
+	$(PY) -m bncbench report results/aode22 --metric variance
+	@echo "Table 6 (variance of SP+RC with and without the canonical cover, large data sets):"
+	$(PY) -m bncbench report results/aode22-large --metric variance
+	@echo "Table 7 (attribute-level elimination ratio):"
+	$(PY) -m bncbench report results/aode22 --metric elimination --classifiers SP,PAA,PAE
+	@echo "Table 8 (instance-level elimination ratio):"
+	$(PY) -m bncbench report results/aode22 --metric elimination --classifiers SP+RC,CAA,CAE,SR
+	@echo "W/D/L (two-tailed sign test, draws ignored) in ZOL, bias, variance:"
+	$(PY) -m bncbench wdl results/aode22 --metric zol
+	$(PY) -m bncbench wdl results/aode22 --metric bias
+	$(PY) -m bncbench wdl results/aode22 --metric variance
+	@echo "The paper's claims beside our runs:"
+	$(PY) -m bncbench claims papers/aode22/claims.yaml
 
 clean:
 	rm -rf $(VENV) results build *.egg-info

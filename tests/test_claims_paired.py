@@ -62,6 +62,10 @@ def test_claim_verdicts(tmp_path):
     wdl: {results: main, metric: zol, row: A, column: B, printed: 16-8-12}
   - text: printed the other way
     wdl: {results: main, metric: zol, row: A, column: B, printed: 2-4-20}
+  - text: expected significant
+    wdl: {results: main, metric: zol, row: A, column: B, expect: significantly better}
+  - text: expected not significant
+    wdl: {results: main, metric: zol, row: A, column: B, expect: not significant}
   - text: count
     better_count: {results: main, metric: zol, row: A, column: B, printed: 31, of: 36}
   - text: mean change
@@ -72,13 +76,14 @@ def test_claim_verdicts(tmp_path):
     v = cl.evaluate(cl.load(path), summary)
     assert [x.verdict for x in v[:3]] == ["holds", "direction only", "does not hold"]
     assert v[0].ours.startswith("9-0-1 (p=0.0107)")
-    assert (v[3].ours, v[3].verdict) == ("9 of 10", "holds")
-    assert v[4].verdict == "holds" and v[4].ours.startswith("-30.0%")  # mean 0.14 vs 0.2
-    assert v[5].verdict == "holds"
+    assert [x.verdict for x in v[3:5]] == ["holds", "does not hold"]
+    assert (v[5].ours, v[5].verdict) == ("9 of 10", "holds")
+    assert v[6].verdict == "holds" and v[6].ours.startswith("-30.0%")  # mean 0.14 vs 0.2
+    assert v[7].verdict == "holds"
 
 
 def test_claims_file_errors_name_the_key(tmp_path):
-    with pytest.raises(UserError, match=r"claims\[0\]\.wdl: missing printed"):
+    with pytest.raises(UserError, match=r"claims\[0\]\.wdl needs one of printed"):
         cl.load(_claims_file(tmp_path, "claims:\n  - {text: x, wdl: {results: main, metric: zol, row: A, column: B}}\n"))
     with pytest.raises(UserError, match="results: 'bv'"):
         cl.load(_claims_file(tmp_path, "claims:\n  - {text: x, wdl: {results: bv, metric: zol, row: A, column: B, "

@@ -3,9 +3,12 @@
 A claims file (papers/<config>/claims.yaml) names the results folders it reads, the W/D/L
 settings, the printed W/D/L tables and the claims, each of one kind:
 
-- ``wdl``: {results, metric, row, column, printed: "W-D-L"} — our record and one-tailed sign
-  test; *holds* when the direction (more wins than losses or not) and the significance at
-  0.05 are the printed ones, *direction only* when only the direction is;
+- ``wdl``: {results, metric, row, column, printed: "W-D-L"} — our record and sign test (the
+  file's settings); *holds* when the direction (more wins than losses or not) and the
+  significance at 0.05 are the printed ones, *direction only* when only the direction is. A
+  paper that states a comparison without its record gives ``expect`` instead of ``printed``:
+  "significantly better" (more wins, p < 0.05; *direction only* with p ≥ 0.05), "better"
+  (more wins than losses) or "not significant" (p ≥ 0.05);
 - ``better_count``: {results, metric, row, column, printed: count, of (optional: the printed
   number of data sets; default ours), draw (optional)} — data sets
   where the row beats the column (under the file's draw rule, or the claim's own: "relative:0"
@@ -31,11 +34,12 @@ from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
 from bncbench.evaluate.paired import better_count
 from bncbench.evaluate.stats import WDL, sign_test, wdl
 
-KINDS = {"wdl": {"results", "metric", "row", "column", "printed"},
+KINDS = {"wdl": {"results", "metric", "row", "column", "printed", "expect"},
          "better_count": {"results", "metric", "row", "column", "printed", "of", "draw"},
          "mean_change": {"results", "metric", "row", "column", "printed"},
          "mean_order": {"results", "metric", "rows", "above", "below"}}
 ALPHA = 0.05
+EXPECT = ("significantly better", "better", "not significant")
 
 
 @dataclass
@@ -69,6 +73,12 @@ def load(path: str, results: dict[str, str] | None = None) -> dict:
             raise UserError(f"{path}: claims[{i}] needs 'text' and one of {', '.join(KINDS)}")
         spec = c[kinds[0]]
         missing = KINDS[kinds[0]] - set(spec) - {"above", "below", "draw", "of"}
+        if kinds[0] == "wdl":
+            missing -= {"printed", "expect"}
+            if ("printed" in spec) == ("expect" in spec):
+                raise UserError(f"{path}: claims[{i}].wdl needs one of printed (W-D-L) and expect")
+            if "expect" in spec and spec["expect"] not in EXPECT:
+                raise UserError(f"{path}: claims[{i}].wdl.expect: {spec['expect']!r} is not one of {', '.join(EXPECT)}")
         unknown = set(spec) - KINDS[kinds[0]]
         if missing or unknown:
             raise UserError(f"{path}: claims[{i}].{kinds[0]}: "
@@ -101,7 +111,19 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
         sm = summary(spec["results"], metric)
         vals, ds = sm.values, sm.datasets
         col = lambda lab: [vals.get((d, lab), (math.nan,))[0] for d in ds]  # noqa: E731
-        if kind == "wdl":
+        if kind == "wdl" and "expect" in spec:
+            ours = wdl(col(spec["row"]), col(spec["column"]), rule, lower)
+            po = sign_test(ours, draws, tails)
+            better, sig = ours.wins > ours.losses, po < ALPHA
+            expect = spec["expect"]
+            if expect == "significantly better":
+                verdict = "holds" if better and sig else ("direction only" if better else "does not hold")
+            elif expect == "better":
+                verdict = "holds" if better else "does not hold"
+            else:
+                verdict = "holds" if not sig else "does not hold"
+            out.append(Verdict(c["text"], expect, f"{ours} (p={po:.4f})", verdict))
+        elif kind == "wdl":
             printed = _parse_wdl(spec["printed"])
             ours = wdl(col(spec["row"]), col(spec["column"]), rule, lower)
             pp, po = sign_test(printed, draws, tails), sign_test(ours, draws, tails)
