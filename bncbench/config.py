@@ -340,6 +340,17 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         for k, choices in cls.PARAM_CHOICES.items():
             if k in params:
                 ck.choice(params[k], ["classifiers", i, k], choices)
+        try:
+            check = getattr(cls(**params), "_check_params", None)  # the model's own rules (a ratio in (0, 1], ...)
+        except Exception as e:  # noqa: BLE001 - a plug-in's constructor: reported in one line
+            ck.fail(["classifiers", i, "name"], f"{cname}({', '.join(f'{k}={v!r}' for k, v in params.items())}) "
+                                                f"failed: {type(e).__name__}: {e}")
+        if check is not None:
+            try:
+                check()
+            except ValueError as e:
+                key = next((k for k in c if k not in ("name", "label") and k in str(e)), "name")
+                ck.fail(["classifiers", i, key], str(e))
         modes = {"skip" if d.settings(settings).missing == "skip" else "value" for d in datasets}
         unsupported = sorted(modes - set(getattr(cls, "SUPPORTED_MISSING", ("value", "skip"))))
         if unsupported:

@@ -17,9 +17,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer, OrdinalEncoder
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from bncbench.classifiers import AIT, AODE, CFWNB, FKDB, IWAODE, KDB, NB, REGISTRY, SKDB, STAN, TAN, TAODE
+from bncbench.classifiers import (AIT, AODE, CAA, CAE, CFWNB, FKDB, IWAODE, KDB, NB, NSR, PAA, PAE, REGISTRY, SKDB, SR,
+                                  STAN, TAN, TAODE)
 
-CLASSES = [NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE]
+CLASSES = [NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, PAA, CAA, PAE, CAE, SR, NSR]
 assert set(CLASSES) == set(REGISTRY.values())
 
 #: checks of scikit-learn's suite that contradict the discrete-codes contract, with the reason
@@ -38,7 +39,9 @@ ESTIMATORS = [NB(), TAN(), KDB(), AODE(), STAN(),
               AIT(base="KDB", k=1, cip_structure="per_label", missing="skip", estimator="laplace"),
               CFWNB(), CFWNB(cfwnb_mi="smoothed", missing="skip"), FKDB(), FKDB(k=3, missing="skip"),
               TAODE(), TAODE(taode_weight="log_likelihood", missing="skip"), IWAODE(),
-              IWAODE(iwaode_weight_power="once", estimator="laplace_joint")]
+              IWAODE(iwaode_weight_power="once", estimator="laplace_joint"),
+              PAA(), CAA(wrapper_loss="zol", missing="skip"), PAE(estimator="laplace_joint"), CAE(min_freq=3),
+              SR(), SR(sr_min_freq=2, sr_strict=False, missing="skip", estimator="laplace"), NSR(sr_min_freq=2)]
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS, xfail_strict=True)
@@ -79,6 +82,8 @@ def _non_default_params(cls) -> dict:
             out[name] = not d
         elif isinstance(d, int):
             out[name] = d + 1
+        elif name == "nsr_ratio":  # NSR: a ratio in (0, 1]
+            out[name] = 0.9
         elif isinstance(d, float):
             out[name] = d + 0.5
         elif name == "cardinalities":

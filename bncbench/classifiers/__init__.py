@@ -3,6 +3,7 @@
 
 from bncbench.classifiers.ait import AIT
 from bncbench.classifiers.aode import AODE
+from bncbench.classifiers.aode_wrappers import CAA, CAE, PAA, PAE
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.cfwnb import CFWNB
 from bncbench.classifiers.fkdb import FKDB
@@ -11,12 +12,14 @@ from bncbench.classifiers.kdb import KDB
 from bncbench.classifiers.nb import NB
 from bncbench.classifiers.skdb import SKDB
 from bncbench.classifiers.stan import STAN
+from bncbench.classifiers.subsumption import NSR, SR
 from bncbench.classifiers.tan import TAN
 from bncbench.classifiers.taode import TAODE
 
 #: the classifiers a config names by their class name
 REGISTRY: dict[str, type[BayesNetClassifier]] = {
-    c.__name__: c for c in (NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE)}
+    c.__name__: c for c in (NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, PAA, CAA, PAE, CAE,
+                            SR, NSR)}
 
-__all__ = ["AIT", "AODE", "CFWNB", "FKDB", "IWAODE", "KDB", "NB", "REGISTRY", "SKDB", "STAN", "TAN", "TAODE",
-           "BayesNetClassifier"]
+__all__ = ["AIT", "AODE", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KDB", "NB", "NSR", "PAA", "PAE", "REGISTRY", "SKDB",
+           "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier"]
