@@ -10,7 +10,9 @@ from bncbench.classifiers.fkdb import FKDB
 from bncbench.classifiers.iwaode import IWAODE
 from bncbench.classifiers.kdb import KDB
 from bncbench.classifiers.nb import NB
+from bncbench.classifiers.rc import RC, SPRC
 from bncbench.classifiers.skdb import SKDB
+from bncbench.classifiers.sp import SP
 from bncbench.classifiers.stan import STAN
 from bncbench.classifiers.subsumption import NSR, SR
 from bncbench.classifiers.tan import TAN
@@ -18,8 +20,8 @@ from bncbench.classifiers.taode import TAODE
 
 #: the classifiers a config names by their class name
 REGISTRY: dict[str, type[BayesNetClassifier]] = {
-    c.__name__: c for c in (NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, PAA, CAA, PAE, CAE,
-                            SR, NSR)}
+    c.__name__: c for c in (NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, SP, RC, SPRC, PAA, CAA,
+                            PAE, CAE, SR, NSR)}
 
-__all__ = ["AIT", "AODE", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KDB", "NB", "NSR", "PAA", "PAE", "REGISTRY", "SKDB",
-           "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier"]
+__all__ = ["AIT", "AODE", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KDB", "NB", "NSR", "PAA", "PAE", "RC", "REGISTRY",
+           "SKDB", "SP", "SPRC", "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier"]

@@ -5,7 +5,7 @@ baselines of paper 003 — over one shared leave-one-out engine (`LooEngine`).""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -23,47 +23,62 @@ SEARCHES = ("PAA", "CAA", "PAE", "CAE")
 #: small counts) otherwise win or lose by the rounding of sums taken in different orders.
 _ZOL_TIE = 1e-12
 _LOG_TIE = float(np.log1p(-_ZOL_TIE))
+#: A row's shifted probabilities (largest SPODE term of the row = 1) are trusted when their
+#: largest class sum is at least this: what underflow lost is then below 2**-170 of it. Rows
+#: under it are scored again in log space (exact whatever the spread of the SPODEs).
+_TINY = 1e-270
 _BLOCK_BYTES = 1 << 23  # one (n, rows, |Y|) float64 block of training rows (temporaries stay this size)
 _CACHE_BYTES = 1 << 30  # keep every block's SPODE products between steps if all of them fit
+_TABLE_BYTES = 1 << 26  # keep the LOO tables of every class if they fit (else the last class's only)
 
 
-def _rowsum(A: np.ndarray) -> np.ndarray:
-    """Σ over the columns of a (rows, |Y|) array, column by column (fast for few classes)."""
-    out = A[:, 0].copy()
-    for c in range(1, A.shape[1]):
-        out += A[:, c]
+def _lastsum(A: np.ndarray) -> np.ndarray:
+    """Σ over the last axis (the classes), class by class (fast for few classes)."""
+    out = A[..., 0].copy()
+    for c in range(1, A.shape[-1]):
+        out += A[..., c]
     return out
 
 
-def _rowmax(A: np.ndarray) -> np.ndarray:
-    out = A[:, 0].copy()
-    for c in range(1, A.shape[1]):
-        np.maximum(out, A[:, c], out=out)
+def _lastmax(A: np.ndarray) -> np.ndarray:
+    out = A[..., 0].copy()
+    for c in range(1, A.shape[-1]):
+        np.maximum(out, A[..., c], out=out)
     return out
 
 
 @dataclass
+class _Tables:
+    """The LOO estimates met by training rows of one class k: column k holds the own-class
+    version (the row's counts removed), the other columns the other-class one (only the
+    totals lose the row)."""
+    prior: np.ndarray  # (|Y|,) ln P̂₋(y)
+    joint: np.ndarray  # (V, |Y|) ln P̂₋(x_p, y) per slot
+    nb: np.ndarray     # (V, |Y|) ln P̂₋(x_c | y) per slot
+    cond: np.ndarray   # (V·V, |Y|) ln P̂₋(x_c | y, x_p), row p slot · V + c slot
+    prob: dict = field(default_factory=dict)  # sign → exp(sign · cond), made on demand
+
+
+@dataclass
 class _Block:
-    """Static data of one block of distinct training rows (value codes and class)."""
-    w: np.ndarray       # (m,) how many training instances each row stands for
-    g: np.ndarray       # (n, m) slots of the rows' values
-    gY: np.ndarray      # (n, m) g · |Y|
-    gV: np.ndarray      # (n, m) g · V: row of the parent slot's block in the flat pair table
-    gVY: np.ndarray     # (n, m) (g · V) · |Y| + y: the same in the flat own-class pair table
-    y: np.ndarray       # (m,) classes
-    Q: np.ndarray       # (n, m) superparent p qualifies for the row with the row held out
-    own: np.ndarray     # (n, m) flat position of [p, row, y_row] in an (n, m, |Y|) array
-    own_row: np.ndarray  # (m,) flat position of [row, y_row] in an (m, |Y|) array
-    ar: np.ndarray      # (m,) 0..m−1
+    """Static data of one block of distinct training rows, all of class k."""
+    k: int
+    w: np.ndarray    # (m,) how many training instances each row stands for
+    g: np.ndarray    # (n, m) slots of the rows' values
+    gV: np.ndarray   # (n, m) g · V: first row of the superparent slot's block in `_Tables.cond`
+    Q: np.ndarray    # (n, m) superparent p qualifies for the row with the row held out
+    cnt: np.ndarray  # (m,) number of qualifying superparents
 
 
 class _State:
     """What a block needs during the search: per-SPODE log-products S (n, m, |Y|) for the current
-    child set (every attribute as superparent), the NB log-product Bn (m, |Y|) over C, and what
-    the search derives from them (see `LooEngine._derive`)."""
+    child set (every attribute as superparent), the NB log-product Bn (m, |Y|) over C, and the
+    per-row shifted probabilities E = exp(S − M) of the qualifying SPODEs (0 elsewhere; M = the
+    row's largest qualifying S, so E ≤ 1), with what each search derives from them."""
 
     def __init__(self, S: np.ndarray, Bn: np.ndarray):
         self.S, self.Bn = S, Bn
+        self.E = self.A = self.nbterm = None
 
 
 class LooEngine:
@@ -77,22 +92,26 @@ class LooEngine:
 
     Every estimate is AODE's (`AODE._fit`, §2.1/§2.2, with AODE's skip conventions): with counts
     num, den and totals T, the LOO estimate for y ≠ y_t is f(num, den, T − 1), for y = y_t
-    f(num − 1, den − 1, T − 1); tables of both versions are built once per fit over all slots
-    (`cond_other` / `cond_own` over (parent slot, child slot, y)), so that a block of training
-    rows is scored by gathers, vectorised over the rows.
+    f(num − 1, den − 1, T − 1). Training rows are grouped by class, so a block of rows (all of
+    class k) is scored by gathers from one table per class (`_Tables`: the own-class column
+    swapped in), vectorised over the rows.
 
     The search (`search`) keeps per block the per-SPODE LOO log-products S[p, t, y] =
-    ln P̂₋(y, x_p) + Σ_{c∈C, c≠p} ln P̂₋(x_c | y, x_p) for every superparent p (updated in place
-    as children are added or removed) and scores every candidate of a step from them: PAA by one
-    log-add-exp per candidate, PAE by prefix/suffix log-sums over P, CAA/CAE by multiplying the
-    per-row-shifted exp(S) with the candidate child's factor (or its inverse) in probability
-    space. A row that a candidate leaves exactly unchanged (a superparent that does not qualify
-    for the row; a child whose factors are all exactly 1, e.g. an attribute with one value, or
-    missing under skip) keeps its current loss term bit for bit, so such a candidate ties with
-    the current model exactly, as in a computation from scratch. Instances with the same values
-    and class share their LOO estimates: each distinct (x, y) is scored once, weighted by its
-    count. Zero-one loss: classes within a relative 1e-12 of the best posterior are tied and the
-    first is predicted (`_ZOL_TIE`).
+    ln P̂₋(y, x_p) + Σ_{c∈C, c≠p} ln P̂₋(x_c | y, x_p) for every superparent p and their per-row
+    shifted exponentials E, and scores every candidate of a step from them with a few large
+    array operations: PAA adds the candidate's E to the running sum over P, PAE takes prefix and
+    suffix sums of E over P (no subtraction, so no cancellation), CAA / CAE multiply E by the
+    candidate child's factor (CAE: its inverse) in probability space and sum over the
+    superparents; accepting a child adds (CAA) or subtracts (CAE) its log factor to every
+    SPODE's S. The loss of a row depends only on the ratios of its class sums, so no logarithm
+    is taken; a row whose sums fall under `_TINY` (the SPODEs left are far below the row's
+    shift) is scored again in log space. A row that a candidate leaves exactly unchanged (a
+    superparent that does not qualify for the row; a child whose factors are all exactly 1, e.g.
+    an attribute with one value, or missing under skip) keeps its current loss term bit for bit,
+    so such a candidate ties with the current model exactly, as in a computation from scratch.
+    Instances with the same values and class share their LOO estimates: each distinct (x, y) is
+    scored once, weighted by its count. Zero-one loss: classes within a relative 1e-12 of the
+    best posterior are tied and the first is predicted (`_ZOL_TIE`).
     """
 
     def __init__(self, model: AODE, Xc: np.ndarray, y: np.ndarray, loss: str = "rmse"):
@@ -167,106 +186,99 @@ class LooEngine:
         unit = (cond_other == 0).all(axis=2) & (cond_own == 0).all(axis=2)
         relevant = pair_seen & qual_slot[:, None]
         unit_nb = (self.nb_other == 0).all(axis=1) & (self.nb_own == 0).all(axis=1)
-        self.unit_child = np.array([bool((unit | ~relevant)[:, attr_slot == a].all()) for a in range(n)], dtype=bool)
-        self.unit_nb = np.array([bool((unit_nb | (xy.sum(axis=1) < 1))[attr_slot == a].all()) for a in range(n)],
-                                dtype=bool)
+        self.unit_child = np.logical_and.reduceat((unit | ~relevant).all(axis=0), offsets) if n else np.zeros(0, bool)
+        self.unit_nb = np.logical_and.reduceat(unit_nb | (xy.sum(axis=1) < 1), offsets) if n else np.zeros(0, bool)
         self.cond_other = cond_other.reshape(V * V, ny)
-        self.cond_own = cond_own.reshape(-1)
-        self._prob = None  # exp of the pair tables (CAA), or of their negatives (CAE), made on demand
+        self.cond_own = cond_own.reshape(V * V, ny)
         self.skip = skip
         self.missing_slot = missing_slot
+        self._tables: dict[int, _Tables] = {}
+        self._keep_tables = 2 * ny * self.cond_other.nbytes <= _TABLE_BYTES
         # Instances with the same values and class have the same LOO estimates: score each
-        # distinct (x, y) once, weighted by its count (when the mixed-radix key fits in int64).
-        radices = [int(r) for r in sizes] + [ny]
+        # distinct (x, y) once, weighted by its count (when the mixed-radix key fits in int64);
+        # the class is the leading digit, so the distinct rows come grouped by class.
+        radices = [ny] + [int(r) for r in sizes]
         if N and math.prod(radices) < 1 << 62:
-            key = mixed_key([Xc[:, i] for i in range(n)] + [y], radices)
+            key = mixed_key([y] + [Xc[:, i] for i in range(n)], radices)
             _, first, weight = np.unique(key, return_index=True, return_counts=True)
         else:
-            first, weight = np.arange(N), np.ones(N, dtype=np.int64)
+            first, weight = np.argsort(y, kind="stable"), np.ones(N, dtype=np.int64)
         Xu, yu = Xc[first], y[first]
-        # blocks of distinct training rows
+        self.m = first.size
+        # blocks of distinct training rows, each of one class
         step = max(1, _BLOCK_BYTES // (8 * max(n, 1) * ny))
+        bounds = np.searchsorted(yu, np.arange(ny + 1))
         self.blocks: list[_Block] = []
-        for s in range(0, first.size, step):
-            e = min(first.size, s + step)
-            mb = e - s
-            g = (Xu[s:e].astype(np.intp) + offsets).T.copy() if n else np.zeros((0, mb), dtype=np.intp)
-            yb = yu[s:e].astype(np.intp)
-            own_row = np.arange(mb, dtype=np.intp) * ny + yb
-            own = (np.arange(n, dtype=np.intp)[:, None] * (mb * ny) + own_row[None, :])
-            gV = g * V
-            self.blocks.append(_Block(weight[s:e].astype(np.float64), g, g * ny, gV, gV * ny + yb, yb, qual_slot[g],
-                                      own, own_row, np.arange(mb)))
+        for k in range(ny):
+            for s in range(bounds[k], bounds[k + 1], step):
+                e = min(bounds[k + 1], s + step)
+                g = (Xu[s:e].astype(np.intp) + offsets).T.copy() if n else np.zeros((0, e - s), dtype=np.intp)
+                Q = qual_slot[g]
+                self.blocks.append(_Block(k, weight[s:e].astype(np.float64), g, g * V, Q, Q.sum(axis=0)))
 
     # -- LOO estimates of a block's rows ----------------------------------------------------------
-    def _prior(self, b: _Block) -> np.ndarray:
-        out = np.tile(self.prior_other, (b.ar.size, 1))
-        out[b.ar, b.y] = self.prior_own[b.y]
-        return out
+    def _class_tables(self, k: int) -> _Tables:
+        """The tables met by rows of class k (kept for every class if they fit in _TABLE_BYTES,
+        else for the last class asked for)."""
+        t = self._tables.get(k)
+        if t is None:
+            cols = []
+            for other, own in ((self.prior_other, self.prior_own), (self.joint_other, self.joint_own),
+                               (self.nb_other, self.nb_own), (self.cond_other, self.cond_own)):
+                tab = other.copy()
+                tab[..., k] = own[..., k]
+                cols.append(tab)
+            t = _Tables(*cols)
+            if not self._keep_tables:
+                self._tables.clear()
+            self._tables[k] = t
+        return t
 
-    def _joint(self, b: _Block) -> np.ndarray:
-        out = np.take(self.joint_other, b.g, axis=0)  # (n, m, |Y|)
-        np.put(out, b.own, np.take(self.joint_own.reshape(-1), b.g * self.ny + b.y))
-        return out
+    def _prob_table(self, k: int, sign: float) -> np.ndarray:
+        """exp(sign · ln P̂₋(x_c | y, x_p)): the factor a new child brings (+1) or the inverse of
+        the factor a removed child takes away (−1)."""
+        t = self._class_tables(k)
+        if sign not in t.prob:
+            with np.errstate(over="ignore"):
+                t.prob[sign] = np.exp(sign * t.cond)
+        return t.prob[sign]
 
-    def _nb(self, b: _Block, a: int) -> np.ndarray:
-        out = np.take(self.nb_other, b.g[a], axis=0)  # (m, |Y|)
-        out[b.ar, b.y] = np.take(self.nb_own.reshape(-1), b.g[a] * self.ny + b.y)
-        return out
-
-    def _cond(self, b: _Block, a: int) -> np.ndarray:
+    def _cond(self, t: _Tables, b: _Block, a: int, rows=slice(None)) -> np.ndarray:
         """ln P̂₋(x_a | y, x_p) of the block's rows for every superparent p (0 for p = a)."""
-        out = np.take(self.cond_other, b.gV + b.g[a], axis=0)  # (n, m, |Y|)
-        np.put(out, b.own, np.take(self.cond_own, b.gVY + b.gY[a]))
-        return out
+        return np.take(t.cond, b.gV[:, rows] + b.g[a, rows], axis=0)
 
     def _build(self, b: _Block, C) -> _State:
-        """S and Bn of the block for child set C: the classes other than the row's own summed
-        over all |Y| columns, the own class apart, put in place at the end."""
-        S = np.take(self.joint_other, b.g, axis=0)
-        Sw = np.take(self.joint_own.reshape(-1), b.gY + b.y)
-        Bn = self._prior(b)
-        if C:
-            buf = np.empty_like(S)
-            bufw = np.empty_like(Sw)
-            for c in C:  # children in attribute order
-                np.take(self.cond_other, b.gV + b.g[c], axis=0, out=buf)
-                S += buf
-                np.take(self.cond_own, b.gVY + b.gY[c], out=bufw)
-                Sw += bufw
-                Bn += self._nb(b, c)
-        np.put(S, b.own, Sw)
+        """S and Bn of the block for child set C (children summed in attribute order)."""
+        t = self._class_tables(b.k)
+        S = np.take(t.joint, b.g, axis=0)  # (n, m, |Y|)
+        Bn = np.tile(t.prior, (b.w.size, 1))
+        for c in C:
+            S += self._cond(t, b, c)
+            Bn += np.take(t.nb, b.g[c], axis=0)
         return _State(S, Bn)
 
     # -- loss terms -------------------------------------------------------------------------------
-    def _terms_log(self, A: np.ndarray, b: _Block, rows: np.ndarray | None = None) -> np.ndarray:
-        """Per-row loss terms from joint log scores A (rows, |Y|) of the block's rows (`rows`, or
-        all of them)."""
-        y = b.y if rows is None else b.y[rows]
+    def _terms_log(self, A: np.ndarray, k: int) -> np.ndarray:
+        """Loss terms from joint log scores A (..., |Y|) of rows of class k."""
         if self.loss == "zol":  # classes within the tie tolerance of the best one: the first wins
-            return (np.argmax(A >= _rowmax(A)[:, None] + _LOG_TIE, axis=1) != y).astype(np.float64)
-        At = np.take(A.reshape(-1), b.own_row if rows is None else np.arange(y.size) * self.ny + y)
+            return (np.argmax(A >= (_lastmax(A) + _LOG_TIE)[..., None], axis=-1) != k).astype(np.float64)
         with np.errstate(over="ignore", invalid="ignore"):
-            d = A - At[:, None]
+            d = A - A[..., k:k + 1]
             np.exp(d, out=d)
-            s = _rowsum(d)
+            s = _lastsum(d)
         np.divide(1.0, s, out=s)
         np.subtract(1.0, s, out=s)
         return np.square(s, out=s)
 
-    def _terms_prob(self, A: np.ndarray, b: _Block) -> np.ndarray:
-        """Per-row loss terms from (scaled) joint probabilities A (rows, |Y|) of the block."""
+    def _terms_prob(self, A: np.ndarray, k: int) -> np.ndarray:
+        """Loss terms from (scaled) joint probabilities A (..., |Y|) of rows of class k."""
         if self.loss == "zol":
-            return (np.argmax(A >= _rowmax(A)[:, None] * (1.0 - _ZOL_TIE), axis=1) != b.y).astype(np.float64)
-        s = _rowsum(A)
-        np.divide(np.take(A.reshape(-1), b.own_row), s, out=s)
+            return (np.argmax(A >= (_lastmax(A) * (1.0 - _ZOL_TIE))[..., None], axis=-1) != k).astype(np.float64)
+        s = _lastsum(A)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            np.divide(A[..., k], s, out=s)
         np.subtract(1.0, s, out=s)
         return np.square(s, out=s)
-
-    @staticmethod
-    def _wsum(terms: np.ndarray, b: _Block) -> float:
-        """Σ weight · term over the block's rows (the same arithmetic for equal terms)."""
-        return float((terms * b.w).sum())
 
     def _value(self, total: float) -> float:
         """The loss from the sum of the terms: RMSE = sqrt(SSE / N), or the error rate."""
@@ -277,122 +289,126 @@ class LooEngine:
     def _model_terms(self, st: _State, b: _Block, P) -> np.ndarray:
         """Loss terms of the rows under the model (P, C) of `st` (computed from scratch)."""
         P = sorted(P)
-        nb = self._terms_log(st.Bn, b)
+        nb = self._terms_log(st.Bn, b.k)
         if not P:
             return nb
         q = b.Q[P]
         A = logsumexp(np.where(q[:, :, None], st.S[P], -np.inf), axis=0)
         has = q.any(axis=0)
         with np.errstate(invalid="ignore"):
-            return np.where(has, self._terms_log(np.where(has[:, None], A, 0.0), b), nb)
+            return np.where(has, self._terms_log(np.where(has[:, None], A, 0.0), b.k), nb)
 
     def loss_of(self, parents, children) -> float:
         """The LOO loss (RMSE or ZOL) of the model with parent set `parents`, child set `children`."""
         total = 0.0
         for b in self.blocks:
-            total += self._wsum(self._model_terms(self._build(b, sorted(children)), b, parents), b)
+            total += float((self._model_terms(self._build(b, sorted(children)), b, parents) * b.w).sum())
         return self._value(total)
 
     # -- the search -------------------------------------------------------------------------------
+    def _shift(self, st: _State, b: _Block) -> None:
+        """E = exp(S − M) over the qualifying SPODEs (0 elsewhere), M the row's largest S."""
+        E = np.where(b.Q[:, :, None], st.S, -np.inf)
+        M = _lastmax(E.max(axis=0)) if self.n else np.zeros(b.w.size)
+        M[b.cnt == 0] = 0.0
+        E -= M[None, :, None]
+        with np.errstate(under="ignore"):
+            st.E = np.exp(E, out=E)
+
     def _derive(self, kind: str, st: _State, b: _Block, P) -> None:
-        """Per-step quantities of a block's state for the current (P, C)."""
-        if kind == "PAA":  # A = ln Σ_{p∈P_x} exp S[p] (−inf for no qualifying superparent)
-            P = sorted(P)
-            st.A = (logsumexp(np.where(b.Q[P][:, :, None], st.S[P], -np.inf), axis=0) if P
-                    else np.full(st.Bn.shape, -np.inf))
-        elif kind == "PAE":
-            st.nbterm = self._terms_log(st.Bn, b)
-        else:  # CAA / CAE: P = all; per-row shifted probabilities of the qualifying SPODEs
-            st.cnt = b.Q.sum(axis=0)
-            st.has = st.cnt > 0
-            masked = np.where(b.Q[:, :, None], st.S, -np.inf)
-            M = _rowmax(masked.max(axis=0)) if self.n else np.zeros(b.ar.size)
-            M[~st.has] = 0.0
-            masked -= M[None, :, None]
-            with np.errstate(under="ignore"):
-                st.E = np.exp(masked, out=masked)
-            st.Ew = np.take(st.E.reshape(-1), b.own)
-            st.nohas = np.flatnonzero(~st.has)
+        """Per-search quantities of a block's state for the current (P, C)."""
+        self._shift(st, b)
+        if kind == "PAA":  # the running sum over P
+            st.A = np.zeros(st.Bn.shape)
+            for p in sorted(P):
+                st.A += st.E[p]
+        elif kind == "PAE":  # NB over C = all: the term of a row left without superparent
+            st.nbterm = self._terms_log(st.Bn, b.k)
 
     def _state(self, kind: str, b: _Block, P, C) -> _State:
         st = self._build(b, C)
         self._derive(kind, st, b, P)
         return st
 
+    def _exact(self, st: _State, b: _Block, T: np.ndarray, low: np.ndarray, member: np.ndarray,
+               child: np.ndarray | None = None, sign: float = 0.0) -> None:
+        """Score again, in log space, the (candidate j, row t) pairs of `low` into T (K, m):
+        candidate j's SPODEs are those of member[j] (K, n) that qualify for t; with `child`, S
+        gains sign · ln P̂₋(x_child[j] | y, x_p)."""
+        j, t = np.nonzero(low)
+        if not j.size:
+            return
+        S = st.S[:, t]  # (n, L, |Y|)
+        if child is not None:
+            tab = self._class_tables(b.k)
+            S = S + sign * np.take(tab.cond, b.gV[:, t] + b.g[child[j], t], axis=0)
+        use = member[j].T & b.Q[:, t]
+        T[j, t] = self._terms_log(logsumexp(np.where(use[:, :, None], S, -np.inf), axis=0), b.k)
+
     def _candidate_terms(self, kind: str, st: _State, b: _Block, cands: list[int], P,
                          cur: np.ndarray) -> np.ndarray:
         """(len(cands), m) loss terms of the block's rows under each candidate model; a row the
         candidate leaves unchanged keeps its current term `cur` exactly."""
-        out = np.empty((len(cands), b.ar.size))
-        if kind == "PAA":  # a qualifying new superparent joins the row's average
-            for j, a in enumerate(cands):
-                new = self._terms_log(np.logaddexp(st.A, st.S[a]), b)
-                np.copyto(out[j], np.where(b.Q[a], new, cur))
-            return out
-        if kind == "PAE":  # the average without a: prefix and suffix log-sums over P
-            members = sorted(P)
-            q = b.Q[members]
-            pre = np.empty((len(members) + 1,) + st.Bn.shape)
-            suf = np.empty_like(pre)
-            pre[0] = suf[-1] = -np.inf
-            for k, p in enumerate(members):
-                np.logaddexp(pre[k], np.where(q[k][:, None], st.S[p], -np.inf), out=pre[k + 1])
-            for k in range(len(members) - 1, -1, -1):
-                np.logaddexp(np.where(q[k][:, None], st.S[members[k]], -np.inf), suf[k + 1], out=suf[k])
-            cnt = q.sum(axis=0)
-            for j, a in enumerate(cands):
-                k = members.index(a)
-                has = cnt - q[k] > 0
-                with np.errstate(invalid="ignore"):
-                    new = self._terms_log(np.logaddexp(pre[k], suf[k + 1]), b)
-                np.copyto(out[j], np.where(q[k], np.where(has, new, st.nbterm), cur))
-            return out
+        ca = np.asarray(cands, dtype=np.intp)
+        K, n = ca.size, self.n
+        member = np.zeros((K, n), dtype=bool)
+        qa = b.Q[ca]  # (K, m)
+        if kind == "PAA":  # a qualifying new superparent joins the row's sum
+            A = st.A[None] + st.E[ca]
+            T = self._terms_prob(A, b.k)
+            member[:, sorted(P)] = True
+            member[np.arange(K), ca] = True
+            self._exact(st, b, T, qa & (_lastmax(A) < _TINY), member)
+            return np.where(qa, T, cur)
+        if kind == "PAE":  # the sum over P without a: prefix + suffix sums over P (cands = P)
+            Em = st.E[ca]
+            A = np.empty_like(Em)
+            pre = np.cumsum(Em[:-1], axis=0)   # pre[i] = Σ_{j≤i}
+            suf = np.cumsum(Em[:0:-1], axis=0)[::-1]  # suf[i] = Σ_{j>i}
+            A[0] = suf[0]
+            A[-1] = pre[-1]
+            np.add(pre[:-1], suf[1:], out=A[1:-1])
+            has = (qa.sum(axis=0) - qa) > 0  # a superparent of P is left for the row
+            T = self._terms_prob(A, b.k)
+            member[:] = True
+            member[np.arange(K), ca] = False
+            member[:, [p for p in range(n) if p not in P]] = False
+            self._exact(st, b, T, qa & has & (_lastmax(A) < _TINY), member)
+            return np.where(qa, np.where(has, T, st.nbterm), cur)
         # CAA / CAE: every SPODE's product times the factor of child a (or divided by it)
-        table, table_own = self._prob_tables(kind)
         sign = 1.0 if kind == "CAA" else -1.0
-        F = np.empty_like(st.E)
-        Fw = np.empty_like(st.Ew)
+        tab = self._prob_table(b.k, sign)
+        A = np.empty((K,) + st.Bn.shape)
         for j, a in enumerate(cands):
-            np.take(table, b.gV + b.g[a], axis=0, out=F)
-            np.take(table_own, b.gVY + b.gY[a], out=Fw)
-            np.multiply(F, st.E, out=F)
-            A = F.sum(axis=0)
-            np.multiply(Fw, st.Ew, out=Fw)
-            np.put(A, b.own_row, Fw.sum(axis=0))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                new = self._terms_prob(A, b)
-            if st.nohas.size:
-                r = st.nohas
-                new[r] = self._terms_log(st.Bn[r] + sign * self._nb(b, a)[r], b, r)
-            changed = np.where(st.has, (st.cnt - b.Q[a] > 0) & ~self.unit_child[a], ~self.unit_nb[a])
-            if self.skip:
-                changed &= ~self.missing_slot[b.g[a]]
-            np.copyto(out[j], np.where(changed, new, cur))
-        return out
-
-    def _prob_tables(self, kind: str) -> tuple[np.ndarray, np.ndarray]:
-        """exp of the LOO pair tables (CAA: the factor a new child brings) or of their negatives
-        (CAE: the inverse of the factor a removed child takes away)."""
-        if self._prob is None or self._prob[0] != kind:
-            sign = 1.0 if kind == "CAA" else -1.0
-            with np.errstate(over="ignore"):
-                self._prob = (kind, np.exp(sign * self.cond_other), np.exp(sign * self.cond_own))
-        return self._prob[1], self._prob[2]
+            F = np.take(tab, b.gV + b.g[a], axis=0)
+            np.einsum("ptk,ptk->tk", F, st.E, out=A[j])
+        has = b.cnt > 0
+        T = self._terms_prob(A, b.k)
+        member[:] = True
+        self._exact(st, b, T, has & (_lastmax(A) < _TINY), member, ca, sign)
+        nohas = np.flatnonzero(~has)
+        if nohas.size:  # NB over C ± a
+            nb = self._class_tables(b.k).nb
+            T[:, nohas] = self._terms_log(st.Bn[nohas] + sign * np.take(nb, b.g[ca][:, nohas], axis=0), b.k)
+        changed = np.where(has, (b.cnt - qa > 0) & ~self.unit_child[ca][:, None], ~self.unit_nb[ca][:, None])
+        if self.skip:
+            changed &= ~self.missing_slot[b.g[ca]]
+        return np.where(changed, T, cur)
 
     def _accept(self, kind: str, st: _State, b: _Block, a: int, P, C) -> None:
         """Update a cached block state after attribute a was added to / removed from P or C."""
         if kind == "PAA":
-            q = b.Q[a]
-            st.A[q] = np.logaddexp(st.A[q], st.S[a, q])
+            st.A += st.E[a]
         elif kind in ("CAA", "CAE"):
+            t = self._class_tables(b.k)
             if kind == "CAA":
-                st.S += self._cond(b, a)
-                st.Bn += self._nb(b, a)
+                st.S += self._cond(t, b, a)
+                st.Bn += np.take(t.nb, b.g[a], axis=0)
             else:
-                st.S -= self._cond(b, a)
-                st.Bn -= self._nb(b, a)
-            self._derive(kind, st, b, P)
-        # PAE: the prefix/suffix sums are made from P at each step
+                st.S -= self._cond(t, b, a)
+                st.Bn -= np.take(t.nb, b.g[a], axis=0)
+            self._shift(st, b)
+        # PAE: S and E stay; the prefix/suffix sums are made from P at each step
 
     def search(self, kind: str) -> tuple[list[int], list[int], list[float]]:
         """Greedy search of §4.8.4: (P, C, losses of the accepted models, the start model first).
@@ -404,15 +420,14 @@ class LooEngine:
         everything = list(range(self.n))
         P = [] if kind == "PAA" else list(everything)
         C = [] if kind == "CAA" else list(everything)
-        arrays = 2 if kind in ("CAA", "CAE") else 1
-        cache = arrays * 8 * self.n * self.N * self.ny <= _CACHE_BYTES
+        cache = 2 * 8 * self.n * self.m * self.ny <= _CACHE_BYTES  # S and E of every block
         states: list[_State | None] = [None] * len(self.blocks)
         cur_terms = []
         total = 0.0
         for i, b in enumerate(self.blocks):
             st = self._build(b, C)
             cur_terms.append(self._model_terms(st, b, P))
-            total += self._wsum(cur_terms[i], b)
+            total += float((cur_terms[i] * b.w).sum())
             if cache:
                 self._derive(kind, st, b, P)
                 states[i] = st
@@ -434,7 +449,7 @@ class LooEngine:
             for i, b in enumerate(self.blocks):
                 st = states[i] if cache else self._state(kind, b, P, C)
                 T = self._candidate_terms(kind, st, b, cands, P, cur_terms[i])
-                totals += np.array([self._wsum(row, b) for row in T])  # as the current terms
+                totals += (T * b.w).sum(axis=1)  # row by row as the current terms' sum
                 step_terms.append(T)
             values = [self._value(t) for t in totals]
             k = int(np.argmin(values))  # first minimum: the smallest attribute index

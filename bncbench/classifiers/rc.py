@@ -16,12 +16,16 @@ class _ChildRemoval:
     """What RC and SP+RC share: FD tables over the LHS attributes `parent_mask_`, the per-row
     eliminations, the SPODE average without the eliminated children, and `test_info`."""
 
-    def _fit_fds(self, Xc: np.ndarray) -> None:
+    def _check_params(self) -> None:
+        super()._check_params()
         ms = self.rc_min_support
         if isinstance(ms, bool) or not isinstance(ms, numbers.Integral) or ms < 1:
             # an FD supported by no training instance would hold vacuously for every target
             raise ValueError(f"rc_min_support must be an integer ≥ 1, got {ms!r}")
-        self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(ms), self.missing == "skip")
+
+    def _fit_fds(self, Xc: np.ndarray) -> None:
+        self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),
+                                        self.missing == "skip")
 
     def _eliminated(self, Xc: np.ndarray) -> np.ndarray:
         return eliminated(self.fd_tables_, Xc)
