@@ -100,12 +100,39 @@ def test_selection_variants(kind, est, variant):
 
 @pytest.mark.parametrize("kind", list(WRAPPERS))
 def test_blocks_and_no_cache(kind, monkeypatch):
-    """Rows scored in many small blocks, and the block states rebuilt at every step (the path
-    for data too large to cache) give the same selection."""
+    """Rows scored in many small blocks, the block states rebuilt at every step and the
+    own-class column patched into every gather instead of kept per class (the paths for data
+    too large to cache) give the same selection."""
     monkeypatch.setattr(aw, "_BLOCK_BYTES", 8 * 5 * 3 * 7)  # 7 rows per block
     monkeypatch.setattr(aw, "_CACHE_BYTES", 0)
+    monkeypatch.setattr(aw, "_TABLE_BYTES", 0)
     for seed, est, miss in [(0, "laplace_joint", "value"), (1, "mestimate", "skip")]:
         _check_wrapper(kind, seed, est, miss, dup=True)
+
+
+@pytest.mark.parametrize("kind", list(WRAPPERS))
+def test_log_space_rescoring(kind, monkeypatch):
+    """Every row's shifted class sums count as underflowed (`_TINY` above any of them), so every
+    candidate term is scored again in log space from scratch (`_exact`, `_rows_S`): the same
+    selection, losses and posteriors as the oracle."""
+    monkeypatch.setattr(aw, "_TINY", 1e300)
+    for seed, est, miss in [(0, "laplace_joint", "value"), (1, "mestimate", "skip"), (2, "laplace", "value")]:
+        _check_wrapper(kind, seed, est, miss, dup=True)
+    _check_wrapper(kind, 3, "laplace_joint", "value", loss="zol", min_freq=4)
+
+
+@pytest.mark.parametrize("kind", ["CAA", "CAE"])
+def test_rows_shifted_again_after_drift(kind, monkeypatch):
+    """CAA / CAE multiply each row's shifted probabilities by the accepted child's factors; rows
+    whose largest value leaves [_FAR, 1/_FAR] are shifted again from scratch. With _FAR close to
+    1 almost every row is, at every step; with the own-class column patched into every gather
+    (_TABLE_BYTES = 0) as well: the same selection as the oracle."""
+    monkeypatch.setattr(aw, "_FAR", 0.999)
+    monkeypatch.setattr(aw, "_TABLE_BYTES", 0)
+    cases = [(0, "laplace_joint", "value", {"n_attr": 7}), (1, "laplace_joint", "value", {"dup": True}),
+             (1, "mestimate", "skip", {}), (0, "laplace", "value", {"n_attr": 7})]
+    for seed, est, miss, kw in cases:  # each takes at least one step (so rows are shifted again)
+        assert len(_check_wrapper(kind, seed, est, miss, **kw).loss_path_) > 1
 
 
 # -- (c) hand checks ------------------------------------------------------------------------------
