@@ -32,6 +32,11 @@ bench: $(VENV)/.installed
 	$(PY) bench/bench_executors.py
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_weka.py adult
 	$(PY) bench/bench_synth.py
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_times.py bench/configs/ait-times.yaml \
+	  --target letter-recog:SKDB/KDB\<=10 --target adult:TAN-AIT/TAN\<=4 --target adult:KDB-AIT/KDB\<=4
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_times.py bench/configs/aode-times.yaml \
+	  --target adult:SR/AODE\<=2 --target adult:NSR/AODE\<=2 --target adult:SP+RC/AODE\<=10 \
+	  --target adult:PAA/AODE\<=10 --target adult:CAA/AODE\<=10 --target adult:PAE/AODE\<=10 --target adult:CAE/AODE\<=10
 
 stan70: $(VENV)/.installed
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/stan70.yaml --results results/stan70 --jobs $(JOBS)
