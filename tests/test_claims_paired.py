@@ -66,6 +66,8 @@ def test_claim_verdicts(tmp_path):
     wdl: {results: main, metric: zol, row: A, column: B, expect: significantly better}
   - text: expected not significant
     wdl: {results: main, metric: zol, row: A, column: B, expect: not significant}
+  - text: no advantage of B
+    wdl: {results: main, metric: zol, row: B, column: A, expect: not significantly better}
   - text: count
     better_count: {results: main, metric: zol, row: A, column: B, printed: 31, of: 36}
   - text: mean change
@@ -76,10 +78,10 @@ def test_claim_verdicts(tmp_path):
     v = cl.evaluate(cl.load(path), summary)
     assert [x.verdict for x in v[:3]] == ["holds", "direction only", "does not hold"]
     assert v[0].ours.startswith("9-0-1 (p=0.0107)")
-    assert [x.verdict for x in v[3:5]] == ["holds", "does not hold"]
-    assert (v[5].ours, v[5].verdict) == ("9 of 10", "holds")
-    assert v[6].verdict == "holds" and v[6].ours.startswith("-30.0%")  # mean 0.14 vs 0.2
-    assert v[7].verdict == "holds"
+    assert [x.verdict for x in v[3:6]] == ["holds", "does not hold", "holds"]  # B is significantly worse
+    assert (v[6].ours, v[6].verdict) == ("9 of 10", "holds")
+    assert v[7].verdict == "holds" and v[7].ours.startswith("-30.0%")  # mean 0.14 vs 0.2
+    assert v[8].verdict == "holds"
 
 
 def test_claims_file_errors_name_the_key(tmp_path):

@@ -8,7 +8,8 @@ settings, the printed W/D/L tables and the claims, each of one kind:
   significance at 0.05 are the printed ones, *direction only* when only the direction is. A
   paper that states a comparison without its record gives ``expect`` instead of ``printed``:
   "significantly better" (more wins, p < 0.05; *direction only* with p ≥ 0.05), "better"
-  (more wins than losses) or "not significant" (p ≥ 0.05);
+  (more wins than losses), "not significant" (p ≥ 0.05) or "not significantly better" (not
+  both more wins and p < 0.05: "no advantage");
 - ``better_count``: {results, metric, row, column, printed: count, of (optional: the printed
   number of data sets; default ours), draw (optional)} — data sets
   where the row beats the column (under the file's draw rule, or the claim's own: "relative:0"
@@ -39,7 +40,7 @@ KINDS = {"wdl": {"results", "metric", "row", "column", "printed", "expect"},
          "mean_change": {"results", "metric", "row", "column", "printed"},
          "mean_order": {"results", "metric", "rows", "above", "below"}}
 ALPHA = 0.05
-EXPECT = ("significantly better", "better", "not significant")
+EXPECT = ("significantly better", "better", "not significant", "not significantly better")
 
 
 @dataclass
@@ -120,6 +121,8 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
                 verdict = "holds" if better and sig else ("direction only" if better else "does not hold")
             elif expect == "better":
                 verdict = "holds" if better else "does not hold"
+            elif expect == "not significantly better":
+                verdict = "holds" if not (better and sig) else "does not hold"
             else:
                 verdict = "holds" if not sig else "does not hold"
             out.append(Verdict(c["text"], expect, f"{ours} (p={po:.4f})", verdict))
