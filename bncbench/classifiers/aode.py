@@ -7,7 +7,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.tables import nb_tables
 from bncbench.classifiers.estimators import log_cond, log_joint, log_prior
-from bncbench.classifiers.spode import spode_blocks
+from bncbench.classifiers.spode import log_mean_spodes, spode_blocks
 
 
 class AODE(BayesNetClassifier):
@@ -69,21 +69,7 @@ class AODE(BayesNetClassifier):
         out = np.empty((n_rows, ny))
         for s, g, sp, _ in spode_blocks(Xc, self.counts_.offsets, self.log_joint_, self.log_cond_):
             m = g.shape[1]
-            ok = self.parent_ok_[g]  # [p, row]
-            all_ok = bool(ok.all())
-            if not all_ok:
-                sp[~ok] = -np.inf
-            nq = ok.sum(axis=0)
-            mx = sp.max(axis=0)
-            mx[~np.isfinite(mx)] = 0.0
-            np.subtract(sp, mx, out=sp)
-            np.exp(sp, out=sp)
-            lse = sp.sum(axis=0)
-            with np.errstate(divide="ignore"):
-                np.log(lse, out=lse)
-            lse += mx
-            lse -= np.log(np.maximum(nq, 1))[:, None]
-            out[s:s + m] = lse
+            out[s:s + m], nq = log_mean_spodes(sp, self.parent_ok_[g])  # parent_ok_[g]: [p, row]
             none = np.flatnonzero(nq == 0)
             if none.size:  # no usable superparent: naive Bayes
                 out[s + none] = self._nb_log_likelihood(Xc[s + none])

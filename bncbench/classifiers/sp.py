@@ -8,7 +8,7 @@ import numpy as np
 
 from bncbench.classifiers.aode import AODE
 from bncbench.classifiers.infotheory import cond_mutual_info
-from bncbench.classifiers.spode import spode_blocks
+from bncbench.classifiers.spode import log_mean_spodes, spode_blocks
 
 #: share of the total leaf CMI that the selected leaves must exceed (strictly), §4.8.1 step 3
 LEAF_SHARE = 0.85
@@ -83,18 +83,7 @@ def average_spodes(model: AODE, Xc: np.ndarray, parents: np.ndarray, children: n
         m = g.shape[1]
         ok = model.parent_ok_[g]  # [p, row]
         ok &= parents[:, None] if parents.ndim == 1 else parents[s:s + m].T
-        sp[~ok] = -np.inf
-        nq = ok.sum(axis=0)
-        mx = sp.max(axis=0)
-        mx[~np.isfinite(mx)] = 0.0
-        np.subtract(sp, mx, out=sp)
-        np.exp(sp, out=sp)
-        lse = sp.sum(axis=0)
-        with np.errstate(divide="ignore"):
-            np.log(lse, out=lse)
-        lse += mx
-        lse -= np.log(np.maximum(nq, 1))[:, None]
-        out[s:s + m] = lse
+        out[s:s + m], nq = log_mean_spodes(sp, ok)
         none = np.flatnonzero(nq == 0)
         if none.size:  # no usable superparent: naive Bayes over the children
             rows = Xc[s + none]

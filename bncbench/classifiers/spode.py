@@ -101,3 +101,22 @@ def inverse_normalise(v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarr
             return np.where(mask, np.where(s != 0, a / s, 1.0 / k), 0.0)
 
     return norm(1.0 - norm(v))
+
+
+def log_mean_spodes(sp: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AODE's average in log space: ln((1/|P_x|) Σ_{p qualifying} exp(sp[p, row, y])) per row and
+    class, and |P_x| per row (`ok` [p, row]: p qualifies for the row). `sp` is overwritten.
+    Rows without a qualifying superparent get −inf (the caller falls back to naive Bayes)."""
+    if not ok.all():
+        sp[~ok] = -np.inf
+    nq = ok.sum(axis=0)
+    mx = sp.max(axis=0)
+    mx[~np.isfinite(mx)] = 0.0
+    np.subtract(sp, mx, out=sp)
+    np.exp(sp, out=sp)
+    lse = sp.sum(axis=0)
+    with np.errstate(divide="ignore"):
+        np.log(lse, out=lse)
+    lse += mx
+    lse -= np.log(np.maximum(nq, 1))[:, None]
+    return lse, nq

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from bncbench.classifiers.aode import AODE
-from bncbench.classifiers.spode import spode_blocks
+from bncbench.classifiers.spode import log_mean_spodes, spode_blocks
 
 _SCAN_CELLS = 1 << 21  # rows × attributes of one block of the subsumption scan
 
@@ -140,20 +140,8 @@ class _SubsumptionAODE(AODE):
         out = np.empty((n_rows, self.n_classes_))
         for s, g, sp, _ in spode_blocks(Xd, self.counts_.offsets, self.log_joint_, self.log_cond_):
             m = g.shape[1]
-            ok = self.parent_ok_[g]  # [p, row]: qualifying, known and not deleted
-            if not ok.all():
-                sp[~ok] = -np.inf
-            nq = ok.sum(axis=0)
-            mx = sp.max(axis=0)
-            mx[~np.isfinite(mx)] = 0.0
-            np.subtract(sp, mx, out=sp)
-            np.exp(sp, out=sp)
-            lse = sp.sum(axis=0)
-            with np.errstate(divide="ignore"):
-                np.log(lse, out=lse)
-            lse += mx
-            lse -= np.log(np.maximum(nq, 1))[:, None]
-            out[s:s + m] = lse
+            # parent_ok_[g] [p, row]: qualifying, known and not deleted
+            out[s:s + m], nq = log_mean_spodes(sp, self.parent_ok_[g])
             none = np.flatnonzero(nq == 0)
             if none.size:  # no usable superparent: naive Bayes over every known attribute (Weka)
                 out[s + none] = self._nb_log_likelihood(Xc[s + none])
