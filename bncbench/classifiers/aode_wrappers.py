@@ -35,7 +35,10 @@ _TABLE_BYTES = 1 << 26  # keep a LOO table for every class if they fit (else pat
 
 
 def _lastsum(A: np.ndarray) -> np.ndarray:
-    """Σ over the last axis (the classes), class by class (fast for few classes)."""
+    """Σ over the last axis (the classes), class by class (fast for few classes); 0 for none
+    (a one-class training set: no other class)."""
+    if A.shape[-1] == 0:
+        return np.zeros(A.shape[:-1])
     out = A[..., 0].copy()
     for c in range(1, A.shape[-1]):
         out += A[..., c]

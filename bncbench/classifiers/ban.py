@@ -1,0 +1,502 @@
+"""Unrestricted BAN baselines of paper 002 (ALGORITHMS.md §4.7): Friedman's score-based BAN
+(`method="hc"`) and Cheng & Greiner's conditional-independence-test BAN (`method="tpda"`)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections import deque
+
+import numpy as np
+
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.counts import config_counts, lookup, mixed_key
+from bncbench.classifiers.estimators import log_cond, log_prior
+from bncbench.preprocess.folds import stratified_folds
+
+
+class EntropyTerms:
+    """T(S) = Σ_cells N(s, y) ln N(s, y) over the configurations of the attribute set S and the
+    class, from the count tables of `config_counts` (one bincount per set, cached).
+
+    Every structure score of this module is a signed sum of these terms: a family's
+    log-likelihood is T(π ∪ {i}) − T(π) and I(X_i; X_j | Z, Y) = (T(ijZ) − T(iZ) − T(jZ) + T(Z)) / N
+    (§3 with counts, in nats). Sums are taken with `math.fsum` (exactly rounded), so that the
+    same multiset of terms gives the same float whatever the order (Markov-equivalent moves tie
+    exactly, as the spec's exact-equality tie rule needs)."""
+
+    def __init__(self, Xc: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int):
+        self.Xc, self.y, self.sizes, self.n_classes = Xc, y, sizes, n_classes
+        self.n = Xc.shape[0]
+        self._cache: dict[tuple[int, ...], float] = {}
+
+    def __call__(self, attrs) -> float:
+        key = tuple(sorted(attrs))
+        t = self._cache.get(key)
+        if t is None:
+            _, counts = config_counts([self.Xc[:, a] for a in key] + [self.y],
+                                      [int(self.sizes[a]) for a in key] + [self.n_classes])
+            c = counts.astype(np.float64)
+            t = float(np.sum(c * np.log(c)))
+            self._cache[key] = t
+        return t
+
+    def cmi(self, i: int, j: int, Z: tuple[int, ...]) -> float:
+        """I(X_i; X_j | Z, Y) in nats (ML estimates)."""
+        Z = tuple(Z)
+        return math.fsum([self((i, j) + Z), -self((i,) + Z), -self((j,) + Z), self(Z)]) / self.n
+
+
+# ----------------------------------------------------------------------------------------------
+# method "hc": hill climbing with the MDL/BIC score (§4.7)
+# ----------------------------------------------------------------------------------------------
+
+def family_terms(T: EntropyTerms, child: int, parents, card: np.ndarray, n_classes: int) -> tuple[list[float], int]:
+    """One family's MDL/BIC score (§4.7)
+    Σ N(x_i, π_i, y) ln(N(x_i, π_i, y) / N(π_i, y)) − (ln N / 2)·(|X_i| − 1)·|Y|·Π_{j∈π_i} |X_j|
+    as (the signed log-likelihood terms T(π ∪ {i}), −T(π); the integer (|X_i| − 1)·|Y|·Π|X_j|).
+    Keeping the parameter count an integer makes score differences of moves with the same
+    terms exactly equal (e.g. adding a → b or b → a: the count differs by
+    (|X_a| − 1)(|X_b| − 1)|Y| either way)."""
+    par = tuple(sorted(parents))
+    cells = (int(card[child]) - 1) * n_classes
+    for p in par:
+        cells *= int(card[p])
+    return [T(par + (child,)), -T(par)], cells
+
+
+def _combine(T: EntropyTerms, terms: list[float], cells: int) -> float:
+    return math.fsum(terms) - (math.log(T.n) / 2.0) * cells
+
+
+def mdl_score(T: EntropyTerms, parents: list, card: np.ndarray, n_classes: int) -> float:
+    """MDL/BIC score of the class-augmented network whose attribute parents are `parents`."""
+    terms, cells = [], 0
+    for i, par in enumerate(parents):
+        t, c = family_terms(T, i, par, card, n_classes)
+        terms += t
+        cells += c
+    return _combine(T, terms, cells)
+
+
+def _reach(parents: list[set[int]]) -> np.ndarray:
+    """reach[a, b]: a directed path of length ≥ 1 from a to b."""
+    n = len(parents)
+    adj = np.zeros((n, n), dtype=bool)
+    for c, par in enumerate(parents):
+        for p in par:
+            adj[p, c] = True
+    reach = adj.copy()
+    while True:
+        nxt = reach | ((reach.astype(np.int64) @ adj.astype(np.int64)) > 0)
+        if np.array_equal(nxt, reach):
+            return reach
+        reach = nxt
+
+
+def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: int) -> tuple[list[list[int]], int]:
+    """Friedman's BAN by greedy hill climbing from NB (§4.7): add / delete / reverse one arc
+    between attributes, acyclic, ≤ `max_parents` attribute parents; the best strictly improving
+    move each step; ties → add < delete < reverse, then (parent, child) (for a reversal: the
+    arc as it is before the move). Returns (parents, number of moves)."""
+    n = card.shape[0]
+    parents: list[set[int]] = [set() for _ in range(n)]
+    fam_cache: dict[tuple[int, frozenset], tuple[list[float], int]] = {}
+
+    def fam(c: int, par) -> tuple[list[float], int]:
+        key = (c, frozenset(par))
+        t = fam_cache.get(key)
+        if t is None:
+            t = family_terms(T, c, par, card, n_classes)
+            fam_cache[key] = t
+        return t
+
+    def delta(changes) -> float:
+        terms, cells = [], 0
+        for c, new in changes:
+            t_new, c_new = fam(c, new)
+            t_old, c_old = fam(c, parents[c])
+            terms += t_new + [-t for t in t_old]
+            cells += c_new - c_old
+        return _combine(T, terms, cells)
+
+    moves = 0
+    while True:
+        reach = _reach(parents)
+        best, best_delta = None, 0.0
+        for p in range(n):  # add p → c
+            for c in range(n):
+                if p == c or p in parents[c] or reach[c, p] or len(parents[c]) >= max_parents:
+                    continue
+                d = delta([(c, parents[c] | {p})])
+                if d > best_delta:
+                    best, best_delta = ("add", p, c), d
+        for p in range(n):  # delete p → c
+            for c in range(n):
+                if p in parents[c]:
+                    d = delta([(c, parents[c] - {p})])
+                    if d > best_delta:
+                        best, best_delta = ("delete", p, c), d
+        for p in range(n):  # reverse p → c into c → p
+            for c in range(n):
+                if p not in parents[c] or len(parents[p]) >= max_parents:
+                    continue
+                # another path p ⇝ c would close a cycle with c → p
+                if any(reach[q, c] for q in range(n) if q != c and p in parents[q]):
+                    continue
+                d = delta([(c, parents[c] - {p}), (p, parents[p] | {c})])
+                if d > best_delta:
+                    best, best_delta = ("reverse", p, c), d
+        if best is None:
+            return [sorted(par) for par in parents], moves
+        op, p, c = best
+        if op == "add":
+            parents[c].add(p)
+        elif op == "delete":
+            parents[c].discard(p)
+        else:
+            parents[c].discard(p)
+            parents[p].add(c)
+        moves += 1
+
+
+# ----------------------------------------------------------------------------------------------
+# method "tpda": three-phase dependency analysis with the class in every conditioning set (§4.7)
+# ----------------------------------------------------------------------------------------------
+
+def _connected(adj: list[set[int]], a: int, b: int, avoid: int | None = None) -> bool:
+    """Whether an undirected path joins a and b (not passing through `avoid`)."""
+    seen = {a}
+    todo = deque([a])
+    while todo:
+        u = todo.popleft()
+        if u == b:
+            return True
+        for w in adj[u]:
+            if w not in seen and w != avoid:
+                seen.add(w)
+                todo.append(w)
+    return False
+
+
+def cut_set(adj: list[set[int]], i: int, j: int, cmi, eps: float,
+            allow_empty: bool = False) -> tuple[bool, tuple[int, ...] | None]:
+    """The cut-set routine (§4.7 step 4) on the undirected graph `adj` (the edge under test, if
+    any, already removed). Returns (separated, separating set). `cmi(a, b, Z)` with a < b.
+    `allow_empty` (orientation step): also test Z = ∅ when Z empties."""
+    lo, hi = min(i, j), max(i, j)
+
+    def test(Z) -> float:
+        return cmi(lo, hi, tuple(sorted(Z)))
+
+    for a, b in ((lo, hi), (hi, lo)):
+        Z = {nb for nb in adj[a] if nb != b and _connected(adj, nb, b, avoid=a)}
+        while True:
+            if not Z:
+                if allow_empty and test(()) <= eps:
+                    return True, ()
+                break
+            cur = test(Z)
+            if cur <= eps:
+                return True, tuple(sorted(Z))
+            best_val, best_z = min((test(Z - {z}), z) for z in Z)
+            if best_val < cur:
+                Z = Z - {best_z}
+            else:
+                break
+    return False, None
+
+
+def tpda_skeleton(n: int, cmi, eps: float) -> tuple[list[set[int]], dict]:
+    """Drafting, thickening and thinning (§4.7 steps 1–3). Returns (adjacency, info)."""
+    strong = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            v = cmi(i, j, ())
+            if v > eps:
+                strong.append((-v, i, j))
+    strong.sort()
+    adj: list[set[int]] = [set() for _ in range(n)]
+    comp = list(range(n))  # union–find: the drafting graph is a forest
+
+    def root(a: int) -> int:
+        while comp[a] != a:
+            comp[a] = comp[comp[a]]
+            a = comp[a]
+        return a
+
+    added, rest = [], []
+    for _, i, j in strong:
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            comp[ri] = rj
+            adj[i].add(j)
+            adj[j].add(i)
+            added.append((i, j))
+        else:
+            rest.append((i, j))
+    n_draft = len(added)
+    for i, j in rest:  # thickening
+        if not cut_set(adj, i, j, cmi, eps)[0]:
+            adj[i].add(j)
+            adj[j].add(i)
+            added.append((i, j))
+    removed = []
+    for i, j in added:  # thinning: one pass in the order the edges were added
+        adj[i].discard(j)
+        adj[j].discard(i)
+        if _connected(adj, i, j) and cut_set(adj, i, j, cmi, eps)[0]:
+            removed.append((i, j))
+            continue
+        adj[i].add(j)
+        adj[j].add(i)
+    info = {"draft_edges": n_draft, "thickening_edges": len(added) - n_draft, "thinning_removed": len(removed)}
+    return adj, info
+
+
+def _closes_cycle(children: list[set[int]], u: int, v: int) -> bool:
+    """Whether the arc u → v closes a directed cycle (a directed path v ⇝ u exists)."""
+    seen = {v}
+    todo = [v]
+    while todo:
+        a = todo.pop()
+        if a == u:
+            return True
+        for w in children[a]:
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return False
+
+
+def tpda_orient(adj: list[set[int]], cmi, eps: float) -> tuple[list[list[int]], dict]:
+    """Orientation (§4.7 step 5): collider proposals from the cut-set routine on the final
+    skeleton, Meek's rules 1 and 2, then low → high index where no cycle. Returns (parents, info)."""
+    n = len(adj)
+    proposals = set()
+    for a in range(n):
+        for b in range(a + 1, n):
+            if b in adj[a]:
+                continue
+            common = adj[a] & adj[b]
+            if not common:
+                continue
+            sep, S = cut_set(adj, a, b, cmi, eps, allow_empty=True)
+            if sep:
+                for c in sorted(common - set(S)):
+                    proposals.add((a, c))
+                    proposals.add((b, c))
+    children: list[set[int]] = [set() for _ in range(n)]
+    undirected = {(min(u, v), max(u, v)) for u in range(n) for v in adj[u]}
+    conflicts = 0
+    n_collider = 0
+    for u, v in sorted(proposals):
+        if (v, u) in proposals:
+            conflicts += u < v  # count each edge proposed both ways once
+            continue
+        if not _closes_cycle(children, u, v):
+            children[u].add(v)
+            undirected.discard((min(u, v), max(u, v)))
+            n_collider += 1
+
+    def arc(u: int, v: int) -> bool:
+        return v in children[u]
+
+    def adjacent(u: int, v: int) -> bool:
+        return v in adj[u]
+
+    def meek(u: int, v: int) -> bool:
+        # rule 1: a → u − v, a and v not adjacent
+        if any(arc(a, u) and a != v and not adjacent(a, v) for a in range(n)):
+            return True
+        # rule 2: u → a → v
+        return any(arc(u, a) and arc(a, v) for a in range(n))
+
+    n_meek = 0
+    changed = True
+    while changed:
+        changed = False
+        for u, v in sorted(undirected):
+            for s, t in ((u, v), (v, u)):
+                if meek(s, t) and not _closes_cycle(children, s, t):
+                    children[s].add(t)
+                    undirected.discard((u, v))
+                    n_meek += 1
+                    changed = True
+                    break
+    for u, v in sorted(undirected):
+        if _closes_cycle(children, u, v):
+            children[v].add(u)
+        else:
+            children[u].add(v)
+    parents = [sorted(p for p in range(n) if c in children[p]) for c in range(n)]
+    info = {"collider_arcs": n_collider, "conflicting_edges": conflicts, "meek_arcs": n_meek,
+            "free_edges": len(undirected)}
+    return parents, info
+
+
+def tpda(T: EntropyTerms, eps: float) -> tuple[list[list[int]], dict]:
+    """Cheng & Greiner's BAN structure (§4.7 steps 1–5) from the count tables."""
+    n = T.Xc.shape[1]
+    cache: dict[tuple, float] = {}
+
+    def cmi(i: int, j: int, Z: tuple[int, ...]) -> float:
+        key = (i, j, Z)
+        v = cache.get(key)
+        if v is None:
+            v = T.cmi(i, j, Z)
+            cache[key] = v
+        return v
+
+    adj, info = tpda_skeleton(n, cmi, eps)
+    parents, info2 = tpda_orient(adj, cmi, eps)
+    info.update(info2)
+    return parents, info
+
+
+# ----------------------------------------------------------------------------------------------
+# the classifier
+# ----------------------------------------------------------------------------------------------
+
+class BAN(BayesNetClassifier):
+    """Unrestricted BAN (Bayesian-network-augmented naive Bayes), paper 002's baselines
+    (ALGORITHMS.md §4.7): the class is a parent of every attribute and the attributes form an
+    arbitrary DAG.
+
+    * ``method="hc"`` — Friedman, Geiger & Goldszmidt, "Bayesian network classifiers", Machine
+      Learning 29:131–163, 1997: greedy hill climbing from NB over single-arc additions,
+      deletions and reversals with the MDL/BIC score of the class-augmented network.
+    * ``method="tpda"`` — Cheng & Greiner, "Comparing Bayesian network classifiers", UAI 1999,
+      with the three-phase dependency analysis of Cheng, Bell & Liu (Artificial Intelligence
+      137:43–90, 2002) run with the class in every conditioning set: drafting, thickening and
+      thinning with the cut-set heuristic, CI test I(X_i; X_j | Z, Y) ≤ ε in nats, collider
+      orientation and Meek's rules 1–2 (a reconstruction, flagged in §9).
+
+    Structure scores and CI tests are computed from count tables of `config_counts` (one
+    bincount per attribute set, cached); parameters are the estimates of §2 over each
+    attribute's parent configuration and the class (paper 002: Laplace).
+
+    Parameters
+    ----------
+    method : {"tpda", "hc"}, default="tpda"
+    estimator : {"laplace", "mestimate", "laplace_joint"}, default="laplace"
+        Paper 002's estimator is Laplace (§2.3).
+    m, cardinalities, n_classes: as in `BayesNetClassifier`.
+    missing : {"value"}, default="value"
+        Only "value" (paper 002 treats a missing value as one more value); "skip" raises ValueError.
+    ban_epsilon : float or list of float, default=0.01
+        tpda's CI threshold in nats. A list: chosen per fit by stratified 5-fold CV accuracy on
+        the training data (folds of `stratified_folds` with seed 1); ties → the larger ε.
+    ban_max_parents : int, default=8
+        Largest number of attribute parents (hc: a constraint of the search; tpda: nodes with
+        more keep the strongest by I(X_i; X_p | Y), ties → smaller index, recorded in `info_`).
+
+    Attributes
+    ----------
+    parents_ : list of list of int
+        Attribute parents of each attribute (sorted).
+    epsilon_ : float or None
+        The ε used (tpda).
+    cv_accuracy_ : dict or None
+        ε → inner CV accuracy when `ban_epsilon` is a list.
+    score_ : float or None
+        The MDL/BIC score of the learnt network (hc).
+    info_ : dict
+        Counts of the structure steps (hc: moves; tpda: edges per phase, colliders, edges
+        proposed both ways, Meek arcs, parent-cap cuts).
+    """
+
+    NEEDS_PAIRS = False
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "method": ("tpda", "hc")}
+    SUPPORTED_MISSING = ("value",)
+
+    def __init__(self, method: str = "tpda", estimator: str = "laplace", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None, ban_epsilon: float | list[float] = 0.01,
+                 ban_max_parents: int = 8):
+        super().__init__(estimator, m, missing, cardinalities, n_classes)
+        self.method = method
+        self.ban_epsilon = ban_epsilon
+        self.ban_max_parents = ban_max_parents
+
+    def _check_ban_params(self) -> list[float]:
+        if self.missing != "value":
+            raise ValueError(f"missing must be 'value' for BAN, got {self.missing!r}")
+        mp = self.ban_max_parents
+        if isinstance(mp, bool) or not isinstance(mp, numbers.Integral) or mp < 0:
+            raise ValueError(f"ban_max_parents must be an integer ≥ 0, got {mp!r}")
+        eps = self.ban_epsilon
+        eps_list = list(eps) if isinstance(eps, (list, tuple)) else [eps]
+        if not eps_list or any(isinstance(e, bool) or not isinstance(e, numbers.Real) or not e >= 0 for e in eps_list):
+            raise ValueError(f"ban_epsilon must be a real number ≥ 0 or a non-empty list of them, got {eps!r}")
+        return [float(e) for e in eps_list]
+
+    def _fit(self, Xc, y):
+        eps_list = self._check_ban_params()
+        self.log_prior_ = log_prior(self._pair_counts(Xc, y, pairs=False).class_counts, self.estimator, self.m)
+        self.epsilon_ = self.cv_accuracy_ = self.score_ = None
+        if self.method == "hc":
+            T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
+            self.parents_, moves = hill_climb(T, self.card_, self.n_classes_, int(self.ban_max_parents))
+            self.score_ = mdl_score(T, self.parents_, self.card_, self.n_classes_)
+            self.info_ = {"moves": moves}
+        else:
+            eps = eps_list[0] if len(eps_list) == 1 else self._choose_epsilon(Xc, y, eps_list)
+            self.epsilon_ = eps
+            self.parents_, self.info_ = self._tpda_structure(Xc, y, eps)
+        self._tables = self._count_tables(Xc, y, self.parents_)
+
+    def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray, eps: float) -> tuple[list[list[int]], dict]:
+        T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
+        parents, info = tpda(T, eps)
+        cuts = []
+        for i, par in enumerate(parents):
+            if len(par) > self.ban_max_parents:  # memory bound: keep the strongest by I(X_i; X_p | Y)
+                ranked = sorted(par, key=lambda p: (-T.cmi(min(i, p), max(i, p), ()), p))
+                keep = sorted(ranked[:self.ban_max_parents])
+                cuts.append((i, [p for p in par if p not in keep]))
+                parents[i] = keep
+        info["parent_cap_cuts"] = cuts
+        return parents, info
+
+    def _choose_epsilon(self, Xc: np.ndarray, y: np.ndarray, eps_list: list[float]) -> float:
+        """ε with the best stratified 5-fold CV accuracy on the training data (ties → larger ε)."""
+        folds = stratified_folds(y, 5, 1)
+        correct = {e: 0 for e in eps_list}
+        for f in range(5):
+            tr, te = folds != f, folds == f
+            if not te.any() or not tr.any():
+                continue
+            prior = log_prior(np.bincount(y[tr], minlength=self.n_classes_), self.estimator, self.m)
+            for e in eps_list:
+                parents, _ = self._tpda_structure(Xc[tr], y[tr], e)
+                jll = self._jll(Xc[te], prior, self._count_tables(Xc[tr], y[tr], parents))
+                correct[e] += int((np.argmax(jll, axis=1) == y[te]).sum())
+        self.cv_accuracy_ = {e: correct[e] / y.shape[0] for e in eps_list}
+        return max(eps_list, key=lambda e: (correct[e], e))
+
+    def _count_tables(self, Xc: np.ndarray, y: np.ndarray, parents: list[list[int]]) -> list:
+        """Per attribute: (parents, radices, N(π, y) table, N(π, x_i, y) table), sparse."""
+        tables = []
+        ny = self.n_classes_
+        for i, par in enumerate(parents):
+            rad = [int(self.sizes_[p]) for p in par]
+            ctx = config_counts([Xc[:, p] for p in par] + [y], rad + [ny])
+            joint = config_counts([Xc[:, p] for p in par] + [Xc[:, i], y], rad + [int(self.sizes_[i]), ny])
+            tables.append((par, rad, ctx, joint, y.shape[0]))
+        return tables
+
+    def _jll(self, Xc: np.ndarray, prior: np.ndarray, tables: list) -> np.ndarray:
+        ny = self.n_classes_
+        jll = np.tile(prior, (Xc.shape[0], 1))
+        cls = np.arange(ny)[None, :]
+        for i, (par, rad, ctx, joint, total) in enumerate(tables):
+            base = mixed_key([Xc[:, p] for p in par], rad) if par else np.zeros(Xc.shape[0], np.int64)
+            den = lookup(*ctx, base[:, None] * ny + cls)
+            num = lookup(*joint, (base[:, None] * int(self.sizes_[i]) + Xc[:, i][:, None]) * ny + cls)
+            cells = ny * math.prod(int(self.card_[p]) for p in par)
+            jll += log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells,
+                            tot_num=total, tot_den=total)
+        return jll
+
+    def _joint_log_likelihood(self, Xc):
+        return self._jll(Xc, self.log_prior_, self._tables)
