@@ -119,3 +119,96 @@ def mixed_key(cols: list[np.ndarray], radices: list[int]) -> np.ndarray:
     for c, r in zip(cols, radices):
         key = key * r + c.astype(np.int64)
     return key
+
+
+# -- k-dependence counts: (parent configuration × child value × class) tables ------------------
+# parent-configuration spaces up to max(_DENSE_CONFIGS, _DENSE_PER_ROW · N) are indexed densely
+_DENSE_CONFIGS = 1 << 16
+_DENSE_PER_ROW = 1
+
+
+@dataclass
+class ParentConfigs:
+    """The configurations of one parent set on the training rows.
+
+    `ids[r]` is row r's configuration index in [0, n_configs). Dense (`keys is None`): the
+    index is the mixed-radix key of the parent codes (every configuration has a slot). Sparse:
+    the index is the rank of the key among the sorted distinct keys that occur (`keys`), which
+    keeps tables small for large parent spaces; `radices` are the code radices of `parents`.
+    """
+
+    parents: tuple[int, ...]
+    radices: tuple[int, ...]
+    ids: np.ndarray
+    n_configs: int
+    keys: np.ndarray | None
+
+    def index(self, X: np.ndarray) -> np.ndarray:
+        """Configuration index of each row of X (same internal codes); −1 for a configuration
+        absent from the training rows (sparse case only)."""
+        if not self.parents:
+            return np.zeros(X.shape[0], dtype=np.int64)
+        key = mixed_key([X[:, p] for p in self.parents], list(self.radices))
+        if self.keys is None:
+            return key
+        pos = np.minimum(np.searchsorted(self.keys, key), self.keys.size - 1)
+        return np.where(self.keys[pos] == key, pos, -1)
+
+
+def parent_configs(X: np.ndarray, parents, sizes) -> ParentConfigs:
+    """`ParentConfigs` of the attribute columns `parents` (any order; kept as given) of X."""
+    parents = tuple(int(p) for p in parents)
+    radices = tuple(int(sizes[p]) for p in parents)
+    N = X.shape[0]
+    if not parents:
+        return ParentConfigs(parents, radices, np.zeros(N, dtype=np.int64), 1, None)
+    space = 1
+    for r in radices:
+        space *= r
+    if space >= 1 << 62:
+        raise ValueError(f"parent set {parents}: {space} configurations overflow a 64-bit key")
+    key = mixed_key([X[:, p] for p in parents], list(radices))
+    if space <= max(_DENSE_CONFIGS, _DENSE_PER_ROW * N):
+        return ParentConfigs(parents, radices, key, space, None)
+    keys, ids = np.unique(key, return_inverse=True)
+    return ParentConfigs(parents, radices, ids.reshape(-1).astype(np.int64), int(keys.size), keys)
+
+
+def parent_set_counts(X: np.ndarray, y: np.ndarray, child: int, parents, sizes, n_classes: int,
+                      configs: ParentConfigs | None = None) -> tuple[np.ndarray, ParentConfigs]:
+    """N(π, x_child, y) as an int64 array (n_configs, sizes[child], n_classes) and the
+    `ParentConfigs` of π: one `count_flat` on the flat index (config·|X_child| + x)·|Y| + y.
+    Pass `configs` (of the same parents on the same rows) to reuse them."""
+    if configs is None:
+        configs = parent_configs(X, parents, sizes)
+    sc = int(sizes[child])
+    flat = (configs.ids * sc + X[:, child].astype(np.int64)) * n_classes + y.astype(np.int64)
+    table = count_flat(flat, configs.n_configs * sc * n_classes).reshape(configs.n_configs, sc, n_classes)
+    return table, configs
+
+
+class KDepCounts:
+    """Per-fit cache of k-dependence count tables: `table(child, parents)` counts each
+    (child, parent set) once and each parent set's configurations once (parent sets are keyed
+    as sorted tuples, so the order in which parents are given does not matter)."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, sizes, n_classes: int):
+        self.X, self.y, self.sizes, self.n_classes = X, y, np.asarray(sizes, dtype=np.int64), n_classes
+        self._configs: dict[tuple[int, ...], ParentConfigs] = {}
+        self._tables: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+
+    def configs(self, parents) -> ParentConfigs:
+        key = tuple(sorted(int(p) for p in parents))
+        got = self._configs.get(key)
+        if got is None:
+            got = self._configs[key] = parent_configs(self.X, key, self.sizes)
+        return got
+
+    def table(self, child: int, parents) -> tuple[np.ndarray, ParentConfigs]:
+        key = (int(child), tuple(sorted(int(p) for p in parents)))
+        cfg = self.configs(key[1])
+        got = self._tables.get(key)
+        if got is None:
+            got = self._tables[key] = parent_set_counts(self.X, self.y, key[0], key[1], self.sizes,
+                                                        self.n_classes, cfg)[0]
+        return got, cfg
