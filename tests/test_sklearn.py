@@ -17,10 +17,11 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer, OrdinalEncoder
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from bncbench.classifiers import (AIT, AODE, CAA, CAE, CFWNB, FKDB, IWAODE, KDB, NB, NSR, PAA, PAE, RC, REGISTRY, SKDB,
-                                  SP, SPRC, SR, STAN, TAN, TAODE)
+from bncbench.classifiers import (AIT, AODE, BAN, CAA, CAE, CFWNB, FKDB, IWAODE, KBAN, KDB, NB, NSR, PAA, PAE, RC,
+                                  REGISTRY, SKDB, SP, SPRC, SR, STAN, TAN, TAODE)
 
-CLASSES = [NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, SP, RC, SPRC, PAA, CAA, PAE, CAE, SR, NSR]
+CLASSES = [NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, SP, RC, SPRC, PAA, CAA, PAE, CAE, SR, NSR,
+           KBAN, BAN]
 assert set(CLASSES) == set(REGISTRY.values())
 
 #: checks of scikit-learn's suite that contradict the discrete-codes contract, with the reason
@@ -42,7 +43,8 @@ ESTIMATORS = [NB(), TAN(), KDB(), AODE(), STAN(),
               IWAODE(iwaode_weight_power="once", estimator="laplace_joint"),
               PAA(), CAA(wrapper_loss="zol", missing="skip"), PAE(estimator="laplace_joint"), CAE(min_freq=3),
               SR(), SR(sr_min_freq=2, sr_strict=False, missing="skip", estimator="laplace"), NSR(sr_min_freq=2),
-              SP(), RC(rc_min_support=3), SPRC(rc_min_support=2, rc_remove_as_parent=True, missing="skip")]
+              SP(), RC(rc_min_support=3), SPRC(rc_min_support=2, rc_remove_as_parent=True, missing="skip"),
+              KBAN(), KBAN(k=1, kban_eval="train"), BAN(method="hc"), BAN()]
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS, xfail_strict=True)

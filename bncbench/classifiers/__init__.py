@@ -4,10 +4,12 @@
 from bncbench.classifiers.ait import AIT
 from bncbench.classifiers.aode import AODE
 from bncbench.classifiers.aode_wrappers import CAA, CAE, PAA, PAE
+from bncbench.classifiers.ban import BAN
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.cfwnb import CFWNB
 from bncbench.classifiers.fkdb import FKDB
 from bncbench.classifiers.iwaode import IWAODE
+from bncbench.classifiers.kban import KBAN
 from bncbench.classifiers.kdb import KDB
 from bncbench.classifiers.nb import NB
 from bncbench.classifiers.rc import RC, SPRC
@@ -21,7 +23,7 @@ from bncbench.classifiers.taode import TAODE
 #: the classifiers a config names by their class name
 REGISTRY: dict[str, type[BayesNetClassifier]] = {
     c.__name__: c for c in (NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, SP, RC, SPRC, PAA, CAA,
-                            PAE, CAE, SR, NSR)}
+                            PAE, CAE, SR, NSR, KBAN, BAN)}
 
-__all__ = ["AIT", "AODE", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KDB", "NB", "NSR", "PAA", "PAE", "RC", "REGISTRY",
-           "SKDB", "SP", "SPRC", "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier"]
+__all__ = ["AIT", "AODE", "BAN", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KBAN", "KDB", "NB", "NSR", "PAA", "PAE", "RC",
+           "REGISTRY", "SKDB", "SP", "SPRC", "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier"]
