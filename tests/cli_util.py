@@ -27,3 +27,14 @@ def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
     if check and r.returncode != 0:
         raise subprocess.CalledProcessError(r.returncode, r.args, r.stdout, r.stderr)
     return r
+
+
+def assert_refused(tmp_path, entry: str, key: str) -> None:
+    """A config with the classifier `entry` stops with exit 2 and one line naming its file, line
+    and `key`, and writes nothing."""
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"name: bad\ndatasets: [zoo]\nclassifiers:\n  - {entry}\n")
+    r = bnc("run", path, "--results", tmp_path / "res")
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and key in lines[0] and "bad.yaml:4" in lines[0], r.stderr
+    assert not (tmp_path / "res").exists()

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from bncbench import config as cfg
-from tests.cli_util import bnc
+from tests.cli_util import assert_refused
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ["AODE", "SP", "SP+RC", "RC", "PAA", "CAA", "PAE", "CAE", "SR", "NSR"]
@@ -38,9 +38,4 @@ def test_large_config_compares_the_canonical_cover():
     ("{name: RC, rc_cover: false}", "rc_cover"),
 ])
 def test_bad_parameters(tmp_path, entry, key):
-    path = tmp_path / "bad.yaml"
-    path.write_text(f"name: bad\ndatasets: [zoo]\nclassifiers:\n  - {entry}\n")
-    r = bnc("run", path, "--results", tmp_path / "res")
-    lines = r.stderr.strip().splitlines()
-    assert r.returncode == 2 and len(lines) == 1 and key in lines[0] and "bad.yaml:4" in lines[0], r.stderr
-    assert not (tmp_path / "res").exists()
+    assert_refused(tmp_path, entry, key)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.cli_util import bnc
+from tests.cli_util import assert_refused
 
 
 @pytest.mark.parametrize("entry,key", [
@@ -13,9 +13,4 @@ from tests.cli_util import bnc
     ("{name: BAN, ban_max_parents: -2}", "ban_max_parents"),
 ])
 def test_bad_parameters(tmp_path, entry, key):
-    path = tmp_path / "bad.yaml"
-    path.write_text(f"name: bad\ndatasets: [zoo]\nclassifiers:\n  - {entry}\n")
-    r = bnc("run", path, "--results", tmp_path / "res")
-    lines = r.stderr.strip().splitlines()
-    assert r.returncode == 2 and len(lines) == 1 and f".{key}:" in lines[0] and "bad.yaml:4" in lines[0], r.stderr
-    assert not (tmp_path / "res").exists()
+    assert_refused(tmp_path, entry, f".{key}:")
