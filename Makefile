@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 JOBS ?= $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
 MIRROR ?= $(if $(BNCBENCH_MIRROR),$(BNCBENCH_MIRROR),$(wildcard ../shared/uci))
 
-.PHONY: run test bench stan70 ait36 aode22 clean
+.PHONY: run test bench stan70 ait36 aode22 kban clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,15 @@ aode22: $(VENV)/.installed
 	$(PY) -m bncbench wdl results/aode22 --metric variance
 	@echo "The paper's claims beside our runs:"
 	$(PY) -m bncbench claims papers/aode22/claims.yaml
+
+kban: $(VENV)/.installed
+	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/kban.yaml --results results/kban --jobs $(JOBS)
+	@echo "Accuracy (%, mean +- sd over the 20 runs of 10-fold CV):"
+	$(PY) -m bncbench report results/kban --metric accuracy
+	@echo "W/D/L in accuracy (two-tailed sign test, draws ignored):"
+	$(PY) -m bncbench wdl results/kban --metric accuracy
+	@echo "The paper's claims beside our runs:"
+	$(PY) -m bncbench claims papers/kban/claims.yaml
 
 clean:
 	rm -rf $(VENV) results build *.egg-info

@@ -167,8 +167,9 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
     at full precision, without summary rows.
 
     \b
-    Metrics (--metric; lower is better except cll):
+    Metrics (--metric; lower is better except accuracy and cll):
       zol         zero-one loss (error rate)
+      accuracy    percent correct, 100 (1 - zol)
       rmse        root mean squared error of the true class's probability
       rmse_all    root mean squared error over all classes' probabilities
       cll         conditional log-likelihood, summed over the test instances
@@ -250,9 +251,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     --higher-is-better higher is.
 
     \b
-    Metrics (--metric, results; lower is better except cll):
-      zol, rmse, rmse_all, cll, logloss, bias, variance, train_time,
-      test_time, selected, elimination (described in bncbench report --help)
+    Metrics (--metric, results; lower is better except accuracy and cll):
+      zol, accuracy, rmse, rmse_all, cll, logloss, bias, variance,
+      train_time, test_time, selected, elimination (described in bncbench
+      report --help)
 
     \b
     Examples:

@@ -105,3 +105,29 @@ claims: []
     [(caption, header, rows)] = cl.table_comparison(cl.load(path), summary)
     # a lower triangle: every row has every column (– where nothing is printed)
     assert header == ["", "B", "A"] and rows == [["A", "1-0-1 / 1-0-1", "–"], ["B", "–", "0-1-1 / 1-0-1 *"]]
+
+
+def test_claims_about_some_data_sets(tmp_path):
+    ds = ["d1", "d2", "d3"]
+    values = {("d1", "A"): (90.0, 0), ("d2", "A"): (50.0, 0), ("d3", "A"): (70.0, 0),
+              ("d1", "B"): (80.0, 0), ("d2", "B"): (60.0, 0), ("d3", "B"): (70.0, 0)}
+    summary = lambda name, metric: SimpleNamespace(values=values, datasets=ds)  # noqa: E731
+    path = _claims_file(tmp_path, """claims:
+  - text: A above B on d1
+    mean_order: {results: main, metric: accuracy, datasets: [d1], rows: [A], above: [B]}
+  - text: A above B everywhere
+    mean_order: {results: main, metric: accuracy, rows: [A], above: [B]}
+  - text: A at least B on d3
+    mean_order: {results: main, metric: accuracy, datasets: [d3], rows: [A], not_below: [B]}
+  - text: A better than B on d1, d3 (accuracy, higher is better)
+    wdl: {results: main, metric: accuracy, row: A, column: B, expect: better, datasets: [d1, d3]}
+  - text: unknown data set
+    mean_order: {results: main, metric: accuracy, datasets: [d9], rows: [A], above: [B]}
+""")
+    spec = cl.load(path)
+    spec["claims"], bad = spec["claims"][:4], spec["claims"][4:]
+    v = cl.evaluate(spec, summary)
+    assert [x.verdict for x in v] == ["holds", "does not hold: A ≤ B", "holds", "holds"]
+    assert v[3].ours.startswith("1-1-0")
+    with pytest.raises(UserError, match="d9"):
+        cl.evaluate({**spec, "claims": bad}, summary)

@@ -49,7 +49,7 @@ def test_version():
 
 def test_paper_targets_use_every_core():
     for target, config in (("stan70", "configs/stan70.yaml"), ("ait36", "configs/ait36.yaml"),
-                           ("aode22", "configs/aode22.yaml")):
+                           ("aode22", "configs/aode22.yaml"), ("kban", "configs/kban.yaml")):
         r = subprocess.run(["make", "-n", "-o", ".venv/.installed", target], capture_output=True, text=True, cwd=ROOT)
         assert r.returncode == 0, r.stderr
         run = [ln for ln in r.stdout.splitlines() if f"run {config}" in ln]

@@ -16,8 +16,12 @@ settings, the printed W/D/L tables and the claims, each of one kind:
   counts every strictly better value); *holds* when ours is a majority as the printed one is;
 - ``mean_change``: {results, metric, row, column, printed: relative change} — of the mean over
   the data sets both have; *holds* when the sign is the printed one;
-- ``mean_order``: {results, metric, rows, above, below} — each row's mean is above every
-  ``above`` classifier's and below every ``below`` one's; *holds* when every inequality does.
+- ``mean_order``: {results, metric, rows, above, below, not_below} — each row's mean is above
+  every ``above`` classifier's, below every ``below`` one's and at least every ``not_below``
+  one's; *holds* when every inequality does.
+
+``wdl`` and ``mean_order`` take an optional ``datasets`` list: the claim is about those data sets
+only (e.g. "on mushroom and nursery").
 
 Nothing here is tuned toward a claim: a claim that our runs do not show is reported so.
 """
@@ -35,10 +39,10 @@ from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
 from bncbench.evaluate.paired import better_count
 from bncbench.evaluate.stats import WDL, sign_test, wdl
 
-KINDS = {"wdl": {"results", "metric", "row", "column", "printed", "expect"},
+KINDS = {"wdl": {"results", "metric", "row", "column", "printed", "expect", "datasets"},
          "better_count": {"results", "metric", "row", "column", "printed", "of", "draw"},
          "mean_change": {"results", "metric", "row", "column", "printed"},
-         "mean_order": {"results", "metric", "rows", "above", "below"}}
+         "mean_order": {"results", "metric", "rows", "above", "below", "not_below", "datasets"}}
 ALPHA = 0.05
 EXPECT = ("significantly better", "better", "not significant", "not significantly better")
 
@@ -73,7 +77,7 @@ def load(path: str, results: dict[str, str] | None = None) -> dict:
         if "text" not in c or len(kinds) != 1:
             raise UserError(f"{path}: claims[{i}] needs 'text' and one of {', '.join(KINDS)}")
         spec = c[kinds[0]]
-        missing = KINDS[kinds[0]] - set(spec) - {"above", "below", "draw", "of"}
+        missing = KINDS[kinds[0]] - set(spec) - {"above", "below", "not_below", "draw", "of", "datasets"}
         if kinds[0] == "wdl":
             missing -= {"printed", "expect"}
             if ("printed" in spec) == ("expect" in spec):
@@ -111,6 +115,11 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
         lower = LOWER_IS_BETTER[metric]
         sm = summary(spec["results"], metric)
         vals, ds = sm.values, sm.datasets
+        if spec.get("datasets"):
+            unknown = [d for d in spec["datasets"] if d not in ds]
+            if unknown:
+                raise UserError(f"claim {c['text']!r}: data set(s) {', '.join(unknown)} not in the results")
+            ds = [d for d in ds if d in spec["datasets"]]
         col = lambda lab: [vals.get((d, lab), (math.nan,))[0] for d in ds]  # noqa: E731
         if kind == "wdl" and "expect" in spec:
             ours = wdl(col(spec["row"]), col(spec["column"]), rule, lower)
@@ -150,10 +159,11 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
             out.append(Verdict(c["text"], f"{printed:+.1%}", f"{change:+.1%} ({ma:.4f} vs {mb:.4f}, {len(both)} data sets)",
                                verdict))
         else:
-            means = {lab: _mean(col(lab)) for lab in
-                     list(spec["rows"]) + list(spec.get("above") or []) + list(spec.get("below") or [])}
-            failed = [f"{r} ≤ {o}" for r in spec["rows"] for o in spec.get("above") or [] if not means[r] > means[o]]
-            failed += [f"{r} ≥ {o}" for r in spec["rows"] for o in spec.get("below") or [] if not means[r] < means[o]]
+            others = {k: list(spec.get(k) or []) for k in ("above", "below", "not_below")}
+            means = {lab: _mean(col(lab)) for lab in list(spec["rows"]) + sum(others.values(), [])}
+            failed = [f"{r} ≤ {o}" for r in spec["rows"] for o in others["above"] if not means[r] > means[o]]
+            failed += [f"{r} ≥ {o}" for r in spec["rows"] for o in others["below"] if not means[r] < means[o]]
+            failed += [f"{r} < {o}" for r in spec["rows"] for o in others["not_below"] if not means[r] >= means[o]]
             ours = ", ".join(f"{lab} {means[lab]:.4g}" for lab in means)
             out.append(Verdict(c["text"], "as stated", ours, "holds" if not failed else "does not hold: " + "; ".join(failed)))
     return out

@@ -9,9 +9,9 @@ import numpy as np
 
 from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums
 
-METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss", "bias", "variance", "train_time", "test_time", "selected",
-           "elimination")
-LOWER_IS_BETTER = {"zol": True, "rmse": True, "rmse_all": True, "cll": False, "logloss": True,
+METRICS = ("zol", "accuracy", "rmse", "rmse_all", "cll", "logloss", "bias", "variance", "train_time", "test_time",
+           "selected", "elimination")
+LOWER_IS_BETTER = {"zol": True, "accuracy": False, "rmse": True, "rmse_all": True, "cll": False, "logloss": True,
                    "bias": True, "variance": True, "train_time": True, "test_time": True,
                    "selected": True, "elimination": True}
 
@@ -65,6 +65,9 @@ def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
     if metric == "selected":  # mean over folds of the number of attributes a selective model kept
         sel = [f.info["selected"] for f in folds if f.info and "selected" in f.info]
         return (float(np.mean(sel)), _sd(sel)) if len(sel) == len(folds) else (math.nan, math.nan)
+    if metric == "accuracy":  # percent correct (paper 002): 100 · (1 − ZOL), its sd scaled alike
+        mean, sd = summarize("zol", folds)
+        return 100.0 * (1.0 - mean), 100.0 * sd
     if metric == "elimination":
         # paper 003's elimination ratio (§6.6): the share of attributes a model eliminated, per test
         # instance (or the same for all of a fold's instances), averaged over all test predictions
