@@ -89,14 +89,17 @@ def config_counts(cols: list[np.ndarray], radices: list[int]) -> tuple[np.ndarra
     """Counts of joint configurations of several code columns.
 
     Returns (keys, counts): the sorted distinct mixed-radix keys that occur and their counts.
-    Dense `bincount` when the key space is small, `np.unique` otherwise.
+    Dense `bincount` when the key space is small against the rows (scanning a key space much
+    larger than the rows for its non-zero cells costs more than sorting the rows), `np.unique`
+    otherwise.
     """
-    key = np.zeros(cols[0].shape[0], dtype=np.int64)
+    n = cols[0].shape[0]
+    key = np.zeros(n, dtype=np.int64)
     space = 1
     for c, r in zip(cols, radices):
         key = key * r + c.astype(np.int64)
         space *= r
-    if space <= 1 << 22:
+    if space <= min(1 << 22, max(1 << 16, 4 * n)):
         counts = count_flat(key, space)
         nz = np.flatnonzero(counts)
         return nz.astype(np.int64), counts[nz]
