@@ -7,7 +7,7 @@ import pytest
 
 import bncbench.classifiers.counts as counts_mod
 from bncbench.classifiers.counts import KDepCounts, parent_set_counts
-from bncbench.classifiers.kban import KBAN, _StructureScorer, edge_sets
+from bncbench.classifiers.kban import KBAN, _closes_cycle, _StructureScorer, edge_sets
 from bncbench.classifiers.nb import NB
 from tests.data_util import random_data
 from tests.reference_kban import (
@@ -182,3 +182,42 @@ def test_invalid_parameters(bad):
     X, y, _, _, _ = random_data(0)
     with pytest.raises(ValueError, match=next(iter(bad))):
         KBAN(**bad).fit(X, y)
+
+
+# -- the wrapper's cycle test against a plain depth-first search ------------------------------
+def _plain_has_cycle(parents) -> bool:
+    n = len(parents)
+    state = [0] * n  # 0 new, 1 on the path, 2 done
+
+    def visit(v) -> bool:
+        state[v] = 1
+        for p in parents[v]:
+            if state[p] == 1 or (state[p] == 0 and visit(p)):
+                return True
+        state[v] = 2
+        return False
+
+    return any(state[v] == 0 and visit(v) for v in range(n))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_closes_cycle_equals_depth_first_search(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 9))
+    order = rng.permutation(n)  # a random DAG: arcs only from earlier to later in `order`
+    rank = {int(v): r for r, v in enumerate(order)}
+    parents = [tuple(sorted(int(p) for p in range(n) if rank[p] < rank[c] and rng.random() < 0.3))
+               for c in range(n)]
+    for i in range(n):
+        children = [c for c in range(n) if i in parents[c]]
+        reach: dict = {}
+        free = [j for j in range(n) if j != i and j not in parents[i] and i not in parents[j]]
+        for _ in range(10):
+            picks = rng.choice(free, size=min(len(free), int(rng.integers(1, 4))), replace=False) if free else []
+            into = [int(j) for j in picks if rng.random() < 0.5]
+            out = [int(j) for j in picks if int(j) not in into]
+            new = [set(par) for par in parents]
+            new[i] |= set(into)
+            for j in out:
+                new[j].add(i)
+            assert _closes_cycle(parents, i, into, out, children, reach) == _plain_has_cycle(new)

@@ -34,26 +34,32 @@ def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], 
             for _, key in keyed]
 
 
-def has_cycle(parents: list[set[int]] | Structure) -> bool:
-    """Whether the attribute graph (each node's parents) has a directed cycle."""
-    n = len(parents)
-    state = [0] * n  # 0 new, 1 on the stack, 2 done
-    for start in range(n):
-        if state[start]:
-            continue
-        stack = [(start, iter(parents[start]))]
-        state[start] = 1
-        while stack:
-            node, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                state[node] = 2
-                stack.pop()
-            elif state[nxt] == 1:
+def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: list[int], children: list[int],
+                  reach: dict[int, set[int]]) -> bool:
+    """Whether adding arcs into → i and i → out to the acyclic graph `parents` closes a directed
+    cycle. Every new arc touches i, so such a cycle leaves i to a child j, returns to a parent q of
+    i along arcs of the graph that avoid i, and uses at least one new arc. `reach` caches, per
+    start node, the nodes reachable from it without passing i."""
+    def reached(j: int) -> set[int]:
+        got = reach.get(j)
+        if got is None:
+            got, todo = {j}, [j]
+            kids = [[] for _ in parents]
+            for c, par in enumerate(parents):
+                for p in par:
+                    kids[p].append(c)
+            while todo:
+                for c in kids[todo.pop()]:
+                    if c != i and c not in got:
+                        got.add(c)
+                        todo.append(c)
+            reach[j] = got
+        return got
+
+    for j in children + out:
+        for q in parents[i] + tuple(into):
+            if (j in out or q in into) and q in reached(j):
                 return True
-            elif state[nxt] == 0:
-                state[nxt] = 1
-                stack.append((nxt, iter(parents[nxt])))
     return False
 
 
@@ -113,33 +119,83 @@ class _StructureScorer:
         return jll
 
     def set_base(self, structure: Structure) -> None:
-        """The structure that candidates are compared with (the wrapper's current one)."""
+        """The structure that candidates are compared with (the wrapper's current one): its
+        in-order scores, predictions, and per row the gap between its two best classes."""
         self._base = structure
         self._base_sum = self.scores(structure)
+        self._base_pred = self._base_sum.argmax(axis=1)
+        self._base_hit = self._base_pred == self.y
+        self._base_correct = int(np.count_nonzero(self._base_hit))
+        # a row keeps its correctness when the change of scores cannot close its gap: for a right
+        # row the gap from the true class to the second best, for a wrong row from the predicted
+        # class to the true one (less a tolerance that covers the swapped-sum rounding)
+        b = self._base_sum
+        top = b[np.arange(self.N), self._base_pred]
+        tol = _TIE_TOL * np.maximum(1.0, np.abs(top))
+        if self.C > 1:
+            second = -np.partition(-b, 1, axis=1)[:, 1]
+            self._gap_right = np.where(self._base_hit, top - second - tol, np.inf)
+            self._gap_wrong = np.where(self._base_hit, np.inf, top - b[np.arange(self.N), self.y] - tol)
+        else:
+            self._gap_right = np.full(self.N, np.inf)
+            self._gap_wrong = np.full(self.N, np.inf)
+        # cached factors and spreads that no candidate of this base can use any more: a candidate
+        # only adds parents, so a node's parent set is always a superset of its base parents
+        self._factors = {key: f for key, f in self._factors.items() if set(key[1]) >= set(structure[key[0]])}
+        self._spreads = {key: r for key, r in getattr(self, "_spreads", {}).items()
+                         if key[1] == structure[key[0]]}
 
-    def correct(self, structure: Structure) -> int:
+    def _spread(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Per row, for the change d of `child`'s factor from parents `old` to `new`: how much any
+        class can gain on the row's true class, max_y d − d[true], and how much the true class can
+        gain on any class, d[true] − min_y d."""
+        key = (child, old, new)
+        got = self._spreads.get(key)
+        if got is None:
+            d = self.factor(child, new) - self.factor(child, old)
+            own = d[np.arange(self.N), self.y]
+            got = (d.max(axis=1) - own, own - d.min(axis=1))
+            self._spreads[key] = got
+        return got
+
+    def correct(self, structure: Structure, changed: list[int] | None = None) -> int:
         """Number of training rows whose (leave-one-out) prediction is right (ties → the
         smallest class index), equal to the argmax of `scores(structure)`.
 
-        Fast path: the base scores with only the changed nodes' factors swapped. That sum differs
-        from the in-order one by rounding, so rows whose two best classes lie within a tolerance
-        far above that rounding error (exact ties included) are summed again in order."""
+        Only rows whose gap (right rows: true class to the second best; wrong rows: predicted
+        class to the true one) the changed nodes' factors can close may change correctness; the
+        others keep the base's.
+        Those rows are scored by the base scores with the changed nodes' factors swapped. That sum
+        differs from the in-order one by rounding, so rows whose two best classes lie within a
+        tolerance far above that rounding error (exact ties included) are summed again in order.
+        `changed`: the nodes whose parents differ from the base's, if the caller knows them."""
         base = self._base
-        changed = [i for i, par in enumerate(structure) if par != base[i]]
-        approx = self._base_sum.copy()
+        if changed is None:
+            changed = [i for i, par in enumerate(structure) if par != base[i]]
+        if not changed:
+            return self._base_correct
+        rise, fall = self._spread(changed[0], base[changed[0]], structure[changed[0]])
+        for i in changed[1:]:
+            r, f = self._spread(i, base[i], structure[i])
+            rise, fall = rise + r, fall + f
+        rows = np.flatnonzero((self._gap_right <= rise) | (self._gap_wrong <= fall))
+        if not rows.size:
+            return self._base_correct
+        approx = self._base_sum[rows]
         for i in changed:
-            approx -= self.factor(i, base[i])
-            approx += self.factor(i, structure[i])
+            approx -= self.factor(i, base[i])[rows]
+            approx += self.factor(i, structure[i])[rows]
         top = approx.max(axis=1)
         close = np.count_nonzero(approx >= (top - _TIE_TOL * np.maximum(1.0, np.abs(top)))[:, None], axis=1) > 1
         pred = approx.argmax(axis=1)
-        rows = np.flatnonzero(close)
-        if rows.size:
-            exact = self.prior[rows].copy()
+        redo = np.flatnonzero(close)
+        if redo.size:
+            exact = self.prior[rows[redo]].copy()
             for i, par in enumerate(structure):
-                exact += self.factor(i, par)[rows]
-            pred[rows] = exact.argmax(axis=1)
-        return int(np.count_nonzero(pred == self.y))
+                exact += self.factor(i, par)[rows[redo]]
+            pred[redo] = exact.argmax(axis=1)
+        y = self.y[rows]
+        return self._base_correct - int(np.count_nonzero(self._base_hit[rows])) + int(np.count_nonzero(pred == y))
 
 
 class KBAN(BayesNetClassifier):
@@ -232,21 +288,27 @@ class KBAN(BayesNetClassifier):
         handled: set[int] = set()
         while True:
             best, best_correct, best_attr, best_arcs = None, correct, -1, ()
+            children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
             for i in range(n):
                 if i in handled:
                     continue
+                reach: dict[int, set[int]] = {}  # node → what it reaches by arcs of the base avoiding i
                 for arcs in edge_sets(self._candidates(i, parents[i]), i):
-                    if any(p in parents[c] or c in parents[p] for p, c in arcs):
+                    into = [p for p, c in arcs if c == i]
+                    out = [c for p, c in arcs if p == i]
+                    if any(i in parents[j] or j in parents[i] for j in into + out):
+                        continue  # an arc (or its reverse) that exists already
+                    if len(parents[i]) + len(into) > self.k or any(len(parents[j]) >= self.k for j in out):
                         continue
-                    new = [set(par) for par in parents]
-                    for p, c in arcs:
-                        new[c].add(p)
-                    if any(len(new[c]) > self.k for _, c in arcs) or has_cycle(new):
+                    if _closes_cycle(parents, i, into, out, children[i], reach):
                         continue
-                    structure = tuple(tuple(sorted(par)) for par in new)
-                    got = scorer.correct(structure)
+                    structure = list(parents)
+                    structure[i] = tuple(sorted(parents[i] + tuple(into)))
+                    for j in out:
+                        structure[j] = tuple(sorted(parents[j] + (i,)))
+                    got = scorer.correct(tuple(structure), changed=sorted(out + ([i] if into else [])))
                     if got > best_correct:
-                        best, best_correct, best_attr, best_arcs = structure, got, i, arcs
+                        best, best_correct, best_attr, best_arcs = tuple(structure), got, i, arcs
             if best is None:
                 break
             parents = list(best)
