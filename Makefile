@@ -20,6 +20,10 @@ run: $(VENV)/.installed
 	$(PY) -m bncbench report results/default --metric zol
 	$(PY) -m bncbench report results/default --metric rmse
 	$(PY) -m bncbench wdl results/default --metric zol
+	$(PY) -m bncbench figures results/default --out results/default/figures
+	$(PY) -m bncbench report results/default --format html --out results/default/report.html
+	@echo "Figures of the default experiment: results/default/figures/"
+	@echo "HTML report of the default experiment: results/default/report.html"
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q
@@ -49,6 +53,10 @@ stan70: $(VENV)/.installed
 	@echo "Table 3 (STAN-MRMR against AODE and KDB1):"
 	$(PY) -m bncbench wdl results/stan70 --metric zol --rows STAN-MRMR --columns AODE,KDB1
 	$(PY) -m bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR --columns AODE,KDB1
+	@echo "Paper 000's printed dev values (papers/000/dev.tsv) beside ours:"
+	$(PY) -m bncbench compare results/stan70 papers/000/dev.tsv
+	$(PY) -m bncbench figures results/stan70 --out results/stan70/figures
+	$(PY) -m bncbench report results/stan70 --format html --out results/stan70/report.html --compare papers/000/dev.tsv
 
 ait36: $(VENV)/.installed
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/ait36.yaml --results results/ait36 --jobs $(JOBS)
@@ -74,6 +82,13 @@ ait36: $(VENV)/.installed
 	$(PY) -m bncbench report results/ait36 --metric test_time
 	@echo "The paper's claims beside our runs:"
 	$(PY) -m bncbench claims papers/ait36/claims.yaml
+	@echo "Paper 004's printed dev values (papers/004/dev.tsv) beside ours:"
+	$(PY) -m bncbench compare results/ait36 papers/004/dev.tsv --metric zol,rmse,rmse_all
+	$(PY) -m bncbench compare results/ait36-bv papers/004/dev.tsv --metric bias,variance
+	$(PY) -m bncbench figures results/ait36 --out results/ait36/figures
+	$(PY) -m bncbench figures results/ait36-bv --out results/ait36-bv/figures
+	$(PY) -m bncbench report results/ait36 --format html --out results/ait36/report.html --compare papers/004/dev.tsv
+	$(PY) -m bncbench report results/ait36-bv --format html --out results/ait36-bv/report.html
 
 aode22: $(VENV)/.installed
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/aode22.yaml --results results/aode22 --jobs $(JOBS)
@@ -96,6 +111,8 @@ aode22: $(VENV)/.installed
 	$(PY) -m bncbench wdl results/aode22 --metric variance
 	@echo "The paper's claims beside our runs:"
 	$(PY) -m bncbench claims papers/aode22/claims.yaml
+	$(PY) -m bncbench figures results/aode22 --out results/aode22/figures
+	$(PY) -m bncbench report results/aode22 --format html --out results/aode22/report.html
 
 kban: $(VENV)/.installed
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/kban.yaml --results results/kban --jobs $(JOBS)
@@ -105,6 +122,8 @@ kban: $(VENV)/.installed
 	$(PY) -m bncbench wdl results/kban --metric accuracy
 	@echo "The paper's claims beside our runs:"
 	$(PY) -m bncbench claims papers/kban/claims.yaml
+	$(PY) -m bncbench figures results/kban --out results/kban/figures
+	$(PY) -m bncbench report results/kban --format html --out results/kban/report.html
 
 clean:
 	rm -rf $(VENV) results build *.egg-info

@@ -156,8 +156,10 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
            metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="what the cells show (metrics listed above)"),
            datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all in the results]"),
            classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels [default: all in the results]"),
-           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex"),
-           label_metric: Optional[str] = typer.Option(None, "--label-metric", metavar="L=M,...", help="show these classifiers' columns in another metric (e.g. SKDB=rmse_all: paper 004's Table A4); the column is labelled 'L (M)'")):
+           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex | html"),
+           label_metric: Optional[str] = typer.Option(None, "--label-metric", metavar="L=M,...", help="show these classifiers' columns in another metric (e.g. SKDB=rmse_all: paper 004's Table A4); the column is labelled 'L (M)'"),
+           out: Optional[str] = typer.Option(None, "--out", metavar="FILE", help="write the report to FILE [default: standard output]"),
+           compare_table: Optional[str] = typer.Option(None, "--compare", metavar="TABLE", help="html: add the comparison with a published table (as bncbench compare RESULTS TABLE)")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
     The md and latex tables end with a mean row and an average-rank row (Demšar 2006: per data
@@ -165,6 +167,13 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
     classifier has a value. A data set whose version differs from the paper's is marked † and
     explained under the table. --format csv is the long form dataset,classifier,metric,mean,sd
     at full precision, without summary rows.
+
+    --format html is one self-contained page (no network; open it in any browser): the
+    provenance (bncbench version, machine, config, data files and checksums), the table of
+    every metric the results have (--metric is not needed), the W/D/L matrices with sign-test
+    p-values (the config's wdl: settings), the figures of bncbench figures as inline SVG, and
+    with --compare TABLE the comparison of bncbench compare (in the table's metrics that the
+    results have). Click a column header to sort.
 
     \b
     Metrics (--metric; lower is better except accuracy and cll):
@@ -190,14 +199,23 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
       bncbench report results/ait36 --metric rmse --label-metric SKDB=rmse_all
+      bncbench report results/default --format html --out results/default/report.html
+      bncbench report results/stan70 --format html --compare papers/000/dev.tsv --out stan70.html
     """
     from bncbench.evaluate.metrics import METRICS
     from bncbench.evaluate.report import format_report
     from bncbench.results import store_differences
     from bncbench.results import summarize_store
 
-    if format not in ("md", "csv", "latex"):
-        raise UserError(f"--format: {format!r} is not one of md, csv, latex")
+    if format == "html":
+        if label_metric:
+            raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
+        _write(_html_report(results, compare_table, _split(datasets), _split(classifiers)), out)
+        return
+    if compare_table:
+        raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
+    if format not in ("md", "csv", "latex", "html"):
+        raise UserError(f"--format: {format!r} is not one of md, csv, latex, html")
     s = summarize_store(results, metric, _split(datasets), _split(classifiers))
     if s.status_line():
         _err(f"warning: {s.status_line()}")
@@ -221,7 +239,84 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
             for d in s.datasets:
                 values[(d, shown)] = other.values[(d, lab)]
     marks = store_differences(results, s.datasets) if format != "csv" else {}
-    typer.echo(format_report(s.datasets, labels, values, metric, format, marks), nl=False)
+    _write(format_report(s.datasets, labels, values, metric, format, marks), out)
+
+
+def _write(text: str, out: str | None) -> None:
+    """`text` to standard output, or (atomically) to the file `out`."""
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    import os
+    import tempfile
+
+    target = Path(out)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-", suffix=target.suffix)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except OSError as e:
+        raise UserError(f"--out {out}: cannot write ({e.strerror})") from None
+    _err(f"wrote {out}")
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _html_report(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None) -> str:
+    """The page of `report --format html`: gathers from the store what evaluate/html.py renders."""
+    import math
+
+    from bncbench import __version__
+    from bncbench.data import catalog, describe
+    from bncbench.engine.store import Store
+    from bncbench.evaluate import html
+    from bncbench.evaluate.figures import figures_for_html
+    from bncbench.evaluate.metrics import METRICS, REPEATED_RUN_METRICS
+    from bncbench.results import store_differences, stored_config, summarize_store
+
+    first = summarize_store(results, METRICS[0], datasets, classifiers)  # checks the store and the filters
+    summaries = [first]
+    for m in METRICS[1:]:
+        try:
+            s = summarize_store(results, m, first.datasets, first.labels)
+        except UserError:  # only a repeated-run metric of a one-run store
+            if m not in REPEATED_RUN_METRICS:
+                raise
+            continue
+        if any(not math.isnan(mean) for mean, _ in s.values.values()):
+            summaries.append(s)
+    files = []
+    for d in first.datasets:
+        try:
+            entry = catalog.entry(d)
+        except UserError:
+            files.append((d, "not in the catalog (its file's checksum is part of every task key)", ""))
+            continue
+        if describe.kind(d) == "files":
+            files += [(d, f"{f['source']}:{f['path']}", f.get("sha256", "")) for f in entry["files"]]
+        else:
+            files.append((d, describe.origin(d), ""))
+    store = Store(results, readonly=True)
+    try:
+        provenance = store.get_meta("provenance") or {}
+    finally:
+        store.close()
+    name = ", ".join(first.configs) or Path(results).name
+    return html.render(html.ReportInput(
+        title=f"bncbench report: {name}", version=__version__, provenance=provenance, config=stored_config(results),
+        data_files=files, summaries=summaries, differences=store_differences(results, first.datasets),
+        wdl=_stored_wdl_settings(results), figures=figures_for_html(results),
+        comparison=_comparison(results, table, [s.metric for s in summaries], classifiers, None) if table else None,
+        comparison_source=table or ""))
 
 
 @app.command()
@@ -340,6 +435,75 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
 
 
 @app.command()
+def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+            table: str = typer.Argument(..., metavar="TABLE", help="a published wide table (TSV/CSV), e.g. papers/000/dev.tsv"),
+            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="compare only these metrics; plain columns hold the first [default: every metric the headers name; plain columns zol]"),
+            classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels of the results"),
+            map_: Optional[str] = typer.Option(None, "--map", metavar="PAPER=OURS,...", help="the table's classifier names that differ from our labels"),
+            format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Our results beside a published table, value by value, at the table's printed precision.
+
+    TABLE is a wide table as wdl reads it: a header (dataset, classifier, ...) and one row
+    per data set; a cell is 'mean' or 'mean ± sd' (-, n/a or empty: not printed). A header
+    'NAME (METRIC)' holds METRIC (e.g. 'TAN (rmse)'), a plain header the first --metric (zol).
+    Data-set names may be catalog aliases. Every printed mean and sd gets a row: ours rounded
+    to the printed decimals as report rounds (printf on the double), the paper's, the
+    difference (ours as printed − paper) and equal (yes/no); then per classifier equal /
+    compared and max |difference|, and the table's data sets not in the results. --format
+    csv prints exactly dataset,classifier,statistic,ours,paper,difference,equal (statistic
+    'zol mean', 'rmse sd', ...; ours at full precision) and the totals on stderr.
+
+    \b
+    Examples:
+      bncbench compare results/stan70 papers/000/dev.tsv
+      bncbench compare results/stan70 table3.tsv --map STANMRMR=STAN-MRMR,KDB=KDB1
+      bncbench compare results/ait36 papers/004/dev.tsv --metric zol,rmse,rmse_all
+      bncbench compare results/stan70 table2.csv --metric rmse --classifiers TAN --format csv
+    """
+    from bncbench.evaluate.compare import format_comparison, notes
+
+    if format not in ("md", "csv", "latex"):
+        raise UserError(f"--format: {format!r} is not one of md, csv, latex")
+    result = _comparison(results, table, _split(metric), _split(classifiers), map_)
+    typer.echo(format_comparison(result, format), nl=False)
+    if format == "csv":
+        for line in notes(result):
+            _err(line)
+
+
+def _comparison(results: str, table: str, metrics: list[str] | None, only: list[str] | None, map_: str | None):
+    """`evaluate.compare.compare` of a results store and a published table (compare, report --compare)."""
+    from bncbench.data import catalog
+    from bncbench.evaluate import compare as cmp
+    from bncbench.results import summarize_store
+
+    mapping = {}
+    for item in _split(map_) or []:
+        paper, sep, ours = item.partition("=")
+        if not sep or not paper.strip() or not ours.strip():
+            raise UserError(f"--map: {item!r} is not PAPER=OURS")
+        mapping[paper.strip()] = ours.strip()
+    published = cmp.read_published(table)
+    first = (metrics or ["zol"])[0]
+    summaries = {first: summarize_store(results, first, None, only)}
+    plan = cmp.plan_columns(published, metrics, mapping, summaries[first].labels, only)
+    ours = {}
+    for m in plan.metrics:
+        s = summaries.get(m) or summarize_store(results, m, None, only)
+        if s.status_line():
+            _err(f"warning ({m}): {s.status_line()}")
+        ours[m] = (s.datasets, s.labels, s.values)
+
+    def resolve(name: str) -> str | None:
+        try:
+            return catalog.resolve(name)
+        except UserError:
+            return None
+
+    return cmp.compare(published, plan, ours, resolve)
+
+
+@app.command()
 def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
          pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against its baseline B"),
          datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
@@ -407,6 +571,84 @@ def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results direc
     header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric])
     typer.echo(format_grid(header, rows, format, notes=[f"{metric}, draw rule {rule}; data sets in the config's order"]),
                nl=False)
+
+
+@app.command()
+def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+            out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="folder to write into [default: RESULTS/figures]"),
+            format: str = typer.Option("png", "--format", metavar="FORMAT", help="png | svg | pdf, or several: png,svg"),
+            only: Optional[str] = typer.Option(None, "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar, or several: wdl,gd [default: the config's figures: section, else all]"),
+            a: Optional[str] = typer.Option(None, "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the first]"),
+            b: Optional[str] = typer.Option(None, "--b", metavar="LABEL", help="scatter: classifier on the y axis [default: the config's, else the second]"),
+            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="scatter, wdl, gd: metric(s), one file each [default: the config's figures:, else its wdl.metric, else zol]"),
+            rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="wdl: classifiers compared against each other one [default: the config's, else the first]"),
+            pairs: Optional[str] = typer.Option(None, "--pairs", metavar="A:B,...", help="gd: GD(A; B) curves [default: the config's, else the first two labels]")):
+    """The papers' figures as PNG, SVG or PDF files (matplotlib).
+
+    \b
+    Figures (--only NAME; files NAME.FORMAT, NAME-METRIC.FORMAT for several metrics):
+      scatter  A's metric (x) against B's (y) per data set, the diagonal, points
+               coloured by instances (paper 000 Fig. 2)
+      times    mean training and test time per classifier over the data sets
+               (paper 000 Fig. 3, paper 004 Fig. 8)
+      wdl      wins/draws/losses of --rows against each other classifier, data
+               sets with < 2000 and >= 2000 instances (paper 004 Figs. 4-6; the
+               draw rule of the config's wdl: section)
+      gd       goal-difference curves GD(A; B | S_t) (paper 004 Fig. 3)
+      biasvar  bias and variance stacked per classifier (repeated runs only;
+               skipped with a note when making all figures)
+    Options override the figures: section of the config the results were run
+    with (README: figures). The same results give byte-identical files.
+
+    \b
+    Examples:
+      bncbench figures results/default
+      bncbench figures results/stan70 --format png,svg --out results/stan70/figures
+      bncbench figures results/stan70 --only scatter --a TAN --b STAN-MRMR --metric rmse
+      bncbench figures results/ait36 --only gd --pairs TAN-AIT:TAN,KDB-AIT:KDB
+    """
+    from bncbench.evaluate import figures as fg
+    from bncbench.evaluate.metrics import METRICS
+    from bncbench.evaluate.paired import parse_pairs
+
+    formats = _split(format) or []
+    for f in formats:
+        if f not in fg.FORMATS:
+            raise UserError(f"--format: {f!r} is not one of {', '.join(fg.FORMATS)}")
+    metrics = _split(metric)
+    for m in metrics or []:
+        if m not in METRICS:
+            raise UserError(f"--metric: unknown metric {m!r}; choose one of {', '.join(METRICS)}")
+    try:
+        pair_list = parse_pairs(pairs) if pairs else None
+    except ValueError as e:
+        raise UserError(f"--pairs: {e}") from None
+    if not formats:
+        raise UserError("--format: give png, svg or pdf")
+    src = fg.Source(results)
+    options = fg.Options(a, b, metrics, _split(rows), pair_list)
+    wanted = _split(only)
+    made = []
+    for kind in fg.kinds(src, wanted):
+        try:
+            made += fg.plots(src, [kind], options)
+        except fg.NotApplicable as e:
+            if wanted:
+                raise
+            _err(f"skipped {e}")
+    folder = Path(out) if out else (Path(results) if Path(results).is_dir() else Path(results).parent) / "figures"
+    written = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for p in made:
+            for f in formats:
+                (folder / f"{p.name}.{f}").write_bytes(fg.render(p, f))
+                written.append(f"{p.name}.{f}")
+    except OSError as e:
+        raise UserError(f"--out {folder}: cannot write the figures ({e.strerror})") from None
+    for note in dict.fromkeys(n for p in made for n in p.notes):
+        _err(note)
+    _err(f"wrote {len(written)} file(s) to {folder}: {', '.join(written)}")
 
 
 @app.command()

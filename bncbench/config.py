@@ -23,7 +23,7 @@ from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import SCHEMES
 
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
-            "info_precision", "wdl", "executor"}
+            "info_precision", "wdl", "executor", "figures"}
 PREPROCESS_CHOICES = {
     "missing": ("distinct", "impute", "skip"),
     "discretizer": ("eqfreq", "mdl"),
@@ -34,6 +34,9 @@ PREPROCESS_CHOICES = {
 CV_KEYS = {"scheme": SCHEMES, "folds": int, "runs": int, "seed": int, "divisor": int}
 WDL_KEYS = {"draw": str, "draws": ("split", "ignore"), "tails": ("one", "two"), "metric": str}
 SHARED_PARAMS = ("estimator", "m", "info_precision")
+#: the figures of `bncbench figures` and the keys each takes in a config's `figures:` section
+FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl": {"rows", "metric", "split"},
+               "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}}
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,7 @@ class Experiment:
     executor: dict = field(default_factory=dict)  # {name: local|dask, jobs: N, scheduler: tcp://...}
     config_datasets: list[str] = field(default_factory=list)  # every data set and label of the config, in
     config_labels: list[str] = field(default_factory=list)    # its order (command-line subsets keep these)
+    figures: dict = field(default_factory=dict)  # the validated `figures:` section (parse_figures); not in digest()
 
     def digest(self) -> str:
         d = {"datasets": [asdict(x) for x in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
@@ -225,6 +229,58 @@ def _preprocess_overrides(ck: _Checker, raw, path: list) -> tuple[tuple[str, Any
     if "bins" in pre:
         ck.typed(pre["bins"], [*path, "bins"], int, 2)
     return tuple(sorted(pre.items()))
+
+
+def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
+    """The validated `figures:` section: {figure: {key: value}} with `metric` as a list of metric
+    names, `pairs` as [(A, B), ...]; labels must be among `labels`."""
+    from bncbench.evaluate.metrics import METRICS
+
+    out: dict[str, dict] = {}
+    ck.mapping(raw, ["figures"], set(FIGURE_KEYS))
+    for name, section in raw.items():
+        path = ["figures", name]
+        section = {} if section is None else section
+        ck.mapping(section, path, FIGURE_KEYS[name])
+        fig: dict[str, Any] = {}
+        for k, v in section.items():
+            if k in ("a", "b"):
+                fig[k] = ck.choice(v, [*path, k], labels)
+            elif k in ("rows", "classifiers"):
+                if not isinstance(v, list) or not v:
+                    ck.fail([*path, k], f"expected a non-empty list of classifier labels, got {v!r}")
+                fig[k] = [ck.choice(x, [*path, k, i], labels) for i, x in enumerate(v)]
+            elif k == "metric":
+                metrics = v if isinstance(v, list) else [v]
+                if not metrics:
+                    ck.fail([*path, k], "expected a metric name or a non-empty list of them")
+                fig[k] = [ck.choice(m, [*path, k, i] if isinstance(v, list) else [*path, k], METRICS)
+                          for i, m in enumerate(metrics)]
+            elif k == "split":
+                fig[k] = ck.typed(v, [*path, k], int, 1)
+            else:  # pairs
+                if not isinstance(v, list) or not v:
+                    ck.fail([*path, k], f"expected a non-empty list of 'A:B' pairs, got {v!r}")
+                fig[k] = []
+                for i, item in enumerate(v):
+                    a, sep, b = str(item).partition(":")
+                    if not sep:
+                        ck.fail([*path, k, i], f"{item!r} is not of the form A:B (a classifier against another)")
+                    fig[k].append(tuple(ck.choice(x.strip(), [*path, k, i], labels) for x in (a, b)))
+        out[name] = fig
+    return out
+
+
+def parse_figures(text: str, labels: list[str], file: str = "<config>") -> dict[str, dict]:
+    """The validated `figures:` section of a config text (empty if it has none), its labels
+    checked against `labels` (e.g. those of a results store); UserError on the first problem."""
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise UserError(f"{file}: malformed YAML") from None
+    if not isinstance(raw, dict) or raw.get("figures") is None:
+        return {}
+    return _figures(_Checker(file, _Lines(text)), raw["figures"], labels)
 
 
 def parse(text: str, file: str = "<config>") -> Experiment:
@@ -393,8 +449,9 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         ck.typed(ex["jobs"], ["executor", "jobs"], int, 1)
     if "scheduler" in ex:
         ck.typed(ex["scheduler"], ["executor", "scheduler"], str)
+    figures = {} if raw.get("figures") is None else _figures(ck, raw["figures"], [c.label for c in classifiers])
     return Experiment(name, datasets, classifiers, settings, cv, wdl, text, dict(ex),
-                      [d.name for d in datasets], [c.label for c in classifiers])
+                      [d.name for d in datasets], [c.label for c in classifiers], figures)
 
 
 def load(path: str) -> Experiment:

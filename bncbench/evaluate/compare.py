@@ -1,0 +1,271 @@
+"""Our results beside a published table, cell by cell, at the precision the table prints.
+
+A published table is a wide table as `bncbench wdl` reads it (`report.read_wide_table`): first
+column the data set, one column per classifier, cells `0.1234` or `0.1234 ± 0.0100`. A column
+header `NAME (METRIC)` (METRIC one of `metrics.METRICS`, as `report --label-metric` labels its
+columns) holds classifier NAME's values of METRIC; a plain header `NAME` holds the comparison's
+first metric. So one file can hold a paper's ZOL and RMSE tables side by side.
+
+A value is compared at the printed precision of the paper's cell: ours is rounded to as many
+decimals as the paper prints, like `report` rounds (printf-style on the binary double,
+`stats.round4` for 4 decimals), and the difference is that rounded value minus the printed one,
+exact in decimal (so `equal` is yes exactly when the difference is 0).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Callable
+
+from bncbench.errors import UserError
+from bncbench.evaluate.metrics import METRICS
+from bncbench.evaluate.report import MISSING_CELLS, format_grid, read_wide_table
+
+SD_SEPARATORS = ("±", "+/-", "+-")  # between mean and sd in a cell, as read_wide_table reads them
+_HEADER = re.compile(r"^(?P<name>.*\S)\s*\((?P<metric>[a-z_]+)\)$")
+
+# metric -> (data sets, labels, {(data set, label): (mean, sd)}), e.g. from results.summarize_store
+OurValues = dict[str, tuple[list[str], list[str], dict[tuple[str, str], tuple[float, float]]]]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One classifier column of a published table."""
+
+    header: str   # as written
+    name: str     # the classifier's name in the paper (the header without ' (METRIC)')
+    metric: str | None  # the metric the header names, None for a plain header
+
+
+@dataclass
+class Published:
+    """A published wide table with each cell's printed text (mean, sd; None when not printed)."""
+
+    path: str
+    datasets: list[str]
+    columns: list[Column]
+    cells: dict[tuple[str, str], tuple[str | None, str | None]]  # (data set, header) -> texts
+
+
+@dataclass(frozen=True)
+class Row:
+    """One compared value: a statistic ('zol mean', 'rmse sd') of one classifier on one data set."""
+
+    dataset: str        # our name of the data set
+    classifier: str     # our label
+    statistic: str
+    ours: float         # NaN when we have no value
+    paper: str          # as printed
+    decimals: int       # the paper's printed decimals
+
+    @property
+    def ours_printed(self) -> str | None:
+        """Our value rounded as the paper prints (None when we have none)."""
+        return None if math.isnan(self.ours) else format(float(self.ours), f".{self.decimals}f")
+
+    @property
+    def difference(self) -> Decimal | None:
+        """Ours as printed minus the paper's value, exact (None when we have no value)."""
+        printed = self.ours_printed
+        return None if printed is None else Decimal(printed) - Decimal(self.paper)
+
+    @property
+    def equal(self) -> bool:
+        return self.difference == 0
+
+
+@dataclass
+class Comparison:
+    """Every compared value, and what of the table could not be compared."""
+
+    rows: list[Row]
+    metrics: list[str]
+    missing_datasets: list[str] = field(default_factory=list)  # in the table, not in the results
+    unmatched_columns: list[str] = field(default_factory=list)  # table headers with no classifier of ours
+
+    def summary(self) -> list[tuple[str, int, int, Decimal | None]]:
+        """(classifier, values equal, values compared, max |difference|) per classifier, in row order."""
+        out = []
+        for lab in dict.fromkeys(r.classifier for r in self.rows):
+            rows = [r for r in self.rows if r.classifier == lab]
+            diffs = [abs(r.difference) for r in rows if r.difference is not None]
+            out.append((lab, sum(r.equal for r in rows), len(rows), max(diffs) if diffs else None))
+        return out
+
+    def total_line(self) -> str:
+        """'N of M values equal at the printed precision' (with the metrics compared)."""
+        n = sum(r.equal for r in self.rows)
+        return f"{n} of {len(self.rows)} values equal at the printed precision ({', '.join(self.metrics)})"
+
+
+def _decimals(text: str) -> int:
+    """The decimals a number is printed with ('0.0567' → 4, '12' → 0)."""
+    exponent = Decimal(text).as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def _split_cell(cell: str) -> tuple[str, str | None]:
+    """(mean text, sd text or None) of a cell."""
+    for sep in SD_SEPARATORS:
+        if sep in cell:
+            mean, sd = cell.split(sep, 1)
+            return mean.strip(), sd.strip()
+    return cell.strip(), None
+
+
+def _number(text: str | None) -> str | None:
+    """`text` if it is a finite number as printed, None for a missing value; ValueError otherwise."""
+    if text is None or text.lower() in MISSING_CELLS or text.lower() == "nan":
+        return None
+    if math.isinf(float(text)):  # float: ValueError for anything but a number
+        raise ValueError(text)
+    return text
+
+
+def read_published(path: str) -> Published:
+    """A published wide table (`read_wide_table` checks its shape and means) with the printed
+    text of every mean and sd; UserError for an unreadable table or an sd that is not a number."""
+    datasets, headers, _ = read_wide_table(path)
+    text = Path(path).read_bytes().decode("utf-8-sig")  # read_wide_table has checked it decodes
+    first = next(ln for ln in text.splitlines() if ln.strip())
+    reader = csv.reader(io.StringIO(text), delimiter="\t" if "\t" in first else ",")
+    rows = [(reader.line_num, r) for r in reader if r and any(c.strip() for c in r)]
+    columns = []
+    for h in headers:
+        m = _HEADER.match(h)
+        columns.append(Column(h, m["name"], m["metric"]) if m and m["metric"] in METRICS else Column(h, h, None))
+    cells = {}
+    for (line, r), ds in zip(rows[1:], datasets):
+        for h, cell in zip(headers, r[1:]):
+            mean, sd = _split_cell(cell)
+            try:
+                cells[(ds, h)] = (_number(mean), _number(sd))
+            except ValueError:
+                raise UserError(f"{path}:{line}: {cell.strip()!r} ({h}): the sd is not a number") from None
+    return Published(path, datasets, columns, cells)
+
+
+@dataclass
+class Plan:
+    """The columns a comparison uses: [(column, our label, metric)], the metrics in use, and the
+    headers of the table that name no classifier of ours."""
+
+    columns: list[tuple[Column, str, str]]
+    metrics: list[str]
+    unmatched: list[str]
+
+
+def plan_columns(table: Published, metrics: list[str] | None, mapping: dict[str, str], labels: list[str],
+                 only: list[str] | None = None) -> Plan:
+    """Which columns to compare.
+
+    `metrics`: the --metric list (the first one is the metric of plain headers), or None: every
+    metric the headers name, plain headers as zol. `mapping` relates the paper's classifier names
+    to our labels (an unmapped name is matched to an equal label); `labels` are the results',
+    `only` (--classifiers) restricts the comparison to some of them."""
+    for m in metrics or []:
+        if m not in METRICS:
+            raise UserError(f"--metric: unknown metric {m!r}; choose one of {', '.join(METRICS)}")
+    names = list(dict.fromkeys(c.name for c in table.columns))
+    for paper in mapping:
+        if paper not in names:
+            raise UserError(f"--map: {paper!r} is not a classifier of {table.path}; its classifiers: {', '.join(names)}")
+    plain = metrics[0] if metrics else "zol"
+    chosen, unmatched = [], []
+    for c in table.columns:
+        metric = c.metric or plain
+        label = mapping.get(c.name, c.name)
+        if (metrics and metric not in metrics) or (only and label not in only):
+            continue
+        if label in labels:
+            same = next((o.header for o, lab, m in chosen if (lab, m) == (label, metric)), None)
+            if same:
+                raise UserError(f"{table.path}: columns {same!r} and {c.header!r} both hold {label}'s {metric}; "
+                                f"choose one with --metric, --classifiers or --map")
+            chosen.append((c, label, metric))
+        else:
+            unmatched.append(c.header)
+    if not chosen:
+        raise UserError(f"{table.path}: no column to compare: none of {', '.join(c.header for c in table.columns)} "
+                        f"is a classifier of the results ({', '.join(only or labels)}) in "
+                        f"{', '.join(metrics) if metrics else 'the metrics it names'}; relate names with "
+                        f"--map PAPER=OURS")
+    return Plan(chosen, list(dict.fromkeys(m for _, _, m in chosen)), unmatched)
+
+
+def compare(table: Published, plan: Plan, ours: OurValues, resolve: Callable[[str], str | None]) -> Comparison:
+    """Every printed mean and sd of the plan's columns beside ours (`ours` holds every metric of
+    the plan). A table data set is ours under its own name or, failing that, under
+    `resolve(name)` (e.g. the catalog's canonical name of an alias; None when unknown).
+    UserError when no data set of the table is in the results."""
+    our_datasets = {d for ds, _, _ in ours.values() for d in ds}
+    matched, missing = [], []
+    for name in table.datasets:
+        own = name if name in our_datasets else resolve(name)
+        if own in our_datasets:
+            matched.append((name, own))
+        else:
+            missing.append(name)
+    if not matched:
+        raise UserError(f"{table.path}: none of its data sets ({', '.join(table.datasets)}) is in the results")
+    rows = []
+    for name, own in matched:
+        for column, label, metric in plan.columns:
+            mean_text, sd_text = table.cells[(name, column.header)]
+            mean, sd = ours[metric][2].get((own, label), (math.nan, math.nan))
+            for stat, value, printed in (("mean", mean, mean_text), ("sd", sd, sd_text)):
+                if printed is not None:
+                    rows.append(Row(own, label, f"{metric} {stat}", value, printed, _decimals(printed)))
+    return Comparison(rows, plan.metrics, missing, plan.unmatched)
+
+
+CSV_COLUMNS = ("dataset", "classifier", "statistic", "ours", "paper", "difference", "equal")
+
+
+def _signed(d: Decimal | None) -> str:
+    return "" if d is None else ("+" if d > 0 else "") + format(d, "f")
+
+
+def printed_rows(c: Comparison) -> tuple[list[list[str]], list[list[str]]]:
+    """The value rows (CSV_COLUMNS, ours rounded as printed) and the summary rows (classifier,
+    equal, compared, max abs difference) as the md, latex and HTML tables show them."""
+    values = [[r.dataset, r.classifier, r.statistic, r.ours_printed or "n/a", r.paper, _signed(r.difference),
+               "yes" if r.equal else "no"] for r in c.rows]
+    summary = [[lab, str(eq), str(n), "n/a" if mx is None else format(mx, "f")] for lab, eq, n, mx in c.summary()]
+    return values, summary
+
+
+SUMMARY_HEADER = ["classifier", "equal", "compared", "max abs difference"]
+CAPTION = "ours beside the paper's printed values (ours rounded as printed; difference = ours − paper)"
+
+
+def format_comparison(c: Comparison, fmt: str) -> str:
+    """md / latex: the compared values, the summary per classifier, the total and what was left
+    out. csv: exactly CSV_COLUMNS, one line per value (ours at full precision), nothing else."""
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(CSV_COLUMNS)
+        for r in c.rows:
+            w.writerow([r.dataset, r.classifier, r.statistic, "" if math.isnan(r.ours) else repr(float(r.ours)),
+                        r.paper, _signed(r.difference), "yes" if r.equal else "no"])
+        return buf.getvalue()
+    values, summary = printed_rows(c)
+    return (format_grid(list(CSV_COLUMNS), values, fmt, caption=CAPTION) + "\n"
+            + format_grid(SUMMARY_HEADER, summary, fmt, caption="per classifier", notes=notes(c)))
+
+
+def notes(c: Comparison) -> list[str]:
+    """The total and what of the table was not compared, one line each."""
+    out = [c.total_line()]
+    if c.missing_datasets:
+        out.append(f"in the table but not in the results: {', '.join(c.missing_datasets)}")
+    if c.unmatched_columns:
+        out.append(f"columns with no classifier of ours (--map PAPER=OURS): {', '.join(c.unmatched_columns)}")
+    return out

@@ -1,0 +1,436 @@
+"""The papers' figures from a results store, drawn with matplotlib (Agg, no display needed).
+
+Five figures (`FIGURES`), each computed first as plain data (a `Plot`: what is drawn, and only
+that) and then drawn from it, so the data of a figure can be checked against `bncbench report`:
+
+- `scatter`: per data set, classifier A's metric (x) against B's (y) with the diagonal, points
+  coloured by the data set's size (paper 000 Fig. 2: TAN against STAN-MRMR, ZOL);
+- `times`: mean training and test time per classifier over the data sets, each a log scale when
+  its values span more than `LOG_RANGE` (paper 000 Fig. 3, paper 004 Fig. 8);
+- `wdl`: wins/draws/losses of each row classifier against every other one, on the data sets
+  with fewer than `split` instances and on the others (paper 004 Figs. 4–6; evaluate/wdl.py with
+  the draw rule of the config's `wdl:` section, as `bncbench wdl`);
+- `gd`: goal-difference curves GD(A; B | S_t) over the data sets in table order (paper 004
+  §6.5, Fig. 3; evaluate/paired.py, as `bncbench gd`);
+- `biasvar`: bias and variance stacked per classifier, means over the data sets where every
+  shown classifier has both (repeated runs only; otherwise `NotApplicable`).
+
+Settings come from the command line (`Options`), else from the `figures:` section of the config
+stored with the results (config.parse_figures), else from defaults: the first two labels, the
+first label against the others, the `wdl:` section's metric (else zol), a 2000-instance split.
+
+Data-set size: for k-fold schemes the sum of the test-fold sizes of one run (every instance is
+tested once per run); for `petal-bv` (one test set of N // divisor per run) the catalog's count
+of our version, or the test set's size × divisor for a data set of one's own.
+
+The output is deterministic: the same results give byte-identical files (fixed SVG hash salt,
+no dates in the metadata). This module imports matplotlib only inside `draw`/`render`, and is
+itself imported only by the commands that draw (`bncbench figures`, the HTML report).
+
+`figures_for_html(results_dir) -> [(title, SVG text), ...]` is the HTML report's entry point.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from bncbench.errors import UserError
+
+FIGURES = ("scatter", "times", "wdl", "gd", "biasvar")
+FORMATS = ("png", "svg", "pdf")
+SPLIT = 2000       # paper 004: small data sets have fewer than 2000 instances
+LOG_RANGE = 100.0  # a time axis is logarithmic when its largest value exceeds 100 × its smallest
+_SAVE_METADATA = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
+_RC = {"svg.hashsalt": "bncbench", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 9}
+
+
+class NotApplicable(UserError):
+    """A figure these results cannot show (bias/variance of a store with one run per fold)."""
+
+
+@dataclass
+class Options:
+    """Command-line settings; each given one overrides the config's `figures:` section."""
+
+    a: str | None = None                          # scatter: x axis
+    b: str | None = None                          # scatter: y axis
+    metric: list[str] | None = None               # scatter, wdl, gd (one figure per metric)
+    rows: list[str] | None = None                 # wdl: classifiers compared against the others
+    pairs: list[tuple[str, str]] | None = None    # gd: GD(A; B) curves
+
+
+@dataclass
+class Plot:
+    """One figure: `name` (file stem: the kind, with `-metric` when the kind has several),
+    `kind` (one of FIGURES), `title`, `data` (exactly what is drawn), `notes` (warnings)."""
+
+    name: str
+    kind: str
+    title: str
+    data: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+class Source:
+    """A results store as the figures read it: labels, stored settings, summaries, sizes."""
+
+    def __init__(self, location: str):
+        import yaml
+
+        from bncbench import config, results
+
+        self.location = location
+        self._summaries: dict[str, Any] = {}
+        self.labels: list[str] = self.summary("zol").labels  # every label planned in the store, in order
+        tasks = results.load(location).tasks
+        self.tasks = tasks[tasks["current"]]
+        text = results.stored_config(location)
+        try:
+            raw = yaml.safe_load(text) or {}
+        except yaml.YAMLError:
+            raw = {}
+        self.raw = raw if isinstance(raw, dict) else {}
+        self.settings = config.parse_figures(text, self.labels, f"{location} (stored config)")
+
+    def section(self, key: str) -> dict:
+        """A mapping section of the stored config (empty when absent)."""
+        value = self.raw.get(key)
+        return value if isinstance(value, dict) else {}
+
+    def summary(self, metric: str):
+        """results.summarize_store of `metric` over all cells (cached)."""
+        from bncbench.results import summarize_store
+
+        if metric not in self._summaries:
+            self._summaries[metric] = summarize_store(self.location, metric)
+        return self._summaries[metric]
+
+    @cached_property
+    def sizes(self) -> dict[str, int]:
+        """{data set: number of instances} (module docstring: data-set size)."""
+        from bncbench.data import catalog
+
+        cv = self.section("cv")
+        user = {str(d.get("name")) for d in self.raw.get("datasets") or [] if isinstance(d, dict) and "path" in d}
+        out = {}
+        for ds, g in self.tasks.groupby("dataset", sort=False):
+            n = int(g.groupby(["label", "run"])["n_test"].sum().max())
+            if cv.get("scheme") == "petal-bv":
+                n = int(g["n_test"].max()) * int(cv.get("divisor", 3))
+                if ds not in user:
+                    try:
+                        n = int(catalog.expected_counts(ds)[1]["instances"])
+                    except (UserError, KeyError):
+                        pass  # not a catalog data set: the estimate from the test set
+            out[ds] = n
+        return out
+
+
+def _check_labels(option: str, wanted, labels: list[str]) -> None:
+    from bncbench.data.catalog import nearest
+
+    for lab in wanted:
+        if lab not in labels:
+            raise UserError(f"{option}: no classifier {lab!r} in the results{nearest(lab, labels)}; "
+                            f"available: {', '.join(labels)}")
+
+
+def _values(src: Source, metric: str, labels: list[str], kind: str) -> tuple[list[str], dict, list[str]]:
+    """(data sets, {(data set, label): (mean, sd)}, notes) of `metric`; UserError when none of
+    `labels` has a value."""
+    try:
+        s = src.summary(metric)
+    except UserError as e:
+        raise UserError(f"{kind}: {e}") from None
+    notes = [f"warning: {s.status_line()}"] if s.status_line() else []
+    if all(math.isnan(s.values[(d, lab)][0]) for d in s.datasets for lab in labels):
+        raise UserError(f"{kind}: the results have no {metric} value for {', '.join(labels)}")
+    return s.datasets, s.values, notes
+
+
+# -- the data of each figure ------------------------------------------------------------------
+def scatter_data(src: Source, a: str, b: str, metric: str) -> Plot:
+    """One point per data set where A and B both have a value: (x = A's mean, y = B's mean)."""
+    datasets, values, notes = _values(src, metric, [a, b], "scatter")
+    points = [{"dataset": d, "x": values[(d, a)][0], "y": values[(d, b)][0], "size": src.sizes[d]}
+              for d in datasets if not (math.isnan(values[(d, a)][0]) or math.isnan(values[(d, b)][0]))]
+    if not points:
+        raise UserError(f"scatter: no data set has a {metric} value for both {a} and {b}")
+    return Plot("scatter", "scatter", f"{metric}: {a} (x) against {b} (y), one point per data set",
+                {"a": a, "b": b, "metric": metric, "points": points}, notes)
+
+
+def times_data(src: Source, classifiers: list[str]) -> Plot:
+    """Per classifier the mean over data sets of its mean training and test time per fold."""
+    data: dict[str, Any] = {"classifiers": classifiers}
+    notes: list[str] = []
+    for metric in ("train_time", "test_time"):
+        datasets, values, more = _values(src, metric, classifiers, "times")
+        notes += [n for n in more if n not in notes]
+        means = []
+        for lab in classifiers:
+            v = [values[(d, lab)][0] for d in datasets if not math.isnan(values[(d, lab)][0])]
+            means.append(math.fsum(v) / len(v) if v else math.nan)
+        positive = [m for m in means if m > 0]
+        data[metric] = means
+        data[f"{metric}_log"] = (len(positive) == len(means) and max(positive) > LOG_RANGE * min(positive))
+    return Plot("times", "times", "mean training and test time per fold over the data sets (seconds)", data, notes)
+
+
+def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
+    """W/D/L of each row classifier against every other one, on the data sets with fewer than
+    `split` instances and on the others; data sets incomplete for any classifier are left out
+    (as `bncbench wdl` does)."""
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.wdl import matrix
+
+    settings = src.section("wdl")
+    rule, draws, tails = (str(settings.get("draw", "exact4")), str(settings.get("draws", "split")),
+                          str(settings.get("tails", "one")))
+    labels = src.labels
+    datasets, values, notes = _values(src, metric, labels, "wdl")
+    incomplete = src.summary(metric).incomplete
+    left_out = [d for d in datasets if d in incomplete or d not in src.sizes]
+    if left_out:
+        notes.append(f"wdl: left out {len(left_out)} incomplete data set(s): {', '.join(left_out)}")
+    groups = {f"< {split}": [d for d in datasets if d not in left_out and src.sizes[d] < split],
+              f"≥ {split}": [d for d in datasets if d not in left_out and src.sizes[d] >= split]}
+    bars: dict[str, dict[str, dict[str, tuple[int, int, int]]]] = {}
+    for group, ds in groups.items():
+        mat = matrix(ds, labels, values, rule, LOWER_IS_BETTER[metric], draws, tails)
+        for row in rows:
+            bars.setdefault(row, {})[group] = {
+                other: (mat[(row, other)][0].wins, mat[(row, other)][0].draws, mat[(row, other)][0].losses)
+                for other in labels if other != row}
+    return Plot("wdl", "wdl", f"{metric}: wins/draws/losses against each other classifier, by data-set size "
+                              f"(instances; draw rule {rule})",
+                {"metric": metric, "rule": rule, "split": split, "groups": groups, "bars": bars}, notes)
+
+
+def gd_data(src: Source, pairs: list[tuple[str, str]], metric: str) -> Plot:
+    """GD(A; B | S_t), t = 1..N, per pair (paired.gd_rows, the draw rule of the `wdl:` section)."""
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.paired import gd_rows
+
+    rule = str(src.section("wdl").get("draw", "exact4"))
+    datasets, values, notes = _values(src, metric, sorted({x for p in pairs for x in p}), "gd")
+    header, rows = gd_rows(datasets, values, pairs, rule, LOWER_IS_BETTER[metric])
+    curves = {name: [int(r[2 + i]) for r in rows] for i, name in enumerate(header[2:])}
+    large = [t for t, d in enumerate(datasets, 1) if src.sizes.get(d, 0) >= SPLIT]
+    return Plot("gd", "gd", f"{metric}: goal difference over the first t data sets (table order; draw rule {rule})",
+                {"metric": metric, "rule": rule, "datasets": datasets, "curves": curves,
+                 "first_large": large[0] if large else None}, notes)
+
+
+def biasvar_data(src: Source, classifiers: list[str]) -> Plot:
+    """Mean bias and variance per classifier over the data sets where every one has both."""
+    try:
+        datasets, bias, notes = _values(src, "bias", classifiers, "biasvar")
+        _, var, _ = _values(src, "variance", classifiers, "biasvar")
+    except UserError as e:
+        raise NotApplicable(str(e)) from None
+    used = [d for d in datasets if not any(math.isnan(x[(d, lab)][0]) for x in (bias, var) for lab in classifiers)]
+    if not used:
+        raise NotApplicable(f"biasvar: no data set has bias and variance for every one of {', '.join(classifiers)}")
+    data = {"classifiers": classifiers, "datasets": used,
+            "bias": [math.fsum(bias[(d, lab)][0] for d in used) / len(used) for lab in classifiers],
+            "variance": [math.fsum(var[(d, lab)][0] for d in used) / len(used) for lab in classifiers]}
+    return Plot("biasvar", "biasvar", f"Kohavi–Wolpert bias and variance, means over {len(used)} data sets", data,
+                notes)
+
+
+# -- which figures, with which settings ---------------------------------------------------------
+def kinds(src: Source, only: list[str] | None = None) -> list[str]:
+    """The figures to make, in FIGURES order: `only` (checked), else those of the stored
+    `figures:` section, else all."""
+    from bncbench.data.catalog import nearest
+
+    for name in only or []:
+        if name not in FIGURES:
+            raise UserError(f"--only: unknown figure {name!r}{nearest(name, list(FIGURES))}; "
+                            f"choose from {', '.join(FIGURES)}")
+    wanted = only or list(src.settings) or FIGURES
+    return [k for k in FIGURES if k in wanted]
+
+
+def plots(src: Source, only: list[str] | None = None, options: Options | None = None) -> list[Plot]:
+    """The figures `kinds(src, only)` with their settings (module docstring); UserError for a
+    figure that cannot be made, NotApplicable for biasvar without repeated runs."""
+    options = options or Options()
+    for opt, wanted in (("--a", [options.a] if options.a else []), ("--b", [options.b] if options.b else []),
+                        ("--rows", options.rows or []), ("--pairs", [x for p in options.pairs or [] for x in p])):
+        _check_labels(opt, wanted, src.labels)
+    default_metric = str(src.section("wdl").get("metric", "zol"))
+    out = []
+    for kind in kinds(src, only):
+        conf = src.settings.get(kind, {})
+        metrics = options.metric or conf.get("metric") or [default_metric]
+        if kind == "times":
+            made = [times_data(src, conf.get("classifiers") or src.labels)]
+        elif kind == "biasvar":
+            made = [biasvar_data(src, conf.get("classifiers") or src.labels)]
+        elif kind == "scatter":
+            a = options.a or conf.get("a") or src.labels[0]
+            b = options.b or conf.get("b") or next((x for x in src.labels if x != a), a)
+            if a == b:
+                raise UserError(f"scatter: needs two different classifiers, got {a!r} twice")
+            made = [scatter_data(src, a, b, m) for m in metrics]
+        elif kind == "wdl":
+            made = [wdl_data(src, options.rows or conf.get("rows") or src.labels[:1], m, conf.get("split", SPLIT))
+                    for m in metrics]
+        else:
+            pairs = options.pairs or conf.get("pairs") or [(src.labels[0], (src.labels[1:] or src.labels)[0])]
+            if any(a == b for a, b in pairs):
+                raise UserError("gd: each pair needs two different classifiers")
+            made = [gd_data(src, pairs, m) for m in metrics]
+        if len(made) > 1:
+            for p in made:
+                p.name = f"{p.kind}-{p.data['metric']}"
+        out += made
+    return out
+
+
+# -- drawing ------------------------------------------------------------------------------------
+def draw(plot: Plot):
+    """The matplotlib Figure of a Plot (no pyplot, no display)."""
+    from matplotlib.figure import Figure
+
+    d = plot.data
+    bars = len(d["classifiers"]) if "classifiers" in d else 0          # times, biasvar
+    if plot.kind == "wdl":
+        bars = max(len(others) for by_group in d["bars"].values() for others in by_group.values())
+    drawer, width, height = {
+        "scatter": (_draw_scatter, 5.2, 4.4),
+        "times": (_draw_times, max(6.0, 0.9 * bars + 2), 3.6),
+        "wdl": (_draw_wdl, max(7.0, 1.8 * bars + 2), 3.0 * len(d.get("bars", ())) + 0.5),
+        "gd": (_draw_gd, 6.4, 3.8),
+        "biasvar": (_draw_biasvar, max(5.0, 0.8 * bars + 1.5), 3.8),
+    }[plot.kind]
+    fig = Figure(figsize=(width, height), layout="constrained")
+    drawer(fig, d)
+    fig.suptitle(plot.title, fontsize=9)
+    return fig
+
+
+def _draw_scatter(fig, d: dict) -> None:
+    from matplotlib.colors import LogNorm
+
+    ax = fig.add_subplot()
+    xs, ys = [p["x"] for p in d["points"]], [p["y"] for p in d["points"]]
+    sizes = [p["size"] for p in d["points"]]
+    lo, hi = min(xs + ys), max(xs + ys)
+    pad = 0.05 * (hi - lo) or 0.05 * (abs(hi) or 1.0)
+    ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="0.5", linewidth=0.8, linestyle="--", zorder=1)
+    norm = LogNorm(vmin=max(min(sizes), 1), vmax=max(max(sizes), min(sizes) * 10, 10))
+    pts = ax.scatter(xs, ys, c=sizes, cmap="viridis", norm=norm, s=22, edgecolors="black", linewidths=0.4,
+                     zorder=2)
+    fig.colorbar(pts, ax=ax, label="instances")
+    ax.set_xlim(lo - pad, hi + pad)
+    ax.set_ylim(lo - pad, hi + pad)
+    ax.set_aspect("equal")
+    ax.set_xlabel(f"{d['a']} ({d['metric']})")
+    ax.set_ylabel(f"{d['b']} ({d['metric']})")
+
+
+def _draw_times(fig, d: dict) -> None:
+    labels = d["classifiers"]
+    for i, (metric, name) in enumerate((("train_time", "training"), ("test_time", "classification"))):
+        ax = fig.add_subplot(1, 2, i + 1)
+        vals = [0.0 if math.isnan(v) else v for v in d[metric]]
+        ax.bar(range(len(labels)), vals, color="tab:blue" if i == 0 else "tab:orange")
+        ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
+        if d[f"{metric}_log"]:
+            ax.set_yscale("log")
+        ax.set_ylabel("seconds per fold" + (" (log scale)" if d[f"{metric}_log"] else ""))
+        ax.set_title(f"({'ab'[i]}) {name} time")
+
+
+def _draw_wdl(fig, d: dict) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    groups = list(d["groups"])
+    colours = ("tab:green", "0.6", "tab:red")
+    for r, (row, by_group) in enumerate(d["bars"].items()):
+        for c, group in enumerate(groups):
+            ax = fig.add_subplot(len(d["bars"]), len(groups), r * len(groups) + c + 1)
+            others = list(by_group[group])
+            ax.set_title(f"{row} against: {group} instances ({len(d['groups'][group])} data sets)")
+            if not d["groups"][group]:
+                ax.text(0.5, 0.5, "no data set", ha="center", va="center", transform=ax.transAxes)
+                ax.set_axis_off()
+                continue
+            for j, (what, colour) in enumerate(zip(("wins", "draws", "losses"), colours)):
+                xs = [i + (j - 1) * 0.27 for i in range(len(others))]
+                counts = [by_group[group][o][j] for o in others]
+                bars = ax.bar(xs, counts, width=0.27, color=colour, label=what if (r, c) == (0, 0) else None)
+                ax.bar_label(bars, fontsize=6, padding=1)
+            ax.set_xticks(range(len(others)), others, rotation=45, ha="right")
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_ylabel("data sets")
+            ax.margins(y=0.15)
+    fig.legend(loc="outside lower center", ncols=3, fontsize=7, frameon=False)
+
+
+def _draw_gd(fig, d: dict) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax = fig.add_subplot()
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ts = list(range(1, len(d["datasets"]) + 1))
+    for name, curve in d["curves"].items():
+        ax.plot(ts, curve, marker="o", markersize=3, linewidth=1.2, label=name)
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    if d["first_large"]:
+        ax.axvline(d["first_large"] - 0.5, color="0.5", linewidth=0.8, linestyle="--")
+        ax.annotate(f"≥ {SPLIT} instances", (d["first_large"] - 0.5, 1), xycoords=("data", "axes fraction"),
+                    xytext=(3, -12), textcoords="offset points", fontsize=7, color="0.3")
+    ax.set_xlabel("t (data sets in table order)")
+    ax.set_ylabel(f"GD ({d['metric']})")
+    ax.legend(fontsize=8, frameon=False)
+
+
+def _draw_biasvar(fig, d: dict) -> None:
+    ax = fig.add_subplot()
+    labels = d["classifiers"]
+    ax.bar(range(len(labels)), d["bias"], color="tab:blue", label="bias")
+    ax.bar(range(len(labels)), d["variance"], bottom=d["bias"], color="tab:orange", label="variance")
+    ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
+    ax.set_ylabel("mean over data sets")
+    fig.legend(loc="outside lower center", ncols=2, fontsize=8, frameon=False)
+
+
+def render(plot: Plot, fmt: str) -> bytes:
+    """The figure as PNG, SVG or PDF bytes; the same Plot always gives the same bytes."""
+    import matplotlib
+
+    if fmt not in FORMATS:
+        raise UserError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    with matplotlib.rc_context(_RC):
+        fig = draw(plot)
+        buf = io.BytesIO()
+        fig.savefig(buf, format=fmt, dpi=150, metadata=_SAVE_METADATA[fmt], bbox_inches="tight")
+    return buf.getvalue()
+
+
+def figures_for_html(results_dir: str) -> list[tuple[str, str]]:
+    """[(title, SVG text), ...] of the figures `bncbench figures RESULTS` makes with no options
+    (the stored `figures:` section, else all five), leaving out those the results cannot show
+    (a UserError: e.g. bias/variance of a one-run store, a metric no classifier has yet; none
+    when the store itself cannot be read as figures, which `bncbench figures` reports)."""
+    try:
+        src = Source(results_dir)
+    except UserError:
+        return []
+    out = []
+    for kind in kinds(src):
+        try:
+            made = plots(src, [kind])
+        except UserError:
+            continue
+        out += [(p.title, render(p, "svg").decode("utf-8")) for p in made]
+    return out
