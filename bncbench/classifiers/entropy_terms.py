@@ -95,7 +95,7 @@ class EntropyTerms:
     extends Z's numbering by i and j. T is Σ_v m_v · v ln v over the histogram m of the cell
     counts, so its value does not depend on how the cells are numbered."""
 
-    _ID_CACHE_ELEMENTS = 1 << 24  # row indices and numbers kept for prefixes (int32: 128 MB)
+    _ID_CACHE_ELEMENTS = 1 << 23  # rows kept for prefixes (int32 row index + int64 number: 96 MB)
 
     def __init__(self, Xc: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int):
         self.Xc, self.y, self.sizes, self.n_classes = Xc, y, sizes, n_classes
@@ -108,18 +108,18 @@ class EntropyTerms:
         self._cache: dict[tuple[int, ...], float] = {}
         self._ids: OrderedDict[tuple[int, ...], tuple[np.ndarray, np.ndarray, int]] = OrderedDict()
         self._id_elements = 0
-        self._all = (np.arange(self.n, dtype=np.int32), np.zeros(self.n, dtype=np.int32), 1)
+        self._all = (np.arange(self.n, dtype=np.int32), np.zeros(self.n, dtype=np.int64), 1)
 
     def _extend(self, groups: tuple[np.ndarray, np.ndarray, int], a: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The numbering of a set's configurations extended by attribute a, rows of configurations
         met once dropped."""
         rows, prev, g = groups
         r = int(self.sizes[a])
-        code = prev.astype(np.int64) * r + self._cols[a][rows]
+        code = prev * r + self._cols[a][rows]
         occ = np.bincount(code, minlength=g * r)
         shared = occ[code] > 1
         number = np.cumsum(occ > 1) - 1
-        return rows[shared], number[code[shared]].astype(np.int32), int(number[-1]) + 1 if number.size else 0
+        return rows[shared], number[code[shared]], int(number[-1]) + 1 if number.size else 0
 
     def _groups(self, key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int]:
         """(rows whose configuration of the sorted attributes `key` occurs more than once, their
@@ -140,7 +140,7 @@ class EntropyTerms:
         """m_v: number of (configuration of `key`, class) cells with count v (v ≥ 2; rows of
         configurations met once are not numbered)."""
         rows, ids, g = self._groups(key)
-        cells = np.bincount(ids.astype(np.int64) * self.n_classes + self._y[rows], minlength=g * self.n_classes)
+        cells = np.bincount(ids * self.n_classes + self._y[rows], minlength=g * self.n_classes)
         hist = np.bincount(cells)
         hist[:2] = 0
         return hist
@@ -167,12 +167,12 @@ class EntropyTerms:
         rows, ids, g = groups
         C = self.n_classes
         if a is None:
-            cells = np.bincount(ids.astype(np.int64) * C + self._y[rows], minlength=g * C)
+            cells = np.bincount(ids * C + self._y[rows], minlength=g * C)
         else:
             r = int(self.sizes[a])
             if g * r * C > 4 * rows.size + 256:  # a sparse space: number the extension first
                 return self._entropy(self._extend(groups, a))
-            cells = np.bincount(ids.astype(np.int64) * (r * C) + self._cols_y[a][rows], minlength=g * r * C)
+            cells = np.bincount(ids * (r * C) + self._cols_y[a][rows], minlength=g * r * C)
         hist = np.bincount(cells)
         return float(np.sum(hist[1:] * self._xlogx[1:hist.size]))
 
@@ -202,10 +202,12 @@ class EntropyTerms:
         t = [self._cache.get(k) for k in keys]
         if any(v is None for v in t):
             gz = self._groups(Z)
-            if t[0] is None:
-                t[0] = self._entropy(self._extend(gz, i), j)
-            if t[1] is None:
-                t[1] = self._entropy(gz, i)
+            if t[0] is None or t[1] is None:
+                gzi = self._extend(gz, i)
+                if t[0] is None:
+                    t[0] = self._entropy(gzi, j)
+                if t[1] is None:
+                    t[1] = self._entropy(gzi)
             if t[2] is None:
                 t[2] = self._entropy(gz, j)
             if t[3] is None:
