@@ -110,7 +110,7 @@ class EntropyTerms:
         self._id_elements = 0
         self._all = (np.arange(self.n, dtype=np.int32), np.zeros(self.n, dtype=np.int64), 1)
 
-    def _extend(self, groups: tuple[np.ndarray, np.ndarray, int], a: int) -> tuple[np.ndarray, np.ndarray, int]:
+    def extend(self, groups: tuple[np.ndarray, np.ndarray, int], a: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The numbering of a set's configurations extended by attribute a, rows of configurations
         met once dropped."""
         rows, prev, g = groups
@@ -121,7 +121,7 @@ class EntropyTerms:
         number = np.cumsum(occ > 1) - 1
         return rows[shared], number[code[shared]], int(number[-1]) + 1 if number.size else 0
 
-    def _groups(self, key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int]:
+    def groups(self, key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int]:
         """(rows whose configuration of the sorted attributes `key` occurs more than once, their
         configuration numbers, number of such configurations)."""
         if not key:
@@ -129,7 +129,7 @@ class EntropyTerms:
         got = self._ids.get(key)
         if got is not None:
             return got
-        got = self._extend(self._groups(key[:-1]), key[-1])
+        got = self.extend(self.groups(key[:-1]), key[-1])
         while self._ids and self._id_elements + got[0].size > self._ID_CACHE_ELEMENTS:
             self._id_elements -= self._ids.popitem(last=False)[1][0].size
         self._ids[key] = got
@@ -139,7 +139,7 @@ class EntropyTerms:
     def _hist(self, key: tuple[int, ...]) -> np.ndarray:
         """m_v: number of (configuration of `key`, class) cells with count v (v ≥ 2; rows of
         configurations met once are not numbered)."""
-        rows, ids, g = self._groups(key)
+        rows, ids, g = self.groups(key)
         cells = np.bincount(ids * self.n_classes + self._y[rows], minlength=g * self.n_classes)
         hist = np.bincount(cells)
         hist[:2] = 0
@@ -162,7 +162,7 @@ class EntropyTerms:
                 rest //= p
         return math.fsum(c * math.log(p) for p, c in sorted(e.items()) if c) / self.n
 
-    def _entropy(self, groups: tuple[np.ndarray, np.ndarray, int], a: int | None = None) -> float:
+    def entropy(self, groups: tuple[np.ndarray, np.ndarray, int], a: int | None = None) -> float:
         """T of the numbered set (extended by attribute a, if given)."""
         rows, ids, g = groups
         C = self.n_classes
@@ -171,7 +171,7 @@ class EntropyTerms:
         else:
             r = int(self.sizes[a])
             if g * r * C > 4 * rows.size + 256:  # a sparse space: number the extension first
-                return self._entropy(self._extend(groups, a))
+                return self.entropy(self.extend(groups, a))
             cells = np.bincount(ids * (r * C) + self._cols_y[a][rows], minlength=g * r * C)
         hist = np.bincount(cells)
         return float(np.sum(hist[1:] * self._xlogx[1:hist.size]))
@@ -180,7 +180,7 @@ class EntropyTerms:
         key = tuple(sorted(attrs))
         t = self._cache.get(key)
         if t is None:
-            t = self._entropy(self._groups(key))
+            t = self.entropy(self.groups(key))
             self._cache[key] = t
         return t
 
@@ -201,16 +201,16 @@ class EntropyTerms:
         keys = [tuple(sorted(Z + e)) for e in ((i, j), (i,), (j,))] + [Z]
         t = [self._cache.get(k) for k in keys]
         if any(v is None for v in t):
-            gz = self._groups(Z)
+            gz = self.groups(Z)
             if t[0] is None or t[1] is None:
-                gzi = self._extend(gz, i)
+                gzi = self.extend(gz, i)
                 if t[0] is None:
-                    t[0] = self._entropy(gzi, j)
+                    t[0] = self.entropy(gzi, j)
                 if t[1] is None:
-                    t[1] = self._entropy(gzi)
+                    t[1] = self.entropy(gzi)
             if t[2] is None:
-                t[2] = self._entropy(gz, j)
+                t[2] = self.entropy(gz, j)
             if t[3] is None:
-                t[3] = self._entropy(gz)
+                t[3] = self.entropy(gz)
             self._cache.update(zip(keys, t))
         return CMIValue(math.fsum([t[0], -t[1], -t[2], t[3]]) / self.n, lambda: self.exact_cmi(i, j, Z))

@@ -38,16 +38,13 @@ def mdl_score(T: EntropyTerms, parents: list, card: np.ndarray, n_classes: int) 
     return _combine(T, terms, cells)
 
 
-def _reach(parents: list[set[int]]) -> np.ndarray:
-    """reach[a, b]: a directed path of length ≥ 1 from a to b."""
-    n = len(parents)
-    adj = np.zeros((n, n), dtype=bool)
-    for c, par in enumerate(parents):
-        for p in par:
-            adj[p, c] = True
+def _closure(adj: np.ndarray) -> np.ndarray:
+    """reach[a, b]: a directed path of length ≥ 1 from a to b in the graph `adj` (by squaring:
+    paths of length ≤ 2^k after k products)."""
     reach = adj.copy()
     while True:
-        nxt = reach | ((reach.astype(np.int64) @ adj.astype(np.int64)) > 0)
+        r = reach.astype(np.float64)
+        nxt = reach | ((r @ r) > 0)
         if np.array_equal(nxt, reach):
             return reach
         reach = nxt
@@ -57,63 +54,116 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
     """Friedman's BAN by greedy hill climbing from NB (§4.7): add / delete / reverse one arc
     between attributes, acyclic, ≤ `max_parents` attribute parents; the best strictly improving
     move each step; ties → add < delete < reverse, then (parent, child) (for a reversal: the
-    arc as it is before the move). Returns (parents, number of moves)."""
-    n = card.shape[0]
-    parents: list[set[int]] = [set() for _ in range(n)]
-    fam_cache: dict[tuple[int, frozenset], tuple[list[float], int]] = {}
+    arc as it is before the move). Returns (parents, number of moves).
 
-    def fam(c: int, par) -> tuple[list[float], int]:
-        key = (c, frozenset(par))
-        t = fam_cache.get(key)
+    A move's score difference depends only on the families it changes (add / delete p → c: c's;
+    reverse: c's and p's), so the differences are kept in a (move type, parent, child) array and
+    recomputed only for moves touching a family the last move changed, and only once a move is
+    legal. Each difference is `math.fsum` of the signed terms T of the old and new families minus
+    (ln N / 2)·Δcells, exactly as the score defines it, so equal differences are equal floats.
+    An addition's new terms T(π_c ∪ {p, c}) and T(π_c ∪ {p}) are counted from the numberings of
+    π_c ∪ {c} and π_c that `T` keeps for c's current family (one extra attribute, one count);
+    an addition that provably cannot improve is not counted at all (see `caps` below). Legality
+    (acyclicity, parent cap) comes from the reachability matrix, updated by one outer product
+    after an addition and recomputed by boolean squaring after a deletion or reversal; the best
+    move is the first maximum of the array in (type, parent, child) order."""
+    n = card.shape[0]
+    if n < 2:  # no arc
+        return [[] for _ in range(n)], 0
+    half_log_n = math.log(T.n) / 2.0
+    parents: list[set[int]] = [set() for _ in range(n)]
+    fam = [family_terms(T, c, (), card, n_classes) for c in range(n)]  # current families' terms, cells
+    adj = np.zeros((n, n), dtype=bool)  # adj[p, c]: p → c
+    reach = np.zeros((n, n), dtype=bool)
+    delta = np.full((3, n, n), -np.inf)  # score difference of add / delete / reverse of (p, c)
+    known = np.zeros((3, n, n), dtype=bool)
+    # An addition p → c gains N·I(X_p; X_c | π_c, Y) ≤ min(N·H(X_c | π_c, Y), N·H(X_p | Y)) in
+    # log-likelihood; when that bound minus the added cells' penalty (`caps`) is below −`margin`
+    # (far beyond the rounding error of the terms), the difference is ≤ 0: the move can never be
+    # chosen, and its difference is left at −inf without counting.
+    h_given_y = np.array([T(()) - T((p,)) for p in range(n)])  # N·H(X_p | Y)
+    margin = 1e-9 * (1.0 + T.n * math.log(T.n))
+    off_diagonal = ~np.eye(n, dtype=bool)
+
+    extensions: dict[tuple[int, ...], float] = {}
+
+    def extended(base: tuple[int, ...], groups: tuple[np.ndarray, np.ndarray, int], a: int) -> float:
+        """T(base ∪ {a}) for a ∉ base, counted from `T`'s numbering `groups` of base's
+        configurations with one extra attribute, as `EntropyTerms.cmi` does; the same float as
+        `T(base ∪ {a})` (a term's value does not depend on how the cells are numbered)."""
+        key = tuple(sorted(base + (a,)))
+        t = extensions.get(key)
         if t is None:
-            t = family_terms(T, c, par, card, n_classes)
-            fam_cache[key] = t
+            t = extensions[key] = T.entropy(groups, a)
         return t
 
-    def delta(changes) -> float:
-        terms, cells = [], 0
-        for c, new in changes:
-            t_new, c_new = fam(c, new)
-            t_old, c_old = fam(c, parents[c])
-            terms += t_new + [-t for t in t_old]
-            cells += c_new - c_old
-        return _combine(T, terms, cells)
+    def additions(c: int, ps: np.ndarray) -> None:
+        """Score differences of adding p → c for the parents p in `ps`."""
+        t_c, cells_c = fam[c]
+        base = tuple(sorted(parents[c]))
+        base_c = tuple(sorted(parents[c] | {c}))
+        caps = np.minimum(-math.fsum(t_c), h_given_y[ps]) - half_log_n * (float(cells_c) * (card[ps] - 1.0))
+        delta[0, ps[caps < -margin], c] = -np.inf
+        known[0, ps, c] = True
+        counted = ps[caps >= -margin].tolist()
+        if not counted:
+            return
+        g, g_c = T.groups(base), T.groups(base_c)
+        for p in counted:
+            terms = [extended(base_c, g_c, p), -extended(base, g, p)] + [-t for t in t_c]
+            delta[0, p, c] = math.fsum(terms) - half_log_n * (cells_c * (int(card[p]) - 1))
+
+    def change(c: int, par: set[int]) -> tuple[list[float], int]:
+        """Signed terms and cell difference of giving attribute c the parents `par`."""
+        t_new, c_new = family_terms(T, c, par, card, n_classes)
+        t_old, c_old = fam[c]
+        return t_new + [-t for t in t_old], c_new - c_old
 
     moves = 0
     while True:
-        reach = _reach(parents)
-        best, best_delta = None, 0.0
-        for p in range(n):  # add p → c
-            for c in range(n):
-                if p == c or p in parents[c] or reach[c, p] or len(parents[c]) >= max_parents:
-                    continue
-                d = delta([(c, parents[c] | {p})])
-                if d > best_delta:
-                    best, best_delta = ("add", p, c), d
-        for p in range(n):  # delete p → c
-            for c in range(n):
-                if p in parents[c]:
-                    d = delta([(c, parents[c] - {p})])
-                    if d > best_delta:
-                        best, best_delta = ("delete", p, c), d
-        for p in range(n):  # reverse p → c into c → p
-            for c in range(n):
-                if p not in parents[c] or len(parents[p]) >= max_parents:
-                    continue
-                # another path p ⇝ c would close a cycle with c → p
-                if any(reach[q, c] for q in range(n) if q != c and p in parents[q]):
-                    continue
-                d = delta([(c, parents[c] - {p}), (p, parents[p] | {c})])
-                if d > best_delta:
-                    best, best_delta = ("reverse", p, c), d
-        if best is None:
+        free = np.array([len(par) < max_parents for par in parents], dtype=bool)
+        longer_path = (adj.astype(np.float64) @ reach.astype(np.float64)) > 0  # p ⇝ c but not by p → c alone
+        legal = np.stack([off_diagonal & ~adj & ~reach.T & free[None, :],
+                          adj,
+                          adj & free[:, None] & ~longer_path])
+        todo = legal & ~known
+        for c in np.flatnonzero(todo[0].any(axis=0)).tolist():
+            additions(c, np.flatnonzero(todo[0, :, c]))
+        for op, p, c in zip(*np.nonzero(todo[1:])):
+            op, p, c = int(op) + 1, int(p), int(c)
+            terms, cells = change(c, parents[c] - {p})
+            if op == 2:
+                t_p, cells_p = change(p, parents[p] | {c})
+                terms += t_p
+                cells += cells_p
+            delta[op, p, c] = math.fsum(terms) - half_log_n * cells
+            known[op, p, c] = True
+        gain = np.where(legal, delta, -np.inf)
+        best = int(np.argmax(gain))
+        if not gain.flat[best] > 0.0:
             return [sorted(par) for par in parents], moves
-        op, p, c = best
-        if op == "add":
+        op, p, c = np.unravel_index(best, gain.shape)
+        op, p, c = int(op), int(p), int(c)
+        if op == 0:
             parents[c].add(p)
-        elif op == "delete":
-            parents[c].discard(p)
+            adj[p, c] = True
+            into_p = reach[:, p].copy()
+            into_p[p] = True
+            from_c = reach[c].copy()
+            from_c[c] = True
+            reach |= np.outer(into_p, from_c)
+            changed = (c,)
         else:
             parents[c].discard(p)
-            parents[p].add(c)
+            adj[p, c] = False
+            changed = (c,)
+            if op == 2:
+                parents[p].add(c)
+                adj[c, p] = True
+                changed = (c, p)
+            reach = _closure(adj)
+        for a in changed:
+            fam[a] = family_terms(T, a, parents[a], card, n_classes)
+            known[:, :, a] = False  # moves into a
+            known[2, a, :] = False  # reversals of a → q give a a parent
         moves += 1
