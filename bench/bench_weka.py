@@ -11,14 +11,11 @@ Prints a Markdown table.
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-
-import numpy as np
 
 from bncbench import config
 from bncbench.classifiers import AODE, NB, TAN
-from bncbench.data.loaders import build_dataset, parse_arff
+from fold_timing import load_folds, time_on_folds
 
 ROOT = Path(__file__).resolve().parent.parent
 WEKA = "/usr/share/java/weka.jar"
@@ -51,29 +48,13 @@ def main(name: str = "adult") -> None:
         print(f"data set: {name}, 10 folds (paper 000's protocol), times summed over the folds\n")
         print("| classifier | Weka 3.6 fit (s) | Weka test (s) | Weka ZOL | bncbench fit (s) | bncbench test (s) | bncbench ZOL |")
         print("|---|---|---|---|---|---|---|")
-        folds = []
-        for k in range(10):
-            tr = build_dataset("t", parse_arff((tmp / f"{prefix}-r0-f{k}-train.arff").read_text(), "t"), -1)
-            te = build_dataset("t", parse_arff((tmp / f"{prefix}-r0-f{k}-test.arff").read_text(), "t"), -1)
-            folds.append((np.column_stack(tr.columns), tr.y, np.column_stack(te.columns), te.y,
-                          [len(a.values) for a in tr.attributes], len(tr.classes)))
+        folds = load_folds(tmp, prefix)
         for label, cls, opts in WEKA_RUNS:
             out = subprocess.run(["java", "-Xmx4g", "-cp", f"{WEKA}:{tmp}", "WekaTime", cls, str(tmp), prefix, "10",
                                   *opts], check=True, capture_output=True, text=True).stdout.split()
             wfit, wtest, wzol = map(float, out)
-            fit = test = 0.0
-            err = n = 0
-            for Xtr, ytr, Xte, yte, cards, nc in folds:
-                clf = OURS[label](cards, nc)
-                a = time.perf_counter()
-                clf.fit(Xtr, ytr)
-                b = time.perf_counter()
-                p = clf.predict_proba(Xte)
-                c = time.perf_counter()
-                fit, test = fit + b - a, test + c - b
-                err += int((p.argmax(1) != yte).sum())
-                n += yte.size
-            print(f"| {label} | {wfit:.2f} | {wtest:.2f} | {wzol:.4f} | {fit:.2f} | {test:.2f} | {err / n:.4f} |")
+            fit, test, zol = time_on_folds(folds, OURS[label])
+            print(f"| {label} | {wfit:.2f} | {wtest:.2f} | {wzol:.4f} | {fit:.2f} | {test:.2f} | {zol:.4f} |")
     print("\nWeka's NaiveBayes/AODE use Laplace / m-estimate smoothing as configured above; Weka's TAN is"
           " BayesNet's score-based TAN (not identical to §4.2), so ZOLs differ slightly.")
 
