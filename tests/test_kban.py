@@ -221,3 +221,35 @@ def test_closes_cycle_equals_depth_first_search(seed):
             for j in out:
                 new[j].add(i)
             assert _closes_cycle(parents, i, into, out, children, reach) == _plain_has_cycle(new)
+
+
+# -- the wrapper's pruning: bounds never undercut the exact count ------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("est", ["laplace", "mestimate"])
+def test_upper_bounds_and_early_stop_against_exact_counts(seed, est):
+    """`upper_bounds` is at least the exact count of each candidate, and `correct(..., beat=b)`
+    is the exact count when that exceeds b, otherwise some number ≤ b."""
+    X, y, _, cards, nc = random_data(seed, n_train=120, n_attr=7, p_missing=0.1)
+    rows = internal_rows(X.tolist(), cards.tolist())
+    card = smoothing_cards(X.tolist(), cards.tolist())
+    scorer = _StructureScorer(np.array(rows), y, cards + 1, np.array(card), nc, est, 1.0, loo=True)
+    rng = np.random.default_rng(200 + seed)
+    base = random_structure(rng, len(cards), 2)
+    scorer.set_base(base)
+    changes, structures = [], []
+    for _ in range(40):  # candidates: a few nodes each get one or two more parents
+        structure = list(base)
+        for j in rng.choice(len(cards), size=int(rng.integers(1, 4)), replace=False).tolist():
+            extra = [p for p in range(len(cards)) if p != j and p not in base[j]]
+            add = rng.choice(extra, size=min(len(extra), int(rng.integers(1, 3))), replace=False).tolist()
+            structure[j] = tuple(sorted(base[j] + tuple(add)))
+        changes.append([(j, par) for j, par in enumerate(structure) if par != base[j]])
+        structures.append(tuple(structure))
+    bounds = scorer.upper_bounds(changes)
+    for structure, bound in zip(structures, bounds.tolist()):
+        exact = scorer.correct(structure)
+        assert exact == int(np.count_nonzero(scorer.scores(structure).argmax(axis=1) == y))
+        assert bound >= exact
+        for beat in (exact - 3, exact - 1, exact, exact + 2):
+            got = scorer.correct(structure, beat=beat)
+            assert got == exact if exact > beat else got <= beat

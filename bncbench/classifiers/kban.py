@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.counts import KDepCounts
+from bncbench.classifiers.counts import KDepCounts, ParentConfigs, parent_set_counts
 from bncbench.classifiers.estimators import log_cond, log_prior
 from bncbench.classifiers.infotheory import cond_mutual_info
 
@@ -17,6 +17,10 @@ Structure = tuple[tuple[int, ...], ...]  # per attribute, its attribute parents 
 # relative score gap below which a row's prediction is recomputed by the in-order sum (the swapped-
 # factor sum is off by a few ulps of the row's scores, far below this)
 _TIE_TOL = 1e-9
+# right rows scored first, at least, when a candidate's count may still fall to the best so far
+_FIRST_ROWS = 32
+# right rows (at least) that `upper_bounds` watches for sure losses
+_WATCHED_RIGHT = 64
 
 
 def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
@@ -63,16 +67,45 @@ def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: 
     return False
 
 
+def _ranks(key: np.ndarray, space: int) -> tuple[np.ndarray, int]:
+    """Indices of `key` (values in [0, space)) in a range of about its distinct values, and
+    the range's size: the keys themselves when `space` is far below the number of keys, else
+    their ranks among the distinct values, by a presence vector when `space` is small against
+    the keys, by sorting otherwise."""
+    if 4 * space <= key.size:
+        return key, space
+    if space <= 4 * key.size:
+        seen = np.zeros(space, dtype=bool)
+        seen[key] = True
+        rank = np.cumsum(seen) - 1
+        return rank[key], int(rank[-1]) + 1
+    keys, inverse = np.unique(key, return_inverse=True)
+    return inverse.reshape(-1), int(keys.size)
+
+
 class _StructureScorer:
     """Accuracy of a structure on the training set: leave-one-out by count subtraction (§4.5.3:
     the held-out instance's own count is removed from the cells of its own class; no refit) or
     resubstitution. Per node it caches the (N, |Y|) vector of log-factors of each
     (child, parent set) it has seen, so a candidate structure recomputes only the factors of
-    nodes whose parent set changed; the counts come from the shared k-dependence kernel."""
+    nodes whose parent set changed.
+
+    The wrapper compares candidates with the best count so far, so most are settled by bounds:
+    `upper_bounds` bounds all candidates of one attribute at once from a few watched rows, and
+    `correct` counts exactly, in stages that stop once the count cannot beat the best.
+
+    A factor needs, per row r and class y, the counts N(π_r, x_r, y) and N(π_r, y). They come
+    from `np.bincount` over the (π, x) cells that occur, not from the full (configurations ×
+    values × classes) table of the k-dependence kernel, and the estimate is computed once per
+    occurring cell and class, then spread to the rows; under leave-one-out each row's own class
+    is computed again with its own count removed. The counts are the same integers and every
+    estimate goes through the same element-wise `log_cond`, so the factors are the same
+    floating-point numbers as estimating row by row."""
 
     def __init__(self, Xc: np.ndarray, y: np.ndarray, sizes: np.ndarray, card: np.ndarray, n_classes: int,
                  estimator: str, m: float, loo: bool):
         self.Xc, self.y, self.card, self.C = Xc, y, card, n_classes
+        self.sizes = np.asarray(sizes, dtype=np.int64)
         self.estimator, self.m, self.loo = estimator, m, loo
         self.counts = KDepCounts(Xc, y, sizes, n_classes)
         N = y.size
@@ -88,26 +121,61 @@ class _StructureScorer:
                 self.prior = np.log((num + 1.0) / (self.total + n_classes))
         else:
             self.prior = np.tile(log_prior(cc, estimator, m), (N, 1))
+        self._yi = y.astype(np.int64)
+        self._cols = np.ascontiguousarray(Xc.T, dtype=np.int64)  # attribute columns
         self._factors: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        self._cells: dict[tuple[int, tuple[int, ...]], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._contexts: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+
+    def _context(self, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Per row the index of its parent configuration among those occurring, and the
+        (configurations, |Y|) counts N(π, y)."""
+        got = self._contexts.get(parents)
+        if got is None:
+            cfg = self.counts.configs(parents)
+            ids, n = _ranks(cfg.ids, cfg.n_configs)
+            got = ids, np.bincount(ids * self.C + self._yi, minlength=n * self.C).reshape(n, self.C)
+            self._contexts[parents] = got
+        return got
+
+    def _estimates(self, child: int, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """ln P̂(x_child | y, π) without materialising the (N, |Y|) factor: per row its (π, x)
+        cell, the (cells, |Y|) estimates, and per row the estimate of its own class (under
+        leave-one-out with its own count removed)."""
+        key = (child, parents)
+        got = self._cells.get(key)
+        if got is not None:
+            return got
+        ctx, ctx_counts = self._context(parents)
+        sc = int(self.sizes[child])
+        cell, n_cells = _ranks(ctx * sc + self._cols[child], ctx_counts.shape[0] * sc)
+        cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
+        cell_ctx[cell] = ctx
+        flat = cell * self.C + self._yi  # each row's (cell, own class)
+        num = np.bincount(flat, minlength=n_cells * self.C).astype(np.float64)  # N(π, x, y) per cell and class
+        den = ctx_counts[cell_ctx].astype(np.float64).reshape(-1)  # N(π, y)
+        cells = self.C * float(np.prod([self.card[p] for p in parents])) if parents else float(self.C)
+        est = (self.card[child], self.estimator, self.m)
+        table = log_cond(num, den, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
+        if self.loo:
+            own = log_cond(num.take(flat) - 1.0, den.take(flat) - 1.0, *est, ctx_cells=cells,
+                           tot_num=self.total, tot_den=self.total)
+        else:
+            own = table.take(flat)
+        table = table.reshape(n_cells, self.C)
+        got = self._cells[key] = (cell, table, own)
+        return got
 
     def factor(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
         """(N, |Y|): ln P̂(x_child | y, π) of each training row for each class, held-out row's
         own contribution removed under leave-one-out."""
         key = (child, parents)
         got = self._factors.get(key)
-        if got is not None:
-            return got
-        table, cfg = self.counts.table(child, parents)
-        xs = self.Xc[:, child]
-        num = table[cfg.ids, xs].astype(np.float64)  # N(π_r, x_r, y) for every class y
-        den = table.sum(axis=1)[cfg.ids].astype(np.float64)  # N(π_r, y)
-        if self.loo:
-            num -= self.delta
-            den -= self.delta
-        cells = self.C * float(np.prod([self.card[p] for p in parents])) if parents else float(self.C)
-        got = log_cond(num, den, self.card[child], self.estimator, self.m, ctx_cells=cells,
-                       tot_num=self.total, tot_den=self.total)
-        self._factors[key] = got
+        if got is None:
+            cell, table, own = self._estimates(child, parents)
+            got = self._factors[key] = table[cell]
+            got[np.arange(self.N), self.y] = own
         return got
 
     def scores(self, structure: Structure) -> np.ndarray:
@@ -132,55 +200,87 @@ class _StructureScorer:
         b = self._base_sum
         top = b[np.arange(self.N), self._base_pred]
         tol = _TIE_TOL * np.maximum(1.0, np.abs(top))
+        self._wrong = np.flatnonzero(~self._base_hit)
+        right = np.flatnonzero(self._base_hit)
         if self.C > 1:
             second = -np.partition(-b, 1, axis=1)[:, 1]
             self._gap_right = np.where(self._base_hit, top - second - tol, np.inf)
-            self._gap_wrong = np.where(self._base_hit, np.inf, top - b[np.arange(self.N), self.y] - tol)
+            self._gap_wrong = (top - b[np.arange(self.N), self.y] - tol)[self._wrong]
+            # the right rows of the smallest gaps, watched by `upper_bounds` (see there)
+            watched = min(right.size, max(_WATCHED_RIGHT, self._wrong.size))
+            if watched < right.size:
+                right = right[np.argpartition(self._gap_right[right], watched - 1)[:watched]]
         else:
             self._gap_right = np.full(self.N, np.inf)
-            self._gap_wrong = np.full(self.N, np.inf)
-        # cached factors and spreads that no candidate of this base can use any more: a candidate
+            self._gap_wrong = np.full(self._wrong.size, np.inf)
+            right = right[:0]
+        runner_up = b[right]
+        runner_up[np.arange(right.size), self.y[right]] = -np.inf
+        runner_up = runner_up.argmax(axis=1)
+        self._lost_below = b[right, runner_up] - b[right, self.y[right]] - tol[right]
+        # the watched rows (wrong rows, then watched right rows) and the class whose log-odds
+        # against the true class `_lead` follows: the predicted one, the runner-up
+        self._watch = (np.concatenate([self._wrong, right]), np.concatenate([self._base_pred[self._wrong], runner_up]))
+        self._base_odds: dict[int, np.ndarray] = {}
+        # cached factors and rises that no candidate of this base can use any more: a candidate
         # only adds parents, so a node's parent set is always a superset of its base parents
         self._factors = {key: f for key, f in self._factors.items() if set(key[1]) >= set(structure[key[0]])}
-        self._spreads = {key: r for key, r in getattr(self, "_spreads", {}).items()
-                         if key[1] == structure[key[0]]}
+        self._cells = {key: f for key, f in self._cells.items() if set(key[1]) >= set(structure[key[0]])}
+        self._rises = {key: r for key, r in self._rises.items() if key[1] == structure[key[0]]}
 
-    def _spread(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def _log_odds(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
+        """Per watched row, the factor's log-odds of the true class against the row's other
+        watched class: the predicted one for a wrong row, the runner-up for a right row."""
+        cell, table, own = self._estimates(child, parents)
+        rows, other = self._watch
+        return own.take(rows) - table.take(cell.take(rows) * self.C + other)
+
+    def _lead(self, child: int, parents: tuple[int, ...], out: np.ndarray | None = None) -> np.ndarray:
+        """Per watched row, how much giving `child` the parents `parents` instead of its base
+        parents raises the true class against the row's other watched class."""
+        base = self._base_odds.get(child)
+        if base is None:
+            base = self._base_odds[child] = self._log_odds(child, self._base[child])
+        return np.subtract(self._log_odds(child, parents), base, out=out)
+
+    def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
+        """For candidates given by their changes from the base, (node, new parents) pairs, an
+        upper bound of each one's count, all at once: the base count, plus the wrong rows that
+        may turn right (`correct`'s first bound), less the watched right rows that surely turn
+        wrong, their runner-up overtaking the true class by more than the rounding tolerance.
+        The watched right rows are those of the smallest gaps, where losses happen. Each
+        (node, new parents) change is a separate key of one attribute's candidates, so its
+        leads are not cached."""
+        keys: dict[tuple[int, tuple[int, ...]], int] = {}
+        idx = [[keys.setdefault(key, len(keys)) for key in change] for change in changes]
+        width = max(len(ix) for ix in idx)
+        leads = np.zeros((len(keys) + 1, self._watch[0].size))  # the last row pads short change lists
+        for key, pos in keys.items():
+            self._lead(*key, out=leads[pos])
+        idx = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx]).T
+        lead = leads[idx[0]]
+        for ix in idx[1:]:
+            lead += leads[ix]
+        n_wrong = self._wrong.size
+        return (self._base_correct + np.count_nonzero(self._gap_wrong <= lead[:, :n_wrong], axis=1)
+                - np.count_nonzero(lead[:, n_wrong:] < self._lost_below, axis=1))
+
+    def _rise(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> np.ndarray:
         """Per row, for the change d of `child`'s factor from parents `old` to `new`: how much any
-        class can gain on the row's true class, max_y d − d[true], and how much the true class can
-        gain on any class, d[true] − min_y d."""
+        class can gain on the row's true class, max_y d − d[true]."""
         key = (child, old, new)
-        got = self._spreads.get(key)
+        got = self._rises.get(key)
         if got is None:
             d = self.factor(child, new) - self.factor(child, old)
-            own = d[np.arange(self.N), self.y]
-            got = (d.max(axis=1) - own, own - d.min(axis=1))
-            self._spreads[key] = got
+            got = self._rises[key] = d.max(axis=1) - d[np.arange(self.N), self.y]
         return got
 
-    def correct(self, structure: Structure, changed: list[int] | None = None) -> int:
-        """Number of training rows whose (leave-one-out) prediction is right (ties → the
-        smallest class index), equal to the argmax of `scores(structure)`.
-
-        Only rows whose gap (right rows: true class to the second best; wrong rows: predicted
-        class to the true one) the changed nodes' factors can close may change correctness; the
-        others keep the base's.
-        Those rows are scored by the base scores with the changed nodes' factors swapped. That sum
-        differs from the in-order one by rounding, so rows whose two best classes lie within a
-        tolerance far above that rounding error (exact ties included) are summed again in order.
-        `changed`: the nodes whose parents differ from the base's, if the caller knows them."""
+    def _hits(self, structure: Structure, changed: list[int], rows: np.ndarray) -> int:
+        """How many of `rows` `structure` predicts right: the base scores with the changed
+        nodes' factors swapped. That sum differs from the in-order one by rounding, so rows whose
+        two best classes lie within a tolerance far above that rounding error (exact ties
+        included) are summed again in order."""
         base = self._base
-        if changed is None:
-            changed = [i for i, par in enumerate(structure) if par != base[i]]
-        if not changed:
-            return self._base_correct
-        rise, fall = self._spread(changed[0], base[changed[0]], structure[changed[0]])
-        for i in changed[1:]:
-            r, f = self._spread(i, base[i], structure[i])
-            rise, fall = rise + r, fall + f
-        rows = np.flatnonzero((self._gap_right <= rise) | (self._gap_wrong <= fall))
-        if not rows.size:
-            return self._base_correct
         approx = self._base_sum[rows]
         for i in changed:
             approx -= self.factor(i, base[i])[rows]
@@ -194,8 +294,52 @@ class _StructureScorer:
             for i, par in enumerate(structure):
                 exact += self.factor(i, par)[rows[redo]]
             pred[redo] = exact.argmax(axis=1)
-        y = self.y[rows]
-        return self._base_correct - int(np.count_nonzero(self._base_hit[rows])) + int(np.count_nonzero(pred == y))
+        return int(np.count_nonzero(pred == self.y[rows]))
+
+    def correct(self, structure: Structure, changed: list[int] | None = None, beat: int = -1) -> int:
+        """Number of training rows whose (leave-one-out) prediction is right (ties → the
+        smallest class index), equal to the argmax of `scores(structure)` — or, once the count
+        is known not to exceed `beat`, some number ≤ `beat` (the wrapper keeps only counts
+        above the best so far).
+
+        Only rows whose gap the changed nodes' factors can close may change correctness; the
+        others keep the base's. The base's wrong rows go first: one turns right only if the
+        changed factors raise its true class by at least its gap to the predicted class (summed
+        leads, `_lead`); the base count plus those rows bounds the count from above, and so does
+        the base count plus those that do turn right (`_hits`). Only then are the right rows that
+        may turn wrong scored: those whose gap from the true class to the second best is at most
+        the summed rises (`_rise`, any class's gain on the true class).
+        `changed`: the nodes whose parents differ from the base's, if the caller knows them."""
+        base = self._base
+        if changed is None:
+            changed = [i for i, par in enumerate(structure) if par != base[i]]
+        if not changed:
+            return self._base_correct
+        n_wrong = self._wrong.size
+        lead = self._lead(changed[0], structure[changed[0]])[:n_wrong]
+        for i in changed[1:]:
+            lead = lead + self._lead(i, structure[i])[:n_wrong]
+        up = self._wrong[self._gap_wrong <= lead]
+        if self._base_correct + up.size <= beat:
+            return self._base_correct + up.size
+        got = self._base_correct + (self._hits(structure, changed, up) if up.size else 0)
+        if got <= beat:
+            return got
+        rise = self._rise(changed[0], base[changed[0]], structure[changed[0]])
+        for i in changed[1:]:
+            rise = rise + self._rise(i, base[i], structure[i])
+        down = np.flatnonzero(self._gap_right <= rise)
+        # most candidates that get here still lose more rows than they gained over `beat`: score
+        # first the rows the rises overshoot their gaps most, and the rest only if still needed
+        first = max(_FIRST_ROWS, 4 * (got - beat))
+        if down.size > 2 * first:
+            over = rise[down] - self._gap_right[down]
+            pick = np.argpartition(over, down.size - first)[down.size - first:]
+            got -= first - self._hits(structure, changed, down[pick])
+            if got <= beat:
+                return got
+            down = np.delete(down, pick)
+        return got - (down.size - self._hits(structure, changed, down)) if down.size else got
 
 
 class KBAN(BayesNetClassifier):
@@ -286,27 +430,46 @@ class KBAN(BayesNetClassifier):
         self.trace_ = [correct / scorer.N]
         self.steps_ = []
         handled: set[int] = set()
+        # per (i, π_i): its edge sets, each with the candidates it makes parents and children of i
+        candidates: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[tuple[int, int], ...], tuple[int, ...],
+                                                                 tuple[int, ...]]]] = {}
         while True:
             best, best_correct, best_attr, best_arcs = None, correct, -1, ()
             children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
             for i in range(n):
                 if i in handled:
                     continue
-                reach: dict[int, set[int]] = {}  # node → what it reaches by arcs of the base avoiding i
-                for arcs in edge_sets(self._candidates(i, parents[i]), i):
-                    into = [p for p, c in arcs if c == i]
-                    out = [c for p, c in arcs if p == i]
-                    if any(i in parents[j] or j in parents[i] for j in into + out):
-                        continue  # an arc (or its reverse) that exists already
-                    if len(parents[i]) + len(into) > self.k or any(len(parents[j]) >= self.k for j in out):
+                if (i, parents[i]) not in candidates:
+                    candidates[i, parents[i]] = [(arcs, tuple(p for p, c in arcs if c == i),
+                                                  tuple(c for p, c in arcs if p == i))
+                                                 for arcs in edge_sets(self._candidates(i, parents[i]), i)]
+                # attributes that cannot be joined to i: an arc (or its reverse) exists already;
+                # and those that cannot become i's children either: they have k parents
+                linked = {j for j in range(n) if i in parents[j] or j in parents[i]}
+                full = linked | {j for j in range(n) if len(parents[j]) >= self.k}
+                room = self.k - len(parents[i])
+                valid, changes = [], []
+                for arcs, into, out in candidates[i, parents[i]]:
+                    if len(into) > room or linked.intersection(into) or full.intersection(out):
                         continue
-                    if _closes_cycle(parents, i, into, out, children[i], reach):
+                    change = [(j, tuple(sorted(parents[j] + (i,)))) for j in out]
+                    if into:
+                        change.append((i, tuple(sorted(parents[i] + into))))
+                    valid.append((arcs, into, out))
+                    changes.append(sorted(change))
+                if not valid:
+                    continue
+                bounds = scorer.upper_bounds(changes)
+                reach: dict[int, set[int]] = {}  # node → what it reaches by arcs of the base avoiding i
+                for (arcs, into, out), change, bound in zip(valid, changes, bounds.tolist()):
+                    if bound <= best_correct:
+                        continue  # cannot beat the best so far (see `upper_bounds`)
+                    if _closes_cycle(parents, i, list(into), list(out), children[i], reach):
                         continue
                     structure = list(parents)
-                    structure[i] = tuple(sorted(parents[i] + tuple(into)))
-                    for j in out:
-                        structure[j] = tuple(sorted(parents[j] + (i,)))
-                    got = scorer.correct(tuple(structure), changed=sorted(out + ([i] if into else [])))
+                    for j, par in change:
+                        structure[j] = par
+                    got = scorer.correct(tuple(structure), changed=[j for j, _ in change], beat=best_correct)
                     if got > best_correct:
                         best, best_correct, best_attr, best_arcs = tuple(structure), got, i, arcs
             if best is None:
@@ -333,7 +496,11 @@ class KBAN(BayesNetClassifier):
         self._tables = []
         N = float(y.size)
         for i, par in enumerate(self.parents_):
-            table, cfg = scorer.counts.table(i, par)
+            cfg = scorer.counts.configs(par)
+            if cfg.keys is None and cfg.n_configs > 4 * y.size:  # index only the configurations that occur
+                keys, ids = np.unique(cfg.ids, return_inverse=True)
+                cfg = ParentConfigs(cfg.parents, cfg.radices, ids.reshape(-1), int(keys.size), keys)
+            table, cfg = parent_set_counts(Xc, y, i, par, self.sizes_, self.n_classes_, configs=cfg)
             if cfg.keys is not None:  # one zero row for parent configurations unseen in training
                 table = np.concatenate([table, np.zeros((1,) + table.shape[1:], dtype=table.dtype)])
             den = table.sum(axis=1, keepdims=True)
