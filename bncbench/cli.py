@@ -199,8 +199,8 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
       bncbench report results/ait36 --metric rmse --label-metric SKDB=rmse_all
-      bncbench report results/default --format html --out results/default/report.html
-      bncbench report results/stan70 --format html --compare papers/000/dev.tsv --out stan70.html
+      bncbench report results/default --format html --out report.html
+      bncbench report results/stan70 --format html --compare papers/000/dev.tsv
     """
     from bncbench.evaluate.metrics import METRICS
     from bncbench.evaluate.report import format_report
