@@ -27,31 +27,30 @@ def _valid(path: Path, fmt: str) -> bool:
         data.startswith(SIGNATURES[fmt])
 
 
+def _run_store(tmp_path_factory, name: str, config: str):
+    """Run `config` into a fresh folder; its results directory."""
+    d = tmp_path_factory.mktemp(name)
+    (d / "config.yaml").write_text(config)
+    bnc("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
+    return d / "res"
+
+
 @pytest.fixture(scope="module")
 def default_store(tmp_path_factory):
     """Results of configs/default.yaml (its figures: section: scatter, times, wdl, gd; one run)."""
-    d = tmp_path_factory.mktemp("fig-default")
-    (d / "default.yaml").write_text(DEFAULT)
-    bnc("run", d / "default.yaml", "--results", d / "res", "--quiet", check=True)
-    return d / "res"
+    return _run_store(tmp_path_factory, "fig-default", DEFAULT)
 
 
 @pytest.fixture(scope="module")
 def repeated_store(tmp_path_factory):
     """Results of a config with two runs and no figures: section (bias and variance exist)."""
-    d = tmp_path_factory.mktemp("fig-small")
-    (d / "small.yaml").write_text(SMALL)
-    bnc("run", d / "small.yaml", "--results", d / "res", "--quiet", check=True)
-    return d / "res"
+    return _run_store(tmp_path_factory, "fig-small", SMALL)
 
 
 @pytest.fixture(scope="module")
 def one_run_store(tmp_path_factory):
     """One run and no figures: section: making all figures skips biasvar."""
-    d = tmp_path_factory.mktemp("fig-one")
-    (d / "one.yaml").write_text(SMALL.replace("runs: 2", "runs: 1"))
-    bnc("run", d / "one.yaml", "--results", d / "res", "--quiet", check=True)
-    return d / "res"
+    return _run_store(tmp_path_factory, "fig-one", SMALL.replace("runs: 2", "runs: 1"))
 
 
 def _csv(text: str) -> list[dict]:
