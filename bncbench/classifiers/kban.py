@@ -271,8 +271,27 @@ class _StructureScorer:
         key = (child, old, new)
         got = self._rises.get(key)
         if got is None:
-            d = self.factor(child, new) - self.factor(child, old)
-            got = self._rises[key] = d.max(axis=1) - d[np.arange(self.N), self.y]
+            # per (π_new, x) cell rather than per row: the new cell of a row determines its old
+            # one (the new parents include the old), so d is a cell's table difference except in
+            # the row's own class; the max over the other classes is the cell's best or, where
+            # that is the own class, its second best (the same floats as d row by row)
+            if self.C == 1:
+                return self._rises.setdefault(key, np.zeros(self.N))
+            if not set(old) <= set(new):  # not a candidate of the wrapper: row by row
+                d = self.factor(child, new) - self.factor(child, old)
+                got = self._rises[key] = d.max(axis=1) - d[np.arange(self.N), self.y]
+                return got
+            cell_new, table_new, own_new = self._estimates(child, new)
+            cell_old, table_old, own_old = self._estimates(child, old)
+            d_own = own_new - own_old
+            old_of = np.zeros(table_new.shape[0], dtype=np.int64)
+            old_of[cell_new] = cell_old
+            diff = table_new - table_old[old_of]
+            top2 = np.argsort(-diff, axis=1, kind="stable")[:, :2]
+            best = top2[cell_new, 0]
+            other = np.where(best == self.y, top2[cell_new, 1], best)
+            d_other = diff[cell_new, other]
+            got = self._rises[key] = np.maximum(d_other, d_own) - d_own
         return got
 
     def _hits(self, structure: Structure, changed: list[int], rows: np.ndarray) -> int:
