@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections import deque
 
 import numpy as np
 
@@ -21,23 +20,8 @@ from bncbench.preprocess.folds import stratified_folds
 # method "tpda": three-phase dependency analysis with the class in every conditioning set (§4.7)
 # ----------------------------------------------------------------------------------------------
 
-def _connected(adj: list[set[int]], a: int, b: int, avoid: int | None = None) -> bool:
-    """Whether an undirected path joins a and b (not passing through `avoid`)."""
-    seen = {a}
-    todo = deque([a])
-    while todo:
-        u = todo.popleft()
-        if u == b:
-            return True
-        for w in adj[u]:
-            if w not in seen and w != avoid:
-                seen.add(w)
-                todo.append(w)
-    return False
-
-
-def _component(adj: list[set[int]], a: int, avoid: int) -> set[int]:
-    """The nodes joined to a by an undirected path not passing through `avoid`."""
+def _component(adj: list[set[int]], a: int, avoid: int | None = None) -> set[int]:
+    """The nodes joined to a by an undirected path (not passing through `avoid`)."""
     seen = {a}
     todo = [a]
     while todo:
@@ -115,7 +99,7 @@ def tpda_skeleton(n: int, cmi, eps: float) -> tuple[list[set[int]], dict]:
     for i, j in added:  # thinning: one pass in the order the edges were added
         adj[i].discard(j)
         adj[j].discard(i)
-        if _connected(adj, i, j) and cut_set(adj, i, j, cmi, eps)[0]:
+        if j in _component(adj, i) and cut_set(adj, i, j, cmi, eps)[0]:
             removed.append((i, j))
             continue
         adj[i].add(j)

@@ -104,17 +104,16 @@ class _StructureScorer:
 
     def __init__(self, Xc: np.ndarray, y: np.ndarray, sizes: np.ndarray, card: np.ndarray, n_classes: int,
                  estimator: str, m: float, loo: bool):
-        self.Xc, self.y, self.card, self.C = Xc, y, card, n_classes
+        self.y, self.card, self.C = y, card, n_classes
         self.sizes = np.asarray(sizes, dtype=np.int64)
         self.estimator, self.m, self.loo = estimator, m, loo
         self.counts = KDepCounts(Xc, y, sizes, n_classes)
         N = y.size
         self.N = N
         self.total = float(N - 1) if loo else float(N)
-        self.delta = (np.arange(n_classes)[None, :] == y[:, None]).astype(np.float64) if loo else None
         cc = np.bincount(y, minlength=n_classes).astype(np.float64)
-        if loo:
-            num = cc[None, :] - self.delta
+        if loo:  # the held-out row's own class count removed
+            num = cc[None, :] - (np.arange(n_classes)[None, :] == y[:, None])
             if estimator == "mestimate":
                 self.prior = np.log((num + m / n_classes) / (self.total + m))
             else:
