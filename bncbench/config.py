@@ -18,7 +18,7 @@ import yaml
 from bncbench.data import catalog
 from bncbench.classifiers import REGISTRY, BayesNetClassifier
 from bncbench.errors import UserError
-from bncbench.classifiers.estimators import ESTIMATORS
+from bncbench.classifiers.kernels.estimators import ESTIMATORS
 from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import SCHEMES
 

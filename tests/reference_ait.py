@@ -2,7 +2,7 @@
 over test instances, attribute pairs and labels, and counts taken directly from the training rows.
 It shares no code with bncbench's vectorised AIT: only `tests/reference.py` (the plain reference
 of counts, MI / CMI and estimates) and, for more than 16 attributes under float32, the GCC
-`std::sort` emulation `bncbench.classifiers.ordering.gcc_descending` (tested on its own in
+`std::sort` emulation `bncbench.classifiers.kernels.ordering.gcc_descending` (tested on its own in
 tests/test_ordering.py) are used.
 """
 
@@ -12,7 +12,7 @@ import math
 import struct
 from collections import Counter
 
-from bncbench.classifiers.ordering import gcc_descending
+from bncbench.classifiers.kernels.ordering import gcc_descending
 from tests.reference import Ref
 
 

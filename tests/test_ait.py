@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from bncbench.classifiers import ait as ait_module
-from bncbench.classifiers.ait import AIT
-from bncbench.classifiers.thresholding import knee_threshold, knee_thresholds
+from bncbench.classifiers.ait import ait as ait_module
+from bncbench.classifiers.ait.ait import AIT
+from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
 from tests.data_util import correlated_codes
 from tests.reference_ait import ref_ait, ref_threshold
 

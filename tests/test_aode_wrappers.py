@@ -8,9 +8,10 @@ import math
 import numpy as np
 import pytest
 
-import bncbench.classifiers.aode_wrappers as aw
+import bncbench.classifiers.aode.loo_engine as aw
 from bncbench.classifiers import AODE
-from bncbench.classifiers.aode_wrappers import CAA, CAE, PAA, PAE, LooEngine
+from bncbench.classifiers.aode.loo_engine import LooEngine
+from bncbench.classifiers.aode.wrappers import CAA, CAE, PAA, PAE
 from tests import reference_aode_wrappers as ref
 from tests.data_util import correlated_codes, random_data
 from tests.reference import brute_force_loo_risks

@@ -10,7 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from bncbench.classifiers.ban import BAN, EntropyTerms, cut_set, mdl_score, tpda_orient, tpda_skeleton
+from bncbench.classifiers.ban.ban import BAN
+from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+from bncbench.classifiers.ban.hill_climbing import mdl_score
+from bncbench.classifiers.ban.tpda import cut_set, tpda_orient, tpda_skeleton
 from bncbench.preprocess.folds import stratified_folds
 from tests import reference_ban as ref
 from tests.data_util import correlated_codes

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from bncbench.classifiers.cfwnb import CFWNB
-from bncbench.classifiers.fkdb import FKDB
+from bncbench.classifiers.nb.cfwnb import CFWNB
+from bncbench.classifiers.kdb.fkdb import FKDB
 from tests.data_util import correlated_codes
 from tests.reference_cfwnb_fkdb import Data, ref_cfwnb, ref_cfwnb_weights, ref_fkdb
 

@@ -5,8 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from bncbench.classifiers.counts import config_counts, lookup, pair_counts
-from bncbench.classifiers.infotheory import cond_mutual_info
+from bncbench.classifiers.kernels.counts import config_counts, lookup, pair_counts
+from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -61,8 +61,8 @@ def test_synth_shape_determinism_and_dependence():
     again = synth("synth:20000x6x3:7")
     assert all((a == b).all() for a, b in zip(ds.columns, again.columns))
     # the class is a parent of every attribute: each attribute carries information about it
-    from bncbench.classifiers.counts import pair_counts
-    from bncbench.classifiers.infotheory import mutual_info_class
+    from bncbench.classifiers.kernels.counts import pair_counts
+    from bncbench.classifiers.kernels.infotheory import mutual_info_class
 
     X = np.column_stack(ds.columns)
     pc = pair_counts(X, ds.y, X.max(axis=0) + 1, 3, pairs=False)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bncbench.classifiers.entropy_terms import EntropyTerms
-from bncbench.classifiers.hill_climbing import _combine, family_terms, hill_climb
+from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+from bncbench.classifiers.ban.hill_climbing import _combine, family_terms, hill_climb
 
 
 def _reach(parents: list[set[int]]) -> np.ndarray:

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers import AODE
-from bncbench.classifiers.iwaode import IWAODE
-from bncbench.classifiers.taode import TAODE, inverse_normalise
+from bncbench.classifiers.aode.iwaode import IWAODE
+from bncbench.classifiers.aode.taode import TAODE, inverse_normalise
 from tests.data_util import random_data
 from tests.reference_iwaode_taode import ref_iwaode, ref_taode
 

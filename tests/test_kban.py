@@ -5,10 +5,11 @@ cases from the spec."""
 import numpy as np
 import pytest
 
-import bncbench.classifiers.counts as counts_mod
-from bncbench.classifiers.counts import KDepCounts, parent_set_counts
-from bncbench.classifiers.kban import KBAN, _closes_cycle, _StructureScorer, edge_sets
-from bncbench.classifiers.nb import NB
+import bncbench.classifiers.kernels.counts as counts_mod
+from bncbench.classifiers.kernels.counts import KDepCounts, parent_set_counts
+from bncbench.classifiers.ban.kban import KBAN, _closes_cycle, edge_sets
+from bncbench.classifiers.ban.kban_scorer import StructureScorer
+from bncbench.classifiers.nb.nb import NB
 from tests.data_util import random_data
 from tests.reference_kban import (
     RefModel,
@@ -92,7 +93,7 @@ def test_structure_scores_equal_brute_force(seed, est, evaluation, config_index)
     X, y, _, cards, nc = random_data(seed, n_train=45, n_attr=6, p_missing=0.1)
     rows = internal_rows(X.tolist(), cards.tolist())
     card = smoothing_cards(X.tolist(), cards.tolist())
-    scorer = _StructureScorer(np.array(rows), y, cards + 1, np.array(card), nc, est, 1.0, loo=evaluation == "loo")
+    scorer = StructureScorer(np.array(rows), y, cards + 1, np.array(card), nc, est, 1.0, loo=evaluation == "loo")
     rng = np.random.default_rng(100 + seed)
     scorer.set_base(random_structure(rng, len(cards), 3))  # correct() swaps factors from this base
     for _ in range(6):
@@ -232,7 +233,7 @@ def test_upper_bounds_and_early_stop_against_exact_counts(seed, est):
     X, y, _, cards, nc = random_data(seed, n_train=120, n_attr=7, p_missing=0.1)
     rows = internal_rows(X.tolist(), cards.tolist())
     card = smoothing_cards(X.tolist(), cards.tolist())
-    scorer = _StructureScorer(np.array(rows), y, cards + 1, np.array(card), nc, est, 1.0, loo=True)
+    scorer = StructureScorer(np.array(rows), y, cards + 1, np.array(card), nc, est, 1.0, loo=True)
     rng = np.random.default_rng(200 + seed)
     base = random_structure(rng, len(cards), 2)
     scorer.set_base(base)

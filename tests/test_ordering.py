@@ -7,8 +7,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from bncbench.classifiers import ordering
-from bncbench.classifiers.ordering import gcc_descending, stable_descending
+from bncbench.classifiers.kernels import ordering
+from bncbench.classifiers.kernels.ordering import gcc_descending, stable_descending
 
 # (float32 scores, the order g++ 12's std::sort gave with comparator s[i] > s[j]), recorded
 RECORDED = [
@@ -82,3 +82,46 @@ def test_against_gcc_std_sort_and_partial_sort(tmp_path):
         else:
             a = gcc_descending(s).tolist()
         assert a == [int(x) for x in line.split()], (heap, s.tolist())
+
+
+# -- batched structure kernels (AIT's per-instance structures) against the one-matrix rules --------
+def _pair_layout(n: int) -> np.ndarray:
+    """pidx[i, j] = index of the unordered pair {i, j} in a flat vector (diagonal: a dummy slot)."""
+    pidx = np.zeros((n, n), dtype=np.int64)
+    k = 1
+    for i in range(n):
+        for j in range(i + 1, n):
+            pidx[i, j] = pidx[j, i] = k
+            k += 1
+    return pidx
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_batched_structures_equal_the_one_matrix_rules(seed):
+    """prim_trees / kdb_parents_batch / descending_orders give, row by row, what prim_tree /
+    kdb_parents / stable_descending and gcc_descending give on that row's weights — on weights
+    drawn from a few values, so ties (where the rules matter) are common."""
+    from bncbench.classifiers.kernels.ordering import descending_orders
+    from bncbench.classifiers.kernels.structure import (
+        kdb_parents,
+        kdb_parents_batch,
+        prim_tree,
+        prim_trees,
+    )
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 22))
+    R = 12
+    pidx = _pair_layout(n)
+    w = rng.integers(0, 4, size=(R, n * (n - 1) // 2 + 1)).astype(np.float64) / 4
+    scores = rng.integers(0, 3, size=(R, n)).astype(np.float64)
+    trees = prim_trees(w, pidx)
+    for gcc in (False, True):
+        orders = descending_orders(scores, gcc)
+        par = kdb_parents_batch(orders, w, pidx, 2)
+        for r in range(R):
+            full = w[r][pidx]
+            assert trees[r].tolist() == prim_tree(full, 0).tolist()
+            order, parents = kdb_parents(scores[r], full, 2, gcc_order=gcc)
+            assert orders[r].tolist() == order.tolist()
+            assert [[int(p) for p in row if p >= 0] for row in par[r]] == parents

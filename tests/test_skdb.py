@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from bncbench.classifiers.skdb import SKDB
+from bncbench.classifiers.kdb.skdb import SKDB
 from tests.data_util import random_data as shared_random_data
 from tests.reference_skdb import (
     brute_force_loo_losses,

@@ -5,11 +5,11 @@ and eliminations by attribute closure on sets) and against examples worked by ha
 import numpy as np
 import pytest
 
-from bncbench.classifiers import fds as fds_module
-from bncbench.classifiers.aode import AODE
-from bncbench.classifiers.fds import instance_fds
-from bncbench.classifiers.rc import RC, SPRC
-from bncbench.classifiers.sp import SP, kruskal_tree, select_superparents
+from bncbench.classifiers.aode import fds as fds_module
+from bncbench.classifiers.aode.aode import AODE
+from bncbench.classifiers.aode.fds import instance_fds
+from bncbench.classifiers.aode.rc import RC, SPRC
+from bncbench.classifiers.aode.sp import SP, kruskal_tree, select_superparents
 from tests.data_util import random_data
 from tests.reference import Ref, _code
 from tests.reference_sp_rc import brute_force_tree, ref_rc, ref_sp, sp_parents_from_weights

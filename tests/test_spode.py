@@ -1,10 +1,10 @@
-"""The SPODE block scorer (classifiers/spode.py) against a plain loop over rows, superparents
+"""The SPODE block scorer (classifiers/aode/spode.py) against a plain loop over rows, superparents
 and children, with child sets per data set and per test instance (§4.8's C)."""
 
 import numpy as np
 import pytest
 
-from bncbench.classifiers.spode import spode_blocks
+from bncbench.classifiers.aode.spode import spode_blocks
 
 
 def _loop(Xc, offs, lj, lc, children):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers import STAN, TAN
-from bncbench.classifiers.rankings import rank
+from bncbench.classifiers.tan.rankings import rank
 from tests.reference import brute_force_loo_risks
 from tests.test_reference_agreement import random_data
 

@@ -133,14 +133,14 @@ def test_fingerprint_of_a_class_outside_the_package(tmp_path, monkeypatch):
     from bncbench.engine import fingerprint
 
     mod = tmp_path / "my_clf.py"
-    mod.write_text("from bncbench.classifiers.nb import NB\n\nclass MyNB(NB):\n    pass\n")
+    mod.write_text("from bncbench.classifiers.nb.nb import NB\n\nclass MyNB(NB):\n    pass\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     import importlib
 
     m = importlib.import_module("my_clf")
     first = fingerprint.code_fingerprint(m.MyNB)
-    assert "bncbench.classifiers.nb" in fingerprint.closure(["my_clf"])
-    mod.write_text("from bncbench.classifiers.nb import NB\n\nclass MyNB(NB):\n    X = 2\n")
+    assert "bncbench.classifiers.nb.nb" in fingerprint.closure(["my_clf"])
+    mod.write_text("from bncbench.classifiers.nb.nb import NB\n\nclass MyNB(NB):\n    X = 2\n")
     fingerprint._module_digest.cache_clear()
     fingerprint.code_fingerprint.cache_clear()
     assert fingerprint.code_fingerprint(m.MyNB) != first
@@ -171,7 +171,7 @@ def test_a_class_without_source_is_refused(monkeypatch):
     from bncbench.errors import UserError
 
     mod = types.ModuleType("typed_in_a_session")
-    exec("from bncbench.classifiers.nb import NB\nclass Mine(NB):\n    pass\n", mod.__dict__)
+    exec("from bncbench.classifiers.nb.nb import NB\nclass Mine(NB):\n    pass\n", mod.__dict__)
     monkeypatch.setitem(sys.modules, "typed_in_a_session", mod)
     with pytest.raises(UserError, match="source file cannot be read"):
         fingerprint.code_fingerprint(mod.Mine)

@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from bncbench.classifiers import subsumption
-from bncbench.classifiers.subsumption import NSR, SR
+from bncbench.classifiers.aode import subsumption
+from bncbench.classifiers.aode.subsumption import NSR, SR
 from tests.data_util import correlated_codes
 from tests.reference_subsumption import ref_subsumption
 

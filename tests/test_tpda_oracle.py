@@ -26,8 +26,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from bncbench.classifiers import ban as ban_module
-from bncbench.classifiers.ban import BAN, EntropyTerms
+from bncbench.classifiers.ban import tpda as tpda_module
+from bncbench.classifiers.ban.ban import BAN, EntropyTerms
 from tests import reference_ban as ref_ban
 from tests import reference_tpda as ref
 from tests.data_util import random_data
@@ -234,9 +234,9 @@ def test_tpda_logic_with_exact_cmi(name):
     n = len(d["cards"])
     for eps in EPSILONS:
         expect, trace = reference_result(name, eps)
-        adj, _ = ban_module.tpda_skeleton(n, cmi, eps)
+        adj, _ = tpda_module.tpda_skeleton(n, cmi, eps)
         assert sorted((u, v) for u in range(n) for v in adj[u] if u < v) == trace["skeleton"], eps
-        parents, info = ban_module.tpda_orient(adj, cmi, eps)
+        parents, info = tpda_module.tpda_orient(adj, cmi, eps)
         if d["max_parents"] >= n:
             assert parents == expect, eps
         assert info["conflicting_edges"] == len(trace["conflicts"])

@@ -1,24 +1,35 @@
 """Bayesian network classifiers on discrete value codes, each a scikit-learn classifier
-(BaseEstimator + ClassifierMixin: fit / predict_proba / predict / score, clone, model selection)."""
+(BaseEstimator + ClassifierMixin: fit / predict_proba / predict / score, clone, model selection).
 
-from bncbench.classifiers.ait import AIT
-from bncbench.classifiers.aode import AODE
-from bncbench.classifiers.aode_wrappers import CAA, CAE, PAA, PAE
-from bncbench.classifiers.ban import BAN
+Layout: `base.py` is the contract every classifier implements (`BayesNetClassifier`: input checks,
+predict / predict_proba from the model's joint log-likelihood); `kernels/` holds what two or more
+families share (counts, estimators, tables, information measures, orders, structure learners); one
+folder per family holds its classifiers and the code only that family uses: `nb/`, `tan/`, `kdb/`,
+`ait/`, `aode/`, `ban/`. `REGISTRY` names the classifiers for configs. A researcher's own classifier
+needs only the names exported here: `BayesNetClassifier` and the estimate and table helpers
+(docs/adding-a-classifier.md).
+"""
+
+from bncbench.classifiers.ait.ait import AIT
+from bncbench.classifiers.aode.aode import AODE
+from bncbench.classifiers.aode.iwaode import IWAODE
+from bncbench.classifiers.aode.rc import RC, SPRC
+from bncbench.classifiers.aode.sp import SP
+from bncbench.classifiers.aode.subsumption import NSR, SR
+from bncbench.classifiers.aode.taode import TAODE
+from bncbench.classifiers.aode.wrappers import CAA, CAE, PAA, PAE
+from bncbench.classifiers.ban.ban import BAN
+from bncbench.classifiers.ban.kban import KBAN
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.cfwnb import CFWNB
-from bncbench.classifiers.fkdb import FKDB
-from bncbench.classifiers.iwaode import IWAODE
-from bncbench.classifiers.kban import KBAN
-from bncbench.classifiers.kdb import KDB
-from bncbench.classifiers.nb import NB
-from bncbench.classifiers.rc import RC, SPRC
-from bncbench.classifiers.skdb import SKDB
-from bncbench.classifiers.sp import SP
-from bncbench.classifiers.stan import STAN
-from bncbench.classifiers.subsumption import NSR, SR
-from bncbench.classifiers.tan import TAN
-from bncbench.classifiers.taode import TAODE
+from bncbench.classifiers.kdb.fkdb import FKDB
+from bncbench.classifiers.kdb.kdb import KDB
+from bncbench.classifiers.kdb.skdb import SKDB
+from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
+from bncbench.classifiers.kernels.tables import nb_tables, pair_table
+from bncbench.classifiers.nb.cfwnb import CFWNB
+from bncbench.classifiers.nb.nb import NB
+from bncbench.classifiers.tan.stan import STAN
+from bncbench.classifiers.tan.tan import TAN
 
 #: the classifiers a config names by their class name
 REGISTRY: dict[str, type[BayesNetClassifier]] = {
@@ -26,4 +37,5 @@ REGISTRY: dict[str, type[BayesNetClassifier]] = {
                             PAE, CAE, SR, NSR, KBAN, BAN)}
 
 __all__ = ["AIT", "AODE", "BAN", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KBAN", "KDB", "NB", "NSR", "PAA", "PAE", "RC",
-           "REGISTRY", "SKDB", "SP", "SPRC", "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier"]
+           "REGISTRY", "SKDB", "SP", "SPRC", "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier",
+           "log_cond", "log_joint", "log_prior", "nb_tables", "pair_table"]

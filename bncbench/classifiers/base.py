@@ -18,8 +18,8 @@ import warnings
 
 import numpy as np
 
-from bncbench.classifiers.counts import PairCounts, pair_counts
-from bncbench.classifiers.estimators import ESTIMATORS
+from bncbench.classifiers.kernels.counts import PairCounts, pair_counts
+from bncbench.classifiers.kernels.estimators import ESTIMATORS
 
 MISSING_MODES = ("value", "skip")
 

@@ -17,7 +17,7 @@ only that one module's source is hashed (the modules it imports from your own co
 Each module is hashed as its syntax tree with docstrings removed, written back as source
 (``ast.unparse``: stable across Python versions, unlike ``ast.dump``), so comments, docstrings
 and formatting never invalidate results, while any change of code does: editing
-``classifiers/tan.py`` re-runs TAN's and STAN's tasks (STAN imports TAN), not NB's. A class
+``classifiers/tan/tan.py`` re-runs TAN's and STAN's tasks (STAN imports TAN), not NB's. A class
 whose source cannot be read (typed into an interactive session) cannot be fingerprinted and is
 refused.
 """

@@ -3,9 +3,7 @@ example of docs/adding-a-classifier.md, run by configs like docs/examples/chain.
 
 import numpy as np
 
-from bncbench.classifiers import BayesNetClassifier
-from bncbench.classifiers.estimators import log_prior
-from bncbench.classifiers.tables import nb_tables, pair_table
+from bncbench.classifiers import BayesNetClassifier, log_prior, nb_tables, pair_table
 
 
 class ChainNB(BayesNetClassifier):

@@ -1,0 +1,3 @@
+"""Adaptive independence thresholding with target learning (paper 004): AIT (`ait`) over TAN or
+KDB, and the knee-point threshold routine it uses at training and at classification time
+(`thresholding`)."""

@@ -1,0 +1,512 @@
+"""AIT: adaptive independence thresholding for TAN and KDB with target learning (paper 004,
+"Identification of informational and probabilistic independence by adaptive thresholding"),
+ALGORITHMS.md §4.9."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.kernels.counts import count_flat, lookup
+from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.ordering import descending_orders
+from bncbench.classifiers.kernels.structure import (
+    kdb_parents,
+    kdb_parents_batch,
+    prim_tree,
+    prim_trees,
+)
+from bncbench.classifiers.kernels.tables import nb_tables
+
+#: elements of one (instances × pairs × labels) block of local scores per chunk of test rows
+_CHUNK_ELEMENTS = 1 << 20
+#: largest dense table of training counts over an attribute set and the class (else sparse)
+_DENSE_CELLS = 1 << 22
+
+
+class AIT(BayesNetClassifier):
+    """TAN^AIT / KDB^AIT (paper 004; ALGORITHMS.md §4.9): the base network learned from the training
+    data with its weak arcs removed (AIT-CII, BNC_T^AIT), averaged with a local network learned from
+    each test instance under target learning (Wang, Chen & Mammadov, PAKDD 2018) with its arcs
+    removed per class label (AIT-CIP, BNC_P^AIT): P(y | x) = ½ [P_T(y | x) + P_P(y | x)].
+
+    AIT-CII: T_I = knee threshold (§4.9.1) of the n(n−1)/2 values I(X_i;X_j|Y); every arc X_j → X_i
+    of the base network with I(X_i;X_j|Y) ≤ T_I is deleted (parents are not replaced).
+    AIT-CIP: for a test instance x, local (pointwise) scores from training ML frequencies: LMI(x_i; y)
+    and CLMI I(x_i; x_j | y), summed over labels; the local network is learned with the base's
+    learner from the sums (TAN: Prim from attribute 0 on CLMI; KDB: order by LMI, ≤ k preceding
+    parents with the largest CLMI); T_P = knee threshold of the |Y|·n(n−1)/2 per-label CLMIs of x;
+    for label y every local arc with I(x_i; x_j | y) ≤ T_P is removed, and
+    P_P(y | x) ∝ P̂(y) Π_i P̂(x_i | y, π_i^y) with training-data estimates.
+
+    All local networks of a test fold are computed at once: local scores as arrays over (instances ×
+    attribute pairs × labels) in chunks of rows, the threshold, Prim's steps and KDB's parent choice
+    vectorised over the instances.
+
+    Parameters
+    ----------
+    base : {"TAN", "KDB"}, default="TAN"
+        Base learner of both networks.
+    k : int, default=2
+        KDB's maximum number of attribute parents (base="KDB" only; paper 004 uses 2).
+    backoff : bool, default=True
+        KDB base network's back-off to the longest parent prefix seen in training (§4.3).
+    cii, cip : bool, default=True
+        Use BNC_T (the training-data network) / BNC_P (the local networks); at least one.
+    ait : bool, default=True
+        Threshold the arcs; False gives the plain target-learning combination BNC_T + BNC_P.
+    cip_structure : {"instance", "per_label"}, default="instance"
+        One local network per test instance from the label sums (verified for TAN^AIT), or one per
+        label from that label's scores; per_label: each label's network (pruned by its own label's
+        CLMIs) scores every class and the |Y| normalised posteriors are averaged.
+    ait_default_interval : {"paper", "first", "last"}, default="paper"
+        Search box when no list box has a jump: "paper" = the last box for CII and the first for CIP.
+    local_kdb_backoff : bool, default=True
+        Local KDB: a parent combination of x never seen in training falls back to its longest prefix
+        that was seen (one parent: no parent if N(x_p) = 0).
+    local_kdb_order : {"local", "global"}, default="local"
+        Local KDB attribute order: by LMI(x_i) (the spec), or the global order by I(X_i;Y).
+    local_k : int or None, default=None
+        Local KDB's maximum number of parents; None: `k` (the spec: the same learner as BNC_T).
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" for the paper configs: information values and local scores rounded to 32-bit floats
+        (local sums over labels accumulated in float32), KDB orders in GCC `std::sort` order (§0.3).
+    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
+
+    Attributes: `cmi_`, `mi_` (KDB base), `order_` (KDB base), `base_parents_` (per attribute, the
+    base network's parents before thresholding), `parents_` (after: the pruned global network,
+    parents in CMI order), `threshold_` (T_I; −inf when nothing is thresholded), `log_prior_`,
+    `info_` (T_I and the arcs removed by CII). The per-instance thresholds T_P and pruned local
+    structures of a test set: `local_structures(X)`.
+
+    Under missing="skip" the local scores of a pair use the training rows where both attributes are
+    known (as §3's CMI does) and a pair or attribute whose test value is missing scores 0 (it stays
+    in the pooled list of T_P). Back-off looks for the parent values among all training rows (the
+    spec's N(x_p) "over all classes"; `KDB` with k ≥ 2 and missing="skip" looks only among the rows
+    where the child is known, which can differ).
+    """
+
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "base": ("TAN", "KDB"),
+                     "cip_structure": ("instance", "per_label"), "ait_default_interval": ("paper", "first", "last"),
+                     "local_kdb_order": ("local", "global"), "info_precision": ("float32", "float64")}
+
+    def __init__(self, base: str = "TAN", k: int = 2, backoff: bool = True, cii: bool = True, cip: bool = True,
+                 ait: bool = True, cip_structure: str = "instance", ait_default_interval: str = "paper",
+                 local_kdb_backoff: bool = True, local_kdb_order: str = "local", local_k: int | None = None,
+                 info_precision: str = "float64",
+                 estimator="mestimate", m=1.0, missing="value", cardinalities=None, n_classes=None):
+        super().__init__(estimator, m, missing, cardinalities, n_classes)
+        self.base = base
+        self.k = k
+        self.backoff = backoff
+        self.cii = cii
+        self.cip = cip
+        self.ait = ait
+        self.cip_structure = cip_structure
+        self.ait_default_interval = ait_default_interval
+        self.local_kdb_backoff = local_kdb_backoff
+        self.local_kdb_order = local_kdb_order
+        self.local_k = local_k
+        self.info_precision = info_precision
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        if not (self.cii or self.cip):
+            raise ValueError("cii and cip are both False: AIT needs at least one of the two networks")
+        if isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer)) or self.k < 0:
+            raise ValueError(f"k must be an integer ≥ 0, got {self.k!r}")
+        if self.local_k is not None and (isinstance(self.local_k, bool) or not isinstance(self.local_k, (int, np.integer))
+                                         or self.local_k < 0):
+            raise ValueError(f"local_k must be None or an integer ≥ 0, got {self.local_k!r}")
+
+    # -- training ---------------------------------------------------------------------
+    def _fit(self, Xc, y):
+        skip = self.missing == "skip"
+        pc = self._pair_counts(Xc, y)
+        n = Xc.shape[1]
+        nc = self.n_classes_
+        self.counts_ = pc
+        self.cmi_ = cond_mutual_info(pc, self.info_precision, skip)
+        if self.base == "TAN":
+            tree = prim_tree(self.cmi_, 0)
+            self.base_parents_ = [[int(p)] if p >= 0 else [] for p in tree]
+            self._kglobal = self._klocal = 1
+        else:
+            self.mi_ = mutual_info_class(pc, self.info_precision, skip)
+            self.order_, self.base_parents_ = kdb_parents(self.mi_, self.cmi_, int(self.k),
+                                                          gcc_order=self.info_precision == "float32")
+            self._kglobal = int(self.k)
+            self._klocal = int(self.k if self.local_k is None else self.local_k)
+        cii_default = "last" if self.ait_default_interval in ("paper", "last") else "first"
+        self._cip_default = "first" if self.ait_default_interval in ("paper", "first") else "last"
+        iu = np.triu_indices(n, 1)
+        self.threshold_ = knee_threshold(self.cmi_[iu], cii_default) if (self.ait and self.cii) else -np.inf
+        self.parents_ = [[p for p in par if self.cmi_[i, p] > self.threshold_] for i, par in enumerate(self.base_parents_)]
+        removed = sum(len(a) - len(b) for a, b in zip(self.base_parents_, self.parents_))
+        self.info_ = {"cii_threshold": float(self.threshold_) if np.isfinite(self.threshold_) else None,
+                      "cii_arcs_removed": int(removed)}
+        # training rows for estimates with ≥ 2 parents (counted per parent set at prediction)
+        deep = max(self._kglobal, self._klocal) >= 2
+        self._cols = np.ascontiguousarray(Xc.T, dtype=np.int64) if deep else None
+        self._ytr = np.array(y, dtype=np.int64) if deep else None
+
+        # estimates: ln P̂(y), ln P̂(x_i | y) (flat over slots), and the counts of P̂(x_i | y, x_p)
+        self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
+        self._nb = np.concatenate(nb_tables(pc, self.card_, skip, self.estimator, self.m), axis=0)  # (V, |Y|)
+        sizes, off = self.sizes_, pc.offsets
+        V = int(sizes.sum())
+        self._attr = np.repeat(np.arange(n), sizes)  # attribute of each slot
+        real = np.ones(V, dtype=bool)
+        if skip:
+            real[off + sizes - 1] = False  # the missing slot is left out of every count
+        self._real = real
+        xxy = pc.xxy
+        self._V = V
+        den_slots = real if (skip and self.estimator != "laplace_joint") else np.ones(V, dtype=bool)
+        pden = np.add.reduceat(xxy * den_slots[:, None, None], off, axis=0)  # [child attr, parent slot, y]
+        N = float(pc.n)
+        if skip:
+            both = (xxy.sum(axis=2) * real[:, None] * real[None, :]).astype(np.float64)
+            tot_num = np.add.reduceat(np.add.reduceat(both, off, axis=0), off, axis=1)  # [child, parent]
+            tot_den = np.add.reduceat(pc.xy.sum(axis=1) * real, off).astype(np.float64)  # [parent]
+        else:
+            tot_num, tot_den = np.full((n, n), N), np.full(n, N)
+        # ln P̂(x_i = u | y, x_p = w) for every pair of slots of two attributes (as tables.pair_table)
+        attr = self._attr
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self._lt = log_cond(xxy, pden[attr], self.card_[attr][:, None, None], self.estimator, self.m,
+                                ctx_cells=(nc * self.card_[attr])[None, :, None],
+                                tot_num=tot_num[attr][:, attr][:, :, None],
+                                tot_den=tot_den[attr][None, :, None]).reshape(V * V, nc)
+        self._freq = pc.xy.sum(axis=1)  # N(x_p) over all rows and classes (back-off)
+        self._local_tables(pc, xxy, real)
+
+    # -- local scores ------------------------------------------------------------------
+    def _local_tables(self, pc, xxy: np.ndarray, real: np.ndarray) -> None:
+        """LMI(x_i; y) for every value slot and CLMI I(x_i; x_j | y) for every pair of slots of two
+        attributes, from training ML frequencies (§3; 0 where the joint count is 0), with their sums
+        over labels (added in label order; under float32 each value rounded and the sums accumulated
+        in float32). Under missing="skip" the frequencies of a pair are those of the rows where both
+        attributes are known, and a missing slot scores 0. A test instance's local scores are then
+        gathers from these tables."""
+        off, nc, V = pc.offsets, self.n_classes_, self._V
+        attr = self._attr
+        kn = np.add.reduceat(xxy * real[None, :, None], off, axis=1).astype(np.float64)  # N(slot, b known, y)
+        cy = np.add.reduceat(kn * real[:, None, None], off, axis=0)  # N(y) over rows with a and b known
+        tot = cy.sum(axis=2)
+        diag = np.arange(off.size)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # LMI(x_i; y) = P(x_i, y) log2 [P(x_i, y) / (P(x_i) P(y))]
+            nxy = pc.xy.astype(np.float64)
+            nx = nxy.sum(axis=1, keepdims=True)
+            t1 = tot[diag, diag][attr][:, None]
+            lmi = np.where(nxy > 0, (nxy / t1) * np.log2(nxy * t1 / (nx * cy[diag, diag][attr])), 0.0)
+            # I(x_i; x_j | y) = P(x_i, x_j, y) log2 [P(y) P(x_i, x_j, y) / (P(x_i, y) P(x_j, y))]
+            nij = xxy.astype(np.float64)
+            ka = kn[:, attr, :]                    # [u, w, y] = N(x_a = u, b known, y)
+            kb = ka.transpose(1, 0, 2)             # N(x_b = w, a known, y)
+            t2 = tot[attr][:, attr][:, :, None]
+            clmi = np.where(nij > 0, (nij / t2) * np.log2(cy[attr][:, attr] * nij / (ka * kb)), 0.0)
+        clmi[attr[:, None] == attr[None, :]] = 0.0
+        lmi[~real] = 0.0
+        clmi[~real] = 0.0
+        clmi[:, ~real] = 0.0
+        f32 = self.info_precision == "float32"
+        lsum = np.zeros(V)
+        csum = np.zeros((V, V))
+        for c in range(nc):
+            lsum = lsum + lmi[:, c]
+            csum = csum + clmi[:, :, c]
+            if f32:
+                lsum = lsum.astype(np.float32).astype(np.float64)
+                csum = csum.astype(np.float32).astype(np.float64)
+        if f32:
+            lmi = lmi.astype(np.float32).astype(np.float64)
+            clmi = clmi.astype(np.float32).astype(np.float64)
+        self._lmi, self._lmi_sum = lmi, lsum
+        self._clmi, self._clmi_sum = clmi.reshape(V * V, nc), csum.reshape(V * V)
+
+    def _local_scores(self, Xq: np.ndarray):
+        """Per test row: LMI(x_i; y) (B, n, |Y|), its label sums (B, n), CLMI I(x_i; x_j | y) over the
+        pairs i < j (B, P, |Y|) and their label sums (B, P)."""
+        n = Xq.shape[1]
+        g = Xq + self.counts_.offsets[None, :]
+        I, J = np.triu_indices(n, 1)
+        gp = g[:, I] * self._V + g[:, J]
+        clmi, clmi_sum = np.take(self._clmi, gp, axis=0), np.take(self._clmi_sum, gp)
+        if self.base == "TAN":  # the attribute order is not used
+            return None, None, clmi, clmi_sum
+        return np.take(self._lmi, g, axis=0), np.take(self._lmi_sum, g), clmi, clmi_sum
+
+    def local_structures(self, X) -> dict:
+        """The local networks of the test rows of X (value codes, −1 = missing): a dict with
+        `parents` (B, S, n, k) — local parents before thresholding, −1 padded, in CLMI order; S = 1
+        for cip_structure="instance", |Y| for "per_label" (network of label s) —, `threshold` (B,)
+        T_P, and `pruned` (B, |Y|, n, k): for "instance" the network that scores label y after the
+        arcs with I(x_i; x_j | y) ≤ T_P are removed, for "per_label" the network of label s after
+        removing its own label's arcs."""
+        self._check_is_fitted()
+        X, lo, hi = self._validate_X(X, reset=False)
+        return self._structures(self._internal(X, lo, hi))
+
+    def _structures(self, Xq: np.ndarray) -> dict:
+        B, n = Xq.shape
+        nc = self.n_classes_
+        k = self._klocal
+        lmi, lmi_sum, clmi, clmi_sum = self._local_scores(Xq)
+        P = clmi.shape[1]
+        I, J = np.triu_indices(n, 1)
+        if self.cip_structure == "instance":
+            w = clmi_sum[:, None, :]                      # (B, 1, P)
+            score = None if lmi_sum is None else lmi_sum[:, None, :]  # (B, 1, n)
+        else:
+            w = clmi.transpose(0, 2, 1)                   # (B, |Y|, P)
+            score = None if lmi is None else lmi.transpose(0, 2, 1)  # (B, |Y|, n)
+        S = w.shape[1]
+        pidx = np.zeros((n, n), dtype=np.int64)  # pair index of (i, j), i ≠ j
+        pidx[I, J] = np.arange(P)
+        pidx[J, I] = np.arange(P)
+        w = w.reshape(B * S, P)
+        if self.base == "TAN":
+            par = prim_trees(w, pidx)[:, :, None]
+        else:
+            if self.local_kdb_order == "global":
+                order = np.broadcast_to(self.order_, (B * S, n))
+            else:
+                order = descending_orders(score.reshape(B * S, n), self.info_precision == "float32")
+            par = kdb_parents_batch(order, w, pidx, k)
+        par = par.reshape(B, S, n, k)
+        if self.ait:
+            tp = knee_thresholds(clmi.reshape(B, P * nc), self._cip_default)
+        else:
+            tp = np.full(B, -np.inf)
+        child = np.arange(n)[None, None, :, None]
+        if self.cip_structure == "instance":
+            full = np.broadcast_to(par, (B, nc, n, k))       # one network, pruned per scored label
+            lab = np.arange(nc)[None, :, None, None]
+        else:
+            full = par                                       # network of label s, pruned by label s
+            lab = np.arange(S)[None, :, None, None]
+        rows = np.arange(B)[:, None, None, None]
+        keep = full >= 0
+        if P:
+            keep = keep & (clmi[rows, pidx[child, np.maximum(full, 0)], lab] > tp[:, None, None, None])
+        if k > 1:  # kept parents first, in their CLMI order
+            pos = np.argsort(~keep, axis=-1, kind="stable")
+            pruned = np.where(np.take_along_axis(keep, pos, -1), np.take_along_axis(full, pos, -1), -1)
+        else:
+            pruned = np.where(keep, full, -1)
+        return {"parents": par, "threshold": tp, "pruned": pruned,
+                "removed": ((full >= 0).sum(axis=(1, 2, 3)) - keep.sum(axis=(1, 2, 3))) / full.shape[1]}
+
+    # -- estimates -------------------------------------------------------------------
+    def _log_factors(self, Xq, row, child, par, cls, backoff: bool, cache: dict) -> np.ndarray:
+        """ln P̂(x_child | y, parents) for each query (test row `row`, attribute `child`, parents `par`
+        (Q, k) in CLMI order, −1 padded at the end) and each class of `cls` ((Q, L) or (1, L) class
+        indices); returns (Q, L). Under missing="skip" a missing child gives 0 and a missing parent
+        cuts the parent list there; with `backoff` a parent combination never seen in training falls
+        back to its longest seen prefix (§4.3)."""
+        Q, k = par.shape
+        K = self.cardinalities_
+        off = self.counts_.offsets
+        cls = np.broadcast_to(cls, (Q, cls.shape[1]))
+        xv = Xq[row, child]
+        depth = (par >= 0).sum(axis=1)
+        pv = Xq[row[:, None], np.maximum(par, 0)]  # parent values (unused where there is no parent)
+        active = np.ones(Q, dtype=bool)
+        if self.missing == "skip":
+            active = xv < K[child]
+            for t in range(k):
+                miss = (par[:, t] >= 0) & (pv[:, t] >= K[np.maximum(par[:, t], 0)])
+                depth = np.where(miss & (depth > t), t, depth)
+        if backoff:
+            for lev in range(k, 0, -1):
+                sel = np.flatnonzero(active & (depth == lev))
+                if not sel.size:
+                    continue
+                if lev == 1:
+                    seen = self._freq[off[par[sel, 0]] + pv[sel, 0]] > 0
+                else:
+                    seen = self._grouped(Xq, row[sel], child[sel], par[sel, :lev], None, cache) > 0
+                depth[sel[~seen]] = lev - 1
+        out = np.zeros(cls.shape)
+        d0 = np.flatnonzero(active & (depth == 0))
+        out[d0] = self._nb[(off[child[d0]] + xv[d0])[:, None], cls[d0]]
+        d1 = np.flatnonzero(active & (depth == 1))
+        if d1.size:
+            gp = off[par[d1, 0]] + pv[d1, 0]
+            out[d1] = self._lt[((off[child[d1]] + xv[d1]) * self._V + gp)[:, None], cls[d1]]
+        for lev in range(2, k + 1):
+            dl = np.flatnonzero(active & (depth == lev))
+            if dl.size:
+                out[dl] = self._grouped(Xq, row[dl], child[dl], par[dl, :lev], cls[dl], cache)
+        return out
+
+    def _grouped(self, Xq, row, child, par, cls, cache: dict) -> np.ndarray:
+        """Queries with ≥ 2 parents, grouped by the set {child} ∪ parents, whose training counts are
+        tabulated once: with `cls` None, N(parent values) over all training rows (back-off);
+        otherwise ln P̂(x_child | y, parents) for the classes `cls` (Q, L), as KDB's levels (§4.3):
+        numerator over the rows with the child and the parents known, denominator over the same
+        rows (the rows with the parents known for laplace_joint)."""
+        n = Xq.shape[1]
+        fs = np.sort(np.concatenate([par, child[:, None]], axis=1), axis=1)
+        role = (fs < child[:, None]).sum(axis=1)  # position of the child in its sorted set
+        code = np.zeros(row.size, dtype=np.int64)
+        for t in range(fs.shape[1]):
+            code = code * n + fs[:, t]
+        code = code * fs.shape[1] + role
+        uniq, first, inv = np.unique(code, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        order = np.argsort(inv, kind="stable")
+        bounds = np.concatenate([[0], np.cumsum(np.bincount(inv, minlength=uniq.size))])
+        out = np.zeros(row.size) if cls is None else np.zeros(cls.shape)
+        skip = self.missing == "skip"
+        ljoint = self.estimator == "laplace_joint"
+        for g in range(uniq.size):
+            q = order[bounds[g]:bounds[g + 1]]
+            attrs = tuple(int(a) for a in fs[first[g]])
+            r = int(role[first[g]])
+            vals = Xq[row[q][:, None], np.asarray(attrs)]
+            pset = attrs[:r] + attrs[r + 1:]
+            if cls is None:
+                out[q] = self._count(attrs, None, vals, None, r, cache)
+                continue
+            num_rows = attrs if skip else None
+            den_rows = (pset if ljoint else attrs) if skip else None
+            num = self._count(attrs, num_rows, vals, cls[q], None, cache)
+            den = self._count(attrs, den_rows, vals, cls[q], r, cache)
+            if ljoint:  # the joint-Laplace form needs the context cells and the numbers of rows
+                cells = self.n_classes_ * float(math.prod(int(self.card_[a]) for a in pset))
+                out[q] = log_cond(num, den, self.card_[attrs[r]], self.estimator, self.m, ctx_cells=cells,
+                                  tot_num=self._train_table(attrs, num_rows, cache)[2],
+                                  tot_den=self._train_table(attrs, den_rows, cache)[2])
+            else:
+                out[q] = log_cond(num, den, self.card_[attrs[r]], self.estimator, self.m)
+        return out
+
+    def _train_table(self, attrs: tuple, rows_of: tuple | None, cache: dict):
+        """Counts of the training configurations of `attrs` (sorted) and the class over the training
+        rows where every attribute of `rows_of` is known (all rows when None): (dense array of shape
+        (sizes..., |Y|) or None, sparse (keys, counts) or None, number of rows)."""
+        key = ("table", attrs, rows_of)
+        if key not in cache:
+            cols = self._cols
+            nc = self.n_classes_
+            sizes = [int(self.sizes_[a]) for a in attrs]
+            flat = cols[attrs[0]].copy()  # mixed-radix key of (attrs..., class), built in place
+            for a, size in zip(attrs[1:], sizes[1:]):
+                flat *= size
+                flat += cols[a]
+            flat *= nc
+            flat += self._ytr
+            if rows_of:
+                mask = np.ones(flat.size, dtype=bool)
+                for a in rows_of:
+                    mask &= cols[a] < self.cardinalities_[a]
+                flat = flat[mask]
+            space = int(np.prod(sizes)) * nc
+            if space <= _DENSE_CELLS:
+                cache[key] = (count_flat(flat, space).reshape(*sizes, nc), None, flat.size)
+            else:
+                cache[key] = (None, np.unique(flat, return_counts=True), flat.size)
+        return cache[key]
+
+    def _count(self, attrs: tuple, rows_of, vals, cls, drop: int | None, cache: dict) -> np.ndarray:
+        """Training counts at the value combinations `vals` (Q, len(attrs)) of `attrs`: per class of
+        `cls` (Q, L), or summed over the classes when `cls` is None; summed over every value of
+        attribute `attrs[drop]` when `drop` is given."""
+        dense, sparse, _ = self._train_table(attrs, rows_of, cache)
+        nc = self.n_classes_
+        keep = [t for t in range(len(attrs)) if t != drop]
+        if dense is not None:
+            mkey = ("marginal", attrs, rows_of, drop, cls is None)
+            if mkey not in cache:
+                arr = dense if drop is None else dense.sum(axis=drop)
+                cache[mkey] = arr.sum(axis=-1) if cls is None else arr
+            arr = cache[mkey]
+            if cls is None:
+                return arr[tuple(vals[:, t] for t in keep)]
+            return arr[tuple(vals[:, t][:, None] for t in keep) + (cls,)]
+        keys, counts = sparse
+        sizes = [int(self.sizes_[a]) for a in attrs]
+        stride = [nc * int(np.prod(sizes[t + 1:])) for t in range(len(attrs))]  # of each attribute in the key
+        base = sum(vals[:, t].astype(np.int64) * stride[t] for t in keep)
+        slots = range(sizes[drop]) if drop is not None else [0]
+        classes = cls if cls is not None else np.arange(nc)[None, :]
+        total = 0
+        for v in slots:
+            key = (base + (v * stride[drop] if drop is not None else 0))[:, None] + classes
+            total = total + lookup(keys, counts, key)
+        return total if cls is not None else total.sum(axis=1)
+
+    # -- prediction --------------------------------------------------------------------
+    def _global_proba(self, Xc, cache) -> np.ndarray:
+        """P_T(y | x) of the thresholded training-data network."""
+        B, n = Xc.shape
+        nc = self.n_classes_
+        par = np.full((n, max(self._kglobal, 1)), -1, dtype=np.int64)
+        for i, p in enumerate(self.parents_):
+            par[i, :len(p)] = p
+        row = np.repeat(np.arange(B), n)
+        child = np.tile(np.arange(n), B)
+        f = self._log_factors(Xc, row, child, par[child], np.arange(nc)[None, :],
+                              self.base == "KDB" and self.backoff, cache)
+        return _softmax(self.log_prior_ + f.reshape(B, n, nc).sum(axis=1))
+
+    def _local_proba(self, Xc, cache) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """P_P(y | x) of the thresholded local networks, with each row's T_P and arcs removed."""
+        B, n = Xc.shape
+        nc = self.n_classes_
+        per_row = max(1, n * (n - 1) // 2 * nc * (nc if self.cip_structure == "per_label" else 1))
+        step = max(1, _CHUNK_ELEMENTS // per_row)
+        out = np.empty((B, nc))
+        tps = np.empty(B)
+        removed = np.empty(B)
+        backoff = self.base == "KDB" and self.local_kdb_backoff
+        labels = np.arange(nc)[None, :]
+        for s in range(0, B, step):
+            Xq = Xc[s:s + step]
+            b = Xq.shape[0]
+            st = self._structures(Xq)
+            tps[s:s + b] = st["threshold"]
+            removed[s:s + b] = st["removed"]
+            pr = st["pruned"]  # (b, |Y|, n, k)
+            k = pr.shape[3]
+            row = np.repeat(np.arange(b), n)
+            child = np.tile(np.arange(n), b)
+            if self.cip_structure == "instance":
+                # network y scores class y: factors of the unpruned network for every class, then
+                # those whose parents label y's thresholding changed
+                full = st["parents"][:, 0]  # (b, n, k)
+                f = self._log_factors(Xq, row, child, full.reshape(b * n, k), labels, backoff, cache).reshape(b, n, nc)
+                bb, cc, ii = np.nonzero((pr != full[:, None]).any(axis=3))
+                if bb.size:
+                    f[bb, ii, cc] = self._log_factors(Xq, bb, ii, pr[bb, cc, ii], cc[:, None], backoff, cache)[:, 0]
+                out[s:s + b] = _softmax(self.log_prior_ + f.sum(axis=1))
+            else:  # every label's network scores every class; posteriors averaged
+                S = pr.shape[1]
+                f = self._log_factors(Xq, np.repeat(np.arange(b), S * n), np.tile(np.arange(n), b * S),
+                                      pr.reshape(b * S * n, k), labels, backoff, cache).reshape(b, S, n, nc)
+                post = _softmax(self.log_prior_ + f.sum(axis=2)).sum(axis=1)
+                out[s:s + b] = post / post.sum(axis=1, keepdims=True)
+        return out, tps, removed
+
+    def _joint_log_likelihood(self, Xc):
+        cache: dict = {}
+        parts = []
+        if self.cii:
+            parts.append(self._global_proba(Xc, cache))
+        if self.cip:
+            parts.append(self._local_proba(Xc, cache)[0])  # predicting leaves the estimator unchanged
+        proba = parts[0] if len(parts) == 1 else 0.5 * (parts[0] + parts[1])
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
+
+def _softmax(jll: np.ndarray) -> np.ndarray:
+    e = np.exp(jll - jll.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)

@@ -1,0 +1,142 @@
+"""SP: AODE with superparents selected from a maximum weighted spanning tree (Wang, Wang, Li & Chi
+2014, paper 003 §3.1) — ALGORITHMS.md §4.8.1; with the SPODE averaging over a parent set P and a
+child set C (§4.8) that RC and SP+RC (rc.py) share."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bncbench.classifiers.aode.aode import AODE
+from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
+from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+
+#: share of the total leaf CMI that the selected leaves must exceed (strictly), §4.8.1 step 3
+LEAF_SHARE = 0.85
+
+
+def kruskal_tree(weights: np.ndarray) -> list[tuple[int, int]]:
+    """Edges (i, j), i < j, of the maximum weighted spanning tree of the complete graph on
+    `weights` by Kruskal (§4.8.1 step 1): edges by weight descending, ties → lexicographic (i, j);
+    an edge is added iff it joins two components; stop at n − 1 edges."""
+    n = weights.shape[0]
+    iu, ju = np.triu_indices(n, k=1)
+    w = weights[iu, ju]
+    order = np.lexsort((ju, iu, -w))  # last key first: −w, then i, then j
+    root = list(range(n))
+
+    def find(a: int) -> int:
+        while root[a] != a:
+            root[a] = root[root[a]]
+            a = root[a]
+        return a
+
+    edges: list[tuple[int, int]] = []
+    for e in order.tolist():
+        if len(edges) == n - 1:
+            break
+        i, j = int(iu[e]), int(ju[e])
+        ri, rj = find(i), find(j)
+        if ri != rj:
+            root[rj] = ri
+            edges.append((i, j))
+    return edges
+
+
+def select_superparents(weights: np.ndarray) -> np.ndarray:
+    """SP's parent set P (sorted attribute indices) from the CMI matrix (§4.8.1 steps 2–4): the
+    tree's branch nodes (degree ≥ 2) and the shortest prefix of the leaves, sorted by their edge's
+    weight descending (ties → index), whose weight sum exceeds 85 % of the total leaf weight (all
+    leaves when that total is 0). n = 1 → P = {X_1}."""
+    n = weights.shape[0]
+    if n == 1:
+        return np.array([0], dtype=np.int64)
+    edges = kruskal_tree(weights)
+    degree = np.zeros(n, dtype=np.int64)
+    leaf_weight = np.zeros(n)
+    for i, j in edges:
+        degree[i] += 1
+        degree[j] += 1
+        leaf_weight[i] = leaf_weight[j] = weights[i, j]  # kept only for degree-1 nodes below
+    branch = degree >= 2
+    leaves = np.flatnonzero(degree == 1)
+    ranked = leaves[np.argsort(-leaf_weight[leaves], kind="stable")]
+    cum = np.cumsum(leaf_weight[ranked])
+    total = cum[-1]
+    t = ranked.size if total <= 0 else int(np.argmax(cum > LEAF_SHARE * total)) + 1
+    chosen = branch.copy()
+    chosen[ranked[:t]] = True
+    return np.flatnonzero(chosen)
+
+
+def average_spodes(model: AODE, Xc: np.ndarray, parents: np.ndarray, children: np.ndarray | None) -> np.ndarray:
+    """ln of (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c∈C_x, c≠p} P̂(x_c | y, x_p) for every row (§4.8), on
+    a fitted AODE's tables: P_x = the attributes allowed by `parents` (bool (n,) or (rows, n))
+    whose value passes AODE's frequency test; C_x = `children` (bool (rows, n)) or every attribute
+    (None). Rows with P_x = ∅ get naive Bayes over C_x: P̂(y) Π_{c∈C_x} P̂(x_c | y)."""
+    n_rows, n = Xc.shape
+    ny = model.n_classes_
+    if n == 0 or n_rows == 0:
+        return np.tile(model.log_prior_, (n_rows, 1))
+    parents = np.asarray(parents, dtype=bool)
+    out = np.empty((n_rows, ny))
+    for s, g, sp, _ in spode_blocks(Xc, model.counts_.offsets, model.log_joint_, model.log_cond_, children=children):
+        m = g.shape[1]
+        ok = model.parent_ok_[g]  # [p, row]
+        ok &= parents[:, None] if parents.ndim == 1 else parents[s:s + m].T
+        out[s:s + m], nq = log_mean_spodes(sp, ok)
+        none = np.flatnonzero(nq == 0)
+        if none.size:  # no usable superparent: naive Bayes over the children
+            rows = Xc[s + none]
+            nb = np.tile(model.log_prior_, (none.size, 1))
+            for i, t in enumerate(model.nb_):
+                term = t[rows[:, i]]
+                nb += term if children is None else np.where(children[s + none, i, None], term, 0.0)
+            out[s + none] = nb
+    return out
+
+
+class SP(AODE):
+    """SP — AODE whose superparents are chosen from a maximum weighted spanning tree.
+
+    Source: L. Wang, S. Wang, X. Li, B. Chi, "Extracting credible dependencies for averaged
+    one-dependence estimator analysis", Mathematical Problems in Engineering 2014, Article ID
+    470821, §3.1 (ALGORITHMS.md §4.8.1). Kruskal's maximum spanning tree on I(X_i; X_j | Y) (ML
+    frequencies, bits); P = the branch nodes (tree degree ≥ 2) plus the fewest leaves, strongest
+    edge first, whose edge CMIs sum to more than 85 % of all leaves' (all leaves when that sum is
+    0); n = 1 → P = {X_1}, n = 2 → both. Then AODE (§4.4) with superparents P and every attribute a
+    child: P(y, x) ∝ (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c≠p} P̂(x_c | y, x_p), P_x = the p ∈ P whose
+    value occurs at least `min_freq` times in training (never a missing value under
+    missing="skip"); naive Bayes when P_x is empty. Paper 003 uses estimator="laplace_joint".
+
+    Parameters
+    ----------
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
+    min_freq : int, default=1
+        AODE's minimum frequency of a superparent's value (§4.4).
+    info_precision : {"float64", "float32"}, default="float64"
+        Precision of the CMI values the tree compares (§0.3).
+
+    Attributes: `cmi_` (I(X_i; X_j | Y)), `tree_` (Kruskal's edges), `parents_` (P, sorted),
+    `parent_mask_` (bool (n,)), `info_` = {"elimination": (n − |P|)/n} (§6.6), and AODE's tables.
+    """
+
+    PARAM_CHOICES = {**AODE.PARAM_CHOICES, "info_precision": ("float32", "float64")}
+
+    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
+                 n_classes=None, min_freq: int = 1, info_precision: str = "float64"):
+        super().__init__(estimator, m, missing, cardinalities, n_classes, min_freq)
+        self.info_precision = info_precision
+
+    def _fit(self, Xc, y):
+        super()._fit(Xc, y)
+        n = Xc.shape[1]
+        self.cmi_ = cond_mutual_info(self.counts_, self.info_precision, self.missing == "skip")
+        self.tree_ = kruskal_tree(self.cmi_) if n else []
+        self.parents_ = select_superparents(self.cmi_) if n else np.zeros(0, dtype=np.int64)
+        self.parent_mask_ = np.zeros(n, dtype=bool)
+        self.parent_mask_[self.parents_] = True
+        self.info_ = {"elimination": (n - self.parents_.size) / n if n else 0.0}
+
+    def _joint_log_likelihood(self, Xc):
+        return average_spodes(self, Xc, self.parent_mask_, None)

@@ -1,0 +1,131 @@
+"""PAA, CAA, PAE, CAE: AODE with its parent set P or its child set C chosen greedily by the
+leave-one-out loss on the training set (Zheng & Webb 2007), ALGORITHMS.md §4.8.4 — the wrapper
+baselines of paper 003 — over one shared leave-one-out engine (`loo_engine.LooEngine`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bncbench.classifiers.aode.aode import AODE
+from bncbench.classifiers.aode.loo_engine import WRAPPER_LOSSES, LooEngine
+from bncbench.classifiers.aode.spode import logsumexp, spode_blocks
+
+
+class _AODEWrapper(AODE):
+    """AODE with parent set P and child set C (§4.8) chosen by a greedy LOO wrapper; subclasses
+    name the search. Prediction: P(y, x) ∝ (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c∈C, c≠p} P̂(x_c | y, x_p),
+    P_x = {p ∈ P : N(x_p) ≥ min_freq} (never a missing value under skip); NB over C,
+    P̂(y) Π_{c∈C} P̂(x_c | y), when P_x is empty."""
+
+    SEARCH = ""
+    PARAM_CHOICES = {**AODE.PARAM_CHOICES, "wrapper_loss": WRAPPER_LOSSES}
+
+    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
+                 n_classes=None, min_freq: int = 1, wrapper_loss: str = "rmse"):
+        super().__init__(estimator, m, missing, cardinalities, n_classes, min_freq)
+        self.wrapper_loss = wrapper_loss
+
+    def _fit(self, Xc, y):
+        super()._fit(Xc, y)
+        n = Xc.shape[1]
+        P, C, path = LooEngine(self, Xc, y, self.wrapper_loss).search(self.SEARCH)
+        self.parents_ = np.array(P, dtype=np.int64)
+        self.children_ = np.array(C, dtype=np.int64)
+        self.loss_path_ = np.array(path)
+        kept = len(P) if self.SEARCH in ("PAA", "PAE") else len(C)
+        self.info_ = {"elimination": (n - kept) / n if n else 0.0, "parents": P, "children": C}
+
+    def _nb_children(self, rows: np.ndarray) -> np.ndarray:
+        """NB over C: ln P̂(y) + Σ_{c∈C} ln P̂(x_c | y)."""
+        nb = np.tile(self.log_prior_, (rows.shape[0], 1))
+        for c in self.children_.tolist():
+            nb += self.nb_[c][rows[:, c]]
+        return nb
+
+    def _joint_log_likelihood(self, Xc):
+        n_rows, n = Xc.shape
+        if n == 0 or n_rows == 0 or self.parents_.size == 0:
+            return self._nb_children(Xc)
+        in_p = np.zeros(n, dtype=bool)
+        in_p[self.parents_] = True
+        in_c = np.zeros(n, dtype=bool)
+        in_c[self.children_] = True
+        out = np.empty((n_rows, self.n_classes_))
+        for s, g, sp, _ in spode_blocks(Xc, self.counts_.offsets, self.log_joint_, self.log_cond_, children=in_c):
+            m = g.shape[1]
+            ok = self.parent_ok_[g] & in_p[:, None]
+            sp[~ok] = -np.inf
+            nq = ok.sum(axis=0)
+            out[s:s + m] = logsumexp(sp, axis=0) - np.log(np.maximum(nq, 1))[:, None]
+            none = np.flatnonzero(nq == 0)
+            if none.size:  # no usable superparent: NB over C
+                out[s + none] = self._nb_children(Xc[s + none])
+        return out
+
+
+_PARAMS_DOC = """
+    Parameters
+    ----------
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier` (paper 003 uses estimator="laplace_joint"). Both missing
+        modes are supported (under "skip" a missing value is never a superparent and adds no
+        child factor, as in AODE).
+    min_freq : int, default=1
+        AODE's minimum frequency of a superparent's value (§4.4); in the leave-one-out search
+        the held-out instance is not counted (N(x_p) − 1 ≥ min_freq).
+    wrapper_loss : {"rmse", "zol"}, default="rmse"
+        Evaluation loss of the search: leave-one-out true-class RMSE (§5.3; Webb-group code)
+        or zero-one loss.
+
+    Attributes
+    ----------
+    parents_, children_ : ndarray of int
+        The selected P and C (attribute indices, ascending).
+    loss_path_ : ndarray
+        Leave-one-out loss of the start model and of the model after each accepted step.
+    info_ : dict
+        {"elimination": e / n (§6.6), "parents": P, "children": C}.
+"""
+
+
+class PAA(_AODEWrapper):
+    __doc__ = """PAA — parent addition (F. Zheng, G. I. Webb, "Finding the right family: parent
+    and child selection for averaged one-dependence estimators", ECML 2007, LNAI 4701,
+    pp. 490–501), ALGORITHMS.md §4.8.4. Starts from P = ∅ (naive Bayes), C = all attributes;
+    each step adds to P the attribute whose model has the lowest leave-one-out loss on the
+    training set (count subtraction, `LooEngine`) if that loss is strictly lower than the
+    current one (ties → smallest index); stops otherwise or when P holds every attribute.
+    Elimination ratio: attributes not in P / n.
+    """ + _PARAMS_DOC
+    SEARCH = "PAA"
+
+
+class CAA(_AODEWrapper):
+    __doc__ = """CAA — child addition (Zheng & Webb, ECML 2007; see `PAA`), ALGORITHMS.md §4.8.4.
+    Starts from P = all attributes, C = ∅ (every SPODE is P̂(y, x_p) alone); each step adds to C
+    (as a child of every SPODE) the attribute with the lowest leave-one-out loss if it is
+    strictly lower than the current one (ties → smallest index); stops otherwise or when C holds
+    every attribute. Elimination ratio: attributes not in C / n (the same for every test row).
+    """ + _PARAMS_DOC
+    SEARCH = "CAA"
+
+
+class PAE(_AODEWrapper):
+    __doc__ = """PAE — parent elimination (Zheng & Webb, ECML 2007; see `PAA`), ALGORITHMS.md
+    §4.8.4. Starts from AODE (P = C = all attributes); each step removes from P (its SPODE goes;
+    it stays a child) the attribute whose removal gives the lowest leave-one-out loss if it is
+    strictly lower than the current one (ties → smallest index); stops otherwise or when a
+    removal would empty P. Elimination ratio: attributes not in P / n.
+    """ + _PARAMS_DOC
+    SEARCH = "PAE"
+
+
+class CAE(_AODEWrapper):
+    __doc__ = """CAE — child elimination (Zheng & Webb, ECML 2007; see `PAA`), ALGORITHMS.md
+    §4.8.4. Starts from AODE (P = C = all attributes); each step removes from C (as a child of
+    every SPODE; it stays a superparent) the attribute whose removal gives the lowest
+    leave-one-out loss if it is strictly lower than the current one (ties → smallest index);
+    stops otherwise or when a removal would empty C. Elimination ratio: attributes not in C / n
+    (the same for every test row).
+    """ + _PARAMS_DOC
+    SEARCH = "CAE"

@@ -1,0 +1,162 @@
+"""Unrestricted BAN baselines of paper 002 (ALGORITHMS.md §4.7): Friedman's score-based BAN
+(`method="hc"`, the search of `hill_climbing.py`) and Cheng & Greiner's conditional-independence-test
+BAN (`method="tpda"`, the search of `tpda.py`) — the classifier over either structure."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
+from bncbench.classifiers.ban.tpda import tpda
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.kernels.counts import config_counts, lookup, mixed_key
+from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.preprocess.folds import stratified_folds
+
+
+class BAN(BayesNetClassifier):
+    """Unrestricted BAN (Bayesian-network-augmented naive Bayes), paper 002's baselines
+    (ALGORITHMS.md §4.7): the class is a parent of every attribute and the attributes form an
+    arbitrary DAG.
+
+    * ``method="hc"`` — Friedman, Geiger & Goldszmidt, "Bayesian network classifiers", Machine
+      Learning 29:131–163, 1997: greedy hill climbing from NB over single-arc additions,
+      deletions and reversals with the MDL/BIC score of the class-augmented network.
+    * ``method="tpda"`` — Cheng & Greiner, "Comparing Bayesian network classifiers", UAI 1999,
+      with the three-phase dependency analysis of Cheng, Bell & Liu (Artificial Intelligence
+      137:43–90, 2002) run with the class in every conditioning set: drafting, thickening and
+      thinning with the cut-set heuristic, CI test I(X_i; X_j | Z, Y) ≤ ε in nats, collider
+      orientation and Meek's rules 1–2 (a reconstruction, flagged in §9).
+
+    Structure scores and CI tests are computed from count tables of `config_counts` (one
+    bincount per attribute set, cached); parameters are the estimates of §2 over each
+    attribute's parent configuration and the class (paper 002: Laplace).
+
+    Parameters
+    ----------
+    method : {"tpda", "hc"}, default="tpda"
+    estimator : {"laplace", "mestimate", "laplace_joint"}, default="laplace"
+        Paper 002's estimator is Laplace (§2.3).
+    m, cardinalities, n_classes: as in `BayesNetClassifier`.
+    missing : {"value"}, default="value"
+        Only "value" (paper 002 treats a missing value as one more value); "skip" raises ValueError.
+    ban_epsilon : float or list of float, default=0.01
+        tpda's CI threshold in nats. A list: chosen per fit by stratified 5-fold CV accuracy on
+        the training data (folds of `stratified_folds` with seed 1); ties → the larger ε.
+    ban_max_parents : int, default=8
+        Largest number of attribute parents (hc: a constraint of the search; tpda: nodes with
+        more keep the strongest by I(X_i; X_p | Y), ties → smaller index, recorded in `info_`).
+
+    Attributes
+    ----------
+    parents_ : list of list of int
+        Attribute parents of each attribute (sorted).
+    epsilon_ : float or None
+        The ε used (tpda).
+    cv_accuracy_ : dict or None
+        ε → inner CV accuracy when `ban_epsilon` is a list.
+    score_ : float or None
+        The MDL/BIC score of the learnt network (hc).
+    info_ : dict
+        Counts of the structure steps (hc: moves; tpda: edges per phase, colliders, edges
+        proposed both ways, Meek arcs, parent-cap cuts).
+    """
+
+    NEEDS_PAIRS = False
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "method": ("tpda", "hc")}
+    SUPPORTED_MISSING = ("value",)
+
+    def __init__(self, method: str = "tpda", estimator: str = "laplace", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None, ban_epsilon: float | list[float] = 0.01,
+                 ban_max_parents: int = 8):
+        super().__init__(estimator, m, missing, cardinalities, n_classes)
+        self.method = method
+        self.ban_epsilon = ban_epsilon
+        self.ban_max_parents = ban_max_parents
+
+    def _check_ban_params(self) -> list[float]:
+        if self.missing != "value":
+            raise ValueError(f"missing must be 'value' for BAN, got {self.missing!r}")
+        mp = self.ban_max_parents
+        if isinstance(mp, bool) or not isinstance(mp, numbers.Integral) or mp < 0:
+            raise ValueError(f"ban_max_parents must be an integer ≥ 0, got {mp!r}")
+        eps = self.ban_epsilon
+        eps_list = list(eps) if isinstance(eps, (list, tuple)) else [eps]
+        if not eps_list or any(isinstance(e, bool) or not isinstance(e, numbers.Real) or not e >= 0 for e in eps_list):
+            raise ValueError(f"ban_epsilon must be a real number ≥ 0 or a non-empty list of them, got {eps!r}")
+        return [float(e) for e in eps_list]
+
+    def _fit(self, Xc, y):
+        eps_list = self._check_ban_params()
+        self.log_prior_ = log_prior(self._pair_counts(Xc, y, pairs=False).class_counts, self.estimator, self.m)
+        self.epsilon_ = self.cv_accuracy_ = self.score_ = None
+        if self.method == "hc":
+            T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
+            self.parents_, moves = hill_climb(T, self.card_, self.n_classes_, int(self.ban_max_parents))
+            self.score_ = mdl_score(T, self.parents_, self.card_, self.n_classes_)
+            self.info_ = {"moves": moves}
+        else:
+            eps = eps_list[0] if len(eps_list) == 1 else self._choose_epsilon(Xc, y, eps_list)
+            self.epsilon_ = eps
+            self.parents_, self.info_ = self._tpda_structure(Xc, y, eps)
+        self._tables = self._count_tables(Xc, y, self.parents_)
+
+    def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray, eps: float) -> tuple[list[list[int]], dict]:
+        T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
+        parents, info = tpda(T, eps)
+        cuts = []
+        for i, par in enumerate(parents):
+            if len(par) > self.ban_max_parents:  # memory bound: keep the strongest by I(X_i; X_p | Y)
+                ranked = sorted(par, key=lambda p: (-T.cmi(min(i, p), max(i, p), ()), p))
+                keep = sorted(ranked[:self.ban_max_parents])
+                cuts.append((i, [p for p in par if p not in keep]))
+                parents[i] = keep
+        info["parent_cap_cuts"] = cuts
+        return parents, info
+
+    def _choose_epsilon(self, Xc: np.ndarray, y: np.ndarray, eps_list: list[float]) -> float:
+        """ε with the best stratified 5-fold CV accuracy on the training data (ties → larger ε)."""
+        folds = stratified_folds(y, 5, 1)
+        correct = {e: 0 for e in eps_list}
+        for f in range(5):
+            tr, te = folds != f, folds == f
+            if not te.any() or not tr.any():
+                continue
+            prior = log_prior(np.bincount(y[tr], minlength=self.n_classes_), self.estimator, self.m)
+            for e in eps_list:
+                parents, _ = self._tpda_structure(Xc[tr], y[tr], e)
+                jll = self._jll(Xc[te], prior, self._count_tables(Xc[tr], y[tr], parents))
+                correct[e] += int((np.argmax(jll, axis=1) == y[te]).sum())
+        self.cv_accuracy_ = {e: correct[e] / y.shape[0] for e in eps_list}
+        return max(eps_list, key=lambda e: (correct[e], e))
+
+    def _count_tables(self, Xc: np.ndarray, y: np.ndarray, parents: list[list[int]]) -> list:
+        """Per attribute: (parents, radices, N(π, y) table, N(π, x_i, y) table), sparse."""
+        tables = []
+        ny = self.n_classes_
+        for i, par in enumerate(parents):
+            rad = [int(self.sizes_[p]) for p in par]
+            ctx = config_counts([Xc[:, p] for p in par] + [y], rad + [ny])
+            joint = config_counts([Xc[:, p] for p in par] + [Xc[:, i], y], rad + [int(self.sizes_[i]), ny])
+            tables.append((par, rad, ctx, joint, y.shape[0]))
+        return tables
+
+    def _jll(self, Xc: np.ndarray, prior: np.ndarray, tables: list) -> np.ndarray:
+        ny = self.n_classes_
+        jll = np.tile(prior, (Xc.shape[0], 1))
+        cls = np.arange(ny)[None, :]
+        for i, (par, rad, ctx, joint, total) in enumerate(tables):
+            base = mixed_key([Xc[:, p] for p in par], rad) if par else np.zeros(Xc.shape[0], np.int64)
+            den = lookup(*ctx, base[:, None] * ny + cls)
+            num = lookup(*joint, (base[:, None] * int(self.sizes_[i]) + Xc[:, i][:, None]) * ny + cls)
+            cells = ny * math.prod(int(self.card_[p]) for p in par)
+            jll += log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells,
+                            tot_num=total, tot_den=total)
+        return jll
+
+    def _joint_log_likelihood(self, Xc):
+        return self._jll(Xc, self.log_prior_, self._tables)

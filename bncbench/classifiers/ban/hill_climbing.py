@@ -1,0 +1,169 @@
+"""Friedman's BAN structure search (paper 002's BAN-MDL baseline, ALGORITHMS.md §4.7): greedy hill
+climbing over arcs between attributes with the MDL/BIC score of the class-augmented network."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+
+
+def family_terms(T: EntropyTerms, child: int, parents, card: np.ndarray, n_classes: int) -> tuple[list[float], int]:
+    """One family's MDL/BIC score (§4.7)
+    Σ N(x_i, π_i, y) ln(N(x_i, π_i, y) / N(π_i, y)) − (ln N / 2)·(|X_i| − 1)·|Y|·Π_{j∈π_i} |X_j|
+    as (the signed log-likelihood terms T(π ∪ {i}), −T(π); the integer (|X_i| − 1)·|Y|·Π|X_j|).
+    Keeping the parameter count an integer makes score differences of moves with the same
+    terms exactly equal (e.g. adding a → b or b → a: the count differs by
+    (|X_a| − 1)(|X_b| − 1)|Y| either way)."""
+    par = tuple(sorted(parents))
+    cells = (int(card[child]) - 1) * n_classes
+    for p in par:
+        cells *= int(card[p])
+    return [T(par + (child,)), -T(par)], cells
+
+
+def _combine(T: EntropyTerms, terms: list[float], cells: int) -> float:
+    return math.fsum(terms) - (math.log(T.n) / 2.0) * cells
+
+
+def mdl_score(T: EntropyTerms, parents: list, card: np.ndarray, n_classes: int) -> float:
+    """MDL/BIC score of the class-augmented network whose attribute parents are `parents`."""
+    terms, cells = [], 0
+    for i, par in enumerate(parents):
+        t, c = family_terms(T, i, par, card, n_classes)
+        terms += t
+        cells += c
+    return _combine(T, terms, cells)
+
+
+def _closure(adj: np.ndarray) -> np.ndarray:
+    """reach[a, b]: a directed path of length ≥ 1 from a to b in the graph `adj` (by squaring:
+    paths of length ≤ 2^k after k products)."""
+    reach = adj.copy()
+    while True:
+        r = reach.astype(np.float64)
+        nxt = reach | ((r @ r) > 0)
+        if np.array_equal(nxt, reach):
+            return reach
+        reach = nxt
+
+
+def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: int) -> tuple[list[list[int]], int]:
+    """Friedman's BAN by greedy hill climbing from NB (§4.7): add / delete / reverse one arc
+    between attributes, acyclic, ≤ `max_parents` attribute parents; the best strictly improving
+    move each step; ties → add < delete < reverse, then (parent, child) (for a reversal: the
+    arc as it is before the move). Returns (parents, number of moves).
+
+    A move's score difference depends only on the families it changes (add / delete p → c: c's;
+    reverse: c's and p's), so the differences are kept in a (move type, parent, child) array and
+    recomputed only for moves touching a family the last move changed, and only once a move is
+    legal. Each difference is `math.fsum` of the signed terms T of the old and new families minus
+    (ln N / 2)·Δcells, exactly as the score defines it, so equal differences are equal floats.
+    An addition's new terms T(π_c ∪ {p, c}) and T(π_c ∪ {p}) are counted from the numberings of
+    π_c ∪ {c} and π_c that `T` keeps for c's current family (one extra attribute, one count);
+    an addition that provably cannot improve is not counted at all (see `caps` below). Legality
+    (acyclicity, parent cap) comes from the reachability matrix, updated by one outer product
+    after an addition and recomputed by boolean squaring after a deletion or reversal; the best
+    move is the first maximum of the array in (type, parent, child) order."""
+    n = card.shape[0]
+    if n < 2:  # no arc
+        return [[] for _ in range(n)], 0
+    half_log_n = math.log(T.n) / 2.0
+    parents: list[set[int]] = [set() for _ in range(n)]
+    fam = [family_terms(T, c, (), card, n_classes) for c in range(n)]  # current families' terms, cells
+    adj = np.zeros((n, n), dtype=bool)  # adj[p, c]: p → c
+    reach = np.zeros((n, n), dtype=bool)
+    delta = np.full((3, n, n), -np.inf)  # score difference of add / delete / reverse of (p, c)
+    known = np.zeros((3, n, n), dtype=bool)
+    # An addition p → c gains N·I(X_p; X_c | π_c, Y) ≤ min(N·H(X_c | π_c, Y), N·H(X_p | Y)) in
+    # log-likelihood; when that bound minus the added cells' penalty (`caps`) is below −`margin`
+    # (far beyond the rounding error of the terms), the difference is ≤ 0: the move can never be
+    # chosen, and its difference is left at −inf without counting.
+    h_given_y = np.array([T(()) - T((p,)) for p in range(n)])  # N·H(X_p | Y)
+    margin = 1e-9 * (1.0 + T.n * math.log(T.n))
+    off_diagonal = ~np.eye(n, dtype=bool)
+
+    extensions: dict[tuple[int, ...], float] = {}
+
+    def extended(base: tuple[int, ...], groups: tuple[np.ndarray, np.ndarray, int], a: int) -> float:
+        """T(base ∪ {a}) for a ∉ base, counted from `T`'s numbering `groups` of base's
+        configurations with one extra attribute, as `EntropyTerms.cmi` does; the same float as
+        `T(base ∪ {a})` (a term's value does not depend on how the cells are numbered)."""
+        key = tuple(sorted(base + (a,)))
+        t = extensions.get(key)
+        if t is None:
+            t = extensions[key] = T.entropy(groups, a)
+        return t
+
+    def additions(c: int, ps: np.ndarray) -> None:
+        """Score differences of adding p → c for the parents p in `ps`."""
+        t_c, cells_c = fam[c]
+        base = tuple(sorted(parents[c]))
+        base_c = tuple(sorted(parents[c] | {c}))
+        caps = np.minimum(-math.fsum(t_c), h_given_y[ps]) - half_log_n * (float(cells_c) * (card[ps] - 1.0))
+        delta[0, ps[caps < -margin], c] = -np.inf
+        known[0, ps, c] = True
+        counted = ps[caps >= -margin].tolist()
+        if not counted:
+            return
+        g, g_c = T.groups(base), T.groups(base_c)
+        for p in counted:
+            terms = [extended(base_c, g_c, p), -extended(base, g, p)] + [-t for t in t_c]
+            delta[0, p, c] = math.fsum(terms) - half_log_n * (cells_c * (int(card[p]) - 1))
+
+    def change(c: int, par: set[int]) -> tuple[list[float], int]:
+        """Signed terms and cell difference of giving attribute c the parents `par`."""
+        t_new, c_new = family_terms(T, c, par, card, n_classes)
+        t_old, c_old = fam[c]
+        return t_new + [-t for t in t_old], c_new - c_old
+
+    moves = 0
+    while True:
+        free = np.array([len(par) < max_parents for par in parents], dtype=bool)
+        longer_path = (adj.astype(np.float64) @ reach.astype(np.float64)) > 0  # p ⇝ c but not by p → c alone
+        legal = np.stack([off_diagonal & ~adj & ~reach.T & free[None, :],
+                          adj,
+                          adj & free[:, None] & ~longer_path])
+        todo = legal & ~known
+        for c in np.flatnonzero(todo[0].any(axis=0)).tolist():
+            additions(c, np.flatnonzero(todo[0, :, c]))
+        for op, p, c in zip(*np.nonzero(todo[1:])):
+            op, p, c = int(op) + 1, int(p), int(c)
+            terms, cells = change(c, parents[c] - {p})
+            if op == 2:
+                t_p, cells_p = change(p, parents[p] | {c})
+                terms += t_p
+                cells += cells_p
+            delta[op, p, c] = math.fsum(terms) - half_log_n * cells
+            known[op, p, c] = True
+        gain = np.where(legal, delta, -np.inf)
+        best = int(np.argmax(gain))
+        if not gain.flat[best] > 0.0:
+            return [sorted(par) for par in parents], moves
+        op, p, c = np.unravel_index(best, gain.shape)
+        op, p, c = int(op), int(p), int(c)
+        if op == 0:
+            parents[c].add(p)
+            adj[p, c] = True
+            into_p = reach[:, p].copy()
+            into_p[p] = True
+            from_c = reach[c].copy()
+            from_c[c] = True
+            reach |= np.outer(into_p, from_c)
+            changed = (c,)
+        else:
+            parents[c].discard(p)
+            adj[p, c] = False
+            changed = (c,)
+            if op == 2:
+                parents[p].add(c)
+                adj[c, p] = True
+                changed = (c, p)
+            reach = _closure(adj)
+        for a in changed:
+            fam[a] = family_terms(T, a, parents[a], card, n_classes)
+            known[:, :, a] = False  # moves into a
+            known[2, a, :] = False  # reversals of a → q give a a parent
+        moves += 1

@@ -1,0 +1,233 @@
+"""k-BAN: restricted Bayesian-network-augmented naive Bayes learned by a greedy wrapper with
+improved-MRMR candidate parents (paper 002, ALGORITHMS.md §4.6)."""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as np
+
+from bncbench.classifiers.ban.kban_scorer import StructureScorer
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.kernels.counts import ParentConfigs, parent_set_counts
+from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+
+
+def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
+    """The 3^c − 1 non-empty edge sets between `child` and its candidate parents, in the order of
+    §4.6 (paper 002, note to line 21): by number of arcs, then lexicographically over the
+    candidates in their order with "into `child`" before "out of `child`". Arcs are
+    (parent, child) pairs."""
+    keyed = []
+    for dirs in itertools.product((None, 0, 1), repeat=len(candidates)):  # None: no arc, 0: into, 1: out
+        key = [(pos, d) for pos, d in enumerate(dirs) if d is not None]
+        if key:
+            keyed.append((len(key), key))
+    keyed.sort()
+    return [tuple((candidates[pos], child) if d == 0 else (child, candidates[pos]) for pos, d in key)
+            for _, key in keyed]
+
+
+def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: list[int], children: list[int],
+                  reach: dict[int, set[int]]) -> bool:
+    """Whether adding arcs into → i and i → out to the acyclic graph `parents` closes a directed
+    cycle. Every new arc touches i, so such a cycle leaves i to a child j, returns to a parent q of
+    i along arcs of the graph that avoid i, and uses at least one new arc. `reach` caches, per
+    start node, the nodes reachable from it without passing i."""
+    def reached(j: int) -> set[int]:
+        got = reach.get(j)
+        if got is None:
+            got, todo = {j}, [j]
+            kids = [[] for _ in parents]
+            for c, par in enumerate(parents):
+                for p in par:
+                    kids[p].append(c)
+            while todo:
+                for c in kids[todo.pop()]:
+                    if c != i and c not in got:
+                        got.add(c)
+                        todo.append(c)
+            reach[j] = got
+        return got
+
+    for j in children + out:
+        for q in parents[i] + tuple(into):
+            if (j in out or q in into) and q in reached(j):
+                return True
+    return False
+
+
+class KBAN(BayesNetClassifier):
+    """k-BAN (paper 002, ALGORITHMS.md §4.6): a BAN in which every attribute has at most `k`
+    attribute parents, grown greedily from naive Bayes. In each step every attribute not yet
+    handled proposes candidate parents by improved MRMR on I(X_i;X_j|Y) (the redundancy term is
+    0 while the attribute has neither parents nor candidates — the spec's decision) and each of
+    the 3^c − 1 non-empty ways of orienting arcs to them is evaluated (acyclic, ≤ k parents, no
+    existing arc or its reverse); the structure of strictly largest training-set accuracy is
+    kept and its attribute marked as handled, until no step improves. `k = 0` gives NB.
+
+    A scikit-learn classifier on discrete value codes (−1 = missing); see `BayesNetClassifier`
+    for input checking and unseen codes. Only missing="value" (paper 002 treats a missing value
+    as one more value).
+
+    Parameters
+    ----------
+    k : int, default=3
+        Maximum number of attribute parents of an attribute (paper 002's experiments: 3).
+    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier` (paper 002's
+        configuration uses estimator="laplace", §2.3).
+    kban_eval : {"loo", "train"}, default="loo"
+        Accuracy that the wrapper maximises: leave-one-out accuracy on the training set by count
+        subtraction (no refit; §4.6's decision), or resubstitution accuracy.
+
+    Attributes
+    ----------
+    parents_ : list of list of int
+        Per attribute, its attribute parents (ascending); the class is a parent of all.
+    arcs_ : list of tuple (parent, child)
+        The learned arcs between attributes.
+    trace_ : list of float
+        The wrapper's accuracy: NB's first, then after each accepted step.
+    steps_ : list of tuple (attribute, arcs)
+        Per accepted step, the handled attribute and the arcs it added.
+    cmi_ : ndarray (n, n)
+        I(X_i; X_j | Y) in bits (ML estimates, §3).
+    """
+
+    SUPPORTED_MISSING = ("value",)
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "kban_eval": ("loo", "train")}
+
+    def __init__(self, k: int = 3, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
+                 n_classes=None, kban_eval: str = "loo"):
+        super().__init__(estimator, m, missing, cardinalities, n_classes)
+        self.k = k
+        self.kban_eval = kban_eval
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        if isinstance(self.k, bool) or not isinstance(self.k, numbers.Integral) or self.k < 0:
+            raise ValueError(f"k must be an integer ≥ 0, got {self.k!r}")
+        if self.missing != "value":
+            raise ValueError(f"KBAN supports missing='value' only (paper 002 treats a missing value as one more "
+                             f"value); got missing={self.missing!r}")
+
+    # -- structure -------------------------------------------------------------------
+    def _candidates(self, i: int, parents: tuple[int, ...]) -> list[int]:
+        """Improved-MRMR candidate parents of attribute i given its current parents (§4.6,
+        paper 002 eq. 1): grow while |cπ| + |π| < k; ties → smallest index."""
+        cmi = self.cmi_
+        n = cmi.shape[0]
+        chosen: list[int] = []
+        while len(chosen) + len(parents) < self.k:
+            selected = list(parents) + chosen
+            best, best_score = -1, 0.0
+            for j in range(n):
+                if j == i or j in selected:
+                    continue
+                if selected:
+                    red = 0.0
+                    for a in selected:
+                        red += float(cmi[a, j])
+                    score = float(cmi[i, j]) - red / len(selected)
+                else:
+                    score = float(cmi[i, j])
+                if best < 0 or score > best_score:
+                    best, best_score = j, score
+            if best < 0:
+                break
+            chosen.append(best)
+        return chosen
+
+    def _search(self, scorer: StructureScorer, n: int) -> None:
+        parents: list[tuple[int, ...]] = [()] * n
+        scorer.set_base(tuple(parents))
+        correct = scorer.correct(tuple(parents))
+        self.trace_ = [correct / scorer.N]
+        self.steps_ = []
+        handled: set[int] = set()
+        # per (i, π_i): its edge sets, each with the candidates it makes parents and children of i
+        candidates: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[tuple[int, int], ...], tuple[int, ...],
+                                                                 tuple[int, ...]]]] = {}
+        while True:
+            best, best_correct, best_attr, best_arcs = None, correct, -1, ()
+            children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
+            for i in range(n):
+                if i in handled:
+                    continue
+                if (i, parents[i]) not in candidates:
+                    candidates[i, parents[i]] = [(arcs, tuple(p for p, c in arcs if c == i),
+                                                  tuple(c for p, c in arcs if p == i))
+                                                 for arcs in edge_sets(self._candidates(i, parents[i]), i)]
+                # attributes that cannot be joined to i: an arc (or its reverse) exists already;
+                # and those that cannot become i's children either: they have k parents
+                linked = {j for j in range(n) if i in parents[j] or j in parents[i]}
+                full = linked | {j for j in range(n) if len(parents[j]) >= self.k}
+                room = self.k - len(parents[i])
+                valid, changes = [], []
+                for arcs, into, out in candidates[i, parents[i]]:
+                    if len(into) > room or linked.intersection(into) or full.intersection(out):
+                        continue
+                    change = [(j, tuple(sorted(parents[j] + (i,)))) for j in out]
+                    if into:
+                        change.append((i, tuple(sorted(parents[i] + into))))
+                    valid.append((arcs, into, out))
+                    changes.append(sorted(change))
+                if not valid:
+                    continue
+                bounds = scorer.upper_bounds(changes)
+                reach: dict[int, set[int]] = {}  # node → what it reaches by arcs of the base avoiding i
+                for (arcs, into, out), change, bound in zip(valid, changes, bounds.tolist()):
+                    if bound <= best_correct:
+                        continue  # cannot beat the best so far (see `upper_bounds`)
+                    if _closes_cycle(parents, i, list(into), list(out), children[i], reach):
+                        continue
+                    structure = list(parents)
+                    for j, par in change:
+                        structure[j] = par
+                    got = scorer.correct(tuple(structure), changed=[j for j, _ in change], beat=best_correct)
+                    if got > best_correct:
+                        best, best_correct, best_attr, best_arcs = tuple(structure), got, i, arcs
+            if best is None:
+                break
+            parents = list(best)
+            scorer.set_base(best)
+            correct = best_correct
+            handled.add(best_attr)
+            self.trace_.append(correct / scorer.N)
+            self.steps_.append((best_attr, [tuple(a) for a in best_arcs]))
+        self.parents_ = [list(p) for p in parents]
+        self.arcs_ = [(p, c) for c, par in enumerate(parents) for p in par]
+
+    def _fit(self, Xc, y):
+        n = Xc.shape[1]
+        pc = self._pair_counts(Xc, y, pairs=self.k > 0)
+        self.cmi_ = cond_mutual_info(pc, "float64") if self.k > 0 else np.zeros((n, n))
+        scorer = StructureScorer(Xc, y, self.sizes_, self.card_, self.n_classes_, self.estimator, self.m,
+                                  loo=self.kban_eval == "loo")
+        self._search(scorer, n)
+        self.info_ = {"arcs": len(self.arcs_), "steps": len(self.steps_), "train_accuracy": self.trace_[-1]}
+        # final parameters: ordinary (not leave-one-out) estimates from the same count tables
+        self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
+        self._tables = []
+        N = float(y.size)
+        for i, par in enumerate(self.parents_):
+            cfg = scorer.counts.configs(par)
+            if cfg.keys is None and cfg.n_configs > 4 * y.size:  # index only the configurations that occur
+                keys, ids = np.unique(cfg.ids, return_inverse=True)
+                cfg = ParentConfigs(cfg.parents, cfg.radices, ids.reshape(-1), int(keys.size), keys)
+            table, cfg = parent_set_counts(Xc, y, i, par, self.sizes_, self.n_classes_, configs=cfg)
+            if cfg.keys is not None:  # one zero row for parent configurations unseen in training
+                table = np.concatenate([table, np.zeros((1,) + table.shape[1:], dtype=table.dtype)])
+            den = table.sum(axis=1, keepdims=True)
+            cells = self.n_classes_ * float(np.prod([self.card_[p] for p in par])) if par else float(self.n_classes_)
+            logs = log_cond(table, den, self.card_[i], self.estimator, self.m, ctx_cells=cells, tot_num=N, tot_den=N)
+            self._tables.append((cfg, logs))
+
+    def _joint_log_likelihood(self, Xc):
+        jll = np.tile(self.log_prior_, (Xc.shape[0], 1))
+        for i, (cfg, logs) in enumerate(self._tables):
+            ids = cfg.index(Xc)  # −1 (unseen configuration) → the zero row appended last
+            jll += logs[ids, Xc[:, i]]
+        return jll

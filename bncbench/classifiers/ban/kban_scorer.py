@@ -1,0 +1,312 @@
+"""k-BAN's structure scorer (paper 002, ALGORITHMS.md §4.6): the training-set accuracy of a candidate
+structure, by leave-one-out count subtraction or resubstitution, with the bounds that let the
+greedy search of `kban.py` settle most candidates without counting every row."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bncbench.classifiers.kernels.counts import KDepCounts
+from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+
+Structure = tuple[tuple[int, ...], ...]  # per attribute, its attribute parents (sorted)
+# relative score gap below which a row's prediction is recomputed by the in-order sum (the swapped-
+# factor sum is off by a few ulps of the row's scores, far below this)
+_TIE_TOL = 1e-9
+# right rows scored first, at least, when a candidate's count may still fall to the best so far
+_FIRST_ROWS = 32
+# right rows (at least) that `upper_bounds` watches for sure losses
+_WATCHED_RIGHT = 64
+
+
+def _ranks(key: np.ndarray, space: int) -> tuple[np.ndarray, int]:
+    """Indices of `key` (values in [0, space)) in a range of about its distinct values, and
+    the range's size: the keys themselves when `space` is far below the number of keys, else
+    their ranks among the distinct values, by a presence vector when `space` is small against
+    the keys, by sorting otherwise."""
+    if 4 * space <= key.size:
+        return key, space
+    if space <= 4 * key.size:
+        seen = np.zeros(space, dtype=bool)
+        seen[key] = True
+        rank = np.cumsum(seen) - 1
+        return rank[key], int(rank[-1]) + 1
+    keys, inverse = np.unique(key, return_inverse=True)
+    return inverse.reshape(-1), int(keys.size)
+
+
+class StructureScorer:
+    """Accuracy of a structure on the training set: leave-one-out by count subtraction (§4.5.3:
+    the held-out instance's own count is removed from the cells of its own class; no refit) or
+    resubstitution. Per node it caches the (N, |Y|) vector of log-factors of each
+    (child, parent set) it has seen, so a candidate structure recomputes only the factors of
+    nodes whose parent set changed.
+
+    The wrapper compares candidates with the best count so far, so most are settled by bounds:
+    `upper_bounds` bounds all candidates of one attribute at once from a few watched rows, and
+    `correct` counts exactly, in stages that stop once the count cannot beat the best.
+
+    A factor needs, per row r and class y, the counts N(π_r, x_r, y) and N(π_r, y). They come
+    from `np.bincount` over the (π, x) cells that occur, not from the full (configurations ×
+    values × classes) table of the k-dependence kernel, and the estimate is computed once per
+    occurring cell and class, then spread to the rows; under leave-one-out each row's own class
+    is computed again with its own count removed. The counts are the same integers and every
+    estimate goes through the same element-wise `log_cond`, so the factors are the same
+    floating-point numbers as estimating row by row."""
+
+    def __init__(self, Xc: np.ndarray, y: np.ndarray, sizes: np.ndarray, card: np.ndarray, n_classes: int,
+                 estimator: str, m: float, loo: bool):
+        self.y, self.card, self.C = y, card, n_classes
+        self.sizes = np.asarray(sizes, dtype=np.int64)
+        self.estimator, self.m, self.loo = estimator, m, loo
+        self.counts = KDepCounts(Xc, y, sizes, n_classes)
+        N = y.size
+        self.N = N
+        self.total = float(N - 1) if loo else float(N)
+        cc = np.bincount(y, minlength=n_classes).astype(np.float64)
+        if loo:  # the held-out row's own class count removed
+            num = cc[None, :] - (np.arange(n_classes)[None, :] == y[:, None])
+            if estimator == "mestimate":
+                self.prior = np.log((num + m / n_classes) / (self.total + m))
+            else:
+                self.prior = np.log((num + 1.0) / (self.total + n_classes))
+        else:
+            self.prior = np.tile(log_prior(cc, estimator, m), (N, 1))
+        self._yi = y.astype(np.int64)
+        self._cols = np.ascontiguousarray(Xc.T, dtype=np.int64)  # attribute columns
+        self._factors: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        self._cells: dict[tuple[int, tuple[int, ...]], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._contexts: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+
+    def _context(self, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Per row the index of its parent configuration among those occurring, and the
+        (configurations, |Y|) counts N(π, y)."""
+        got = self._contexts.get(parents)
+        if got is None:
+            cfg = self.counts.configs(parents)
+            ids, n = _ranks(cfg.ids, cfg.n_configs)
+            got = ids, np.bincount(ids * self.C + self._yi, minlength=n * self.C).reshape(n, self.C)
+            self._contexts[parents] = got
+        return got
+
+    def _estimates(self, child: int, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """ln P̂(x_child | y, π) without materialising the (N, |Y|) factor: per row its (π, x)
+        cell, the (cells, |Y|) estimates, and per row the estimate of its own class (under
+        leave-one-out with its own count removed)."""
+        key = (child, parents)
+        got = self._cells.get(key)
+        if got is not None:
+            return got
+        ctx, ctx_counts = self._context(parents)
+        sc = int(self.sizes[child])
+        cell, n_cells = _ranks(ctx * sc + self._cols[child], ctx_counts.shape[0] * sc)
+        cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
+        cell_ctx[cell] = ctx
+        flat = cell * self.C + self._yi  # each row's (cell, own class)
+        num = np.bincount(flat, minlength=n_cells * self.C).astype(np.float64)  # N(π, x, y) per cell and class
+        den = ctx_counts[cell_ctx].astype(np.float64).reshape(-1)  # N(π, y)
+        cells = self.C * float(np.prod([self.card[p] for p in parents])) if parents else float(self.C)
+        est = (self.card[child], self.estimator, self.m)
+        table = log_cond(num, den, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
+        if self.loo:
+            own = log_cond(num.take(flat) - 1.0, den.take(flat) - 1.0, *est, ctx_cells=cells,
+                           tot_num=self.total, tot_den=self.total)
+        else:
+            own = table.take(flat)
+        table = table.reshape(n_cells, self.C)
+        got = self._cells[key] = (cell, table, own)
+        return got
+
+    def factor(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
+        """(N, |Y|): ln P̂(x_child | y, π) of each training row for each class, held-out row's
+        own contribution removed under leave-one-out."""
+        key = (child, parents)
+        got = self._factors.get(key)
+        if got is None:
+            cell, table, own = self._estimates(child, parents)
+            got = self._factors[key] = table[cell]
+            got[np.arange(self.N), self.y] = own
+        return got
+
+    def scores(self, structure: Structure) -> np.ndarray:
+        """(N, |Y|) log scores: the prior, then the factors in attribute order (a fixed
+        summation order, so equal scores are exactly equal, §0.3)."""
+        jll = self.prior.copy()
+        for i, par in enumerate(structure):
+            jll += self.factor(i, par)
+        return jll
+
+    def set_base(self, structure: Structure) -> None:
+        """The structure that candidates are compared with (the wrapper's current one): its
+        in-order scores, predictions, and per row the gap between its two best classes."""
+        self._base = structure
+        self._base_sum = self.scores(structure)
+        self._base_pred = self._base_sum.argmax(axis=1)
+        self._base_hit = self._base_pred == self.y
+        self._base_correct = int(np.count_nonzero(self._base_hit))
+        # a row keeps its correctness when the change of scores cannot close its gap: for a right
+        # row the gap from the true class to the second best, for a wrong row from the predicted
+        # class to the true one (less a tolerance that covers the swapped-sum rounding)
+        b = self._base_sum
+        top = b[np.arange(self.N), self._base_pred]
+        tol = _TIE_TOL * np.maximum(1.0, np.abs(top))
+        self._wrong = np.flatnonzero(~self._base_hit)
+        right = np.flatnonzero(self._base_hit)
+        if self.C > 1:
+            second = -np.partition(-b, 1, axis=1)[:, 1]
+            self._gap_right = np.where(self._base_hit, top - second - tol, np.inf)
+            self._gap_wrong = (top - b[np.arange(self.N), self.y] - tol)[self._wrong]
+            # the right rows of the smallest gaps, watched by `upper_bounds` (see there)
+            watched = min(right.size, max(_WATCHED_RIGHT, self._wrong.size))
+            if watched < right.size:
+                right = right[np.argpartition(self._gap_right[right], watched - 1)[:watched]]
+        else:
+            self._gap_right = np.full(self.N, np.inf)
+            self._gap_wrong = np.full(self._wrong.size, np.inf)
+            right = right[:0]
+        runner_up = b[right]
+        runner_up[np.arange(right.size), self.y[right]] = -np.inf
+        runner_up = runner_up.argmax(axis=1)
+        self._lost_below = b[right, runner_up] - b[right, self.y[right]] - tol[right]
+        # the watched rows (wrong rows, then watched right rows) and the class whose log-odds
+        # against the true class `_lead` follows: the predicted one, the runner-up
+        self._watch = (np.concatenate([self._wrong, right]), np.concatenate([self._base_pred[self._wrong], runner_up]))
+        self._base_odds: dict[int, np.ndarray] = {}
+        # cached factors and rises that no candidate of this base can use any more: a candidate
+        # only adds parents, so a node's parent set is always a superset of its base parents
+        self._factors = {key: f for key, f in self._factors.items() if set(key[1]) >= set(structure[key[0]])}
+        self._cells = {key: f for key, f in self._cells.items() if set(key[1]) >= set(structure[key[0]])}
+        self._rises = {key: r for key, r in self._rises.items() if key[1] == structure[key[0]]}
+
+    def _log_odds(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
+        """Per watched row, the factor's log-odds of the true class against the row's other
+        watched class: the predicted one for a wrong row, the runner-up for a right row."""
+        cell, table, own = self._estimates(child, parents)
+        rows, other = self._watch
+        return own.take(rows) - table.take(cell.take(rows) * self.C + other)
+
+    def _lead(self, child: int, parents: tuple[int, ...], out: np.ndarray | None = None) -> np.ndarray:
+        """Per watched row, how much giving `child` the parents `parents` instead of its base
+        parents raises the true class against the row's other watched class."""
+        base = self._base_odds.get(child)
+        if base is None:
+            base = self._base_odds[child] = self._log_odds(child, self._base[child])
+        return np.subtract(self._log_odds(child, parents), base, out=out)
+
+    def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
+        """For candidates given by their changes from the base, (node, new parents) pairs, an
+        upper bound of each one's count, all at once: the base count, plus the wrong rows that
+        may turn right (`correct`'s first bound), less the watched right rows that surely turn
+        wrong, their runner-up overtaking the true class by more than the rounding tolerance.
+        The watched right rows are those of the smallest gaps, where losses happen. Each
+        (node, new parents) change is a separate key of one attribute's candidates, so its
+        leads are not cached."""
+        keys: dict[tuple[int, tuple[int, ...]], int] = {}
+        idx = [[keys.setdefault(key, len(keys)) for key in change] for change in changes]
+        width = max(len(ix) for ix in idx)
+        leads = np.zeros((len(keys) + 1, self._watch[0].size))  # the last row pads short change lists
+        for key, pos in keys.items():
+            self._lead(*key, out=leads[pos])
+        idx = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx]).T
+        lead = leads[idx[0]]
+        for ix in idx[1:]:
+            lead += leads[ix]
+        n_wrong = self._wrong.size
+        return (self._base_correct + np.count_nonzero(self._gap_wrong <= lead[:, :n_wrong], axis=1)
+                - np.count_nonzero(lead[:, n_wrong:] < self._lost_below, axis=1))
+
+    def _rise(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> np.ndarray:
+        """Per row, for the change d of `child`'s factor from parents `old` to `new`: how much any
+        class can gain on the row's true class, max_y d − d[true]."""
+        key = (child, old, new)
+        got = self._rises.get(key)
+        if got is None:
+            # per (π_new, x) cell rather than per row: the new cell of a row determines its old
+            # one (the new parents include the old), so d is a cell's table difference except in
+            # the row's own class; the max over the other classes is the cell's best or, where
+            # that is the own class, its second best (the same floats as d row by row)
+            if self.C == 1:
+                return self._rises.setdefault(key, np.zeros(self.N))
+            if not set(old) <= set(new):  # not a candidate of the wrapper: row by row
+                d = self.factor(child, new) - self.factor(child, old)
+                got = self._rises[key] = d.max(axis=1) - d[np.arange(self.N), self.y]
+                return got
+            cell_new, table_new, own_new = self._estimates(child, new)
+            cell_old, table_old, own_old = self._estimates(child, old)
+            d_own = own_new - own_old
+            old_of = np.zeros(table_new.shape[0], dtype=np.int64)
+            old_of[cell_new] = cell_old
+            diff = table_new - table_old[old_of]
+            top2 = np.argsort(-diff, axis=1, kind="stable")[:, :2]
+            best = top2[cell_new, 0]
+            other = np.where(best == self.y, top2[cell_new, 1], best)
+            d_other = diff[cell_new, other]
+            got = self._rises[key] = np.maximum(d_other, d_own) - d_own
+        return got
+
+    def _hits(self, structure: Structure, changed: list[int], rows: np.ndarray) -> int:
+        """How many of `rows` `structure` predicts right: the base scores with the changed
+        nodes' factors swapped. That sum differs from the in-order one by rounding, so rows whose
+        two best classes lie within a tolerance far above that rounding error (exact ties
+        included) are summed again in order."""
+        base = self._base
+        approx = self._base_sum[rows]
+        for i in changed:
+            approx -= self.factor(i, base[i])[rows]
+            approx += self.factor(i, structure[i])[rows]
+        top = approx.max(axis=1)
+        close = np.count_nonzero(approx >= (top - _TIE_TOL * np.maximum(1.0, np.abs(top)))[:, None], axis=1) > 1
+        pred = approx.argmax(axis=1)
+        redo = np.flatnonzero(close)
+        if redo.size:
+            exact = self.prior[rows[redo]].copy()
+            for i, par in enumerate(structure):
+                exact += self.factor(i, par)[rows[redo]]
+            pred[redo] = exact.argmax(axis=1)
+        return int(np.count_nonzero(pred == self.y[rows]))
+
+    def correct(self, structure: Structure, changed: list[int] | None = None, beat: int = -1) -> int:
+        """Number of training rows whose (leave-one-out) prediction is right (ties → the
+        smallest class index), equal to the argmax of `scores(structure)` — or, once the count
+        is known not to exceed `beat`, some number ≤ `beat` (the wrapper keeps only counts
+        above the best so far).
+
+        Only rows whose gap the changed nodes' factors can close may change correctness; the
+        others keep the base's. The base's wrong rows go first: one turns right only if the
+        changed factors raise its true class by at least its gap to the predicted class (summed
+        leads, `_lead`); the base count plus those rows bounds the count from above, and so does
+        the base count plus those that do turn right (`_hits`). Only then are the right rows that
+        may turn wrong scored: those whose gap from the true class to the second best is at most
+        the summed rises (`_rise`, any class's gain on the true class).
+        `changed`: the nodes whose parents differ from the base's, if the caller knows them."""
+        base = self._base
+        if changed is None:
+            changed = [i for i, par in enumerate(structure) if par != base[i]]
+        if not changed:
+            return self._base_correct
+        n_wrong = self._wrong.size
+        lead = self._lead(changed[0], structure[changed[0]])[:n_wrong]
+        for i in changed[1:]:
+            lead = lead + self._lead(i, structure[i])[:n_wrong]
+        up = self._wrong[self._gap_wrong <= lead]
+        if self._base_correct + up.size <= beat:
+            return self._base_correct + up.size
+        got = self._base_correct + (self._hits(structure, changed, up) if up.size else 0)
+        if got <= beat:
+            return got
+        rise = self._rise(changed[0], base[changed[0]], structure[changed[0]])
+        for i in changed[1:]:
+            rise = rise + self._rise(i, base[i], structure[i])
+        down = np.flatnonzero(self._gap_right <= rise)
+        # most candidates that get here still lose more rows than they gained over `beat`: score
+        # first the rows the rises overshoot their gaps most, and the rest only if still needed
+        first = max(_FIRST_ROWS, 4 * (got - beat))
+        if down.size > 2 * first:
+            over = rise[down] - self._gap_right[down]
+            pick = np.argpartition(over, down.size - first)[down.size - first:]
+            got -= first - self._hits(structure, changed, down[pick])
+            if got <= beat:
+                return got
+            down = np.delete(down, pick)
+        return got - (down.size - self._hits(structure, changed, down)) if down.size else got

@@ -1,0 +1,1 @@
+"""k-dependence Bayesian classifiers: KDB (`kdb`), FKDB (`fkdb`) and selective KDB (`skdb`)."""

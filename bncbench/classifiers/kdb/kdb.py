@@ -1,0 +1,152 @@
+"""KDB-k: k-dependence Bayesian classifier (Sahami 1996, KDD-96 pp. 335–338), §4.3."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.kernels.counts import (
+    PairCounts,
+    config_counts,
+    lookup,
+    mixed_key,
+)
+from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.structure import kdb_parents
+from bncbench.classifiers.kernels.tables import nb_tables, pair_table
+
+
+class KDB(BayesNetClassifier):
+    """KDB-k (Sahami 1996): attributes ordered by I(X;Y); each takes as parents the ≤ k
+    preceding attributes with the largest I(X_i;X_j|Y).
+
+    Counts over parent configurations are kept sparse (keys that occur). A scikit-learn
+    classifier on discrete value codes (−1 = missing). Parameters, input checking, missing
+    values and unseen codes: see `BayesNetClassifier` (an unseen code is treated as a missing
+    value; with `backoff` an unseen parent value counts as a parent configuration that never
+    occurred).
+
+    Parameters
+    ----------
+    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
+    k : int, default=1
+        Maximum number of attribute parents.
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" reproduces the Webb-group C++ system of papers 000 and 004 (§0.3): information
+        values in float32 and the attribute order of GCC's `std::sort` (not stable for more than
+        16 attributes with equal MI).
+    backoff : bool, default=False
+        Reproduces paper 000's C++ system (verified, §4.3): when the test instance's parent
+        values never occurred together in training, the longest occurring prefix of the
+        CMI-ordered parent list is used.
+
+    Attributes: `mi_` (I(X_i;Y)), `order_`, `parents_` (per attribute, its parents in CMI order).
+    """
+
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "info_precision": ("float32", "float64")}
+
+    def __init__(self, k: int = 1, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
+                 n_classes=None, info_precision: str = "float64", backoff: bool = False):
+        super().__init__(estimator, m, missing, cardinalities, n_classes)
+        self.k = k
+        self.info_precision = info_precision
+        self.backoff = backoff
+
+    def _fit(self, Xc, y):
+        if self.k < 0:
+            raise ValueError("k must be ≥ 0")
+        skip = self.missing == "skip"
+        pc = self._pair_counts(Xc, y, pairs=self.k > 0)
+        self._structure(pc, skip)
+        self._fit_tables(Xc, y, pc, skip)
+
+    def _structure(self, pc: PairCounts, skip: bool) -> None:
+        """Sets `mi_`, `order_` and `parents_` (each attribute's parents, the back-off prefix
+        order first). Subclasses with another structure (FKDB) override this only."""
+        n = pc.offsets.size
+        self.mi_ = mutual_info_class(pc, self.info_precision, skip)
+        cmi = cond_mutual_info(pc, self.info_precision, skip) if self.k > 0 else np.zeros((n, n))
+        self.order_, self.parents_ = kdb_parents(self.mi_, cmi, self.k, gcc_order=self.info_precision == "float32")
+
+    def _fit_tables(self, Xc: np.ndarray, y: np.ndarray, pc: PairCounts, skip: bool) -> None:
+        """The conditional tables of `parents_`: dense from the pair counts with ≤ 1 parent,
+        else sparse counts per parent-prefix level (for the back-off)."""
+        self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
+        if self.k <= 1:  # one parent at most: dense tables from the pair counts, as TAN
+            nb = nb_tables(pc, self.card_, skip, self.estimator, self.m)
+            self._dense = [nb[i][:, None, :] if not par else
+                           pair_table(pc, i, par[0], self.card_, skip, self.estimator, self.m, nb[i])
+                           for i, par in enumerate(self.parents_)]
+            self._nb = nb
+            self._value_freq = pc.xy.sum(axis=1)
+            self.counts_offsets_ = pc.offsets
+            return
+        self._tables = []
+        for i, par in enumerate(self.parents_):
+            levels = []
+            for l in range(len(par) + 1):
+                pre = par[:l]
+                rad = [int(self.sizes_[p]) for p in pre]
+                ctx_rows = np.ones(Xc.shape[0], dtype=bool)  # parents known
+                if skip:
+                    for p in pre:
+                        ctx_rows &= Xc[:, p] < self.cardinalities_[p]
+                rows = ctx_rows & (Xc[:, i] < self.cardinalities_[i]) if skip else ctx_rows
+                den_rows = ctx_rows if self.estimator == "laplace_joint" else rows
+                ctx = config_counts([Xc[den_rows, p] for p in pre] + [y[den_rows]], rad + [self.n_classes_])
+                joint = config_counts([Xc[rows, p] for p in pre] + [Xc[rows, i], y[rows]],
+                                      rad + [int(self.sizes_[i]), self.n_classes_])
+                # a parent prefix "occurred" if some training row has it, whatever its class or child
+                # value (§4.3; under skip a row whose child is missing counts too)
+                exist = config_counts([Xc[ctx_rows, p] for p in pre], rad) if l else (np.zeros(1, np.int64), np.array([ctx_rows.sum()]))
+                levels.append((pre, rad, ctx, joint, exist, int(rows.sum()), int(ctx_rows.sum())))
+            self._tables.append(levels)
+
+    def _level_logs(self, Xc, i, level, rows) -> np.ndarray:
+        pre, rad, ctx, joint, _, total, total_ctx = level
+        ny = self.n_classes_
+        base = mixed_key([Xc[rows, p] for p in pre], rad) if pre else np.zeros(int(rows.sum()), np.int64)
+        ctx_key = base[:, None] * ny + np.arange(ny)[None, :]
+        joint_key = (base[:, None] * int(self.sizes_[i]) + Xc[rows, i][:, None]) * ny + np.arange(ny)[None, :]
+        den = lookup(*ctx, ctx_key)
+        num = lookup(*joint, joint_key)
+        cells = ny * float(np.prod([self.card_[p] for p in pre])) if pre else ny
+        return log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells,
+                        tot_num=total, tot_den=total_ctx)
+
+    def _joint_log_likelihood(self, Xc):
+        n = Xc.shape[0]
+        skip = self.missing == "skip"
+        jll = np.tile(self.log_prior_, (n, 1))
+        if self.k <= 1:
+            for i, (par, t) in enumerate(zip(self.parents_, self._dense)):
+                if not par:
+                    jll += t[Xc[:, i], 0]
+                    continue
+                p = par[0]
+                f = t[Xc[:, i], Xc[:, p]]
+                if self.backoff:  # parent value never seen in training → no parent
+                    unseen = self._value_freq[self.counts_offsets_[p] + Xc[:, p]] == 0
+                    f[unseen] = self._nb[i][Xc[unseen, i]]
+                jll += f
+            return jll
+        for i, levels in enumerate(self._tables):
+            par = self.parents_[i]
+            depth = np.full(n, len(par), dtype=np.int64)
+            if skip:
+                for d, p in enumerate(par):
+                    miss = Xc[:, p] >= self.cardinalities_[p]
+                    depth = np.where(miss & (depth > d), d, depth)
+            if self.backoff:
+                for l in range(len(par), 0, -1):
+                    pre, rad, _, _, exist, _, _ = levels[l]
+                    seen = lookup(*exist, mixed_key([Xc[:, p] for p in pre], rad)) > 0
+                    depth = np.where((depth >= l) & ~seen, l - 1, depth)
+            if skip:
+                depth[Xc[:, i] >= self.cardinalities_[i]] = -1  # a missing child contributes nothing
+            for l in range(len(par) + 1):
+                rows = depth == l
+                if rows.any():
+                    jll[rows] += self._level_logs(Xc, i, levels[l], rows)
+        return jll

@@ -1,0 +1,300 @@
+"""SKDB: selective KDB (Martinez, Webb, Chen & Zaidi 2016, JMLR 17(44):1–35), ALGORITHMS.md §4.12."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.kernels.counts import config_counts, count_flat, lookup
+from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.structure import kdb_parents
+
+
+class SKDB(BayesNetClassifier):
+    """Selective KDB (Martinez, Webb, Chen & Zaidi, "Scalable learning of Bayesian network
+    classifiers", JMLR 17(44):1–35, 2016; paper 004's SKDB column): KDB with `k_max` parents
+    (§4.3) whose number of attributes s (a prefix of the I(X;Y) order) and number of parents k
+    are chosen by minimising the leave-one-out RMSE of the true class.
+
+    Three passes over the training data: (1) the KDB structure (MI order, each attribute's
+    parents in CMI order, up to `k_max`); (2) the counts of every parent prefix; (3) one
+    incremental leave-one-out pass that scores every model (s, k), s = 0..n, k = 0..k_max, by
+    subtracting each instance's own counts (no refit), vectorised over instances and classes.
+    The selected model classifies with the deepest parent prefix of its ≤ k* parents that
+    occurred in training (KDB's back-off) and the plain estimates of §2.
+
+    A scikit-learn classifier on discrete value codes (−1 = missing). Parameters, input
+    checking and unseen codes: see `BayesNetClassifier` (an unseen code is treated as a missing
+    value; at a parent it is a prefix that never occurred, so the model backs off).
+
+    Parameters
+    ----------
+    estimator, m, cardinalities, n_classes: as in `BayesNetClassifier`.
+    missing : {"value"}, default="value"
+        Only "value" (the missing code is one more value): the leave-one-out back-off and the
+        parent-prefix counts of SKDB are defined for that mode alone; "skip" raises ValueError.
+    k_max : int, default=5
+        Largest number of attribute parents (paper 004: 5, §4.12 Decision).
+    select_k : bool, default=True
+        True: choose k* in 0..k_max; False: k* = k_max, only the number of attributes is chosen.
+    skdb_variant : {"petal", "textbook"}, default="petal"
+        "petal" (verified for paper 004): the conventions of the public C++ code — in the
+        leave-one-out pass an attribute walks down its parent prefixes only while at least two
+        training instances (the held-out one included) share its value and the next prefix,
+        and model k uses the node at depth min(k, that depth); posteriors are products of
+        probabilities normalised after each attribute; if no (s, k) beats the class-only model,
+        the selected model is all attributes with k = 0 (select_k=False: k = k_max).
+        "textbook": steps 3–5 of §4.12 as written — every model uses all its min(k, m) parents,
+        running log scores, and the class-only model (s = 0) is selectable.
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" reproduces the C++ system (§0.3): float32 MI and CMI and the attribute order
+        of GCC's `std::sort`.
+
+    Attributes
+    ----------
+    mi_ : ndarray of shape (n_features_in_,)
+        I(X_i; Y).
+    order_ : ndarray of shape (n_features_in_,)
+        Attributes in descending MI order.
+    parents_ : list of list of int
+        Per attribute, its parents in descending CMI order (up to k_max).
+    loo_losses_ : ndarray of shape (n_features_in_ + 1, k_max + 1)
+        Leave-one-out RMSE of the true class, sqrt(Σ_t (1 − p(y_t))² / N), of the model with the
+        first s attributes of `order_` (row s; row 0 = class only) and k parents (column k).
+    n_selected_ : int
+        s*.
+    k_ : int
+        k*.
+    selected_ : ndarray of int
+        The attributes used: `order_[:n_selected_]`.
+    info_ : dict
+        What the benchmark stores: {"n_selected": s*, "k": k*}.
+    """
+
+    SUPPORTED_MISSING = ("value",)
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "skdb_variant": ("petal", "textbook"),
+                     "info_precision": ("float32", "float64")}
+
+    def __init__(self, k_max: int = 5, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
+                 n_classes=None, select_k: bool = True, skdb_variant: str = "petal",
+                 info_precision: str = "float64"):
+        super().__init__(estimator, m, missing, cardinalities, n_classes)
+        self.k_max = k_max
+        self.select_k = select_k
+        self.skdb_variant = skdb_variant
+        self.info_precision = info_precision
+
+    # -- fit --------------------------------------------------------------------------
+    def _fit(self, Xc, y):
+        if isinstance(self.k_max, bool) or not isinstance(self.k_max, numbers.Integral) or self.k_max < 0:
+            raise ValueError(f"k_max must be an integer ≥ 0, got {self.k_max!r}")
+        if not isinstance(self.select_k, (bool, np.bool_)):
+            raise ValueError(f"select_k must be True or False, got {self.select_k!r}")
+        if self.missing != "value":
+            raise ValueError(f"SKDB supports only missing='value' (the missing code as one more value), "
+                             f"got missing={self.missing!r}")
+        k_max = int(self.k_max)
+        pc = self._pair_counts(Xc, y, pairs=k_max > 0)
+        # pass 1: the KDB structure with k_max parents
+        self.mi_ = mutual_info_class(pc, self.info_precision)
+        n = Xc.shape[1]
+        cmi = cond_mutual_info(pc, self.info_precision) if k_max > 0 else np.zeros((n, n))
+        self.order_, self.parents_ = kdb_parents(self.mi_, cmi, k_max, gcc_order=self.info_precision == "float32")
+        # passes 2 and 3: prefix counts and the incremental leave-one-out losses
+        self.loo_losses_ = self._loo_losses(Xc, y, pc.class_counts)
+        self.n_selected_, self.k_ = self._select()
+        self.selected_ = self.order_[: self.n_selected_]
+        self.info_ = {"n_selected": self.n_selected_, "k": self.k_}
+        self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
+        self._n_train = float(y.size)
+        self._tables = [self._final_tables(Xc, y, int(a)) for a in self.selected_]
+
+    def _prefix_ids(self, Xc: np.ndarray, par: list[int]):
+        """For d = 0..len(par): (d, g, G, keys) with g[t] ∈ [0, G) the id of instance t's parent
+        prefix (x_{p_1}..x_{p_d}) among the G prefixes that occur, and their sorted keys over
+        (id at depth d − 1, x_{p_d}) (None at depth 0). Ids instead of mixed-radix keys of the
+        parent values: no overflow however many parents and values."""
+        g = np.zeros(Xc.shape[0], dtype=np.int64)
+        G, keys = 1, None
+        for d in range(len(par) + 1):
+            if d:
+                sp = int(self.sizes_[par[d - 1]])
+                g, keys, _ = _occurring(g * sp + Xc[:, par[d - 1]], G * sp)
+                G = keys.size
+            yield d, g, G, keys
+
+    def _cond_prob(self, num, den, card: float, cells: float, total: float) -> np.ndarray:
+        """P̂(x | ctx) from counts (§2.1, §2.2), as a probability (the C++ multiplies them)."""
+        if self.estimator == "mestimate":
+            return (num + self.m / card) / (den + self.m)
+        if self.estimator == "laplace":
+            return (num + 1.0) / (den + card)
+        return ((num + 1.0) / (total + cells * card)) / ((den + 1.0) / (total + cells))
+
+    def _loo_losses(self, Xc: np.ndarray, y: np.ndarray, class_counts: np.ndarray) -> np.ndarray:
+        """Pass 3: leave-one-out RMSE of every model (s, k), as `loo_losses_`, in one pass
+        vectorised over instances and classes (§4.5.3, §4.12).
+
+        Per attribute (MI order) and parent depth d, the estimates of every node that occurs are
+        one table (node, y); an instance gathers the row of its node, and only its own class's
+        cell differs (its count removed from N(x_a, prefix, y_t) and N(prefix, y_t)). Model k
+        takes the node at depth min(k, D), D = the depth of the instance's walk (petal: the
+        count test; textbook: all parents). Models k ≥ m (m = the attribute's number of
+        parents) use the same factors, so only models 0..m are computed."""
+        N, ny = Xc.shape[0], self.n_classes_
+        K = int(self.k_max)
+        petal = self.skdb_variant == "petal"
+        cc = class_counts.astype(np.float64)
+        if self.estimator == "mestimate":
+            prior = (cc + self.m / ny) / (N - 1 + self.m)
+            prior_own = (cc[y] - 1 + self.m / ny) / (N - 1 + self.m)
+        else:
+            prior = (cc + 1.0) / (N - 1 + ny)
+            prior_own = (cc[y] - 1 + 1.0) / (N - 1 + ny)
+        # class-major layout (|Y|, N): sums over classes add whole rows in class order
+        own_cell = y * N + np.arange(N)  # flat index of each instance's own class
+        first = np.tile(prior[:, None], (1, N))
+        first.flat[own_cell] = prior_own
+        if petal:  # products of probabilities, normalised after each attribute
+            first /= first.sum(axis=0)
+        else:  # running log scores
+            with np.errstate(divide="ignore"):
+                first = np.log(first)
+        P = [first]  # P[k] for k = 0..len(P) − 1; every model k ≥ len(P) − 1 equals P[-1]
+        buf = np.empty((ny, N))
+
+        def loss(Pk) -> float:
+            if petal:
+                p_true = np.take(Pk, own_cell)
+            else:  # p(y_t) = 1 / Σ_y exp(L(y) − L(y_t))
+                np.subtract(Pk, np.take(Pk, own_cell), out=buf)
+                with np.errstate(over="ignore"):
+                    np.exp(buf, out=buf)
+                p_true = 1.0 / buf.sum(axis=0)
+            return float(np.sqrt(np.sum((1.0 - p_true) ** 2) / N)) if N else 0.0
+
+        losses = np.empty((Xc.shape[1] + 1, K + 1))
+        losses[0] = loss(P[0])
+        for s, a in enumerate(self.order_, start=1):
+            a = int(a)
+            par = self.parents_[a]
+            m_a = len(par)
+            sa, card = int(self.sizes_[a]), float(self.card_[a])
+            xa = Xc[:, a]
+            # per depth d: the (y, node) estimates, and per instance the column of model d's node
+            # (depth min(d, D)) in the stacked tables and that node's estimate for its own class
+            tables, own_vals, cols = [], [], []
+            walking = np.ones(N, dtype=bool)
+            offset = 0
+            for d, g, G, _ in self._prefix_ids(Xc, par):
+                j, jkeys, jall = _occurring(g * sa + xa, G * sa)  # node (prefix, x_a)
+                J = jkeys.size
+                ctx = count_flat(y * G + g, ny * G).reshape(ny, G).astype(np.float64)
+                joint = count_flat(y * J + j, ny * J).reshape(ny, J).astype(np.float64)
+                cells = ny * float(np.prod([self.card_[p] for p in par[:d]]))
+                ctx_j = ctx[:, jkeys // sa]  # N(prefix, y) of each node
+                tables.append(self._cond_prob(joint, ctx_j, card, cells, N - 1.0))
+                cell = y * J + j
+                own_vals.append(self._cond_prob(joint.ravel()[cell] - 1.0, ctx_j.ravel()[cell] - 1.0,
+                                                card, cells, N - 1.0))
+                col = j + offset
+                if d:  # where the walk stopped before depth d, model d keeps model d − 1's node
+                    if petal:  # N(x_a, prefix) over all classes, the held-out instance included
+                        walking &= jall[j] >= 2
+                    col = np.where(walking, col, cols[-1])
+                    own_vals[-1] = np.where(walking, own_vals[-1], own_vals[-2])
+                cols.append(col)
+                offset += J
+            table = np.concatenate(tables, axis=1)
+            if not petal:
+                table = np.log(table)
+                own_vals = [np.log(v) for v in own_vals]
+            if len(P) <= m_a:  # m_a = min(position, k_max): one model more than before
+                P.append(P[-1].copy())
+            for k in range(m_a + 1):
+                f = np.take(table, cols[k], axis=1)
+                f.flat[own_cell] = own_vals[k]
+                if petal:
+                    P[k] *= f
+                    P[k] /= P[k].sum(axis=0)
+                else:
+                    P[k] += f
+                losses[s, k] = loss(P[k])
+            losses[s, len(P):] = losses[s, len(P) - 1]
+        return losses
+
+    def _select(self) -> tuple[int, int]:
+        """(s*, k*): scan s = 1..n in MI order and, within s, k = 0..k_max (only k_max without
+        `select_k`), replacing the best only on a strictly smaller loss (§4.12 step 4)."""
+        R = self.loo_losses_
+        n, K = R.shape[0] - 1, R.shape[1] - 1
+        ks = range(K + 1) if self.select_k else [K]
+        best = R[0, ks[0]]
+        # petal: the class-only loss stands for all attributes with the first k (§4.12 quirk)
+        best_s, best_k = (n, ks[0]) if self.skdb_variant == "petal" else (0, ks[0])
+        for s in range(1, n + 1):
+            for k in ks:
+                if R[s, k] < best:
+                    best, best_s, best_k = R[s, k], s, k
+        return best_s, best_k
+
+    def _final_tables(self, Xc: np.ndarray, y: np.ndarray, a: int) -> list:
+        """Sparse count tables of attribute a for parent depths 0..min(k*, m): per depth the keys
+        of the prefixes that occur, the (prefix, y) and (prefix, x_a, y) counts."""
+        ny, sa = self.n_classes_, int(self.sizes_[a])
+        par = self.parents_[a][: self.k_]
+        levels = []
+        for d, g, G, keys in self._prefix_ids(Xc, par):
+            ctx = config_counts([g, y], [G, ny])
+            joint = config_counts([g, Xc[:, a], y], [G, sa, ny])
+            levels.append((keys, ctx, joint))
+        return levels
+
+    # -- prediction ---------------------------------------------------------------------
+    def _joint_log_likelihood(self, Xc):
+        n_rows, ny = Xc.shape[0], self.n_classes_
+        jll = np.tile(self.log_prior_, (n_rows, 1))
+        classes = np.arange(ny)
+        for a, levels in zip(self.selected_, self._tables):
+            a = int(a)
+            par = self.parents_[a][: self.k_]
+            sa = int(self.sizes_[a])
+            # the deepest parent prefix that occurred in training (§4.12 classification, §4.3)
+            g = np.zeros(n_rows, dtype=np.int64)
+            depth = np.zeros(n_rows, dtype=np.int64)
+            alive = np.ones(n_rows, dtype=bool)
+            for d in range(1, len(par) + 1):
+                keys = levels[d][0]
+                key = g * int(self.sizes_[par[d - 1]]) + Xc[:, par[d - 1]]
+                pos = np.minimum(np.searchsorted(keys, key), keys.size - 1)
+                alive &= keys[pos] == key
+                g = np.where(alive, pos, g)
+                depth += alive
+            for d, (_, ctx, joint) in enumerate(levels):
+                rows = depth == d
+                if not rows.any():
+                    continue
+                gd = g[rows][:, None]
+                den = lookup(*ctx, gd * ny + classes)
+                num = lookup(*joint, (gd * sa + Xc[rows, a][:, None]) * ny + classes)
+                cells = ny * float(np.prod([self.card_[p] for p in par[:d]]))
+                jll[rows] += log_cond(num, den, self.card_[a], self.estimator, self.m, ctx_cells=cells,
+                                      tot_num=self._n_train, tot_den=self._n_train)
+        return jll
+
+
+def _occurring(key: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ids, keys, counts) of mixed-radix keys in [0, space): the sorted keys that occur, their
+    counts, and each row's position among them. Dense through the counting kernel when the key
+    space is small, `config_counts` (sparse) otherwise."""
+    if space <= max(1 << 16, 4 * key.size):
+        counts = count_flat(key, space)
+        present = counts > 0
+        keys = np.flatnonzero(present)
+        rank = np.cumsum(present) - 1
+        return rank[key], keys, counts[keys]
+    keys, counts = config_counts([key], [space])
+    return np.searchsorted(keys, key), keys, counts

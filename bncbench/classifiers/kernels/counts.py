@@ -1,0 +1,218 @@
+"""The one counting kernel: `np.bincount` on flattened mixed-radix indices.
+
+All count tables of every classifier come from `count_flat`. Attribute codes here are
+internal codes 0..K_i where K_i (the last slot) holds a missing value, so tables always have
+K_i + 1 slots per attribute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def count_flat(index: np.ndarray, size: int) -> np.ndarray:
+    """Counts of each flat cell index in [0, size) as int64."""
+    return np.bincount(index.ravel(), minlength=size).astype(np.int64, copy=False)
+
+
+@dataclass
+class PairCounts:
+    """Count tables shared by NB, TAN, KDB-1, AODE (and the later families).
+
+    `offsets[i]` is the first slot of attribute i in the concatenated value axis of size V;
+    `class_counts[y]`; `xy[v, y]` = N(x_i = v, y) on that axis; `xxy[v, w, y]` = N(x_i, x_j, y)
+    for slots v of attribute i and w of attribute j (i ≠ j; the i = i diagonal blocks hold
+    N(x_i, y) on their diagonal).
+    """
+
+    offsets: np.ndarray
+    sizes: np.ndarray
+    class_counts: np.ndarray
+    xy: np.ndarray
+    xxy: np.ndarray | None
+
+    @property
+    def n(self) -> int:
+        return int(self.class_counts.sum())
+
+    def __sub__(self, other: "PairCounts") -> "PairCounts":
+        """Counts of a subset removed: the training counts of a fold are the counts of all rows
+        minus those of its test rows (exact integer arithmetic)."""
+        if not np.array_equal(self.sizes, other.sizes) or self.class_counts.size != other.class_counts.size:
+            raise ValueError("count tables of different shapes")
+        xxy = None
+        if self.xxy is not None and other.xxy is not None:
+            xxy = self.xxy - other.xxy
+        return PairCounts(self.offsets, self.sizes, self.class_counts - other.class_counts, self.xy - other.xy, xxy)
+
+
+def pair_counts(X: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int,
+                pairs: bool = True) -> PairCounts:
+    """Build class, (x_i, y) and (optionally) (x_i, x_j, y) counts.
+
+    X: (N, n) internal codes in [0, sizes[i]); y: (N,) class codes. One `np.bincount` per
+    attribute pair on the flattened index ((x_i·|Y| + y)·|X_j| + x_j): small, cache-friendly
+    count vectors instead of one huge index array.
+    """
+    N, n = X.shape
+    sizes = np.asarray(sizes, dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    V = int(sizes.sum())
+    yp = y.astype(np.intp)
+    class_counts = count_flat(yp, n_classes)
+    # one column at a time: no (N, n) int64 temporaries (memory stays O(N) beyond X itself)
+    cols = [X[:, i].astype(np.intp) for i in range(n)] if N * n <= 1 << 24 else None
+    col = (lambda i: cols[i]) if cols is not None else (lambda i: X[:, i].astype(np.intp))
+    xy = np.zeros((V, n_classes), dtype=np.int64)
+    for i in range(n):
+        si, oi = int(sizes[i]), int(offsets[i])
+        xy[oi:oi + si] = count_flat(col(i) * n_classes + yp, si * n_classes).reshape(si, n_classes)
+    xxy = None
+    if pairs and n > 0:
+        xxy = np.zeros((V, V, n_classes), dtype=np.int64)
+        for i in range(n):
+            si, oi = int(sizes[i]), int(offsets[i])
+            xi_y = col(i) * n_classes + yp
+            for j in range(i + 1, n):
+                sj, oj = int(sizes[j]), int(offsets[j])
+                c = count_flat(xi_y * sj + col(j), si * n_classes * sj).reshape(si, n_classes, sj)
+                block = c.transpose(0, 2, 1)  # [x_i, x_j, y]
+                xxy[oi:oi + si, oj:oj + sj] = block
+                xxy[oj:oj + sj, oi:oi + si] = block.transpose(1, 0, 2)
+        diag = np.arange(V)
+        xxy[diag, diag, :] = xy
+    return PairCounts(offsets, sizes, class_counts, xy, xxy)
+
+
+def config_counts(cols: list[np.ndarray], radices: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Counts of joint configurations of several code columns.
+
+    Returns (keys, counts): the sorted distinct mixed-radix keys that occur and their counts.
+    Dense `bincount` when the key space is small against the rows (scanning a key space much
+    larger than the rows for its non-zero cells costs more than sorting the rows), `np.unique`
+    otherwise.
+    """
+    n = cols[0].shape[0]
+    key = np.zeros(n, dtype=np.int64)
+    space = 1
+    for c, r in zip(cols, radices):
+        key = key * r + c.astype(np.int64)
+        space *= r
+    if space <= min(1 << 22, max(1 << 16, 4 * n)):
+        counts = count_flat(key, space)
+        nz = np.flatnonzero(counts)
+        return nz.astype(np.int64), counts[nz]
+    keys, counts = np.unique(key, return_counts=True)
+    return keys, counts.astype(np.int64)
+
+
+def lookup(keys: np.ndarray, counts: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Count of each query key (0 where it never occurred)."""
+    if keys.size == 0:
+        return np.zeros(query.shape, dtype=np.int64)
+    pos = np.searchsorted(keys, query)
+    pos_c = np.minimum(pos, keys.size - 1)
+    hit = keys[pos_c] == query
+    return np.where(hit, counts[pos_c], 0)
+
+
+def mixed_key(cols: list[np.ndarray], radices: list[int]) -> np.ndarray:
+    key = np.zeros(cols[0].shape[0] if cols else 0, dtype=np.int64)
+    for c, r in zip(cols, radices):
+        key = key * r + c.astype(np.int64)
+    return key
+
+
+# -- k-dependence counts: (parent configuration × child value × class) tables ------------------
+# parent-configuration spaces up to max(_DENSE_CONFIGS, _DENSE_PER_ROW · N) are indexed densely
+_DENSE_CONFIGS = 1 << 16
+_DENSE_PER_ROW = 1
+
+
+@dataclass
+class ParentConfigs:
+    """The configurations of one parent set on the training rows.
+
+    `ids[r]` is row r's configuration index in [0, n_configs). Dense (`keys is None`): the
+    index is the mixed-radix key of the parent codes (every configuration has a slot). Sparse:
+    the index is the rank of the key among the sorted distinct keys that occur (`keys`), which
+    keeps tables small for large parent spaces; `radices` are the code radices of `parents`.
+    """
+
+    parents: tuple[int, ...]
+    radices: tuple[int, ...]
+    ids: np.ndarray
+    n_configs: int
+    keys: np.ndarray | None
+
+    def index(self, X: np.ndarray) -> np.ndarray:
+        """Configuration index of each row of X (same internal codes); −1 for a configuration
+        absent from the training rows (sparse case only)."""
+        if not self.parents:
+            return np.zeros(X.shape[0], dtype=np.int64)
+        key = mixed_key([X[:, p] for p in self.parents], list(self.radices))
+        if self.keys is None:
+            return key
+        pos = np.minimum(np.searchsorted(self.keys, key), self.keys.size - 1)
+        return np.where(self.keys[pos] == key, pos, -1)
+
+
+def parent_configs(X: np.ndarray, parents, sizes) -> ParentConfigs:
+    """`ParentConfigs` of the attribute columns `parents` (any order; kept as given) of X."""
+    parents = tuple(int(p) for p in parents)
+    radices = tuple(int(sizes[p]) for p in parents)
+    N = X.shape[0]
+    if not parents:
+        return ParentConfigs(parents, radices, np.zeros(N, dtype=np.int64), 1, None)
+    space = 1
+    for r in radices:
+        space *= r
+    if space >= 1 << 62:
+        raise ValueError(f"parent set {parents}: {space} configurations overflow a 64-bit key")
+    key = mixed_key([X[:, p] for p in parents], list(radices))
+    if space <= max(_DENSE_CONFIGS, _DENSE_PER_ROW * N):
+        return ParentConfigs(parents, radices, key, space, None)
+    keys, ids = np.unique(key, return_inverse=True)
+    return ParentConfigs(parents, radices, ids.reshape(-1).astype(np.int64), int(keys.size), keys)
+
+
+def parent_set_counts(X: np.ndarray, y: np.ndarray, child: int, parents, sizes, n_classes: int,
+                      configs: ParentConfigs | None = None) -> tuple[np.ndarray, ParentConfigs]:
+    """N(π, x_child, y) as an int64 array (n_configs, sizes[child], n_classes) and the
+    `ParentConfigs` of π: one `count_flat` on the flat index (config·|X_child| + x)·|Y| + y.
+    Pass `configs` (of the same parents on the same rows) to reuse them."""
+    if configs is None:
+        configs = parent_configs(X, parents, sizes)
+    sc = int(sizes[child])
+    flat = (configs.ids * sc + X[:, child].astype(np.int64)) * n_classes + y.astype(np.int64)
+    table = count_flat(flat, configs.n_configs * sc * n_classes).reshape(configs.n_configs, sc, n_classes)
+    return table, configs
+
+
+class KDepCounts:
+    """Per-fit cache of k-dependence count tables: `table(child, parents)` counts each
+    (child, parent set) once and each parent set's configurations once (parent sets are keyed
+    as sorted tuples, so the order in which parents are given does not matter)."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, sizes, n_classes: int):
+        self.X, self.y, self.sizes, self.n_classes = X, y, np.asarray(sizes, dtype=np.int64), n_classes
+        self._configs: dict[tuple[int, ...], ParentConfigs] = {}
+        self._tables: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+
+    def configs(self, parents) -> ParentConfigs:
+        key = tuple(sorted(int(p) for p in parents))
+        got = self._configs.get(key)
+        if got is None:
+            got = self._configs[key] = parent_configs(self.X, key, self.sizes)
+        return got
+
+    def table(self, child: int, parents) -> tuple[np.ndarray, ParentConfigs]:
+        key = (int(child), tuple(sorted(int(p) for p in parents)))
+        cfg = self.configs(key[1])
+        got = self._tables.get(key)
+        if got is None:
+            got = self._tables[key] = parent_set_counts(self.X, self.y, key[0], key[1], self.sizes,
+                                                        self.n_classes, cfg)[0]
+        return got, cfg

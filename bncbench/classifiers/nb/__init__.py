@@ -1,0 +1,1 @@
+"""Naive Bayes and its attribute-weighted form: NB (`nb`), CFWNB (`cfwnb`)."""
