@@ -53,10 +53,10 @@ stan70: $(VENV)/.installed
 	@echo "Table 3 (STAN-MRMR against AODE and KDB1):"
 	$(PY) -m bncbench wdl results/stan70 --metric zol --rows STAN-MRMR --columns AODE,KDB1
 	$(PY) -m bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR --columns AODE,KDB1
-	@echo "Paper 000's printed dev values (papers/000/dev.tsv) beside ours:"
-	$(PY) -m bncbench compare results/stan70 papers/000/dev.tsv
+	@echo "Paper 000's printed dev values (papers/stan70/dev.tsv) beside ours:"
+	$(PY) -m bncbench compare results/stan70 papers/stan70/dev.tsv
 	$(PY) -m bncbench figures results/stan70 --out results/stan70/figures
-	$(PY) -m bncbench report results/stan70 --format html --out results/stan70/report.html --compare papers/000/dev.tsv
+	$(PY) -m bncbench report results/stan70 --format html --out results/stan70/report.html --compare papers/stan70/dev.tsv
 
 ait36: $(VENV)/.installed
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/ait36.yaml --results results/ait36 --jobs $(JOBS)
@@ -82,12 +82,12 @@ ait36: $(VENV)/.installed
 	$(PY) -m bncbench report results/ait36 --metric test_time
 	@echo "The paper's claims beside our runs:"
 	$(PY) -m bncbench claims papers/ait36/claims.yaml
-	@echo "Paper 004's printed dev values (papers/004/dev.tsv) beside ours:"
-	$(PY) -m bncbench compare results/ait36 papers/004/dev.tsv --metric zol,rmse,rmse_all
-	$(PY) -m bncbench compare results/ait36-bv papers/004/dev.tsv --metric bias,variance
+	@echo "Paper 004's printed dev values (papers/ait36/dev.tsv) beside ours:"
+	$(PY) -m bncbench compare results/ait36 papers/ait36/dev.tsv --metric zol,rmse,rmse_all
+	$(PY) -m bncbench compare results/ait36-bv papers/ait36/dev.tsv --metric bias,variance
 	$(PY) -m bncbench figures results/ait36 --out results/ait36/figures
 	$(PY) -m bncbench figures results/ait36-bv --out results/ait36-bv/figures
-	$(PY) -m bncbench report results/ait36 --format html --out results/ait36/report.html --compare papers/004/dev.tsv
+	$(PY) -m bncbench report results/ait36 --format html --out results/ait36/report.html --compare papers/ait36/dev.tsv
 	$(PY) -m bncbench report results/ait36-bv --format html --out results/ait36-bv/report.html
 
 aode22: $(VENV)/.installed

@@ -1,6 +1,6 @@
 """bncbench compare: our results beside a published wide table.
 
-Acceptance (issue 13): paper 000's shipped dev values (papers/000/dev.tsv) against configs/stan70.yaml
+Acceptance (issue 13): paper 000's shipped dev values (papers/stan70/dev.tsv) against configs/stan70.yaml
 run on the 7 dev data sets: 224 of 224 values equal. A hand-made table built from `report`'s
 printed cells with known changes: exactly those changes are reported. Bad input: exit 2, one line.
 """
@@ -38,12 +38,12 @@ def _refused(r, *words):
 # ---------------------------------------------------------------- paper 000's dev values
 
 def test_shipped_dev_table_holds_the_reference_values():
-    """papers/000/dev.tsv is ../shared/reference/stan70-dev.tsv in the wide format, value for value
+    """papers/stan70/dev.tsv is ../shared/reference/stan70-dev.tsv in the wide format, value for value
     (the reference's STANMI ... STANMRMR named by our labels STAN-MI ... STAN-MRMR)."""
     ref = ROOT.parent / "shared" / "reference" / "stan70-dev.tsv"
     if not ref.is_file():
         pytest.skip(f"{ref} is missing")
-    wide = list(csv.reader(io.StringIO((ROOT / "papers/000/dev.tsv").read_text()), delimiter="\t"))
+    wide = list(csv.reader(io.StringIO((ROOT / "papers/stan70/dev.tsv").read_text()), delimiter="\t"))
     header, body = wide[0], {r[0]: dict(zip(wide[0], r)) for r in wide[1:]}
     rows = list(csv.DictReader(io.StringIO(ref.read_text()), delimiter="\t"))
     assert len(header) == 1 + 16 and list(body) == DEV
@@ -60,9 +60,9 @@ def test_stan70_dev_values_224_of_224_equal(mirror, tmp_path):
     res = tmp_path / "stan70"
     bnc("run", "configs/stan70.yaml", "--results", res, "--datasets", ",".join(DEV), "--quiet", "--jobs", "2",
         env=env, check=True)
-    md = bnc("compare", res, "papers/000/dev.tsv", check=True).stdout
+    md = bnc("compare", res, "papers/stan70/dev.tsv", check=True).stdout
     assert "224 of 224 values equal at the printed precision (zol, rmse)" in md
-    r = bnc("compare", res, "papers/000/dev.tsv", "--format", "csv", check=True)
+    r = bnc("compare", res, "papers/stan70/dev.tsv", "--format", "csv", check=True)
     rows = _csv(r.stdout)
     assert r.stdout.splitlines()[0] == ",".join(COLUMNS)
     assert len(rows) == 224 and {x["equal"] for x in rows} == {"yes"}

@@ -45,7 +45,7 @@ def pages(tmp_path_factory):
     plain, compared = tmp / "report.html", tmp / "compared.html"
     r = bnc("report", res, "--format", "html", "--out", plain, check=True)
     assert r.stdout == "" and str(plain) in r.stderr
-    bnc("report", res, "--format", "html", "--out", compared, "--compare", "papers/000/dev.tsv", check=True)
+    bnc("report", res, "--format", "html", "--out", compared, "--compare", "papers/stan70/dev.tsv", check=True)
     return res, plain.read_text(encoding="utf-8"), compared.read_text(encoding="utf-8")
 
 
@@ -137,7 +137,7 @@ def test_importing_bncbench_does_not_import_matplotlib():
 
 def test_bad_html_options_exit_2(pages, tmp_path):
     res, _, _ = pages
-    for args, word in ((["--compare", "papers/000/dev.tsv"], "--compare"),
+    for args, word in ((["--compare", "papers/stan70/dev.tsv"], "--compare"),
                        (["--format", "pdf"], "--format"),
                        (["--format", "html", "--label-metric", "NB=rmse"], "--label-metric"),
                        (["--format", "html", "--compare", tmp_path / "absent.tsv"], "absent.tsv")):
