@@ -1,7 +1,7 @@
 """Slow, obviously-correct reference implementations (plain Python loops and dicts).
 
 They re-derive every count, information measure, structure and estimate from the spec
-(ALGORITHMS.md §2–§4) without sharing code with bncbench's vectorised classifiers, so the
+(docs/algorithms.md §2–§4) without sharing code with bncbench's vectorised classifiers, so the
 tests can compare the two on many random inputs (numpy-groupies style).
 """
 

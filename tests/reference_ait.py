@@ -1,4 +1,4 @@
-"""Plain-Python reference of AIT (paper 004, ALGORITHMS.md §4.9), written from the spec with loops
+"""Plain-Python reference of AIT (paper 004, docs/algorithms.md §4.9), written from the spec with loops
 over test instances, attribute pairs and labels, and counts taken directly from the training rows.
 It shares no code with bncbench's vectorised AIT: only `tests/reference.py` (the plain reference
 of counts, MI / CMI and estimates) and, for more than 16 attributes under float32, the GCC

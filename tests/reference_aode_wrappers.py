@@ -1,4 +1,4 @@
-"""Plain-Python oracle for PAA, CAA, PAE, CAE (ALGORITHMS.md §4.8.4): the leave-one-out loss of a
+"""Plain-Python oracle for PAA, CAA, PAE, CAE (docs/algorithms.md §4.8.4): the leave-one-out loss of a
 model (P, C) by really refitting without each training instance (every count re-derived from
 the remaining rows, smoothing cardinalities of the whole training set), the greedy searches on
 top of it, and the selected model's posteriors. No bncbench code is used; the estimates are

@@ -1,4 +1,4 @@
-"""Slow plain-Python references for BAN (ALGORITHMS.md §4.7), written from the spec with dict
+"""Slow plain-Python references for BAN (docs/algorithms.md §4.7), written from the spec with dict
 counts over the rows; they never call bncbench's BAN code."""
 
 from __future__ import annotations

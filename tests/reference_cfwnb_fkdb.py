@@ -1,4 +1,4 @@
-"""Plain-Python oracles for CFWNB (ALGORITHMS.md §4.10) and FKDB (§4.11): loops, dicts and
+"""Plain-Python oracles for CFWNB (docs/algorithms.md §4.10) and FKDB (§4.11): loops, dicts and
 `math`, written from the spec, sharing no code with bncbench (nor with tests/reference.py).
 
 Data: lists of rows of value codes (−1 = missing), class codes 0..C−1, `cards[i]` = K_i.

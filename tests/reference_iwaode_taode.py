@@ -1,4 +1,4 @@
-"""Slow plain-Python references for IWAODE (ALGORITHMS.md §4.14) and TAODE (§4.13).
+"""Slow plain-Python references for IWAODE (docs/algorithms.md §4.14) and TAODE (§4.13).
 
 Loops and dicts straight from the spec, sharing no code with bncbench: every count is taken
 from the rows, every estimate from §2's formulas, every probability multiplied out (no log

@@ -1,4 +1,4 @@
-"""Plain-Python reference k-BAN (ALGORITHMS.md §4.6), written from the spec without bncbench code.
+"""Plain-Python reference k-BAN (docs/algorithms.md §4.6), written from the spec without bncbench code.
 
 Every candidate structure is built explicitly and its leave-one-out accuracy is computed by
 refitting the network's counts on the training rows without each instance in turn (the

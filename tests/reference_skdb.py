@@ -1,4 +1,4 @@
-"""Plain-Python oracle of selective KDB (ALGORITHMS.md §4.12), written from the spec alone.
+"""Plain-Python oracle of selective KDB (docs/algorithms.md §4.12), written from the spec alone.
 
 No bncbench code and no numpy: counts are dicts, leave-one-out is done by brute force (for each
 training instance the counts are rebuilt WITHOUT it), and the back-off rules are applied as the

@@ -1,4 +1,4 @@
-"""Slow plain-Python references for paper 003's SP, RC and SP+RC (ALGORITHMS.md §4.8.1–§4.8.3).
+"""Slow plain-Python references for paper 003's SP, RC and SP+RC (docs/algorithms.md §4.8.1–§4.8.3).
 
 Straight from the spec, sharing no code with bncbench: the spanning tree by brute force over all
 (n − 1)-edge subsets, FDs checked by scanning the training rows for each test instance, the

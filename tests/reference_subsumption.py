@@ -1,4 +1,4 @@
-"""Slow plain-Python reference for SR and NSR (ALGORITHMS.md §4.8.5) on top of AODE (§4.4).
+"""Slow plain-Python reference for SR and NSR (docs/algorithms.md §4.8.5) on top of AODE (§4.4).
 
 Written from the spec with loops over the training rows, sharing no code with bncbench: for each
 test instance the counts N(x_j) and N(x_i, x_j) are taken by scanning the rows, the subsumption

@@ -1,4 +1,4 @@
-"""AIT (paper 004, ALGORITHMS.md §4.9) against independent oracles:
+"""AIT (paper 004, docs/algorithms.md §4.9) against independent oracles:
 (a) the knee threshold against hand-worked lists and the plain-Python `ref_threshold`;
 (b) the batched per-instance local networks against a per-instance Python loop;
 (c) predict_proba of the whole method against the plain-Python `ref_ait` (1e-12)."""

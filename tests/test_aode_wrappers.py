@@ -1,4 +1,4 @@
-"""PAA, CAA, PAE, CAE (ALGORITHMS.md §4.8.4) against a plain-Python oracle that refits without
+"""PAA, CAA, PAE, CAE (docs/algorithms.md §4.8.4) against a plain-Python oracle that refits without
 each training instance (tests/reference_aode_wrappers.py), and hand-worked checks of the start
 models, the frequency test with the held-out instance removed and the strict stopping rule."""
 

@@ -1,4 +1,4 @@
-"""BAN (ALGORITHMS.md §4.7): the MDL/BIC score and hill climbing against the plain-Python
+"""BAN (docs/algorithms.md §4.7): the MDL/BIC score and hill climbing against the plain-Python
 reference, CMI in nats, Laplace predictions, hand-worked cut-set / thickening / thinning /
 orientation examples with a scripted CI oracle, and structure recovery on data drawn from a
 known class-augmented network."""

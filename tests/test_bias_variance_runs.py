@@ -1,4 +1,4 @@
-"""Kohavi–Wolpert over repeated CV on a real data set (ALGORITHMS.md §5.5): for every
+"""Kohavi–Wolpert over repeated CV on a real data set (docs/algorithms.md §5.5): for every
 (data set, classifier) row of `bncbench report`, bias + variance equals the mean ZOL over the runs
 (each run predicts every instance once), with paper 003's protocol (50 × 2-fold CV)."""
 

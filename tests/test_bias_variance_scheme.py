@@ -1,4 +1,4 @@
-"""The bias–variance experiment (`cv: {scheme: petal-bv}`, ALGORITHMS.md §5.5 last part)."""
+"""The bias–variance experiment (`cv: {scheme: petal-bv}`, docs/algorithms.md §5.5 last part)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Discretisers against the spec's test vectors (ALGORITHMS.md §8.2, produced with Weka 3.6.14)."""
+"""Discretisers against the spec's test vectors (docs/algorithms.md §8.2, produced with Weka 3.6.14)."""
 
 import numpy as np
 

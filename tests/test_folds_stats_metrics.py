@@ -9,7 +9,7 @@ from bncbench.preprocess.folds import petal_folds, stratified_folds
 from bncbench.evaluate.metrics import FoldResult, bias_variance, summarize
 from bncbench.evaluate.stats import WDL, compare, goal_difference, round4, sign_test, wdl
 
-# The 14 published p-values of paper 000 (ALGORITHMS.md §6.2)
+# The 14 published p-values of paper 000 (docs/algorithms.md §6.2)
 PUBLISHED = [((34, 22, 14), 0.0112), ((38, 17, 15), 0.0038), ((26, 22, 22), 0.3601), ((29, 20, 21), 0.2015),
              ((22, 29, 19), 0.4050), ((28, 21, 21), 0.2352), ((32, 19, 19), 0.0740), ((34, 20, 16), 0.0207),
              ((30, 21, 19), 0.1142), ((34, 18, 18), 0.0361), ((33, 1, 36), 0.4050), ((40, 7, 23), 0.0266),

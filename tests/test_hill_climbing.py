@@ -1,4 +1,4 @@
-"""Friedman's BAN hill climbing (ALGORITHMS.md §4.7): the incremental `hill_climb` against the
+"""Friedman's BAN hill climbing (docs/algorithms.md §4.7): the incremental `hill_climb` against the
 original loop (every move's delta re-evaluated each step, kept here as the reference) on seeded
 random data — dependencies drawn from a random network so that many moves happen, duplicated
 columns so that moves tie exactly — with 1, 2 and 8 attribute parents at most."""

@@ -1,4 +1,4 @@
-"""IWAODE (ALGORITHMS.md §4.14) and TAODE (§4.13) against the plain-Python references of
+"""IWAODE (docs/algorithms.md §4.14) and TAODE (§4.13) against the plain-Python references of
 tests/reference_iwaode_taode.py, a hand-worked IWAODE example, and TAODE's relation to AODE."""
 
 import numpy as np

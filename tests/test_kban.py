@@ -1,4 +1,4 @@
-"""k-BAN (ALGORITHMS.md §4.6) against the plain-Python reference of tests/reference_kban.py (every
+"""k-BAN (docs/algorithms.md §4.6) against the plain-Python reference of tests/reference_kban.py (every
 candidate structure built, leave-one-out by refitting without each instance) and hand-worked
 cases from the spec."""
 

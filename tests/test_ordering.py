@@ -1,4 +1,4 @@
-"""Attribute orders (ALGORITHMS.md §0.3): the emulation of GCC's `std::sort` against the real
+"""Attribute orders (docs/algorithms.md §0.3): the emulation of GCC's `std::sort` against the real
 one (compiled with g++ when it is installed) and against orders recorded from it."""
 
 import shutil

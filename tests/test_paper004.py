@@ -1,4 +1,4 @@
-"""Paper 004's printed values that ALGORITHMS.md and PROTOCOLS.md (S004) mark as verified, from
+"""Paper 004's printed values that docs/algorithms.md (§4.9, §10.4) marks as verified, from
 `bncbench run configs/ait36.yaml` / `configs/ait36-bv.yaml` and `bncbench report --format csv`:
 on the six development data sets of ../shared/reference/ait36-dev.tsv, TAN, KDB and SKDB
 (ZOL, RMSE — SKDB's the all-class RMSE — bias, variance), IWAODE (ZOL, all-class RMSE) and

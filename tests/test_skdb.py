@@ -1,4 +1,4 @@
-"""SKDB (ALGORITHMS.md §4.12) against the brute-force plain-Python oracle of tests/reference_skdb.py
+"""SKDB (docs/algorithms.md §4.12) against the brute-force plain-Python oracle of tests/reference_skdb.py
 and hand-worked cases."""
 
 import math

@@ -1,4 +1,4 @@
-"""Paper 003's SP, RC and SP+RC (ALGORITHMS.md §4.8.1–§4.8.3) against the plain-Python references
+"""Paper 003's SP, RC and SP+RC (docs/algorithms.md §4.8.1–§4.8.3) against the plain-Python references
 of tests/reference_sp_rc.py (brute-force spanning trees, FDs by scanning the training rows, cover
 and eliminations by attribute closure on sets) and against examples worked by hand."""
 

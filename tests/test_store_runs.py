@@ -297,7 +297,7 @@ def test_old_store_format_is_named(tmp_path):
 
 
 def _oracle_metrics(y: np.ndarray, p: np.ndarray) -> dict:
-    """Plain per-instance definitions (ALGORITHMS.md §5) in Python floats."""
+    """Plain per-instance definitions (docs/algorithms.md §5) in Python floats."""
     n, c = p.shape
     zol = sum(1 for i in range(n) if max(range(c), key=lambda k: (p[i, k], -k)) != y[i]) / n
     rmse = (sum((1 - p[i, y[i]]) ** 2 for i in range(n)) / n) ** 0.5

@@ -1,4 +1,4 @@
-"""SR and NSR (ALGORITHMS.md §4.8.5) against three independent oracles: Weka 3.6's AODEsr on
+"""SR and NSR (docs/algorithms.md §4.8.5) against three independent oracles: Weka 3.6's AODEsr on
 exported folds, the plain-Python reference of tests/reference_subsumption.py, and hand-worked
 examples of the tie rule and of the scan's skip rule."""
 

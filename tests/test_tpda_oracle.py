@@ -1,4 +1,4 @@
-"""Whole-pipeline oracle for BAN(method="tpda") (ALGORITHMS.md §4.7) against the plain-Python,
+"""Whole-pipeline oracle for BAN(method="tpda") (docs/algorithms.md §4.7) against the plain-Python,
 spec-written reference tests/reference_tpda.py (exact CMI arithmetic for ties and I ≤ ε), plus
 direct checks of the counting kernel `EntropyTerms`.
 

@@ -1,5 +1,5 @@
 """The scikit-learn transformers of bncbench.preprocess (EqualFrequencyDiscretizer, MDLDiscretizer,
-MissingImputer): hand-worked vectors of ALGORITHMS.md §8.2, Weka 3.6's cut points, sklearn's
+MissingImputer): hand-worked vectors of docs/algorithms.md §8.2, Weka 3.6's cut points, sklearn's
 SimpleImputer as the imputation oracle, check_estimator, and pipelines in cross_val_score."""
 
 import numpy as np
@@ -21,7 +21,7 @@ from bncbench.preprocess import EqualFrequencyDiscretizer, MDLDiscretizer, Missi
 from bncbench.preprocess.encode import PreprocessSettings, dataset_matrix, encode_fold, nominal_indices
 from bncbench.preprocess.folds import make_folds
 
-# ALGORITHMS.md §8.2 (Weka 3.6.14): a with one missing value, b, class c
+# docs/algorithms.md §8.2 (Weka 3.6.14): a with one missing value, b, class c
 A = np.array([1, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, np.nan, 9, 10], dtype=float)
 B = np.array([1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 7, 8, 9, 10], dtype=float)
 C = np.array(list("ppppqqqqpqqqqq"))

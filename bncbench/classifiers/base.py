@@ -53,7 +53,7 @@ class BayesNetClassifier:
     Parameters
     ----------
     estimator : {"mestimate", "laplace", "laplace_joint"}, default="mestimate"
-        Probability estimator (ALGORITHMS.md §2).
+        Probability estimator (docs/algorithms.md §2).
     m : float, default=1.0
         Weight of the prior of the m-estimate.
     missing : {"value", "skip"}, default="value"

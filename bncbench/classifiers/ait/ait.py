@@ -1,6 +1,6 @@
 """AIT: adaptive independence thresholding for TAN and KDB with target learning (paper 004,
 "Identification of informational and probabilistic independence by adaptive thresholding"),
-ALGORITHMS.md §4.9."""
+docs/algorithms.md §4.9."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ _DENSE_CELLS = 1 << 22
 
 
 class AIT(BayesNetClassifier):
-    """TAN^AIT / KDB^AIT (paper 004; ALGORITHMS.md §4.9): the base network learned from the training
+    """TAN^AIT / KDB^AIT (paper 004; docs/algorithms.md §4.9): the base network learned from the training
     data with its weak arcs removed (AIT-CII, BNC_T^AIT), averaged with a local network learned from
     each test instance under target learning (Wang, Chen & Mammadov, PAKDD 2018) with its arcs
     removed per class label (AIT-CIP, BNC_P^AIT): P(y | x) = ½ [P_T(y | x) + P_P(y | x)].

@@ -1,4 +1,4 @@
-"""The knee-point threshold of adaptive independence thresholding (paper 004, ALGORITHMS.md §4.9.1),
+"""The knee-point threshold of adaptive independence thresholding (paper 004, docs/algorithms.md §4.9.1),
 batched over many lists at once (one list per test instance for AIT-CIP).
 
 Per list: sort ascending (I_1 ≤ … ≤ I_M; M < 3 → −∞), split into m = ceil(M/5) consecutive boxes

@@ -1,4 +1,4 @@
-"""Instance-level functional dependencies for RC and SP+RC (ALGORITHMS.md §4.8.2–§4.8.3), evaluated
+"""Instance-level functional dependencies for RC and SP+RC (docs/algorithms.md §4.8.2–§4.8.3), evaluated
 for all test rows at once.
 
 An FD x_S → x_j (|S| ≤ 2, j ∉ S) holds for a test instance x iff N(x_S) ≥ l_FD and every training

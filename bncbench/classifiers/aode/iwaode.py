@@ -1,5 +1,5 @@
 """IWAODE: instance-based weighting of AODE's SPODEs by global and local conditional entropies
-(Duan, Wang & Chen 2020), ALGORITHMS.md §4.14 (from the authors' public code)."""
+(Duan, Wang & Chen 2020), docs/algorithms.md §4.14 (from the authors' public code)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def _neg_plogq(log_p: np.ndarray, log_q: np.ndarray) -> np.ndarray:
 
 
 class IWAODE(BayesNetClassifier):
-    """IWAODE — instance-weighted AODE (ALGORITHMS.md §4.14).
+    """IWAODE — instance-weighted AODE (docs/algorithms.md §4.14).
 
     Source: Z. Duan, L. Wang, S. Chen et al., "Instance-based weighting filter for superparent
     one-dependence estimators", Knowledge-Based Systems 203:106085, 2020; read from the group's

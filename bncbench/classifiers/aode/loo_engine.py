@@ -1,5 +1,5 @@
 """The leave-one-out engine of paper 003's wrappers PAA, CAA, PAE, CAE (Zheng & Webb 2007,
-ALGORITHMS.md §4.8.4): the leave-one-out loss on the training set of AODE with a parent set P and
+docs/algorithms.md §4.8.4): the leave-one-out loss on the training set of AODE with a parent set P and
 a child set C, and the greedy search that grows or shrinks one of them (`LooEngine.search`)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """RC and SP+RC: AODE and SP with children removed per test instance by functional dependencies
-(Wang, Wang, Li & Chi 2014, paper 003 §3.2) — ALGORITHMS.md §4.8.2–§4.8.3."""
+(Wang, Wang, Li & Chi 2014, paper 003 §3.2) — docs/algorithms.md §4.8.2–§4.8.3."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ class RC(_ChildRemoval, AODE):
 
     Source: L. Wang, S. Wang, X. Li, B. Chi, "Extracting credible dependencies for averaged
     one-dependence estimator analysis", Mathematical Problems in Engineering 2014, Article ID
-    470821, §3.2 (ALGORITHMS.md §4.8.2). For a test instance x, an FD x_S → x_j (|S| ≤ 2, j ∉ S)
+    470821, §3.2 (docs/algorithms.md §4.8.2). For a test instance x, an FD x_S → x_j (|S| ≤ 2, j ∉ S)
     holds iff N(x_S) ≥ `rc_min_support` and every training instance matching x on S has
     X_j = x_j. Steps per instance (vectorised over test rows, bncbench.classifiers.aode.fds):
     (1) all such FDs, left-reduced (an FD with |S| = 2 is dropped when a one-attribute subset
@@ -126,7 +126,7 @@ class RC(_ChildRemoval, AODE):
 class SPRC(_ChildRemoval, SP):
     """SP+RC — SP's superparents (training time), then RC per test instance with the FD left-hand
     sides restricted to SP's parents P; targets may be any attribute, and the deleted ones are
-    removed as children from every selected SPODE (ALGORITHMS.md §4.8.3; paper 003 §3.1–3.2, see
+    removed as children from every selected SPODE (docs/algorithms.md §4.8.3; paper 003 §3.1–3.2, see
     `SP` and `RC` for the source and the steps).
 
     Parameters

@@ -1,5 +1,5 @@
 """SP: AODE with superparents selected from a maximum weighted spanning tree (Wang, Wang, Li & Chi
-2014, paper 003 §3.1) — ALGORITHMS.md §4.8.1; with the SPODE averaging over a parent set P and a
+2014, paper 003 §3.1) — docs/algorithms.md §4.8.1; with the SPODE averaging over a parent set P and a
 child set C (§4.8) that RC and SP+RC (rc.py) share."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ class SP(AODE):
 
     Source: L. Wang, S. Wang, X. Li, B. Chi, "Extracting credible dependencies for averaged
     one-dependence estimator analysis", Mathematical Problems in Engineering 2014, Article ID
-    470821, §3.1 (ALGORITHMS.md §4.8.1). Kruskal's maximum spanning tree on I(X_i; X_j | Y) (ML
+    470821, §3.1 (docs/algorithms.md §4.8.1). Kruskal's maximum spanning tree on I(X_i; X_j | Y) (ML
     frequencies, bits); P = the branch nodes (tree degree ≥ 2) plus the fewest leaves, strongest
     edge first, whose edge CMIs sum to more than 85 % of all leaves' (all leaves when that sum is
     0); n = 1 → P = {X_1}, n = 2 → both. Then AODE (§4.4) with superparents P and every attribute a

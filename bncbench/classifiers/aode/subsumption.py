@@ -1,5 +1,5 @@
 """SR and NSR: AODE with lazy subsumption resolution (Zheng & Webb 2006) and near-subsumption
-resolution (Zheng, Webb, Suraweera & Zhu 2012) — ALGORITHMS.md §4.8.5, as S003 compares them."""
+resolution (Zheng, Webb, Suraweera & Zhu 2012) — docs/algorithms.md §4.8.5, as S003 compares them."""
 
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ class _SubsumptionAODE(AODE):
 
 
 class SR(_SubsumptionAODE):
-    """SR — AODE with lazy subsumption resolution (ALGORITHMS.md §4.8.5, Weka AODEsr semantics).
+    """SR — AODE with lazy subsumption resolution (docs/algorithms.md §4.8.5, Weka AODEsr semantics).
 
     Source: F. Zheng, G. I. Webb, "Efficient lazy elimination for averaged one-dependence
     estimators", ICML 2006, pp. 1113–1120; compared by S003 (Wang, Wang, Li & Chi 2014).
@@ -192,7 +192,7 @@ class SR(_SubsumptionAODE):
 
 
 class NSR(_SubsumptionAODE):
-    """NSR — AODE with near-subsumption resolution (ALGORITHMS.md §4.8.5). A RECONSTRUCTION,
+    """NSR — AODE with near-subsumption resolution (docs/algorithms.md §4.8.5). A RECONSTRUCTION,
     flagged: the criterion is the spec's best-effort definition, not the paper's.
 
     Source: F. Zheng, G. I. Webb, P. Suraweera, L. Zhu, "Subsumption resolution: an efficient and

@@ -1,5 +1,5 @@
 """TAODE: AODE with per-instance SPODE weights from each SPODE's likelihood of the test instance
-(Wang, Chen & Liu 2020, as described by S004) — ALGORITHMS.md §4.13, a reconstruction."""
+(Wang, Chen & Liu 2020, as described by S004) — docs/algorithms.md §4.13, a reconstruction."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from bncbench.classifiers.aode.spode import inverse_normalise, logsumexp, spode_
 
 
 class TAODE(AODE):
-    """TAODE — "Targeted AODE", a reconstruction (ALGORITHMS.md §4.13; low confidence).
+    """TAODE — "Targeted AODE", a reconstruction (docs/algorithms.md §4.13; low confidence).
 
     Source cited by S004 (its reference [31]): L. Wang, S. Chen, Y. Liu, "Self-adaptive attribute
     value weighting for averaged one-dependence estimators", IEEE Access 8:27887–27900, 2020. S004

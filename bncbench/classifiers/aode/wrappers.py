@@ -1,5 +1,5 @@
 """PAA, CAA, PAE, CAE: AODE with its parent set P or its child set C chosen greedily by the
-leave-one-out loss on the training set (Zheng & Webb 2007), ALGORITHMS.md §4.8.4 — the wrapper
+leave-one-out loss on the training set (Zheng & Webb 2007), docs/algorithms.md §4.8.4 — the wrapper
 baselines of paper 003 — over one shared leave-one-out engine (`loo_engine.LooEngine`)."""
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ _PARAMS_DOC = """
 class PAA(_AODEWrapper):
     __doc__ = """PAA — parent addition (F. Zheng, G. I. Webb, "Finding the right family: parent
     and child selection for averaged one-dependence estimators", ECML 2007, LNAI 4701,
-    pp. 490–501), ALGORITHMS.md §4.8.4. Starts from P = ∅ (naive Bayes), C = all attributes;
+    pp. 490–501), docs/algorithms.md §4.8.4. Starts from P = ∅ (naive Bayes), C = all attributes;
     each step adds to P the attribute whose model has the lowest leave-one-out loss on the
     training set (count subtraction, `LooEngine`) if that loss is strictly lower than the
     current one (ties → smallest index); stops otherwise or when P holds every attribute.
@@ -101,7 +101,7 @@ class PAA(_AODEWrapper):
 
 
 class CAA(_AODEWrapper):
-    __doc__ = """CAA — child addition (Zheng & Webb, ECML 2007; see `PAA`), ALGORITHMS.md §4.8.4.
+    __doc__ = """CAA — child addition (Zheng & Webb, ECML 2007; see `PAA`), docs/algorithms.md §4.8.4.
     Starts from P = all attributes, C = ∅ (every SPODE is P̂(y, x_p) alone); each step adds to C
     (as a child of every SPODE) the attribute with the lowest leave-one-out loss if it is
     strictly lower than the current one (ties → smallest index); stops otherwise or when C holds
@@ -111,7 +111,7 @@ class CAA(_AODEWrapper):
 
 
 class PAE(_AODEWrapper):
-    __doc__ = """PAE — parent elimination (Zheng & Webb, ECML 2007; see `PAA`), ALGORITHMS.md
+    __doc__ = """PAE — parent elimination (Zheng & Webb, ECML 2007; see `PAA`), docs/algorithms.md
     §4.8.4. Starts from AODE (P = C = all attributes); each step removes from P (its SPODE goes;
     it stays a child) the attribute whose removal gives the lowest leave-one-out loss if it is
     strictly lower than the current one (ties → smallest index); stops otherwise or when a
@@ -121,7 +121,7 @@ class PAE(_AODEWrapper):
 
 
 class CAE(_AODEWrapper):
-    __doc__ = """CAE — child elimination (Zheng & Webb, ECML 2007; see `PAA`), ALGORITHMS.md
+    __doc__ = """CAE — child elimination (Zheng & Webb, ECML 2007; see `PAA`), docs/algorithms.md
     §4.8.4. Starts from AODE (P = C = all attributes); each step removes from C (as a child of
     every SPODE; it stays a superparent) the attribute whose removal gives the lowest
     leave-one-out loss if it is strictly lower than the current one (ties → smallest index);

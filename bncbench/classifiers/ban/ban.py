@@ -1,4 +1,4 @@
-"""Unrestricted BAN baselines of paper 002 (ALGORITHMS.md §4.7): Friedman's score-based BAN
+"""Unrestricted BAN baselines of paper 002 (docs/algorithms.md §4.7): Friedman's score-based BAN
 (`method="hc"`, the search of `hill_climbing.py`) and Cheng & Greiner's conditional-independence-test
 BAN (`method="tpda"`, the search of `tpda.py`) — the classifier over either structure."""
 
@@ -20,7 +20,7 @@ from bncbench.preprocess.folds import stratified_folds
 
 class BAN(BayesNetClassifier):
     """Unrestricted BAN (Bayesian-network-augmented naive Bayes), paper 002's baselines
-    (ALGORITHMS.md §4.7): the class is a parent of every attribute and the attributes form an
+    (docs/algorithms.md §4.7): the class is a parent of every attribute and the attributes form an
     arbitrary DAG.
 
     * ``method="hc"`` — Friedman, Geiger & Goldszmidt, "Bayesian network classifiers", Machine

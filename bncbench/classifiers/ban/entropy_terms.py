@@ -1,5 +1,5 @@
 """Entropy terms T(S) = Σ N(s, y) ln N(s, y) of attribute sets with the class, the counting behind
-the BAN structure scores and CI tests of paper 002's baselines (ALGORITHMS.md §4.7), and CMI values
+the BAN structure scores and CI tests of paper 002's baselines (docs/algorithms.md §4.7), and CMI values
 whose comparisons are exact on near ties."""
 
 from __future__ import annotations

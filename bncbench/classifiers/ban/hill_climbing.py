@@ -1,4 +1,4 @@
-"""Friedman's BAN structure search (paper 002's BAN-MDL baseline, ALGORITHMS.md §4.7): greedy hill
+"""Friedman's BAN structure search (paper 002's BAN-MDL baseline, docs/algorithms.md §4.7): greedy hill
 climbing over arcs between attributes with the MDL/BIC score of the class-augmented network."""
 
 from __future__ import annotations

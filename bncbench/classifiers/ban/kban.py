@@ -1,5 +1,5 @@
 """k-BAN: restricted Bayesian-network-augmented naive Bayes learned by a greedy wrapper with
-improved-MRMR candidate parents (paper 002, ALGORITHMS.md §4.6)."""
+improved-MRMR candidate parents (paper 002, docs/algorithms.md §4.6)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: 
 
 
 class KBAN(BayesNetClassifier):
-    """k-BAN (paper 002, ALGORITHMS.md §4.6): a BAN in which every attribute has at most `k`
+    """k-BAN (paper 002, docs/algorithms.md §4.6): a BAN in which every attribute has at most `k`
     attribute parents, grown greedily from naive Bayes. In each step every attribute not yet
     handled proposes candidate parents by improved MRMR on I(X_i;X_j|Y) (the redundancy term is
     0 while the attribute has neither parents nor candidates — the spec's decision) and each of

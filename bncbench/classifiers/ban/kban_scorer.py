@@ -1,4 +1,4 @@
-"""k-BAN's structure scorer (paper 002, ALGORITHMS.md §4.6): the training-set accuracy of a candidate
+"""k-BAN's structure scorer (paper 002, docs/algorithms.md §4.6): the training-set accuracy of a candidate
 structure, by leave-one-out count subtraction or resubstitution, with the bounds that let the
 greedy search of `kban.py` settle most candidates without counting every row."""
 

@@ -1,5 +1,5 @@
 """Cheng & Greiner's three-phase dependency analysis (TPDA) with the class in every conditioning
-set: the structure search of paper 002's `BAN(method="tpda")` (ALGORITHMS.md §4.7)."""
+set: the structure search of paper 002's `BAN(method="tpda")` (docs/algorithms.md §4.7)."""
 
 from __future__ import annotations
 

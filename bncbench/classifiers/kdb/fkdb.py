@@ -1,5 +1,5 @@
 """FKDB: flexible KDB (Wang & Duan 2019, IEEE Access 7:134271–134279) — a reconstruction from a
-one-line description, ALGORITHMS.md §4.11 (low confidence, §9 item 15)."""
+one-line description, docs/algorithms.md §4.11 (low confidence, §9 item 15)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bncbench.classifiers.kernels.ordering import gcc_descending, stable_descend
 class FKDB(KDB):
     """Flexible KDB — a RECONSTRUCTION of L. Wang, Z. Duan et al., "Optimizing the topology of
     Bayesian network classifiers by applying conditional entropy to mine causal relationships
-    between attributes", IEEE Access 7:134271–134279, 2019 (ALGORITHMS.md §4.11). The paper
+    between attributes", IEEE Access 7:134271–134279, 2019 (docs/algorithms.md §4.11). The paper
     could not be read; paper 004 describes FKDB as "based on KDB and uses conditional entropy to
     measure causality between attributes". Label its results "re-implementation from
     description".
@@ -43,7 +43,7 @@ class FKDB(KDB):
     Parameters
     ----------
     k : int, default=2
-        Maximum number of attribute parents (ALGORITHMS.md's `fkdb_k`; 2, as KDB in paper 004).
+        Maximum number of attribute parents (docs/algorithms.md's `fkdb_k`; 2, as KDB in paper 004).
     estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
     info_precision : {"float64", "float32"}, default="float64"
         "float32": MI, CMI and the conditional entropies rounded to float32 before they are

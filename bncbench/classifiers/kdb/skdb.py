@@ -1,4 +1,4 @@
-"""SKDB: selective KDB (Martinez, Webb, Chen & Zaidi 2016, JMLR 17(44):1–35), ALGORITHMS.md §4.12."""
+"""SKDB: selective KDB (Martinez, Webb, Chen & Zaidi 2016, JMLR 17(44):1–35), docs/algorithms.md §4.12."""
 
 from __future__ import annotations
 

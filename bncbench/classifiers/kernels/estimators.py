@@ -1,4 +1,4 @@
-"""Probability estimators (ALGORITHMS.md §2), in log space, vectorised over count arrays.
+"""Probability estimators (docs/algorithms.md §2), in log space, vectorised over count arrays.
 
 A conditional estimate P̂(x | ctx) is computed from
   num = N(x, ctx), den = N(ctx) (for missing="skip": only instances with x known),

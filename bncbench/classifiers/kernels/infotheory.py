@@ -1,4 +1,4 @@
-"""Information measures from maximum-likelihood counts (ALGORITHMS.md §3, §0.3).
+"""Information measures from maximum-likelihood counts (docs/algorithms.md §3, §0.3).
 
 `precision="float32"` reproduces the C++ system of paper 000: each pairwise CMI is
 accumulated term by term in a 32-bit float (terms in double, loop order: value of the

@@ -1,5 +1,5 @@
 """CFWNB: correlation-based feature weighting filter for naive Bayes (Jiang, Zhang, Li & Wu,
-IEEE TKDE 31(2):201–213, 2019), ALGORITHMS.md §4.10."""
+IEEE TKDE 31(2):201–213, 2019), docs/algorithms.md §4.10."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ ML_MIN_JOINT = 1e-6
 class CFWNB(BayesNetClassifier):
     """Correlation-based feature weighting filter for naive Bayes (L. Jiang, L. Zhang, C. Li,
     J. Wu, "A correlation-based feature weighting filter for naive Bayes", IEEE TKDE
-    31(2):201–213, 2019; ALGORITHMS.md §4.10).
+    31(2):201–213, 2019; docs/algorithms.md §4.10).
 
     Weights. Relevance I(A_i;C) and redundancy I(A_i;A_j) (mutual information, bits), each
     divided by its mean over the attributes (resp. over the ordered pairs i ≠ j; a mean of 0

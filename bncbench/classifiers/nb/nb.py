@@ -1,4 +1,4 @@
-"""Naive Bayes (Duda & Hart 1973; Langley, Iba & Thompson 1992), ALGORITHMS.md §4.1."""
+"""Naive Bayes (Duda & Hart 1973; Langley, Iba & Thompson 1992), docs/algorithms.md §4.1."""
 
 from __future__ import annotations
 

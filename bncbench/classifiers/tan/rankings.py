@@ -1,4 +1,4 @@
-"""Attribute rankings of selective TAN (paper 000 §3, ALGORITHMS.md §4.5.1).
+"""Attribute rankings of selective TAN (paper 000 §3, docs/algorithms.md §4.5.1).
 
 Every ranking orders all attributes; ties go to the smallest attribute index.
 """

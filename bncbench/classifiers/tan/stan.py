@@ -1,4 +1,4 @@
-"""STAN: selective TAN by cross-validation risk minimisation (paper 000; ALGORITHMS.md §4.5)."""
+"""STAN: selective TAN by cross-validation risk minimisation (paper 000; docs/algorithms.md §4.5)."""
 
 from __future__ import annotations
 
