@@ -92,7 +92,7 @@ class RC(_ChildRemoval, AODE):
     Parameters
     ----------
     estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier` (paper 003: estimator="laplace_joint").
+        As in `BayesNetClassifier` (paper 003: estimator="laplace", docs/algorithms.md §2.3).
     min_freq : int, default=1
         AODE's minimum frequency of a superparent's value (§4.4).
     rc_min_support : int, default=100
@@ -132,7 +132,7 @@ class SPRC(_ChildRemoval, SP):
     Parameters
     ----------
     estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier` (paper 003: estimator="laplace_joint").
+        As in `BayesNetClassifier` (paper 003: estimator="laplace", docs/algorithms.md §2.3).
     min_freq : int, default=1
         AODE's minimum frequency of a superparent's value (§4.4).
     info_precision : {"float64", "float32"}, default="float64"

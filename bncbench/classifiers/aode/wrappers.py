@@ -67,7 +67,7 @@ _PARAMS_DOC = """
     Parameters
     ----------
     estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier` (paper 003 uses estimator="laplace_joint"). Both missing
+        As in `BayesNetClassifier` (paper 003 uses estimator="laplace", docs/algorithms.md §2.3). Both missing
         modes are supported (under "skip" a missing value is never a superparent and adds no
         child factor, as in AODE).
     min_freq : int, default=1
