@@ -239,3 +239,101 @@ def test_only_entry_points_at_top_level():
 @pytest.mark.parametrize("folder", ["data", "preprocess", "classifiers", "evaluate", "engine"])
 def test_concern_folders_exist(folder):
     assert (PKG / folder / "__init__.py").is_file()
+
+
+# -- the direction of imports between folders ---------------------------------------------------
+#: Which part of the package may import which (docs/architecture.md, "Dependency direction").
+#: A part is a top-level module or folder of bncbench; inside classifiers/ each family folder, the
+#: kernels and the base class are parts of their own. A module may always import its own part.
+FAMILIES = ("nb", "tan", "kdb", "ait", "aode", "ban")
+ALLOWED: dict[str, set[str]] = {
+    "bncbench": set(),                       # the package __init__: the version only
+    "errors": set(),
+    "utils": {"errors"},                     # cross-cutting helpers (atomic writes, name hints)
+    "data": {"errors", "utils"},
+    "preprocess": {"data", "errors", "utils"},
+    "classifiers.kernels": set(),            # numpy only: shared by two or more families
+    "classifiers.base": {"classifiers.kernels"},
+    **{f"classifiers.{f}": {"classifiers.kernels", "classifiers.base"} for f in FAMILIES},
+    "classifiers": {"classifiers.kernels", "classifiers.base", *(f"classifiers.{f}" for f in FAMILIES)},
+    "evaluate": {"errors", "utils"},
+    "engine": {"bncbench", "data", "preprocess", "classifiers", "classifiers.base", "evaluate", "errors", "utils"},
+    "config": {"data", "preprocess", "classifiers", "classifiers.kernels", "evaluate", "engine", "errors", "utils"},
+    "results": {"engine", "evaluate", "data", "errors", "utils"},
+    "cli": {"bncbench", "config", "data", "preprocess", "classifiers", "evaluate", "engine", "errors", "utils",
+            "results"},
+    "__main__": {"cli"},
+}
+#: (importer, imported) module pairs that cross the table, each with its reason
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("bncbench.classifiers.ban.ban", "bncbench.preprocess.folds"):
+        "BAN chooses ε by an inner stratified CV with the runner's own fold rule (one fold rule for the "
+        "project); preprocess/folds.py imports numpy only, so the classifiers stay light",
+    ("bncbench.evaluate.figures", "bncbench.results"):
+        "a figure reads a results store (`bncbench figures RESULTS`, the HTML report's figures); only the "
+        "CLI imports evaluate/figures.py, lazily",
+    ("bncbench.evaluate.figures", "bncbench.config"):
+        "the defaults of `bncbench figures` come from the stored config's figures: section",
+    ("bncbench.evaluate.figures", "bncbench.data.catalog"):
+        "the scatter colours points by a catalog data set's number of instances",
+}
+#: modules kept for code outside bncbench only (plug-ins written before the family layout)
+COMPAT_ONLY = {"bncbench.classifiers.estimators", "bncbench.classifiers.tables"}
+
+
+def part_of(module: str) -> str:
+    """The part of the package a module belongs to (the keys of ALLOWED)."""
+    p = module.split(".")
+    if len(p) == 1:
+        return "bncbench"
+    if p[1] != "classifiers" or len(p) == 2:
+        return p[1]
+    return f"classifiers.{p[2]}" if p[2] in (*FAMILIES, "kernels", "base") else "classifiers"
+
+
+def direction_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of the graph that the table and its exceptions do not allow."""
+    bad = []
+    for a, targets in sorted(graph.items()):
+        for b in sorted(targets):
+            pa, pb = part_of(a), part_of(b)
+            if b in COMPAT_ONLY and a != "bncbench.classifiers":
+                bad.append(f"{a} imports {b}, a path kept for plug-ins only: import the kernel")
+            elif pa != pb and pb not in ALLOWED.get(pa, set()) and (a, b) not in EXCEPTIONS:
+                bad.append(f"{a} ({pa}) imports {b} ({pb})")
+    return bad
+
+
+def test_imports_follow_the_direction_table():
+    graph, lines = import_graph()
+    files = _module_files()
+    bad = direction_violations(graph)
+    assert not bad, ("imports against the direction table of tests/test_layout.py (ALLOWED; an exception "
+                     "goes into EXCEPTIONS with its reason):\n  " + "\n  ".join(bad))
+    assert all(part_of(m) in ALLOWED for m in files), sorted({part_of(m) for m in files} - set(ALLOWED))
+    stale = [pair for pair in EXCEPTIONS if pair[1] not in graph.get(pair[0], set())]
+    assert not stale, f"exceptions no module needs any more: {stale}"
+
+
+def test_direction_table_catches_a_wrong_import():
+    """Negative check: a kernel that imports a family, a family that imports another family, an
+    evaluate module that reads the store and a module that imports a plug-in path are reported."""
+    graph = {"bncbench.classifiers.kernels.counts": {"bncbench.classifiers.tan.tan"},
+             "bncbench.classifiers.kdb.kdb": {"bncbench.classifiers.aode.spode", "bncbench.classifiers.kernels.counts"},
+             "bncbench.evaluate.wdl": {"bncbench.engine.store"},
+             "bncbench.classifiers.nb.nb": {"bncbench.classifiers.tables"},
+             "bncbench.classifiers.ban.ban": {"bncbench.preprocess.folds"}}
+    bad = direction_violations(graph)
+    assert len(bad) == 4 and not any("preprocess.folds" in b for b in bad), bad
+
+
+def test_no_import_of_another_modules_private_names():
+    """`from bncbench.x import _name` across modules couples a module to another's internals
+    (results.py once imported metrics._aggregate): make the name public instead."""
+    found = []
+    for m, path in _module_files().items():
+        for node in _import_statements(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bncbench"):
+                found += [f"{path.relative_to(PKG.parent)}:{node.lineno}: {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not found, "private names imported from another module:\n  " + "\n  ".join(found)
