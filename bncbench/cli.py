@@ -60,7 +60,7 @@ def _split(s: Optional[str]) -> list[str] | None:
 
 def _select(exp, datasets: list[str] | None, classifiers: list[str] | None):
     from bncbench.data import catalog
-    from bncbench.data.catalog import nearest
+    from bncbench.utils.suggest import did_you_mean
 
     if datasets:
         known = {d.name: d for d in exp.datasets}
@@ -73,14 +73,14 @@ def _select(exp, datasets: list[str] | None, classifiers: list[str] | None):
                 except UserError:
                     pass
             if canon not in known:
-                raise UserError(f"--datasets: {name!r} is not in the config{nearest(name, list(known))}")
+                raise UserError(f"--datasets: {name!r} is not in the config{did_you_mean(name, list(known))}")
             chosen.append(known[canon])
         exp.datasets = chosen
     if classifiers:
         known = {c.label: c for c in exp.classifiers}
         for lab in classifiers:
             if lab not in known:
-                raise UserError(f"--classifiers: no classifier labelled {lab!r} in the config{nearest(lab, list(known))}")
+                raise UserError(f"--classifiers: no classifier labelled {lab!r} in the config{did_you_mean(lab, list(known))}")
         exp.classifiers = [known[lab] for lab in classifiers]
     return exp
 
@@ -247,28 +247,14 @@ def _write(text: str, out: str | None) -> None:
     if out is None:
         typer.echo(text, nl=False)
         return
-    import os
-    import tempfile
+    from bncbench.utils.files import atomic_write
 
-    target = Path(out)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-", suffix=target.suffix)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with atomic_write(Path(out), "w", encoding="utf-8", public=True) as f:
             f.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
     except OSError as e:
         raise UserError(f"--out {out}: cannot write ({e.strerror})") from None
     _err(f"wrote {out}")
-
-
-def _umask() -> int:
-    import os
-
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _html_report(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None) -> str:
@@ -359,7 +345,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
       bncbench wdl results/default --draw relative:0.05 --draws ignore
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
     """
-    from bncbench.data.catalog import nearest
+    from bncbench.utils.suggest import did_you_mean
     from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
     from bncbench.evaluate.report import difference_legend, read_wide_table
     from bncbench.results import store_differences
@@ -406,7 +392,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
         for opt, wanted, available in (("--datasets", want_ds, ds), ("--classifiers", want_lab, labels)):
             for w in wanted or []:
                 if w not in available:
-                    raise UserError(f"{opt}: {w!r} is not in {path}{nearest(w, available)}; "
+                    raise UserError(f"{opt}: {w!r} is not in {path}{did_you_mean(w, available)}; "
                                     f"available: {', '.join(available)}")
         ds = [d for d in ds if not want_ds or d in want_ds]
         labels = [lab for lab in labels if not want_lab or lab in want_lab]
@@ -415,7 +401,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
         if chosen:
             for lab in chosen:
                 if lab not in labels:
-                    raise UserError(f"{opt}: no classifier {lab!r}{nearest(lab, labels)}; available: {', '.join(labels)}")
+                    raise UserError(f"{opt}: no classifier {lab!r}{did_you_mean(lab, labels)}; available: {', '.join(labels)}")
             if opt == "--rows":
                 row_labels = chosen
             else:

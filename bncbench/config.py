@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import importlib
 import inspect
@@ -21,6 +20,7 @@ from bncbench.errors import UserError
 from bncbench.classifiers.estimators import ESTIMATORS
 from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import SCHEMES
+from bncbench.utils.suggest import did_you_mean
 
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
             "info_precision", "wdl", "executor", "figures"}
@@ -134,11 +134,6 @@ class _Lines:
         return self.lines.get(path)
 
 
-def _near(word: str, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.5)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 class _Checker:
     def __init__(self, file: str, lines: _Lines):
         self.file, self.lines = file, lines
@@ -154,12 +149,12 @@ class _Checker:
             self.fail(path, f"expected a mapping, got {type(value).__name__}")
         for k in value:
             if k not in allowed:
-                self.fail(path + [k], f"unknown key {k!r}{_near(k, allowed)}; valid keys: {', '.join(sorted(allowed))}")
+                self.fail(path + [k], f"unknown key {k!r}{did_you_mean(k, allowed)}; valid keys: {', '.join(sorted(allowed))}")
         return value
 
     def choice(self, value, path, choices):
         if value not in choices:
-            self.fail(path, f"invalid value {value!r}{_near(value, choices)}; choose one of {', '.join(map(str, choices))}")
+            self.fail(path, f"invalid value {value!r}{did_you_mean(value, choices)}; choose one of {', '.join(map(str, choices))}")
         return value
 
     def typed(self, value, path, typ, minimum=None):
@@ -180,7 +175,7 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
     if name in REGISTRY:
         return REGISTRY[name]
     if not isinstance(name, str) or ":" not in name:
-        ck.fail(path, f"unknown classifier {name!r}{_near(name, REGISTRY)}; available: {', '.join(REGISTRY)}, "
+        ck.fail(path, f"unknown classifier {name!r}{did_you_mean(name, REGISTRY)}; available: {', '.join(REGISTRY)}, "
                       f"or your own as module.path:ClassName")
     module, _, attr = name.partition(":")
     plugin_path(config_dir)
@@ -192,7 +187,7 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
                       f"the installed packages)")
     cls = getattr(mod, attr, None)
     if cls is None:
-        ck.fail(path, f"module {module!r} has no {attr!r}{_near(attr, [n for n in dir(mod) if not n.startswith('_')])}")
+        ck.fail(path, f"module {module!r} has no {attr!r}{did_you_mean(attr, [n for n in dir(mod) if not n.startswith('_')])}")
     if not (isinstance(cls, type) and issubclass(cls, BayesNetClassifier)):
         ck.fail(path, f"{name!r} is not a subclass of bncbench.classifiers.BayesNetClassifier")
     return cls
@@ -381,7 +376,7 @@ def parse(text: str, file: str = "<config>") -> Experiment:
             if k in ("name", "label"):
                 continue
             if k not in allowed:
-                ck.fail(["classifiers", i, k], f"unknown parameter {k!r} of {cname}{_near(k, allowed)}; "
+                ck.fail(["classifiers", i, k], f"unknown parameter {k!r} of {cname}{did_you_mean(k, allowed)}; "
                                                f"valid: {', '.join(allowed)}")
             default = allowed[k].default
             if isinstance(default, bool):

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +23,8 @@ from bncbench.data import catalog
 from bncbench.engine.store import Store
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import INSTANCE_METRICS, METRICS, REPEATED_RUN_METRICS, _aggregate, summarize
+from bncbench.utils.files import atomic_path
+from bncbench.utils.suggest import did_you_mean
 
 
 @dataclass
@@ -71,11 +71,9 @@ def _layout(store: Store, location) -> dict:
 def _choose(kind: str, wanted: list[str] | None, available: list[str]) -> list[str]:
     if not wanted:
         return available
-    from bncbench.data.catalog import nearest
-
     for w in wanted:
         if w not in available:
-            raise UserError(f"--{kind}: {w!r} is not in the results{nearest(w, available)}; "
+            raise UserError(f"--{kind}: {w!r} is not in the results{did_you_mean(w, available)}; "
                             f"available: {', '.join(available)}")
     return [a for a in available if a in wanted]
 
@@ -274,31 +272,18 @@ def export(location: str, fmt: str, out: str, predictions: bool = False) -> list
                 name = f"{base}-{n}"
             used.add(name)
             tables.append((name, lambda d=d: r.predictions(d)))
-    mode = 0o666 & ~_umask()
     written = []
     for name, make in tables:
         target = folder / f"{name}.{fmt}"
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".part-", suffix=f".{fmt}")
-        os.close(fd)
         try:
-            df = make()
-            if fmt == "parquet":
-                df.to_parquet(tmp, index=False)
-            else:
-                df.to_csv(tmp, index=False)
-            os.chmod(tmp, mode)  # mkstemp's 0600 would hide the export from everyone else
-            os.replace(tmp, target)
+            with atomic_path(target, public=True) as tmp:  # public: a 0600 export would be hidden from everyone else
+                df = make()
+                if fmt == "parquet":
+                    df.to_parquet(tmp, index=False)
+                else:
+                    df.to_csv(tmp, index=False)
         except OSError as e:
             raise UserError(f"--out {out}: cannot write {target.name} ({e.strerror}); the files before it are "
                             f"complete") from None
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
         written.append(target)
     return written
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -236,6 +236,14 @@ def test_only_entry_points_at_top_level():
                        f"of its concern (data, preprocess, classifiers, evaluate, engine; docs/architecture.md)")
 
 
-@pytest.mark.parametrize("folder", ["data", "preprocess", "classifiers", "evaluate", "engine"])
+@pytest.mark.parametrize("folder", ["data", "preprocess", "classifiers", "evaluate", "engine", "utils"])
 def test_concern_folders_exist(folder):
     assert (PKG / folder / "__init__.py").is_file()
+
+
+def test_utils_import_no_other_bncbench_module():
+    """bncbench/utils/ holds helpers any module may import, so it imports none of them."""
+    graph, lines = import_graph()
+    found = [f"{m} imports {t} (line {lines[(m, t)]})" for m in graph if m.startswith("bncbench.utils")
+             for t in graph[m] if not t.startswith("bncbench.utils")]
+    assert not found, "\n".join(found)
