@@ -347,7 +347,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     """
     from bncbench.utils.suggest import did_you_mean
     from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
-    from bncbench.evaluate.report import difference_legend, read_wide_table
+    from bncbench.evaluate.report import difference_legend
+    from bncbench.evaluate.wide_table import read_wide_table
     from bncbench.results import store_differences
     from bncbench.evaluate.stats import parse_draw
     from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes
