@@ -719,25 +719,20 @@ def folds(config: str = typer.Argument(..., metavar="CONFIG", help="experiment Y
       bncbench folds configs/stan70.yaml --dataset car --out folds/car --runs 1
     """
     from bncbench import config as cfg
+    from bncbench.engine.units import preprocessed_fold
     from bncbench.preprocess import arff
-    from bncbench.engine import units
-    from bncbench.preprocess.encode import encode_fold
-    from bncbench.preprocess.folds import split
 
     exp = _select(cfg.load(config), [dataset], None)
-    spec = exp.datasets[0]
-    ds = units.load_dataset(spec)
-    s = spec.settings(exp.preprocess)
-    gcuts = units._global_cuts(spec, s) if s.scope == "global" else None
+    spec, cv = exp.datasets[0], exp.cv
     n_written = 0
-    for r in range(exp.cv.runs if runs is None else min(runs, exp.cv.runs)):
-        for f in range(exp.cv.folds):
-            tr, te = split(ds.y, exp.cv.scheme, exp.cv.folds, r, f, exp.cv.seed, exp.cv.divisor or 3)
-            enc = encode_fold(ds, tr, te, s, gcuts)
-            names = arff.value_names(ds, enc, s.missing)
-            for part, idx, X in (("train", tr, enc.X_train), ("test", te, enc.X_test)):
+    for r in range(cv.runs if runs is None else min(runs, cv.runs)):
+        for f in range(cv.folds):
+            p = preprocessed_fold(spec, exp.preprocess, cv.scheme, cv.folds, r, f, cv.seed, cv.divisor or 3)
+            ds, enc = p.dataset, p.encoded
+            names = arff.value_names(ds, enc, p.settings.missing)
+            for part, idx, X in (("train", p.train, enc.X_train), ("test", p.test, enc.X_test)):
                 arff.write_arff(Path(out) / f"{spec.name}-r{r}-f{f}-{part}.arff", f"{spec.name}-r{r}-f{f}-{part}",
-                                  ds, names, X, ds.y[idx])
+                                ds, names, X, ds.y[idx])
                 n_written += 1
     _err(f"wrote {n_written} ARFF files to {out}")
 
