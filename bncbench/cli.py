@@ -263,11 +263,11 @@ def _html_report(results: str, table: str | None, datasets: list[str] | None, cl
 
     from bncbench import __version__
     from bncbench.data import catalog, describe
-    from bncbench.engine.store import Store
     from bncbench.evaluate import html
     from bncbench.evaluate.figures import figures_for_html
     from bncbench.evaluate.metrics import METRICS, REPEATED_RUN_METRICS
-    from bncbench.results import store_differences, stored_config, summarize_store
+    from bncbench.results import (store_differences, stored_config, stored_provenance, stored_wdl_settings,
+                                  summarize_store)
 
     first = summarize_store(results, METRICS[0], datasets, classifiers)  # checks the store and the filters
     summaries = [first]
@@ -291,16 +291,11 @@ def _html_report(results: str, table: str | None, datasets: list[str] | None, cl
             files += [(d, f"{f['source']}:{f['path']}", f.get("sha256", "")) for f in entry["files"]]
         else:
             files.append((d, describe.origin(d), ""))
-    store = Store(results, readonly=True)
-    try:
-        provenance = store.get_meta("provenance") or {}
-    finally:
-        store.close()
     name = ", ".join(first.configs) or Path(results).name
     return html.render(html.ReportInput(
-        title=f"bncbench report: {name}", version=__version__, provenance=provenance, config=stored_config(results),
+        title=f"bncbench report: {name}", version=__version__, provenance=stored_provenance(results), config=stored_config(results),
         data_files=files, summaries=summaries, differences=store_differences(results, first.datasets),
-        wdl=_stored_wdl_settings(results), figures=figures_for_html(results),
+        wdl=stored_wdl_settings(results), figures=figures_for_html(results),
         comparison=_comparison(results, table, [s.metric for s in summaries], classifiers, None) if table else None,
         comparison_source=table or ""))
 
@@ -363,7 +358,9 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     if is_store:
         if higher_is_better:
             raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
-        defaults.update(_stored_wdl_settings(path))
+        from bncbench.results import stored_wdl_settings
+
+        defaults.update(stored_wdl_settings(path))
     draw, draws, tails = draw or defaults["draw"], draws or defaults["draws"], tails or defaults["tails"]
     try:
         parse_draw(draw)
@@ -539,7 +536,7 @@ def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results direc
     from bncbench.evaluate.paired import gd_rows, parse_pairs
     from bncbench.evaluate.report import format_grid
     from bncbench.evaluate.stats import parse_draw
-    from bncbench.results import summarize_store
+    from bncbench.results import stored_wdl_settings, summarize_store
 
     if metric not in METRICS:
         raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
@@ -547,7 +544,7 @@ def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results direc
         pair_list = parse_pairs(pairs)
     except ValueError as e:
         raise UserError(f"--pairs: {e}") from None
-    rule = draw or _stored_wdl_settings(results).get("draw", "exact4")
+    rule = draw or stored_wdl_settings(results).get("draw", "exact4")
     try:
         parse_draw(rule)
     except ValueError as e:
@@ -685,23 +682,6 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     for caption, header, rows in cl.table_comparison(spec, summary):
         out.append(format_grid(header, rows, format, caption=caption) + ("\n" if format != "csv" else ""))
     typer.echo("".join(out), nl=False)
-
-
-def _stored_wdl_settings(results: str) -> dict:
-    """The `wdl:` section of the config stored with a results directory (empty if none)."""
-    import yaml
-
-    from bncbench.results import stored_config
-
-    text = stored_config(results)
-    try:
-        config = yaml.safe_load(text) or {}
-    except yaml.YAMLError:
-        return {}
-    section = config.get("wdl") if isinstance(config, dict) else None
-    if not isinstance(section, dict):
-        return {}
-    return {k: str(v) for k, v in section.items() if k in ("metric", "draw", "draws", "tails")}
 
 
 @app.command()

@@ -167,6 +167,31 @@ def stored_config(location: str) -> str:
         store.close()
 
 
+def stored_provenance(location: str) -> dict:
+    """What the store records of the runs' provenance (bncbench version, machine, data files;
+    the HTML report shows it), or {} if nothing."""
+    store = Store(location, readonly=True)
+    try:
+        return store.get_meta("provenance") or {}
+    finally:
+        store.close()
+
+
+def stored_wdl_settings(location: str) -> dict[str, str]:
+    """The `wdl:` section of the config the store was last run with, as strings: the defaults of
+    `bncbench wdl`, `gd` and the HTML report (empty if none)."""
+    import yaml
+
+    try:
+        config = yaml.safe_load(stored_config(location)) or {}
+    except yaml.YAMLError:
+        return {}
+    section = config.get("wdl") if isinstance(config, dict) else None
+    if not isinstance(section, dict):
+        return {}
+    return {k: str(v) for k, v in section.items() if k in ("metric", "draw", "draws", "tails")}
+
+
 class Results:
     """The tasks of a results store as pandas DataFrames (see `load`)."""
 
