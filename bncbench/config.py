@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import importlib
 import inspect
@@ -21,6 +20,7 @@ from bncbench.errors import UserError
 from bncbench.classifiers.kernels.estimators import ESTIMATORS
 from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import SCHEMES
+from bncbench.utils.suggest import did_you_mean
 
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
             "info_precision", "wdl", "executor", "figures"}
@@ -134,11 +134,6 @@ class _Lines:
         return self.lines.get(path)
 
 
-def _near(word: str, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.5)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 class _Checker:
     def __init__(self, file: str, lines: _Lines):
         self.file, self.lines = file, lines
@@ -154,12 +149,12 @@ class _Checker:
             self.fail(path, f"expected a mapping, got {type(value).__name__}")
         for k in value:
             if k not in allowed:
-                self.fail(path + [k], f"unknown key {k!r}{_near(k, allowed)}; valid keys: {', '.join(sorted(allowed))}")
+                self.fail(path + [k], f"unknown key {k!r}{did_you_mean(k, allowed)}; valid keys: {', '.join(sorted(allowed))}")
         return value
 
     def choice(self, value, path, choices):
         if value not in choices:
-            self.fail(path, f"invalid value {value!r}{_near(value, choices)}; choose one of {', '.join(map(str, choices))}")
+            self.fail(path, f"invalid value {value!r}{did_you_mean(value, choices)}; choose one of {', '.join(map(str, choices))}")
         return value
 
     def typed(self, value, path, typ, minimum=None):
@@ -180,7 +175,7 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
     if name in REGISTRY:
         return REGISTRY[name]
     if not isinstance(name, str) or ":" not in name:
-        ck.fail(path, f"unknown classifier {name!r}{_near(name, REGISTRY)}; available: {', '.join(REGISTRY)}, "
+        ck.fail(path, f"unknown classifier {name!r}{did_you_mean(name, REGISTRY)}; available: {', '.join(REGISTRY)}, "
                       f"or your own as module.path:ClassName")
     module, _, attr = name.partition(":")
     plugin_path(config_dir)
@@ -192,7 +187,7 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
                       f"the installed packages)")
     cls = getattr(mod, attr, None)
     if cls is None:
-        ck.fail(path, f"module {module!r} has no {attr!r}{_near(attr, [n for n in dir(mod) if not n.startswith('_')])}")
+        ck.fail(path, f"module {module!r} has no {attr!r}{did_you_mean(attr, [n for n in dir(mod) if not n.startswith('_')])}")
     if not (isinstance(cls, type) and issubclass(cls, BayesNetClassifier)):
         ck.fail(path, f"{name!r} is not a subclass of bncbench.classifiers.BayesNetClassifier")
     return cls
@@ -284,7 +279,9 @@ def parse_figures(text: str, labels: list[str], file: str = "<config>") -> dict[
 
 
 def parse(text: str, file: str = "<config>") -> Experiment:
-    """Validate a config text and build the `Experiment` (UserError on the first problem)."""
+    """Validate a config text and build the `Experiment` (UserError on the first problem).
+    The sections are checked in this order: the top-level keys, preprocess, cv, the shared
+    classifier parameters, datasets, classifiers, wdl, executor, figures."""
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as e:
@@ -301,10 +298,21 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         if req not in raw:
             ck.fail([], f"missing required key {req!r}")
     name = str(raw.get("name") or Path(file).stem)
-
     settings = PreprocessSettings(**dict(_preprocess_overrides(ck, raw.get("preprocess"), ["preprocess"])))
+    cv = _cv(ck, raw.get("cv"))
+    shared = _shared_params(ck, raw)
+    datasets = _datasets(ck, raw["datasets"], file)
+    classifiers = _classifiers(ck, raw["classifiers"], shared, settings, datasets, Path(file).parent)
+    wdl = _wdl(ck, raw.get("wdl"))
+    ex = _executor(ck, raw.get("executor"))
+    figures = {} if raw.get("figures") is None else _figures(ck, raw["figures"], [c.label for c in classifiers])
+    return Experiment(name, datasets, classifiers, settings, cv, wdl, text, dict(ex),
+                      [d.name for d in datasets], [c.label for c in classifiers], figures)
 
-    cvraw = dict(raw.get("cv") or {})
+
+def _cv(ck: _Checker, raw) -> CVSpec:
+    """The validated `cv:` section."""
+    cvraw = dict(raw or {})
     ck.mapping(cvraw, ["cv"], set(CV_KEYS))
     for k, spec in CV_KEYS.items():
         if k in cvraw:
@@ -319,8 +327,11 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         cvraw.update(folds=1, divisor=cvraw.get("divisor", 3))
     elif "divisor" in cvraw:
         ck.fail(["cv", "divisor"], "cv.divisor applies only to scheme petal-bv (the sample size N // divisor)")
-    cv = CVSpec(**cvraw)
+    return CVSpec(**cvraw)
 
+
+def _shared_params(ck: _Checker, raw: dict) -> dict[str, Any]:
+    """The top-level classifier parameters (SHARED_PARAMS) the config sets."""
     shared: dict[str, Any] = {}
     if "estimator" in raw:
         shared["estimator"] = ck.choice(raw["estimator"], ["estimator"], ESTIMATORS)
@@ -328,8 +339,12 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         shared["m"] = float(ck.typed(raw["m"], ["m"], float, 0))
     if "info_precision" in raw:
         shared["info_precision"] = ck.choice(raw["info_precision"], ["info_precision"], ("float32", "float64"))
+    return shared
 
-    dsraw = raw["datasets"]
+
+def _datasets(ck: _Checker, dsraw, file: str) -> list[DatasetSpec]:
+    """The validated `datasets:` list (catalog names resolved, user files' paths relative to the
+    config's folder unless they exist from the current one)."""
     if not isinstance(dsraw, list) or not dsraw:
         ck.fail(["datasets"], "expected a non-empty list of data-set names or {name, path, class} entries")
     datasets = []
@@ -362,8 +377,12 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         if d.name in seen:
             ck.fail(["datasets", i], f"data set {d.name!r} is listed twice")
         seen.add(d.name)
+    return datasets
 
-    clraw = raw["classifiers"]
+
+def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: PreprocessSettings,
+                 datasets: list[DatasetSpec], config_dir: Path) -> list[ClassifierSpec]:
+    """The validated `classifiers:` list, each with its own label."""
     if not isinstance(clraw, list) or not clraw:
         ck.fail(["classifiers"], "expected a non-empty list of {name: ..., label: ...} entries")
     classifiers = []
@@ -374,39 +393,8 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         if not isinstance(c, dict):
             ck.fail(["classifiers", i], f"expected a name or a {{name: ..., label: ...}} mapping, got {c!r}")
         cname = c.get("name")
-        cls = _resolve_classifier(cname, ck, ["classifiers", i, "name"], Path(file).parent)
-        allowed = _classifier_params(cls)
-        params = {k: v for k, v in shared.items() if k in allowed}
-        for k, v in c.items():
-            if k in ("name", "label"):
-                continue
-            if k not in allowed:
-                ck.fail(["classifiers", i, k], f"unknown parameter {k!r} of {cname}{_near(k, allowed)}; "
-                                               f"valid: {', '.join(allowed)}")
-            default = allowed[k].default
-            if isinstance(default, bool):
-                ck.typed(v, ["classifiers", i, k], bool)
-            elif isinstance(default, int):
-                ck.typed(v, ["classifiers", i, k], int, 0)
-            elif isinstance(default, float):
-                v = float(ck.typed(v, ["classifiers", i, k], float, 0))
-            elif isinstance(default, str):
-                ck.typed(v, ["classifiers", i, k], str)
-            params[k] = v
-        for k, choices in cls.PARAM_CHOICES.items():
-            if k in params:
-                ck.choice(params[k], ["classifiers", i, k], choices)
-        try:
-            check = getattr(cls(**params), "_check_params", None)  # the model's own rules (a ratio in (0, 1], ...)
-        except Exception as e:  # noqa: BLE001 - a plug-in's constructor: reported in one line
-            ck.fail(["classifiers", i, "name"], f"{cname}({', '.join(f'{k}={v!r}' for k, v in params.items())}) "
-                                                f"failed: {type(e).__name__}: {e}")
-        if check is not None:
-            try:
-                check()
-            except ValueError as e:
-                key = next((k for k in c if k not in ("name", "label") and k in str(e)), "name")
-                ck.fail(["classifiers", i, key], str(e))
+        cls = _resolve_classifier(cname, ck, ["classifiers", i, "name"], config_dir)
+        params = _classifier_entry_params(ck, c, i, cls, shared)
         modes = {"skip" if d.settings(settings).missing == "skip" else "value" for d in datasets}
         unsupported = sorted(modes - set(getattr(cls, "SUPPORTED_MISSING", ("value", "skip"))))
         if unsupported:
@@ -420,8 +408,52 @@ def parse(text: str, file: str = "<config>") -> Experiment:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
         labels.add(label)
         classifiers.append(ClassifierSpec(cname, label, params, cls))
+    return classifiers
 
-    wdl = dict(raw.get("wdl") or {})
+
+def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type, shared: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of classifier entry `i` (`c`, of class `cls`): the shared ones it takes and
+    its own, type-checked against the constructor's defaults, PARAM_CHOICES and the model's own
+    `_check_params`."""
+    cname = c.get("name")
+    allowed = _classifier_params(cls)
+    params = {k: v for k, v in shared.items() if k in allowed}
+    for k, v in c.items():
+        if k in ("name", "label"):
+            continue
+        if k not in allowed:
+            ck.fail(["classifiers", i, k], f"unknown parameter {k!r} of {cname}{did_you_mean(k, allowed)}; "
+                                           f"valid: {', '.join(allowed)}")
+        default = allowed[k].default
+        if isinstance(default, bool):
+            ck.typed(v, ["classifiers", i, k], bool)
+        elif isinstance(default, int):
+            ck.typed(v, ["classifiers", i, k], int, 0)
+        elif isinstance(default, float):
+            v = float(ck.typed(v, ["classifiers", i, k], float, 0))
+        elif isinstance(default, str):
+            ck.typed(v, ["classifiers", i, k], str)
+        params[k] = v
+    for k, choices in cls.PARAM_CHOICES.items():
+        if k in params:
+            ck.choice(params[k], ["classifiers", i, k], choices)
+    try:
+        check = getattr(cls(**params), "_check_params", None)  # the model's own rules (a ratio in (0, 1], ...)
+    except Exception as e:  # noqa: BLE001 - a plug-in's constructor: reported in one line
+        ck.fail(["classifiers", i, "name"], f"{cname}({', '.join(f'{k}={v!r}' for k, v in params.items())}) "
+                                            f"failed: {type(e).__name__}: {e}")
+    if check is not None:
+        try:
+            check()
+        except ValueError as e:
+            key = next((k for k in c if k not in ("name", "label") and k in str(e)), "name")
+            ck.fail(["classifiers", i, key], str(e))
+    return params
+
+
+def _wdl(ck: _Checker, raw) -> dict:
+    """The validated `wdl:` section (the defaults of `bncbench wdl`)."""
+    wdl = dict(raw or {})
     ck.mapping(wdl, ["wdl"], set(WDL_KEYS))
     for k, spec in WDL_KEYS.items():
         if k in wdl and isinstance(spec, tuple):
@@ -437,7 +469,12 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         from bncbench.evaluate.metrics import METRICS
 
         ck.choice(wdl["metric"], ["wdl", "metric"], METRICS)
-    ex = raw.get("executor") or {}
+    return wdl
+
+
+def _executor(ck: _Checker, raw) -> dict:
+    """The validated `executor:` section (a name alone may be given as a string)."""
+    ex = raw or {}
     if isinstance(ex, str):
         ex = {"name": ex}
     ck.mapping(ex, ["executor"], {"name", "jobs", "scheduler"})
@@ -449,9 +486,7 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         ck.typed(ex["jobs"], ["executor", "jobs"], int, 1)
     if "scheduler" in ex:
         ck.typed(ex["scheduler"], ["executor", "scheduler"], str)
-    figures = {} if raw.get("figures") is None else _figures(ck, raw["figures"], [c.label for c in classifiers])
-    return Experiment(name, datasets, classifiers, settings, cv, wdl, text, dict(ex),
-                      [d.name for d in datasets], [c.label for c in classifiers], figures)
+    return ex
 
 
 def load(path: str) -> Experiment:

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +22,9 @@ import pandas as pd
 from bncbench.data import catalog
 from bncbench.engine.store import Store
 from bncbench.errors import UserError
-from bncbench.evaluate.metrics import INSTANCE_METRICS, METRICS, REPEATED_RUN_METRICS, _aggregate, summarize
+from bncbench.evaluate.metrics import INSTANCE_METRICS, METRICS, REPEATED_RUN_METRICS, aggregate, summarize
+from bncbench.utils.files import atomic_path
+from bncbench.utils.suggest import did_you_mean
 
 
 @dataclass
@@ -71,11 +71,9 @@ def _layout(store: Store, location) -> dict:
 def _choose(kind: str, wanted: list[str] | None, available: list[str]) -> list[str]:
     if not wanted:
         return available
-    from bncbench.data.catalog import nearest
-
     for w in wanted:
         if w not in available:
-            raise UserError(f"--{kind}: {w!r} is not in the results{nearest(w, available)}; "
+            raise UserError(f"--{kind}: {w!r} is not in the results{did_you_mean(w, available)}; "
                             f"available: {', '.join(available)}")
     return [a for a in available if a in wanted]
 
@@ -169,6 +167,31 @@ def stored_config(location: str) -> str:
         store.close()
 
 
+def stored_provenance(location: str) -> dict:
+    """What the store records of the runs' provenance (bncbench version, machine, data files;
+    the HTML report shows it), or {} if nothing."""
+    store = Store(location, readonly=True)
+    try:
+        return store.get_meta("provenance") or {}
+    finally:
+        store.close()
+
+
+def stored_wdl_settings(location: str) -> dict[str, str]:
+    """The `wdl:` section of the config the store was last run with, as strings: the defaults of
+    `bncbench wdl`, `gd` and the HTML report (empty if none)."""
+    import yaml
+
+    try:
+        config = yaml.safe_load(stored_config(location)) or {}
+    except yaml.YAMLError:
+        return {}
+    section = config.get("wdl") if isinstance(config, dict) else None
+    if not isinstance(section, dict):
+        return {}
+    return {k: str(v) for k, v in section.items() if k in ("metric", "draw", "draws", "tails")}
+
+
 class Results:
     """The tasks of a results store as pandas DataFrames (see `load`)."""
 
@@ -188,7 +211,7 @@ class Results:
             n = len(f.y_true)
             rec = {"dataset": ds, "label": label, "run": run, "fold": fold, "n_test": n,
                    "train_time": tt, "test_time": st}
-            rec.update({m: _aggregate(m, f.sums[m], n) for m in INSTANCE_METRICS})
+            rec.update({m: aggregate(m, f.sums[m], n) for m in INSTANCE_METRICS})
             rec.update({"info": json.dumps(f.info or {}, sort_keys=True), "current": key in current,
                         "finished": finished, "key": key})
             records.append(rec)
@@ -274,31 +297,18 @@ def export(location: str, fmt: str, out: str, predictions: bool = False) -> list
                 name = f"{base}-{n}"
             used.add(name)
             tables.append((name, lambda d=d: r.predictions(d)))
-    mode = 0o666 & ~_umask()
     written = []
     for name, make in tables:
         target = folder / f"{name}.{fmt}"
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".part-", suffix=f".{fmt}")
-        os.close(fd)
         try:
-            df = make()
-            if fmt == "parquet":
-                df.to_parquet(tmp, index=False)
-            else:
-                df.to_csv(tmp, index=False)
-            os.chmod(tmp, mode)  # mkstemp's 0600 would hide the export from everyone else
-            os.replace(tmp, target)
+            with atomic_path(target, public=True) as tmp:  # public: a 0600 export would be hidden from everyone else
+                df = make()
+                if fmt == "parquet":
+                    df.to_parquet(tmp, index=False)
+                else:
+                    df.to_csv(tmp, index=False)
         except OSError as e:
             raise UserError(f"--out {out}: cannot write {target.name} ({e.strerror}); the files before it are "
                             f"complete") from None
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
         written.append(target)
     return written
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

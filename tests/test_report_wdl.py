@@ -10,7 +10,8 @@ import pytest
 
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import METRICS
-from bncbench.evaluate.report import format_report, read_wide_table
+from bncbench.evaluate.report import format_report
+from bncbench.evaluate.wide_table import read_wide_table
 from bncbench.results import catalog_differences, store_differences
 from bncbench.evaluate.stats import average_ranks, ranks
 from bncbench.evaluate.wdl import coverage_notes, settings_notes

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -15,10 +13,12 @@ import yaml
 
 from bncbench.data.dataset import Attribute, Dataset
 from bncbench.errors import DataError, DataUnavailable, UserError
-from bncbench.data.generators import _SYNTH, GENERATORS, is_synth, synth
+from bncbench.data.generators import SYNTH_PATTERN, GENERATORS, is_synth, synth
 from bncbench.data.loaders import build_dataset, parse_arff, parse_delimited
 from bncbench.data.sources import cache_dir, sha256_of
 from bncbench.data import sources
+from bncbench.utils.files import atomic_write
+from bncbench.utils.suggest import did_you_mean
 
 CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
 PARSER_VERSION = 1  # bump when parsing changes, to invalidate parsed copies in the cache
@@ -54,11 +54,6 @@ def _aliases() -> dict[str, str]:
     return out
 
 
-def nearest(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def resolve(name: str) -> str:
     """Canonical catalog name of `name` (aliases allowed); UserError if unknown.
     Synthetic names (synth:ROWSxATTRSxCLASSES[:seed]) are returned unchanged."""
@@ -66,7 +61,7 @@ def resolve(name: str) -> str:
         return name
     al = _aliases()
     if name not in al:
-        hint = nearest(name, list(al))
+        hint = did_you_mean(name, al)
         raise UserError(f"unknown data set {name!r}{hint}; `bncbench datasets list` shows the catalog"
                         + ("" if hint else " (synthetic sets are named synth:ROWSxATTRSxCLASSES[:seed])"))
     return al[name]
@@ -74,7 +69,7 @@ def resolve(name: str) -> str:
 
 def synth_params(name: str) -> dict:
     """rows, attributes, classes and seed of a `synth:ROWSxATTRSxCLASSES[:seed]` name (UserError if malformed)."""
-    m = _SYNTH.match(name)
+    m = SYNTH_PATTERN.match(name)
     if m:
         rows, n, nc, seed = int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4) or 0)
         if rows >= 1 and n >= 1 and nc >= 2:
@@ -192,11 +187,8 @@ def _read_parsed(path: Path, name: str) -> Dataset | None:
 def _write_parsed(path: Path, ds: Dataset) -> None:
     meta = {"attributes": [{"name": a.name, "values": a.values} for a in ds.attributes], "classes": ds.classes}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-", suffix=".npz")
-        with os.fdopen(fd, "wb") as f:
+        with atomic_write(path, "wb") as f:
             np.savez(f, meta=np.array(json.dumps(meta)), y=ds.y, **{f"c{i}": c for i, c in enumerate(ds.columns)})
-        os.replace(tmp, path)
     except OSError:
         pass  # a read-only cache only costs parsing time
 

@@ -62,7 +62,7 @@ def waveform(rows: int = 100000, seed: int = 1) -> Dataset:
     return Dataset("waveform", attrs, [X[:, i].copy() for i in range(21)], y, ["0", "1", "2"])
 
 
-_SYNTH = re.compile(r"^synth:(\d+)x(\d+)x(\d+)(?::(\d+))?$")
+SYNTH_PATTERN = re.compile(r"^synth:(\d+)x(\d+)x(\d+)(?::(\d+))?$")
 
 
 def is_synth(name: str) -> bool:
@@ -76,7 +76,7 @@ def synth(spec: str) -> Dataset:
     has one attribute parent drawn uniformly from 0..i−1. Cardinalities 2..5; every conditional
     distribution is drawn from a Dirichlet(0.5) prior. Sampling is vectorised per attribute.
     """
-    m = _SYNTH.match(spec)
+    m = SYNTH_PATTERN.match(spec)
     if not m:
         raise UserError(f"{spec!r}: synthetic data sets are named synth:ROWSxATTRSxCLASSES[:seed], e.g. synth:1000000x10x10")
     rows, n, nc = int(m.group(1)), int(m.group(2)), int(m.group(3))

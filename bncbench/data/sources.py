@@ -8,12 +8,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 from bncbench.errors import DataError, DataUnavailable, UserError
+from bncbench.utils.files import atomic_path, atomic_write
 
 MIRROR_SUBDIR = {"uci": "raw", "arff": "arff", "other": "other"}
 SHIPPED_MIRROR = Path(__file__).resolve().parents[2] / "datasets" / "mirror"
@@ -53,29 +53,23 @@ def _check(path: Path, spec: dict, label: str) -> None:
 
 
 def _decompress(path: str, compression: str) -> None:
-    """Decompress `path` in place (.gz with Python's gzip, unix compress .Z with gzip -d)."""
-    raw = path + ".cmp"
-    os.replace(path, raw)
-    try:
+    """Decompress `path` in place (.gz with Python's gzip, unix compress .Z with gzip -d): the
+    content is written beside it and renamed over it (with a plain file's permissions)."""
+    with atomic_write(path, "wb", suffix=".cmp", public=True) as out:
         if compression == "gz":
-            with gzip.open(raw, "rb") as src, open(path, "wb") as out:
+            with gzip.open(path, "rb") as src:
                 shutil.copyfileobj(src, out)
         else:
-            with open(path, "wb") as out:
-                r = subprocess.run(["gzip", "-dc", raw], stdout=out, stderr=subprocess.PIPE)
+            r = subprocess.run(["gzip", "-dc", path], stdout=out, stderr=subprocess.PIPE)
             if r.returncode != 0:
                 raise DataError(f"cannot decompress {path} (.{compression}): {r.stderr.decode(errors='replace').strip()}")
-    finally:
-        os.unlink(raw)
 
 
 def _download(url: str, dest: Path, spec: dict, label: str, compression: str | None = None) -> None:
     """Download `url` to `dest` atomically (temp file + rename) after a checksum check
     (of the decompressed content when `compression` is "gz" or "Z")."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".part-", suffix=dest.name)
-    try:
-        with os.fdopen(fd, "wb") as out:
+    with atomic_path(dest, suffix=dest.name) as tmp:
+        with open(tmp, "wb") as out:
             try:
                 with urllib.request.urlopen(url, timeout=60) as resp:
                     shutil.copyfileobj(resp, out)
@@ -87,10 +81,6 @@ def _download(url: str, dest: Path, spec: dict, label: str, compression: str | N
         _check(Path(tmp), spec, label)
         if not spec.get("sha256"):
             print(f"warning: {label} has no published checksum; recorded sha256 {sha256_of(Path(tmp))}", file=sys.stderr)
-        os.replace(tmp, dest)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def locate(spec: dict, base_url: str | None = None) -> Path:

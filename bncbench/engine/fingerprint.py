@@ -31,12 +31,11 @@ import importlib
 import importlib.util
 import inspect
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from bncbench.errors import UserError
+from bncbench.utils.files import atomic_write
 
 PIPELINE_MODULES = ("bncbench.engine.units", "bncbench.engine.codec")
 
@@ -147,13 +146,9 @@ def _save_digests() -> None:
     if not _DIGESTS_NEW:
         return
     _DIGESTS_NEW = False
-    path = _digest_file()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-", suffix=".json")
-        with os.fdopen(fd, "w") as f:
+        with atomic_write(_digest_file(), "w") as f:
             json.dump(_digests(), f)
-        os.replace(tmp, path)
     except OSError:
         pass
 

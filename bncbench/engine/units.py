@@ -65,11 +65,18 @@ class Unit:
 
 
 @functools.lru_cache(maxsize=2)
+def _all_codes(spec: DatasetSpec, settings: PreprocessSettings):
+    """Encoding of every row and the cardinalities (only valid when the encoding does not depend
+    on the fold: global discretisation without imputation)."""
+    return encode_rows(load_dataset(spec), settings, _global_cuts(spec, settings))
+
+
+@functools.lru_cache(maxsize=2)
 def _all_rows(spec: DatasetSpec, settings: PreprocessSettings, pairs: bool):
     """Encoding and count tables of every row (only valid when the encoding does not depend on
     the fold: global discretisation without imputation)."""
     ds = load_dataset(spec)
-    X, cards = encode_rows(ds, settings, _global_cuts(spec, settings))
+    X, cards = _all_codes(spec, settings)
     return X, cards, fit_counts(X, ds.y, cards, ds.n_classes, pairs)
 
 
@@ -90,21 +97,43 @@ def fold_counts(spec: DatasetSpec, settings: PreprocessSettings, ds: Dataset, tr
     return fit_counts(enc.X_train, ds.y[train], enc.cardinalities, ds.n_classes, pairs)
 
 
+@dataclass
+class PreprocessedFold:
+    """One (run, fold) of a data set as the classifiers see it."""
+
+    dataset: Dataset
+    settings: PreprocessSettings  # the data set's preprocessing (the config's with its overrides)
+    train: np.ndarray             # row numbers of the training instances
+    test: np.ndarray              # row numbers of the test instances
+    encoded: Encoded              # their preprocessed (integer-coded) attributes
+
+
+def preprocessed_fold(spec: DatasetSpec, settings: PreprocessSettings, scheme: str, k: int, run: int, fold: int,
+                      seed: int, divisor: int = 3) -> PreprocessedFold:
+    """The preprocessed (encoded) training and test set of one (run, fold) of data set `spec`.
+    `settings` are the config's; the data set's own overrides apply on top."""
+    ds = load_dataset(spec)
+    settings = spec.settings(settings)
+    train, test = split(ds.y, scheme, k, run, fold, seed, divisor)
+    if fold_independent(settings):  # one encoding serves every fold
+        X_all, cards = _all_codes(spec, settings)
+        enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(spec, settings).cuts_)
+    else:
+        gcuts = _global_cuts(spec, settings) if settings.scope == "global" else None
+        enc = encode_fold(ds, train, test, settings, gcuts)
+    return PreprocessedFold(ds, settings, train, test, enc)
+
+
 def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int, divisor: int = 3):
     """Preprocess one fold once, count once, and fit/test every pending classifier on it.
     `settings` are the config's; the data set's own overrides apply on top.
 
     A classifier's train_time is its fit time plus the fold's shared counting time."""
-    ds = load_dataset(unit.dataset)
-    settings = unit.dataset.settings(settings)
-    train, test = split(ds.y, scheme, k, unit.run, unit.fold, seed, divisor)
+    p = preprocessed_fold(unit.dataset, settings, scheme, k, unit.run, unit.fold, seed, divisor)
+    ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
     pairs = any(c.cls.NEEDS_PAIRS for c in unit.classifiers)
-    if fold_independent(settings):  # one encoding serves every fold
-        X_all, cards, _ = _all_rows(unit.dataset, settings, pairs)
-        enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(unit.dataset, settings).cuts_)
-    else:
-        gcuts = _global_cuts(unit.dataset, settings) if settings.scope == "global" else None
-        enc = encode_fold(ds, train, test, settings, gcuts)
+    if fold_independent(settings):  # every row counted once per worker, before the clock starts
+        _all_rows(unit.dataset, settings, pairs)
     t = time.perf_counter()
     counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs, complement=scheme in FOLD_SCHEMES)
     t_count = time.perf_counter() - t

@@ -1,6 +1,6 @@
 """Our results beside a published table, cell by cell, at the precision the table prints.
 
-A published table is a wide table as `bncbench wdl` reads it (`report.read_wide_table`): first
+A published table is a wide table as `bncbench wdl` reads it (`wide_table.read`): first
 column the data set, one column per classifier, cells `0.1234` or `0.1234 ± 0.0100`. A column
 header `NAME (METRIC)` (METRIC one of `metrics.METRICS`, as `report --label-metric` labels its
 columns) holds classifier NAME's values of METRIC; a plain header `NAME` holds the comparison's
@@ -20,14 +20,14 @@ import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 from typing import Callable
 
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import METRICS
-from bncbench.evaluate.report import MISSING_CELLS, format_grid, read_wide_table
+from bncbench.evaluate.report import format_grid
+from bncbench.evaluate import wide_table
+from bncbench.evaluate.wide_table import MISSING_CELLS, split_cell
 
-SD_SEPARATORS = ("±", "+/-", "+-")  # between mean and sd in a cell, as read_wide_table reads them
 _HEADER = re.compile(r"^(?P<name>.*\S)\s*\((?P<metric>[a-z_]+)\)$")
 
 # metric -> (data sets, labels, {(data set, label): (mean, sd)}), e.g. from results.summarize_store
@@ -110,15 +110,6 @@ def _decimals(text: str) -> int:
     return max(0, -exponent) if isinstance(exponent, int) else 0
 
 
-def _split_cell(cell: str) -> tuple[str, str | None]:
-    """(mean text, sd text or None) of a cell."""
-    for sep in SD_SEPARATORS:
-        if sep in cell:
-            mean, sd = cell.split(sep, 1)
-            return mean.strip(), sd.strip()
-    return cell.strip(), None
-
-
 def _number(text: str | None) -> str | None:
     """`text` if it is a finite number as printed, None for a missing value; ValueError otherwise."""
     if text is None or text.lower() in MISSING_CELLS or text.lower() == "nan":
@@ -129,26 +120,23 @@ def _number(text: str | None) -> str | None:
 
 
 def read_published(path: str) -> Published:
-    """A published wide table (`read_wide_table` checks its shape and means) with the printed
+    """A published wide table (`wide_table.read` checks its shape and means) with the printed
     text of every mean and sd; UserError for an unreadable table or an sd that is not a number."""
-    datasets, headers, _ = read_wide_table(path)
-    text = Path(path).read_bytes().decode("utf-8-sig")  # read_wide_table has checked it decodes
-    first = next(ln for ln in text.splitlines() if ln.strip())
-    reader = csv.reader(io.StringIO(text), delimiter="\t" if "\t" in first else ",")
-    rows = [(reader.line_num, r) for r in reader if r and any(c.strip() for c in r)]
+    table = wide_table.read(path)
     columns = []
-    for h in headers:
+    for h in table.labels:
         m = _HEADER.match(h)
         columns.append(Column(h, m["name"], m["metric"]) if m and m["metric"] in METRICS else Column(h, h, None))
     cells = {}
-    for (line, r), ds in zip(rows[1:], datasets):
-        for h, cell in zip(headers, r[1:]):
-            mean, sd = _split_cell(cell)
+    for ds in table.datasets:
+        for h in table.labels:
+            cell = table.cells[(ds, h)]
+            mean, sd = split_cell(cell)
             try:
                 cells[(ds, h)] = (_number(mean), _number(sd))
             except ValueError:
-                raise UserError(f"{path}:{line}: {cell.strip()!r} ({h}): the sd is not a number") from None
-    return Published(path, datasets, columns, cells)
+                raise UserError(f"{path}:{table.lines[ds]}: {cell.strip()!r} ({h}): the sd is not a number") from None
+    return Published(path, table.datasets, columns, cells)
 
 
 @dataclass

@@ -39,6 +39,7 @@ from functools import cached_property
 from typing import Any
 
 from bncbench.errors import UserError
+from bncbench.utils.suggest import did_you_mean
 
 FIGURES = ("scatter", "times", "wdl", "gd", "biasvar")
 FORMATS = ("png", "svg", "pdf")
@@ -131,11 +132,9 @@ class Source:
 
 
 def _check_labels(option: str, wanted, labels: list[str]) -> None:
-    from bncbench.data.catalog import nearest
-
     for lab in wanted:
         if lab not in labels:
-            raise UserError(f"{option}: no classifier {lab!r} in the results{nearest(lab, labels)}; "
+            raise UserError(f"{option}: no classifier {lab!r} in the results{did_you_mean(lab, labels)}; "
                             f"available: {', '.join(labels)}")
 
 
@@ -247,11 +246,9 @@ def biasvar_data(src: Source, classifiers: list[str]) -> Plot:
 def kinds(src: Source, only: list[str] | None = None) -> list[str]:
     """The figures to make, in FIGURES order: `only` (checked), else those of the stored
     `figures:` section, else all."""
-    from bncbench.data.catalog import nearest
-
     for name in only or []:
         if name not in FIGURES:
-            raise UserError(f"--only: unknown figure {name!r}{nearest(name, list(FIGURES))}; "
+            raise UserError(f"--only: unknown figure {name!r}{did_you_mean(name, FIGURES)}; "
                             f"choose from {', '.join(FIGURES)}")
     wanted = only or list(src.settings) or FIGURES
     return [k for k in FIGURES if k in wanted]

@@ -1,4 +1,4 @@
-"""Evaluation measures (ALGORITHMS.md §5) computed from stored out-of-fold probabilities."""
+"""Evaluation measures (docs/algorithms.md §5) computed from stored out-of-fold probabilities."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class FoldResult:
             self.sums = instance_sums(self.y_true, self.proba)
 
 
-def _aggregate(metric: str, total: float, n: int) -> float:
+def aggregate(metric: str, total: float, n: int) -> float:
     """A metric's value from the sum of its per-instance terms over n instances."""
     if n == 0:
         return math.nan
@@ -87,8 +87,8 @@ def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
     per_run, per_fold = [], []
     for r in runs:
         fr = [f for f in folds if f.run == r]
-        per_fold.extend(_aggregate(metric, f.sums[metric], len(f.y_true)) for f in fr)
-        per_run.append(_aggregate(metric, math.fsum(f.sums[metric] for f in fr), sum(len(f.y_true) for f in fr)))
+        per_fold.extend(aggregate(metric, f.sums[metric], len(f.y_true)) for f in fr)
+        per_run.append(aggregate(metric, math.fsum(f.sums[metric] for f in fr), sum(len(f.y_true) for f in fr)))
     if len(runs) == 1:
         return per_run[0], _sd(per_fold)
     return float(np.mean(per_run)), _sd(per_run)

@@ -23,7 +23,7 @@ def parse_pairs(text: str) -> list[tuple[str, str]]:
 
 def relative_cll(cll_a: float, cll_b: float) -> float:
     """rCLL(A | B) = CLL(A) / CLL(B) (eq. 11). Both CLLs are negative, so rCLL < 1 means A has
-    the higher (better) likelihood — the paper reads rCLL ≥ 1 as better (ALGORITHMS.md §5.4)."""
+    the higher (better) likelihood — the paper reads rCLL ≥ 1 as better (docs/algorithms.md §5.4)."""
     return cll_a / cll_b if cll_b != 0 else math.nan
 
 

@@ -1,17 +1,15 @@
-"""Paper-style tables (Markdown, CSV, LaTeX) and wide tables read from files."""
+"""Paper-style tables (Markdown, CSV, LaTeX); wide tables are read by `wide_table`."""
 
 from __future__ import annotations
 
 import csv
 import io
 import math
-from pathlib import Path
 
 from bncbench.errors import UserError
 from bncbench.evaluate.stats import average_ranks, round4
 
 MARK = "†"  # after the name of a data set whose version differs from the paper's
-MISSING_CELLS = ("", "-", "–", "—", "n/a")  # a wide-table cell holding no value (n/a in any case; also nan)
 
 
 def _cell(mean: float, sd: float) -> str:
@@ -120,69 +118,3 @@ def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str
 
     out = [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in body]
     return (f"{caption}\n\n" if caption else "") + "\n".join(out) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else "")
-
-
-def _parse_mean(cell: str) -> float | None:
-    """The mean of a wide-table cell ('0.1234', '0.1234 ± 0.01', '+-', '+/-'); NaN for a missing
-    value; None when it is not a number."""
-    txt = cell
-    for sep in ("±", "+/-", "+-"):
-        txt = txt.split(sep)[0]
-    txt = txt.strip()
-    if txt.lower() in MISSING_CELLS:
-        return math.nan
-    try:
-        x = float(txt)
-    except ValueError:
-        return None
-    return None if math.isinf(x) else x  # 'nan' (as numpy writes a missing value) is missing too
-
-
-def read_wide_table(path: str) -> tuple[list[str], list[str], dict]:
-    """A published table: first column the data set, one column per classifier (TSV or CSV).
-    A cell may be 'mean' or 'mean ± sd' (also '+-' or '+/-'; only the mean is used); '-', '–',
-    '—', 'n/a' or an empty cell is a missing value (NaN)."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise UserError(f"{path}: cannot read: {e.strerror}") from None
-    if raw.startswith(b"SQLite format 3\x00"):
-        raise UserError(f"{path}: an SQLite file, not a table; give its results directory or name it results.sqlite")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise UserError(f"{path}: not a UTF-8 text table (byte {e.start}); save it as UTF-8 TSV or CSV") from None
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    delim = "\t" if "\t" in first else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delim)
-    rows = []  # (line number in the file, cells)
-    for r in reader:
-        if r and any(c.strip() for c in r):
-            rows.append((reader.line_num, r))
-    if len(rows) < 2 or len(rows[0][1]) < 3:
-        raise UserError(f"{path}: expected a header (dataset, classifier, classifier, ...) and at least one row")
-    header = rows[0][1]
-    labels = [h.strip() for h in header[1:]]
-    for i, lab in enumerate(labels):
-        if not lab or lab in labels[:i]:
-            raise UserError(f"{path}:{rows[0][0]}: column {i + 2} of the header is "
-                            f"{'empty' if not lab else f'{lab!r} again'}; every classifier needs its own name")
-    datasets, values, seen = [], {}, {}
-    for ln, r in rows[1:]:
-        if len(r) != len(header):
-            raise UserError(f"{path}:{ln}: {len(r)} cells, the header has {len(header)}")
-        ds = r[0].strip()
-        if not ds:
-            raise UserError(f"{path}:{ln}: the first cell (the data set's name) is empty")
-        if ds in seen:
-            raise UserError(f"{path}:{ln}: data set {ds!r} is already on line {seen[ds]}")
-        seen[ds] = ln
-        datasets.append(ds)
-        for lab, cell in zip(labels, r[1:]):
-            mean = _parse_mean(cell)
-            if mean is None:
-                raise UserError(f"{path}:{ln}: {cell.strip()!r} ({lab}) is not a number, 'mean ± sd', "
-                                f"or a missing value (-, –, —, n/a, empty)")
-            values[(ds, lab)] = (mean, math.nan)
-    return datasets, labels, values

@@ -1,4 +1,4 @@
-"""Win/draw/loss records and binomial sign tests (ALGORITHMS.md §6)."""
+"""Win/draw/loss records and binomial sign tests (docs/algorithms.md §6)."""
 
 from __future__ import annotations
 

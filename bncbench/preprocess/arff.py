@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from bncbench.data.dataset import Dataset
 from bncbench.preprocess.encode import Encoded
+from bncbench.utils.files import atomic_write
 
 MISSING_VALUE = "_missing_"
 
@@ -47,8 +46,5 @@ def write_arff(path: Path, relation: str, ds: Dataset, names: list[list[str]], X
         cells = ["?" if c < 0 else _quote(names[j][c]) for j, c in enumerate(row)]
         cells.append(_quote(ds.classes[label]))
         lines.append(",".join(cells))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
+    with atomic_write(path, "w", encoding="utf-8", suffix="") as f:
         f.write("\n".join(lines) + "\n")
-    os.replace(tmp, path)

@@ -1,5 +1,5 @@
 """numpy-only cores of the transformers: equal-frequency and MDL discretisation, mode/mean
-imputation (ALGORITHMS.md §1.1–1.3).
+imputation (docs/algorithms.md §1.1–1.3).
 
 These classes hold the whole per-attribute fitting and transforming of the data protocol. The
 benchmark runner (`preprocess/encode.py`) uses them directly, so a `bncbench run` process or a
@@ -171,7 +171,7 @@ class _DiscretizerCore(_Core):
 
 class EqualFrequencyDiscretizerCore(_DiscretizerCore):
     """Equal-frequency discretisation of each numeric column into at most `bins` bins
-    (ALGORITHMS.md §1.2); see `transformers.EqualFrequencyDiscretizer` for the parameters and
+    (docs/algorithms.md §1.2); see `transformers.EqualFrequencyDiscretizer` for the parameters and
     attributes (this is that class without the scikit-learn interface)."""
 
     def __init__(self, bins: int = 5, method: str = "petal", categorical_features=None):
@@ -204,7 +204,7 @@ class EqualFrequencyDiscretizerCore(_DiscretizerCore):
 
 
 class MDLDiscretizerCore(_DiscretizerCore):
-    """Fayyad–Irani MDL discretisation of each numeric column (ALGORITHMS.md §1.3), supervised;
+    """Fayyad–Irani MDL discretisation of each numeric column (docs/algorithms.md §1.3), supervised;
     see `transformers.MDLDiscretizer` for the parameters and attributes (this is that class
     without the scikit-learn interface)."""
 
@@ -246,7 +246,7 @@ class MDLDiscretizerCore(_DiscretizerCore):
 
 
 class MissingImputerCore(_Core):
-    """Replaces missing values with statistics of the training data (ALGORITHMS.md §1.1
+    """Replaces missing values with statistics of the training data (docs/algorithms.md §1.1
     `missing: impute`): the mode of a categorical column (ties → the smallest code), the mean
     of a numeric one; a column missing in every training row gets 0. See
     `transformers.MissingImputer` (this is that class without the scikit-learn interface)."""

@@ -1,6 +1,6 @@
 """Discretisers: equal-frequency (petal / weka) and Fayyad–Irani MDL (weka / petal).
 
-Spec: ALGORITHMS.md §1.2 and §1.3. Each function takes the non-missing values of one
+Spec: docs/algorithms.md §1.2 and §1.3. Each function takes the non-missing values of one
 attribute (and their classes for MDL) and returns sorted cut points; `apply_cuts` maps
 values to bins with "v ≤ cut goes left" and a missing value to the extra bin #cuts + 1.
 The transformer cores of `preprocess/core.py` (which the runner uses, and the scikit-learn

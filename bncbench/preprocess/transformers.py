@@ -2,7 +2,7 @@
 
 Each class IS its numpy-only core of `preprocess/core.py` (`EqualFrequencyDiscretizerCore`,
 `MDLDiscretizerCore`, `MissingImputerCore`), the data protocol's only implementation of the
-per-attribute fitting (ALGORITHMS.md §1.1–1.3), plus the scikit-learn interface: input
+per-attribute fitting (docs/algorithms.md §1.1–1.3), plus the scikit-learn interface: input
 validation (`validate_data`: DataFrames, feature names, n_features_in_), `check_is_fitted`,
 parameters, tags and ``set_output``. The benchmark runner (`preprocess/encode.py` `fit_cuts`,
 `encode_fold`, `encode_rows`) fits the cores, so that it never imports scikit-learn; a
@@ -80,7 +80,7 @@ class _Discretizer(_SklearnInterface):
 
 class EqualFrequencyDiscretizer(_Discretizer, EqualFrequencyDiscretizerCore):
     """Equal-frequency discretisation of each numeric column into at most `bins` bins
-    (ALGORITHMS.md §1.2), fitted on the non-missing values of the training data.
+    (docs/algorithms.md §1.2), fitted on the non-missing values of the training data.
 
     Parameters
     ----------
@@ -112,7 +112,7 @@ class EqualFrequencyDiscretizer(_Discretizer, EqualFrequencyDiscretizerCore):
 
 
 class MDLDiscretizer(_Discretizer, MDLDiscretizerCore):
-    """Fayyad–Irani MDL discretisation of each numeric column (ALGORITHMS.md §1.3), supervised:
+    """Fayyad–Irani MDL discretisation of each numeric column (docs/algorithms.md §1.3), supervised:
     ``fit`` needs the class labels y; a column's cuts are fitted on the rows where it is known.
 
     Parameters
@@ -141,7 +141,7 @@ class MDLDiscretizer(_Discretizer, MDLDiscretizerCore):
 
 
 class MissingImputer(_SklearnInterface, MissingImputerCore):
-    """Replaces missing values with statistics of the training data (ALGORITHMS.md §1.1
+    """Replaces missing values with statistics of the training data (docs/algorithms.md §1.1
     `missing: impute`): the mode of a categorical column (ties → the smallest code), the mean
     of a numeric one; a column missing in every training row gets 0 (Weka's behaviour).
 

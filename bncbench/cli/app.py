@@ -1,0 +1,79 @@
+"""The `bncbench` command: its commands in the order `bncbench --help` lists them, --version,
+and `main`, which turns errors and interruptions into one line on stderr and an exit code
+(2: bad input, 130: interrupted)."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from bncbench.cli import comparisons, datasets, figures, report, run
+from bncbench.cli.common import err
+from bncbench.errors import UserError
+
+
+def _plain_argument_help() -> None:
+    """Recent typer prints a required argument as `{NAME}` in the usage line and `NAME <str>` in
+    the argument list; show `NAME` as click does (tests/test_cli.py checks every --help)."""
+    from typer import core
+
+    arg = getattr(core, "TyperArgument", None)
+    if arg is None:
+        return
+    if hasattr(arg, "_usage_display_name"):
+        arg._usage_display_name = lambda self: self.display_name_raw + ("..." if self.nargs != 1 else "") \
+            if self.required else f"[{self.display_name_raw}]"
+    if hasattr(arg, "display_type_rich"):
+        arg.display_type_rich = lambda self, ctx: None
+
+
+_plain_argument_help()
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Reproducible benchmarks of Bayesian network classifiers on UCI data.\n\n"
+                       "Start with: bncbench run configs/default.yaml, then bncbench report results/default.")
+app.add_typer(datasets.app, name="datasets")
+for command in (run.run, report.export, report.report, comparisons.wdl, comparisons.compare, comparisons.rcll,
+                comparisons.gd, figures.figures, comparisons.claims, run.folds):
+    app.command()(command)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from bncbench import __version__
+
+        typer.echo(f"bncbench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """Reproducible benchmarks of Bayesian network classifiers on UCI data."""
+
+
+def main() -> None:
+    interrupted = "interrupted: finished tasks are saved; run the same command again to resume"
+    try:
+        # Without standalone mode the parser returns a command's exit code (typer.Exit, and 130
+        # for Ctrl-C) instead of calling sys.exit, and raises usage errors to us.
+        rc = app(standalone_mode=False)
+    except UserError as e:
+        err(f"error: {e}")
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err(interrupted)
+        sys.exit(130)
+    except Exception as e:  # usage errors of the command-line parser (click, vendored by typer)
+        if type(e).__name__ == "Abort":
+            err(interrupted)
+            sys.exit(130)
+        if hasattr(e, "show") and hasattr(e, "exit_code"):
+            e.show()
+            sys.exit(2)
+        raise
+    if isinstance(rc, int) and not isinstance(rc, bool):
+        if rc == 130:
+            err(interrupted)
+        sys.exit(rc)

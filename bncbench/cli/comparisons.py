@@ -1,0 +1,315 @@
+"""The commands that set classifiers or papers side by side: `bncbench wdl` (win/draw/loss and
+sign tests), `compare` (our values beside a published table), `rcll` and `gd` (paper 004's
+paired measures) and `claims` (a paper's headline claims beside our runs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from bncbench.cli.common import check_format, err, split, warn_incomplete
+from bncbench.errors import UserError
+from bncbench.utils.suggest import did_you_mean
+
+
+def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results directory (or its results.sqlite), or a wide table file (TSV/CSV)"),
+        metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric to compare, as for report [default: the config's wdl.metric, else zol]; for a table: the name of its values"),
+        draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
+        draws: Optional[str] = typer.Option(None, "--draws", metavar="HOW", help="split | ignore: draws in the sign test [default: the config's, else split]"),
+        tails: Optional[str] = typer.Option(None, "--tails", metavar="N", help="one | two [default: the config's, else one]"),
+        higher_is_better: bool = typer.Option(False, "--higher-is-better", help="a table's values are better when higher (accuracy, CLL)"),
+        datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
+        classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifiers [default: all]"),
+        rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="row classifiers [default: all shown]"),
+        columns: Optional[str] = typer.Option(None, "--columns", metavar="L1,L2", help="column classifiers [default: all shown]"),
+        format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
+
+    For a results directory, options not given default to the `wdl:` section of the config the
+    results were run with (paper 004's configs say relative:0.05), then zol / exact4 / split /
+    one. Data sets not finished for every shown classifier are left out (said on stderr), so
+    every pair is compared on the same data sets. The output states the data sets used, the
+    draw rule, the sign test and the metric's direction; csv adds a column n (data sets used).
+
+    A wide table has a header (dataset, classifier, classifier, ...) and one row per data
+    set; a cell is a number or 'mean ± sd' (also +- or +/-; only the mean is used). Cells -,
+    –, —, n/a or empty are missing: a pair leaves out the data sets where either has one.
+    A known --metric gives the direction; otherwise lower is better, or with
+    --higher-is-better higher is.
+
+    \b
+    Metrics (--metric, results; lower is better except accuracy and cll):
+      zol, accuracy, rmse, rmse_all, cll, logloss, bias, variance,
+      train_time, test_time, selected, elimination (described in bncbench
+      report --help)
+
+    \b
+    Examples:
+      bncbench wdl results/stan70
+      bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR
+      bncbench wdl results/ait36/results.sqlite --metric bias
+      bncbench wdl results/default --draw relative:0.05 --draws ignore
+      bncbench wdl table2.tsv --higher-is-better --tails two --format csv
+    """
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.report import difference_legend
+    from bncbench.evaluate.stats import parse_draw
+    from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes
+    from bncbench.results import store_differences, stored_wdl_settings, summarize_store
+
+    p = Path(path)
+    defaults = {"metric": "zol", "draw": "exact4", "draws": "split", "tails": "one"}
+    # A store is a directory or a .sqlite file (wide_table.read refuses an SQLite file by another name).
+    is_store = p.is_dir() or p.suffix == ".sqlite"
+    if not is_store and not p.is_file():
+        raise UserError(f"{path}: no such results directory or table file")
+    if is_store:
+        if higher_is_better:
+            raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
+        defaults.update(stored_wdl_settings(path))
+    draw, draws, tails = draw or defaults["draw"], draws or defaults["draws"], tails or defaults["tails"]
+    try:
+        parse_draw(draw)
+    except ValueError as e:
+        raise UserError(f"--draw: {e}") from None
+    if draws not in ("split", "ignore"):
+        raise UserError(f"--draws: {draws!r} is not split or ignore")
+    if tails not in ("one", "two"):
+        raise UserError(f"--tails: {tails!r} is not one or two")
+    check_format(format, ("md", "csv", "latex"))
+    want_ds, want_lab = split(datasets), split(classifiers)
+    excluded: list[str] = []
+    if is_store:
+        metric = metric or defaults["metric"]
+        s = summarize_store(path, metric, want_ds, want_lab)
+        warn_incomplete(s)
+        ds, labels, values = s.datasets, s.labels, s.values
+        lower = LOWER_IS_BETTER[metric]
+    else:
+        ds, labels, values, metric, lower = _wide_table_values(path, metric, higher_is_better, want_ds, want_lab)
+    row_labels = _chosen_labels("--rows", split(rows), labels)
+    col_labels = _chosen_labels("--columns", split(columns), labels)
+    if is_store:  # every pair on the same data sets: those finished for every classifier of the matrix
+        shown = set(row_labels) | set(col_labels)
+        excluded = [d for d in ds if shown & set(s.incomplete.get(d, []))]
+        if excluded:
+            err(f"wdl: left out {len(excluded)} incomplete data set(s): {', '.join(excluded)}")
+        ds = [d for d in ds if d not in excluded]
+    mat = matrix(ds, labels, values, draw, lower, draws, tails)
+    notes = (coverage_notes(ds, values, row_labels, col_labels, excluded)
+             + settings_notes(metric, lower, draw, draws, tails))
+    if is_store:
+        notes += difference_legend(ds, store_differences(path, ds))
+    typer.echo(format_wdl(row_labels, col_labels, mat, format, metric, notes), nl=False)
+
+
+def _wide_table_values(path: str, metric: str | None, higher_is_better: bool, want_ds: list[str] | None,
+                       want_lab: list[str] | None):
+    """(data sets, classifiers, values, metric name, lower is better) of the wide table wdl compares,
+    with --datasets / --classifiers applied."""
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
+    from bncbench.evaluate.wide_table import read_wide_table
+
+    ds, labels, values = read_wide_table(path)
+    if metric in METRICS and higher_is_better and LOWER_IS_BETTER[metric]:
+        raise UserError(f"--higher-is-better contradicts --metric {metric} (lower is better)")
+    lower = LOWER_IS_BETTER[metric] if metric in METRICS else not higher_is_better
+    metric = metric or f"values of {Path(path).name}"
+    for opt, wanted, available in (("--datasets", want_ds, ds), ("--classifiers", want_lab, labels)):
+        for w in wanted or []:
+            if w not in available:
+                raise UserError(f"{opt}: {w!r} is not in {path}{did_you_mean(w, available)}; "
+                                f"available: {', '.join(available)}")
+    ds = [d for d in ds if not want_ds or d in want_ds]
+    labels = [lab for lab in labels if not want_lab or lab in want_lab]
+    return ds, labels, values, metric, lower
+
+
+def _chosen_labels(option: str, chosen: list[str] | None, labels: list[str]) -> list[str]:
+    """The classifiers --rows or --columns names (default: all `labels`), each checked to be one of them."""
+    for lab in chosen or []:
+        if lab not in labels:
+            raise UserError(f"{option}: no classifier {lab!r}{did_you_mean(lab, labels)}; available: {', '.join(labels)}")
+    return chosen or labels
+
+
+def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+            table: str = typer.Argument(..., metavar="TABLE", help="a published wide table (TSV/CSV), e.g. papers/stan70/dev.tsv"),
+            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="compare only these metrics; plain columns hold the first [default: every metric the headers name; plain columns zol]"),
+            classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels of the results"),
+            map_: Optional[str] = typer.Option(None, "--map", metavar="PAPER=OURS,...", help="the table's classifier names that differ from our labels"),
+            format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Our results beside a published table, value by value, at the table's printed precision.
+
+    TABLE is a wide table as wdl reads it: a header (dataset, classifier, ...) and one row
+    per data set; a cell is 'mean' or 'mean ± sd' (-, n/a or empty: not printed). A header
+    'NAME (METRIC)' holds METRIC (e.g. 'TAN (rmse)'), a plain header the first --metric (zol).
+    Data-set names may be catalog aliases. Every printed mean and sd gets a row: ours rounded
+    to the printed decimals as report rounds (printf on the double), the paper's, the
+    difference (ours as printed − paper) and equal (yes/no); then per classifier equal /
+    compared and max |difference|, and the table's data sets not in the results. --format
+    csv prints exactly dataset,classifier,statistic,ours,paper,difference,equal (statistic
+    'zol mean', 'rmse sd', ...; ours at full precision) and the totals on stderr.
+
+    \b
+    Examples:
+      bncbench compare results/stan70 papers/stan70/dev.tsv
+      bncbench compare results/stan70 table3.tsv --map STANMRMR=STAN-MRMR,KDB=KDB1
+      bncbench compare results/ait36 papers/ait36/dev.tsv --metric zol,rmse,rmse_all
+      bncbench compare results/stan70 table2.csv --metric rmse --classifiers TAN --format csv
+    """
+    from bncbench.evaluate.compare import format_comparison, notes
+
+    check_format(format, ("md", "csv", "latex"))
+    result = comparison(results, table, split(metric), split(classifiers), map_)
+    typer.echo(format_comparison(result, format), nl=False)
+    if format == "csv":
+        for line in notes(result):
+            err(line)
+
+
+def comparison(results: str, table: str, metrics: list[str] | None, only: list[str] | None, map_: str | None):
+    """`evaluate.compare.compare` of a results store and a published table (compare, report --compare)."""
+    from bncbench.data import catalog
+    from bncbench.evaluate import compare as cmp
+    from bncbench.results import summarize_store
+
+    mapping = {}
+    for item in split(map_) or []:
+        paper, sep, ours = item.partition("=")
+        if not sep or not paper.strip() or not ours.strip():
+            raise UserError(f"--map: {item!r} is not PAPER=OURS")
+        mapping[paper.strip()] = ours.strip()
+    published = cmp.read_published(table)
+    first = (metrics or ["zol"])[0]
+    summaries = {first: summarize_store(results, first, None, only)}
+    plan = cmp.plan_columns(published, metrics, mapping, summaries[first].labels, only)
+    ours = {}
+    for m in plan.metrics:
+        s = summaries.get(m) or summarize_store(results, m, None, only)
+        warn_incomplete(s, f" ({m})")
+        ours[m] = (s.datasets, s.labels, s.values)
+
+    def resolve(name: str) -> str | None:
+        try:
+            return catalog.resolve(name)
+        except UserError:
+            return None
+
+    return cmp.compare(published, plan, ours, resolve)
+
+
+def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+         pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against its baseline B"),
+         datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
+         format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
+
+    rCLL(A|B) = CLL(A) / CLL(B), with CLL summed over the test instances. CLLs are negative,
+    so A has the higher (better) likelihood when rCLL < 1; the lines under the table count
+    both readings (paper 004 calls rCLL ≥ 1 better; docs/algorithms.md §5.4).
+
+    
+    Example:
+      bncbench rcll results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
+    """
+    from bncbench.evaluate.paired import parse_pairs, rcll_rows
+    from bncbench.evaluate.report import format_grid
+    from bncbench.results import summarize_store
+
+    try:
+        pair_list = parse_pairs(pairs)
+    except ValueError as e:
+        raise UserError(f"--pairs: {e}") from None
+    s = summarize_store(results, "cll", split(datasets), sorted({x for p in pair_list for x in p}))
+    warn_incomplete(s)
+    header, rows, notes = rcll_rows(s.datasets, s.values, pair_list)
+    typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
+
+
+def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+       pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against B"),
+       metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="metric compared, as for report"),
+       draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
+       format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
+
+    S_t holds the first t data sets in the config's order (paper 004's Table 1 order: by
+    instances); GD counts A's wins minus its losses on them, with the W/D/L draw rule.
+
+    
+    Example:
+      bncbench gd results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
+    """
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
+    from bncbench.evaluate.paired import gd_rows, parse_pairs
+    from bncbench.evaluate.report import format_grid
+    from bncbench.evaluate.stats import parse_draw
+    from bncbench.results import stored_wdl_settings, summarize_store
+
+    if metric not in METRICS:
+        raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+    try:
+        pair_list = parse_pairs(pairs)
+    except ValueError as e:
+        raise UserError(f"--pairs: {e}") from None
+    rule = draw or stored_wdl_settings(results).get("draw", "exact4")
+    try:
+        parse_draw(rule)
+    except ValueError as e:
+        raise UserError(f"--draw: {e}") from None
+    s = summarize_store(results, metric, None, sorted({x for p in pair_list for x in p}))
+    warn_incomplete(s)
+    header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric])
+    typer.echo(format_grid(header, rows, format, notes=[f"{metric}, draw rule {rule}; data sets in the config's order"]),
+               nl=False)
+
+
+def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
+           results: Optional[list[str]] = typer.Option(None, "--results", metavar="NAME=DIR", help="read the file's results NAME from DIR (repeatable)"),
+           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """A paper's headline claims and printed W/D/L tables beside our runs.
+
+    Each claim gets the printed value, ours and a verdict (holds / direction only / does not
+    hold; bncbench/evaluate/claims.py says how each kind is judged); then each printed W/D/L
+    table with ours in every cell ("printed / ours", * where they differ). Nothing is tuned
+    toward a claim.
+
+    
+    Example:
+      bncbench claims papers/ait36/claims.yaml
+      bncbench claims papers/ait36/claims.yaml --results main=runs/ait36
+    """
+    from bncbench.evaluate import claims as cl
+    from bncbench.evaluate.report import format_grid
+    from bncbench.results import summarize_store
+
+    overrides = {}
+    for item in results or []:
+        name, sep, folder = item.partition("=")
+        if not sep or not name or not folder:
+            raise UserError(f"--results: {item!r} is not NAME=DIR")
+        overrides[name] = folder
+    spec = cl.load(claims_file, overrides)
+    cache: dict = {}
+
+    def summary(name: str, metric: str):
+        if (name, metric) not in cache:
+            folder = spec["results"][name]
+            if not Path(folder).exists():
+                raise UserError(f"{claims_file}: results {name!r} at {folder} do not exist; run the config first "
+                                f"or give --results {name}=DIR")
+            cache[(name, metric)] = summarize_store(folder, metric)
+        return cache[(name, metric)]
+
+    verdicts = cl.evaluate(spec, summary)
+    out = [format_grid(["claim", "printed", "ours", "verdict"], [[v.text, v.printed, v.ours, v.verdict] for v in verdicts],
+                       format, caption=f"Claims of paper {spec.get('paper', '')}")]
+    held = sum(v.verdict == "holds" for v in verdicts)
+    if format != "csv":
+        out.append(f"\n{held} of {len(verdicts)} claims hold in our runs.\n\n")
+    for caption, header, rows in cl.table_comparison(spec, summary):
+        out.append(format_grid(header, rows, format, caption=caption) + ("\n" if format != "csv" else ""))
+    typer.echo("".join(out), nl=False)

@@ -1,0 +1,87 @@
+"""`bncbench figures`: the papers' figures of a results store as PNG, SVG or PDF files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from bncbench.cli.common import check_format, err, split
+from bncbench.errors import UserError
+
+
+def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+            out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="folder to write into [default: RESULTS/figures]"),
+            format: str = typer.Option("png", "--format", metavar="FORMAT", help="png | svg | pdf, or several: png,svg"),
+            only: Optional[str] = typer.Option(None, "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar, or several: wdl,gd [default: the config's figures: section, else all]"),
+            a: Optional[str] = typer.Option(None, "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the first]"),
+            b: Optional[str] = typer.Option(None, "--b", metavar="LABEL", help="scatter: classifier on the y axis [default: the config's, else the second]"),
+            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="scatter, wdl, gd: metric(s), one file each [default: the config's figures:, else its wdl.metric, else zol]"),
+            rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="wdl: classifiers compared against each other one [default: the config's, else the first]"),
+            pairs: Optional[str] = typer.Option(None, "--pairs", metavar="A:B,...", help="gd: GD(A; B) curves [default: the config's, else the first two labels]")):
+    """The papers' figures as PNG, SVG or PDF files (matplotlib).
+
+    \b
+    Figures (--only NAME; files NAME.FORMAT, NAME-METRIC.FORMAT for several metrics):
+      scatter  A's metric (x) against B's (y) per data set, the diagonal, points
+               coloured by instances (paper 000 Fig. 2)
+      times    mean training and test time per classifier over the data sets
+               (paper 000 Fig. 3, paper 004 Fig. 8)
+      wdl      wins/draws/losses of --rows against each other classifier, data
+               sets with < 2000 and >= 2000 instances (paper 004 Figs. 4-6; the
+               draw rule of the config's wdl: section)
+      gd       goal-difference curves GD(A; B | S_t) (paper 004 Fig. 3)
+      biasvar  bias and variance stacked per classifier (repeated runs only;
+               skipped with a note when making all figures)
+    Options override the figures: section of the config the results were run
+    with (docs/cli.md: figures). The same results give byte-identical files.
+
+    \b
+    Examples:
+      bncbench figures results/default
+      bncbench figures results/stan70 --format png,svg --out results/stan70/figures
+      bncbench figures results/stan70 --only scatter --a TAN --b STAN-MRMR --metric rmse
+      bncbench figures results/ait36 --only gd --pairs TAN-AIT:TAN,KDB-AIT:KDB
+    """
+    from bncbench.evaluate import figures as fg
+    from bncbench.evaluate.metrics import METRICS
+    from bncbench.evaluate.paired import parse_pairs
+
+    formats = split(format) or []
+    for f in formats:
+        check_format(f, fg.FORMATS)
+    metrics = split(metric)
+    for m in metrics or []:
+        if m not in METRICS:
+            raise UserError(f"--metric: unknown metric {m!r}; choose one of {', '.join(METRICS)}")
+    try:
+        pair_list = parse_pairs(pairs) if pairs else None
+    except ValueError as e:
+        raise UserError(f"--pairs: {e}") from None
+    if not formats:
+        raise UserError("--format: give png, svg or pdf")
+    src = fg.Source(results)
+    options = fg.Options(a, b, metrics, split(rows), pair_list)
+    wanted = split(only)
+    made = []
+    for kind in fg.kinds(src, wanted):
+        try:
+            made += fg.plots(src, [kind], options)
+        except fg.NotApplicable as e:
+            if wanted:
+                raise
+            err(f"skipped {e}")
+    folder = Path(out) if out else (Path(results) if Path(results).is_dir() else Path(results).parent) / "figures"
+    written = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for p in made:
+            for f in formats:
+                (folder / f"{p.name}.{f}").write_bytes(fg.render(p, f))
+                written.append(f"{p.name}.{f}")
+    except OSError as e:
+        raise UserError(f"--out {folder}: cannot write the figures ({e.strerror})") from None
+    for note in dict.fromkeys(n for p in made for n in p.notes):
+        err(note)
+    err(f"wrote {len(written)} file(s) to {folder}: {', '.join(written)}")

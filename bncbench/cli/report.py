@@ -1,0 +1,180 @@
+"""`bncbench report` (a paper-style table, or the HTML page of everything a results store holds)
+and `bncbench export` (the stored tasks as tables for pandas, R or a spreadsheet)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from bncbench.cli.common import check_format, err, split, warn_incomplete, write_text
+from bncbench.errors import UserError
+
+
+def export(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+           out: str = typer.Option(..., "--out", metavar="DIR", help="folder to write the tables into"),
+           format: str = typer.Option("parquet", "--format", metavar="FORMAT", help="parquet | csv"),
+           predictions: bool = typer.Option(False, "--predictions", help="also write one table of per-instance predictions per data set")):
+    """Write the results as tables for pandas, R or a spreadsheet.
+
+    DIR/tasks.FORMAT has one row per stored task (dataset, label, run, fold, n_test,
+    train_time, test_time, zol, rmse, rmse_all, cll, logloss, info, current, finished,
+    key); with --predictions, DIR/predictions-<data set>.FORMAT has one row per test
+    instance (label, run, fold, row, true, predicted, one column P(<class>) per class).
+    The same tables in Python: bncbench.results.load(RESULTS).
+
+    \b
+    Examples:
+      bncbench export results/stan70 --out exports/stan70
+      bncbench export results/stan70 --format csv --predictions --out exports/stan70-csv
+    """
+    from bncbench.results import export as export_tables
+
+    files = export_tables(results, format, out, predictions)
+    err(f"wrote {len(files)} file(s) to {out}: {', '.join(f.name for f in files[:4])}"
+        + (", ..." if len(files) > 4 else ""))
+
+
+def report(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+           metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="what the cells show (metrics listed above)"),
+           datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all in the results]"),
+           classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels [default: all in the results]"),
+           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex | html"),
+           label_metric: Optional[str] = typer.Option(None, "--label-metric", metavar="L=M,...", help="show these classifiers' columns in another metric (e.g. SKDB=rmse_all: paper 004's Table A4); the column is labelled 'L (M)'"),
+           out: Optional[str] = typer.Option(None, "--out", metavar="FILE", help="write the report to FILE [default: standard output]"),
+           compare_table: Optional[str] = typer.Option(None, "--compare", metavar="TABLE", help="html: add the comparison with a published table (as bncbench compare RESULTS TABLE)")):
+    """A paper-style table: one row per data set, one column per classifier, mean ± sd.
+
+    The md and latex tables end with a mean row and an average-rank row (Demšar 2006: per data
+    set 1 = best, ties share the average rank), both over the data sets where every shown
+    classifier has a value. A data set whose version differs from the paper's is marked † and
+    explained under the table. --format csv is the long form dataset,classifier,metric,mean,sd
+    at full precision, without summary rows.
+
+    --format html is one self-contained page (no network; open it in any browser): the
+    provenance (bncbench version, machine, config, data files and checksums), the table of
+    every metric the results have (--metric is not needed), the W/D/L matrices with sign-test
+    p-values (the config's wdl: settings), the figures of bncbench figures as inline SVG, and
+    with --compare TABLE the comparison of bncbench compare (in the table's metrics that the
+    results have). Click a column header to sort.
+
+    \b
+    Metrics (--metric; lower is better except accuracy and cll):
+      zol         zero-one loss (error rate)
+      accuracy    percent correct, 100 (1 - zol)
+      rmse        root mean squared error of the true class's probability
+      rmse_all    root mean squared error over all classes' probabilities
+      cll         conditional log-likelihood, summed over the test instances
+      logloss     mean -log2 of the true class's probability
+      bias        Kohavi-Wolpert bias (needs cv.runs >= 2)
+      variance    Kohavi-Wolpert variance (needs cv.runs >= 2)
+      train_time  seconds to train, mean over folds
+      test_time   seconds to classify the test fold, mean over folds
+      selected    attributes a selective classifier (STAN) kept, mean over folds
+      elimination share of attributes a model eliminated (paper 003 §6.6),
+                  mean over test instances
+
+    \b
+    Examples:
+      bncbench report results/default
+      bncbench report results/stan70 --metric rmse --format latex
+      bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
+      bncbench report results/ait36/results.sqlite --metric bias
+      bncbench report results/stan70 --format csv > stan70-zol.csv
+      bncbench report results/ait36 --metric rmse --label-metric SKDB=rmse_all
+      bncbench report results/default --format html --out report.html
+      bncbench report results/stan70 --format html --compare papers/stan70/dev.tsv
+    """
+    from bncbench.evaluate.report import format_report
+    from bncbench.results import store_differences, summarize_store
+
+    if format == "html":
+        if label_metric:
+            raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
+        write_text(html_report(results, compare_table, split(datasets), split(classifiers)), out)
+        return
+    if compare_table:
+        raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
+    check_format(format, ("md", "csv", "latex", "html"))
+    s = summarize_store(results, metric, split(datasets), split(classifiers))
+    warn_incomplete(s)
+    labels, values = (s.labels, s.values) if not label_metric else _label_metrics(results, s, label_metric)
+    marks = store_differences(results, s.datasets) if format != "csv" else {}
+    write_text(format_report(s.datasets, labels, values, metric, format, marks), out)
+
+
+def _label_metrics(results: str, s, label_metric: str):
+    """(labels, values) of summary `s` with the columns --label-metric L=M,... names shown in
+    metric M, labelled 'L (M)'."""
+    from bncbench.evaluate.metrics import METRICS
+    from bncbench.results import summarize_store
+
+    swaps = {}
+    for item in split(label_metric) or []:
+        lab, sep, m = item.partition("=")
+        if not sep or lab not in s.labels or m not in METRICS:
+            raise UserError(f"--label-metric: {item!r} is not LABEL=METRIC with a label of the results "
+                            f"({', '.join(s.labels)}) and a metric ({', '.join(METRICS)})")
+        swaps[lab] = m
+    labels, values = [], dict(s.values)
+    for lab in s.labels:
+        if lab not in swaps:
+            labels.append(lab)
+            continue
+        other = summarize_store(results, swaps[lab], s.datasets, [lab])
+        shown = f"{lab} ({swaps[lab]})"
+        labels.append(shown)
+        for d in s.datasets:
+            values[(d, shown)] = other.values[(d, lab)]
+    return labels, values
+
+
+def html_report(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None) -> str:
+    """The page of `report --format html`: gathers from the store what evaluate/html.py renders."""
+    import math
+
+    from bncbench import __version__
+    from bncbench.cli.comparisons import comparison
+    from bncbench.evaluate import html
+    from bncbench.evaluate.figures import figures_for_html
+    from bncbench.evaluate.metrics import METRICS, REPEATED_RUN_METRICS
+    from bncbench.results import (store_differences, stored_config, stored_provenance, stored_wdl_settings,
+                                  summarize_store)
+
+    first = summarize_store(results, METRICS[0], datasets, classifiers)  # checks the store and the filters
+    summaries = [first]
+    for m in METRICS[1:]:
+        try:
+            s = summarize_store(results, m, first.datasets, first.labels)
+        except UserError:  # only a repeated-run metric of a one-run store
+            if m not in REPEATED_RUN_METRICS:
+                raise
+            continue
+        if any(not math.isnan(mean) for mean, _ in s.values.values()):
+            summaries.append(s)
+    name = ", ".join(first.configs) or Path(results).name
+    return html.render(html.ReportInput(
+        title=f"bncbench report: {name}", version=__version__, provenance=stored_provenance(results),
+        config=stored_config(results), data_files=_data_files(first.datasets), summaries=summaries,
+        differences=store_differences(results, first.datasets), wdl=stored_wdl_settings(results), figures=figures_for_html(results),
+        comparison=comparison(results, table, [s.metric for s in summaries], classifiers, None) if table else None,
+        comparison_source=table or ""))
+
+
+def _data_files(datasets: list[str]) -> list[tuple[str, str, str]]:
+    """(data set, file or origin, sha256) of each data set's catalog files, for the report's provenance."""
+    from bncbench.data import catalog, describe
+
+    files = []
+    for d in datasets:
+        try:
+            entry = catalog.entry(d)
+        except UserError:
+            files.append((d, "not in the catalog (its file's checksum is part of every task key)", ""))
+            continue
+        if describe.kind(d) == "files":
+            files += [(d, f"{f['source']}:{f['path']}", f.get("sha256", "")) for f in entry["files"]]
+        else:
+            files.append((d, describe.origin(d), ""))
+    return files

@@ -1,0 +1,116 @@
+"""`bncbench run` (run or resume an experiment) and `bncbench folds` (export what one data set's
+folds look like to the classifiers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from bncbench.cli.common import err, split
+from bncbench.errors import UserError
+
+
+def select(exp, datasets: list[str] | None, classifiers: list[str] | None):
+    """`exp` with only the given data sets (names or catalog aliases) and classifier labels of
+    the config (--datasets, --classifiers); UserError for one the config does not have."""
+    from bncbench.data import catalog
+    from bncbench.utils.suggest import did_you_mean
+
+    if datasets:
+        known = {d.name: d for d in exp.datasets}
+        chosen = []
+        for name in datasets:
+            canon = name
+            if name not in known:
+                try:
+                    canon = catalog.resolve(name)
+                except UserError:
+                    pass
+            if canon not in known:
+                raise UserError(f"--datasets: {name!r} is not in the config{did_you_mean(name, list(known))}")
+            chosen.append(known[canon])
+        exp.datasets = chosen
+    if classifiers:
+        known = {c.label: c for c in exp.classifiers}
+        for lab in classifiers:
+            if lab not in known:
+                raise UserError(f"--classifiers: no classifier labelled {lab!r} in the config"
+                                f"{did_you_mean(lab, list(known))}")
+        exp.classifiers = [known[lab] for lab in classifiers]
+    return exp
+
+
+def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML (docs/cli.md: Configuration)"),
+        results: Optional[str] = typer.Option(None, metavar="DIR", help="results directory [default: results/<config name>]"),
+        datasets: Optional[str] = typer.Option(None, metavar="A,B", help="run only these data sets of the config"),
+        classifiers: Optional[str] = typer.Option(None, metavar="L1,L2", help="run only these classifier labels of the config"),
+        jobs: Optional[int] = typer.Option(None, metavar="N", help="worker processes [default: 1, or the config's executor.jobs]"),
+        executor: Optional[str] = typer.Option(None, metavar="NAME", help="local | dask [default: local, or the config's executor.name]"),
+        scheduler: Optional[str] = typer.Option(None, metavar="tcp://HOST:PORT", help="Dask scheduler of an existing cluster [default: a LocalCluster of --jobs workers]"),
+        fresh: bool = typer.Option(False, "--fresh", help="compute THIS invocation's tasks again (its data sets × classifiers × runs × folds, after --datasets/--classifiers), each replacing its stored result when done (an interrupted fresh run loses nothing); other stored tasks are kept"),
+        strict: bool = typer.Option(False, "--strict", help="a data set that cannot be obtained is an error, not a warning"),
+        quiet: bool = typer.Option(False, "--quiet", help="no progress display")):
+    """Run (or resume) an experiment; every finished task is stored at once.
+
+    \b
+    Running the same command again resumes: finished tasks are skipped. A task
+    is re-run when anything that defines it changes: data, preprocessing, folds,
+    classifier parameters, or the code that computes it
+    (docs/cli.md: Results store).
+
+    \b
+    Examples:
+      bncbench run configs/default.yaml
+      bncbench run configs/stan70.yaml --jobs 4
+      bncbench run configs/stan70.yaml --datasets iris,car --classifiers TAN --fresh
+      bncbench run configs/stan70.yaml --executor dask --scheduler tcp://10.0.0.5:8786
+    """
+    from bncbench import config as cfg
+    from bncbench.engine import runner
+
+    exp = select(cfg.load(config), split(datasets), split(classifiers))
+    out = results or str(Path("results") / exp.name)
+    name = executor or exp.executor.get("name", "local")
+    n_jobs = jobs if jobs is not None else exp.executor.get("jobs", 1)
+    if n_jobs < 1:
+        raise UserError(f"--jobs must be ≥ 1, got {n_jobs}")
+    stats = runner.run(exp, out, jobs=n_jobs, fresh=fresh, quiet=quiet, log=err, strict=strict, executor=name,
+                       scheduler=scheduler or exp.executor.get("scheduler"))
+    if not quiet:
+        replaced = f" ({stats['replaced']} replacing stored results, --fresh)" if fresh else ""
+        err(f"done: {stats['run']} tasks run{replaced}, {stats['skipped']} already finished ({stats['elapsed']}); "
+            f"results in {out}")
+
+
+def folds(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML"),
+          dataset: str = typer.Option(..., metavar="NAME", help="data set of the config"),
+          out: str = typer.Option(..., metavar="DIR", help="output directory"),
+          runs: Optional[int] = typer.Option(None, metavar="N", help="number of runs to export [default: all]")):
+    """Write each fold's preprocessed train and test set as ARFF (value order = our codes).
+
+    The files (NAME-rR-fF-train.arff, NAME-rR-fF-test.arff) hold exactly what the
+    classifiers saw, so any result can be re-checked in Weka or another tool.
+
+    \b
+    Example:
+      bncbench folds configs/stan70.yaml --dataset car --out folds/car --runs 1
+    """
+    from bncbench import config as cfg
+    from bncbench.engine.units import preprocessed_fold
+    from bncbench.preprocess import arff
+
+    exp = select(cfg.load(config), [dataset], None)
+    spec, cv = exp.datasets[0], exp.cv
+    n_written = 0
+    for r in range(cv.runs if runs is None else min(runs, cv.runs)):
+        for f in range(cv.folds):
+            p = preprocessed_fold(spec, exp.preprocess, cv.scheme, cv.folds, r, f, cv.seed, cv.divisor or 3)
+            ds, enc = p.dataset, p.encoded
+            names = arff.value_names(ds, enc, p.settings.missing)
+            for part, idx, X in (("train", p.train, enc.X_train), ("test", p.test, enc.X_test)):
+                arff.write_arff(Path(out) / f"{spec.name}-r{r}-f{f}-{part}.arff", f"{spec.name}-r{r}-f{f}-{part}",
+                                ds, names, X, ds.y[idx])
+                n_written += 1
+    err(f"wrote {n_written} ARFF files to {out}")

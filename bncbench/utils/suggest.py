@@ -1,0 +1,13 @@
+"""The "did you mean" hint of an error message about an unknown name."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+
+def did_you_mean(word, choices: Iterable) -> str:
+    """" (did you mean 'NAME'?)" for the choice closest to `word` (difflib, similarity ≥ 0.5;
+    both compared as strings), or "" when none is close."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
