@@ -20,7 +20,7 @@ def weka(tmp_path_factory):
             pytest.fail(msg)
         pytest.skip(msg)
     out = tmp_path_factory.mktemp("oracle")
-    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(out), str(ROOT / "tests/oracle/WekaOracle.java")],
+    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(out), str(ROOT / "tests/oracles/WekaOracle.java")],
                    check=True, capture_output=True)
 
     def call(*args: str) -> str:

@@ -203,7 +203,15 @@ def test_every_bncbench_import_resolves():
 
 # -- public imports -----------------------------------------------------------------------
 def test_public_imports():
-    from bncbench.classifiers import AODE, KDB, NB, REGISTRY, STAN, TAN, BayesNetClassifier
+    from bncbench.classifiers import (
+        AODE,
+        KDB,
+        NB,
+        REGISTRY,
+        STAN,
+        TAN,
+        BayesNetClassifier,
+    )
 
     for cls in (NB, TAN, KDB, AODE, STAN):
         assert issubclass(cls, BayesNetClassifier)

@@ -15,7 +15,7 @@ from bncbench.errors import UserError
 
 def _plain_argument_help() -> None:
     """Recent typer prints a required argument as `{NAME}` in the usage line and `NAME <str>` in
-    the argument list; show `NAME` as click does (tests/test_cli.py checks every --help)."""
+    the argument list; show `NAME` as click does (tests/cli/test_cli.py checks every --help)."""
     from typer import core
 
     arg = getattr(core, "TyperArgument", None)

@@ -19,7 +19,7 @@ Output of the discretisers: int32 codes, one column per input column, −1 for a
 a numeric column gets bin numbers 0..len(cuts), a categorical column keeps its codes. Output
 of the imputer: float64 values without missing values.
 
-This module must not import scikit-learn (nor pandas/scipy): tests/test_transformers.py checks
+This module must not import scikit-learn (nor pandas/scipy): tests/preprocess/test_transformers.py checks
 that the runner's encoding path leaves ``sys.modules`` without any ``sklearn`` module.
 """
 

@@ -8,7 +8,7 @@ applied to the data set as a float matrix (`dataset_matrix`: nominal codes as nu
 as ``categorical_features``); this module adds what only the benchmark needs: the choice of
 transformer from the settings, the fold/global scope, and the missing value as a distinct code
 (§1.5). Neither this module nor the cores import scikit-learn, so a `bncbench run` process
-or Dask worker never loads it (tests/test_transformers.py checks this).
+or Dask worker never loads it (tests/preprocess/test_transformers.py checks this).
 """
 
 from __future__ import annotations

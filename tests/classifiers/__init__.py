@@ -1,0 +1,1 @@
+"""Tests of bncbench/classifiers, one folder per family as in the package."""

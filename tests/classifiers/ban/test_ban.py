@@ -1,0 +1,275 @@
+"""BAN (docs/algorithms.md §4.7): the MDL/BIC score and hill climbing against the plain-Python
+reference, CMI in nats, Laplace predictions, hand-worked cut-set / thickening / thinning /
+orientation examples with a scripted CI oracle, and structure recovery on data drawn from a
+known class-augmented network."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from bncbench.classifiers.ban.ban import BAN
+from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+from bncbench.classifiers.ban.hill_climbing import mdl_score
+from bncbench.classifiers.ban.tpda import cut_set, tpda_orient, tpda_skeleton
+from bncbench.preprocess.folds import stratified_folds
+from tests.oracles import ban as ref
+from tests.support.data import correlated_codes
+
+
+def _data(seed, n_rows, n_attr, n_classes, p_missing, parents=2):
+    X, y, cards = correlated_codes(np.random.default_rng(seed), n_rows, n_attr, n_classes, p_missing, parents)
+    has_missing = (X < 0).any(axis=0)
+    rows = [tuple(int(v) if v >= 0 else int(cards[i]) for i, v in enumerate(r)) for r in X]
+    card = [int(c) + int(m) for c, m in zip(cards, has_missing)]  # |X_i| of §1.5 (missing = a value)
+    return X, y, cards, rows, [int(c) for c in y], card
+
+
+def _script(table):
+    """A CI oracle answering only the scripted queries (anything else is a test error)."""
+    def cmi(i, j, Z):
+        return table[(i, j, tuple(Z))]
+    return cmi
+
+
+def _skeleton(parents):
+    return {(min(p, c), max(p, c)) for c, par in enumerate(parents) for p in par}
+
+
+def _v_structures(parents):
+    edges = _skeleton(parents)
+    out = set()
+    for c, par in enumerate(parents):
+        for a in par:
+            for b in par:
+                if a < b and (a, b) not in edges:
+                    out.add((a, c, b))
+    return out
+
+
+# -- method "hc" ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_mdl_score_equals_direct_computation(seed):
+    X, y, cards, rows, ys, card = _data(seed, 120, 5, 3, 0.05)
+    b = BAN(method="hc", cardinalities=cards, n_classes=3).fit(X, y)
+    assert b.card_.tolist() == card
+    assert b.score_ == pytest.approx(ref.mdl_score(rows, ys, b.parents_, card, 3), rel=1e-12, abs=1e-9)
+    # an arbitrary DAG, scored by the module's function from the count tables
+    Xc = np.array(rows)
+    T = EntropyTerms(Xc, np.array(ys), np.asarray(cards) + 1, 3)
+    dag = [[], [0], [0, 1], [1], [0, 2, 3]]
+    assert mdl_score(T, dag, np.array(card), 3) == pytest.approx(ref.mdl_score(rows, ys, dag, card, 3), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed,max_parents", [(2, 8), (3, 8), (4, 1), (5, 2)])
+def test_hill_climbing_matches_reference(seed, max_parents):
+    # 800 rows, 6 attributes: 2–6 moves; adding a → b and b → a always tie in BIC (exactly, in
+    # the code), so these cases also check the (parent, child) tie rule
+    X, y, cards, rows, ys, card = _data(seed, 800, 6, 2, 0.04)
+    b = BAN(method="hc", cardinalities=cards, n_classes=2, ban_max_parents=max_parents).fit(X, y)
+    expect = ref.hill_climb(rows, ys, card, 2, max_parents)
+    assert b.parents_ == expect and b.info_["moves"] >= 2
+    assert all(len(p) <= max_parents for p in b.parents_)
+
+
+def test_max_parents_zero_is_naive_bayes():
+    X, y, cards, rows, ys, card = _data(6, 100, 4, 2, 0.0)
+    b = BAN(method="hc", cardinalities=cards, n_classes=2, ban_max_parents=0).fit(X, y)
+    assert b.parents_ == [[], [], [], []]
+
+
+def test_hc_ties_prefer_lower_parent_index():
+    # X1 is a copy of X0 (same cardinality): adding 0→1 and 1→0 score exactly the same, so the
+    # tie rule (parent, child) picks 0 → 1; the reversal then never strictly improves.
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 300)
+    x0 = np.where(rng.random(300) < 0.7, y, rng.integers(0, 2, 300))
+    X = np.column_stack([x0, x0, rng.integers(0, 2, 300)])
+    b = BAN(method="hc", cardinalities=[2, 2, 2], n_classes=2).fit(X, y)
+    assert b.parents_ == [[], [0], []]
+
+
+def test_predictions_are_laplace_over_parent_sets():
+    X, y, cards, rows, ys, card = _data(8, 140, 5, 3, 0.05)
+    Xte, _, _ = correlated_codes(np.random.default_rng(99), 30, 5, 3, 0.05, 2)
+    Xte = np.minimum(Xte, np.asarray(cards) - 1)
+    b = BAN(method="hc", cardinalities=cards, n_classes=3).fit(X, y)
+    test_rows = [tuple(int(v) if v >= 0 else int(cards[i]) for i, v in enumerate(r)) for r in Xte]
+    jll = np.array(ref.joint_log_likelihood(rows, ys, b.parents_, card, 3, test_rows))
+    expect = np.exp(jll - jll.max(axis=1, keepdims=True))
+    expect /= expect.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(b.predict_proba(Xte), expect, rtol=1e-10, atol=1e-12)
+    # the same with the tpda structure
+    b2 = BAN(method="tpda", cardinalities=cards, n_classes=3).fit(X, y)
+    jll = np.array(ref.joint_log_likelihood(rows, ys, b2.parents_, card, 3, test_rows))
+    expect = np.exp(jll - jll.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(b2.predict_proba(Xte), expect / expect.sum(axis=1, keepdims=True), rtol=1e-10)
+
+
+# -- the CI test ---------------------------------------------------------------------------------
+
+def test_cmi_in_nats_equals_direct_computation():
+    X, y, cards, rows, ys, card = _data(9, 200, 5, 3, 0.05)
+    T = EntropyTerms(np.array(rows), np.array(ys), np.asarray(cards) + 1, 3)
+    for i, j, Z in [(0, 1, ()), (1, 3, (0,)), (0, 4, (1, 2)), (2, 3, (0, 1, 4))]:
+        assert T.cmi(i, j, Z) == pytest.approx(ref.cmi_nats(rows, ys, i, j, Z), rel=1e-10, abs=1e-13)
+
+
+# -- tpda: hand-worked steps ---------------------------------------------------------------------
+
+def test_cut_set_removes_the_node_giving_the_smallest_cmi():
+    # square 0–1–2–3–0, pair (0, 2): Z = {1, 3}; CMI 0.05 > ε; dropping 1 gives 0.02, dropping 3
+    # gives 0.03 → Z = {3}; 0.02 > ε; dropping 3 gives CMI(∅) = 0.5, not smaller → side fails;
+    # X_2's side tries the same sets and fails too.
+    adj = [{1, 3}, {0, 2}, {1, 3}, {0, 2}]
+    table = {(0, 2, (1, 3)): 0.05, (0, 2, (3,)): 0.02, (0, 2, (1,)): 0.03, (0, 2, ()): 0.5}
+    assert cut_set(adj, 0, 2, _script(table), 0.01) == (False, None)
+    # dropping 1 now reaches independence: separated by {3}
+    table[(0, 2, (3,))] = 0.005
+    assert cut_set(adj, 2, 0, _script(table), 0.01) == (True, (3,))
+    # a tie between dropping 1 and dropping 3 removes the smaller index (1)
+    table[(0, 2, (1,))] = 0.005
+    assert cut_set(adj, 0, 2, _script(table), 0.01) == (True, (3,))
+
+
+def test_cut_set_tries_the_higher_side_second():
+    # 0–1, 1–2, 2–3, 3–1; pair (0, 2). X_0's side: Z = {1}, CMI 0.03 > ε, dropping 1 gives 0.5
+    # → fails. X_2's side: Z = {1, 3} (3 reaches 0 through 1), CMI 0.004 ≤ ε → separated.
+    adj = [{1}, {0, 2, 3}, {1, 3}, {1, 2}]
+    table = {(0, 2, (1,)): 0.03, (0, 2, ()): 0.5, (0, 2, (1, 3)): 0.004}
+    assert cut_set(adj, 0, 2, _script(table), 0.01) == (True, (1, 3))
+
+
+def test_cut_set_empty_set_only_in_orientation():
+    # 0–2–1, pair (0, 1): Z = {2}, CMI 0.2 > ε, dropping 2 gives 0.001 < 0.2 → Z = ∅: fails in
+    # thickening / thinning, separates (S = ∅) in the orientation step.
+    adj = [{2}, {2}, {0, 1}]
+    table = {(0, 1, (2,)): 0.2, (0, 1, ()): 0.001}
+    assert cut_set(adj, 0, 1, _script(table), 0.01) == (False, None)
+    assert cut_set(adj, 0, 1, _script(table), 0.01, allow_empty=True) == (True, ())
+
+
+def test_drafting_thickening_thinning_hand_worked():
+    # I(0;1|Y)=0.5, I(1;2|Y)=0.4, I(0;2|Y)=0.3: drafting joins 0–1 and 1–2, (0,2) goes to R.
+    base = {(0, 1, ()): 0.5, (1, 2, ()): 0.4, (0, 2, ()): 0.3}
+    # (a) I(0;2|1,Y) = 0.005 ≤ ε: thickening separates (0,2); thinning keeps both edges (no
+    #     other path).
+    adj, info = tpda_skeleton(3, _script({**base, (0, 2, (1,)): 0.005}), 0.01)
+    assert adj == [{1}, {0, 2}, {1}]
+    assert info == {"draft_edges": 2, "thickening_edges": 0, "thinning_removed": 0}
+    # (b) I(0;2|1,Y) = 0.2: thickening adds 0–2; thinning tests 0–1 first: another path 0–2–1,
+    #     X_0's side Z = {2}, I(0;1|2,Y) = 0.005 → removed; 1–2 and 0–2 then have no other path.
+    adj, info = tpda_skeleton(3, _script({**base, (0, 2, (1,)): 0.2, (0, 1, (2,)): 0.005}), 0.01)
+    assert adj == [{2}, {2}, {0, 1}]
+    assert info == {"draft_edges": 2, "thickening_edges": 1, "thinning_removed": 1}
+    # pairs at or below ε are never connected
+    adj, _ = tpda_skeleton(3, _script({(0, 1, ()): 0.01, (1, 2, ()): 0.4, (0, 2, ()): 0.0}), 0.01)
+    assert adj == [set(), {2}, {1}]
+
+
+def test_orientation_collider_and_meek_rule_1():
+    # skeleton 0–2, 1–2, 2–3. (0,1): Z = {2}, I = 0.3 > ε, dropping 2 gives 0 → Z = ∅, tested:
+    # separated by ∅ → propose 0→2←1. (0,3) and (1,3): separated by {2} → nothing. Meek rule 1
+    # (0 → 2 − 3, 0 and 3 not adjacent) orients 2 → 3.
+    adj = [{2}, {2}, {0, 1, 3}, {2}]
+    table = {(0, 1, (2,)): 0.3, (0, 1, ()): 0.0, (0, 3, (2,)): 0.001, (1, 3, (2,)): 0.001}
+    parents, info = tpda_orient(adj, _script(table), 0.01)
+    assert parents == [[], [], [0, 1], [2]]
+    assert info == {"collider_arcs": 2, "conflicting_edges": 0, "meek_arcs": 1, "free_edges": 0}
+
+
+def test_orientation_conflict_stays_undirected_then_meek():
+    # path 0–1–2–3: (0,2) separated by ∅ → 0→1←2; (1,3) separated by ∅ → 1→2←3. Edge 1–2 is
+    # proposed both ways: not oriented by the proposals (one conflict); then Meek rule 1 with
+    # 0 → 1 − 2 (0, 2 not adjacent) orients 1 → 2 (tried before 2 → 1).
+    adj = [{1}, {0, 2}, {1, 3}, {2}]
+    table = {(0, 2, (1,)): 0.2, (0, 2, ()): 0.0, (1, 3, (2,)): 0.2, (1, 3, ()): 0.0}
+    parents, info = tpda_orient(adj, _script(table), 0.01)
+    assert parents == [[], [0], [1, 3], []]
+    assert info == {"collider_arcs": 2, "conflicting_edges": 1, "meek_arcs": 1, "free_edges": 0}
+
+
+def test_orientation_free_edges_low_to_high():
+    # a triangle 0–1–2 plus 2–3: no non-adjacent pair with a separating set → no collider;
+    # (0,3) has Z = {1, 2} (1 reaches 3 through 2) and (1,3) Z = {0, 2}: both separated with the
+    # common neighbour 2 in the set → no proposal. Remaining edges low → high.
+    adj = [{1, 2}, {0, 2}, {0, 1, 3}, {2}]
+    table = {(0, 3, (1, 2)): 0.0, (1, 3, (0, 2)): 0.0}
+    parents, info = tpda_orient(adj, _script(table), 0.01)
+    assert parents == [[], [0], [0, 1], [2]]
+    assert info["free_edges"] == 4 and info["collider_arcs"] == 0
+
+
+# -- recovery of a known network -----------------------------------------------------------------
+
+def _known_network(n_rows, seed=11):
+    """Y → every X; X0 → X2 ← X1 (a v-structure), X2 → X3 → X4; strong dependencies."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n_rows)
+
+    def noisy(value, card, keep):
+        return np.where(rng.random(n_rows) < keep, value, rng.integers(0, card, n_rows))
+
+    x0 = noisy(y, 2, 0.6)
+    x1 = noisy(1 - y, 2, 0.6)
+    x2 = noisy(x0 + x1, 3, 0.9)
+    x3 = noisy((x2 + y) % 3, 3, 0.85)
+    x4 = noisy(x3, 3, 0.85)
+    return np.column_stack([x0, x1, x2, x3, x4]), y
+
+
+def test_both_methods_recover_a_known_network():
+    """Criterion: the learnt attribute skeleton equals the true one exactly (both methods); for
+    tpda also the set of v-structures (a → c ← b, a and b not adjacent) equals the true set
+    {0 → 2 ← 1} and every arc points as in the true network (the others follow by Meek's rule 1)."""
+    X, y = _known_network(20000)
+    true = [[], [], [0, 1], [2], [3]]
+    for method in ("hc", "tpda"):
+        b = BAN(method=method, cardinalities=[2, 2, 3, 3, 3], n_classes=2).fit(X, y)
+        assert _skeleton(b.parents_) == _skeleton(true), method
+    b = BAN(method="tpda", cardinalities=[2, 2, 3, 3, 3], n_classes=2).fit(X, y)
+    assert _v_structures(b.parents_) == _v_structures(true) == {(0, 2, 1)}
+    assert b.parents_ == true
+
+
+# -- parameters ----------------------------------------------------------------------------------
+
+def test_epsilon_list_chosen_by_inner_cv():
+    X, y, cards, rows, ys, card = _data(12, 200, 5, 2, 0.0)
+    eps = [0.001, 0.01, 0.05, 0.2]
+    b = BAN(method="tpda", cardinalities=cards, n_classes=2, ban_epsilon=eps).fit(X, y)
+    # consistency with single-ε fits on the same inner folds (seed 1, 5 stratified folds)
+    folds = stratified_folds(y, 5, 1)
+    acc = {}
+    for e in eps:
+        correct = 0
+        for f in range(5):
+            tr, te = folds != f, folds == f
+            m = BAN(method="tpda", cardinalities=cards, n_classes=2, ban_epsilon=e).fit(X[tr], y[tr])
+            correct += int((m.predict(X[te]) == y[te]).sum())
+        acc[e] = correct / len(y)
+    assert b.cv_accuracy_ == pytest.approx(acc)
+    best = max(acc.values())
+    assert b.epsilon_ == max(e for e in eps if acc[e] == best)
+
+
+def test_parent_cap_in_tpda_keeps_strongest():
+    X, y = _known_network(5000)
+    b = BAN(method="tpda", cardinalities=[2, 2, 3, 3, 3], n_classes=2, ban_max_parents=1).fit(X, y)
+    assert all(len(p) <= 1 for p in b.parents_)
+    rows, ys = [tuple(int(v) for v in r) for r in X], [int(c) for c in y]
+    kept = b.parents_[2][0]
+    assert ref.cmi_nats(rows, ys, kept, 2, ()) >= ref.cmi_nats(rows, ys, 1 - kept, 2, ())
+    assert b.info_["parent_cap_cuts"] == [(2, [1 - kept])]
+
+
+@pytest.mark.parametrize("kw", [{"method": "bic"}, {"missing": "skip"}, {"ban_max_parents": -1},
+                                {"ban_epsilon": -0.1}, {"ban_epsilon": []}, {"ban_epsilon": "x"}])
+def test_invalid_parameters(kw):
+    X, y = _known_network(50)
+    with pytest.raises(ValueError, match=next(iter(kw))):
+        BAN(**kw).fit(X, y)
+    assert math.isfinite(BAN().fit(X, y).predict_proba(X).sum())

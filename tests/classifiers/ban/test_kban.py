@@ -1,0 +1,256 @@
+"""k-BAN (docs/algorithms.md §4.6) against the plain-Python reference of tests/oracles/kban.py (every
+candidate structure built, leave-one-out by refitting without each instance) and hand-worked
+cases from the spec."""
+
+import numpy as np
+import pytest
+
+import bncbench.classifiers.kernels.counts as counts_mod
+from bncbench.classifiers.ban.kban import KBAN, _closes_cycle, edge_sets
+from bncbench.classifiers.ban.kban_scorer import StructureScorer
+from bncbench.classifiers.kernels.counts import KDepCounts, parent_set_counts
+from bncbench.classifiers.nb.nb import NB
+from tests.oracles.kban import (
+    RefModel,
+    internal_rows,
+    ref_correct,
+    ref_edge_sets,
+    ref_kban,
+    ref_loo_scores,
+    smoothing_cards,
+)
+from tests.support.data import random_data
+
+
+@pytest.fixture(params=["dense", "sparse"])
+def config_index(request, monkeypatch):
+    """Run a test with dense parent-configuration indices and again with the sparse (rank of the
+    occurring keys) indices."""
+    if request.param == "sparse":
+        monkeypatch.setattr(counts_mod, "_DENSE_CONFIGS", 0)
+        monkeypatch.setattr(counts_mod, "_DENSE_PER_ROW", 0)
+    return request.param
+
+
+def random_structure(rng, n, max_parents):
+    """A random DAG over n attributes (arcs from lower to higher rank of a random permutation)."""
+    rank = rng.permutation(n)
+    out = []
+    for i in range(n):
+        earlier = [j for j in range(n) if rank[j] < rank[i]]
+        size = int(rng.integers(0, min(max_parents, len(earlier)) + 1))
+        out.append(tuple(sorted(rng.choice(earlier, size=size, replace=False).tolist())) if size else ())
+    return tuple(out)
+
+
+# -- edge-set enumeration ------------------------------------------------------------------
+def test_edge_set_order_of_the_spec():
+    """§4.6's listing for c = 2 (candidates A_1, A_2 of A_i), without the empty set."""
+    i, a1, a2 = 0, 7, 3
+    want = [((a1, i),), ((i, a1),), ((a2, i),), ((i, a2),),
+            ((a1, i), (a2, i)), ((a1, i), (i, a2)), ((i, a1), (a2, i)), ((i, a1), (i, a2))]
+    assert edge_sets([a1, a2], i) == want
+
+
+@pytest.mark.parametrize("c", [0, 1, 2, 3])
+def test_edge_sets_equal_recursive_enumeration(c):
+    cand = [5, 1, 4][:c]
+    got = edge_sets(cand, 2)
+    assert len(got) == 3 ** c - 1
+    assert [list(e) for e in got] == ref_edge_sets(cand, 2)
+
+
+# -- the counting kernel --------------------------------------------------------------------
+def test_parent_set_counts_equal_plain_counting():
+    X, y, _, cards, nc = random_data(4, n_train=80, n_attr=5)
+    rows = internal_rows(X.tolist(), cards.tolist())
+    Xc = np.array(rows)
+    sizes = cards + 1
+    for child, parents in [(0, ()), (2, (4,)), (1, (4, 0)), (3, (0, 1, 2))]:
+        table, cfg = parent_set_counts(Xc, y, child, parents, sizes, nc)
+        assert table.shape == (int(np.prod([sizes[p] for p in parents])), sizes[child], nc)
+        for r, (row, c) in enumerate(zip(rows, y.tolist())):
+            want = sum(1 for rr, cc in zip(rows, y.tolist())
+                       if cc == c and rr[child] == row[child] and all(rr[p] == row[p] for p in parents))
+            assert table[cfg.ids[r], row[child], c] == want
+        assert table.sum() == len(rows)
+
+
+def test_kdep_cache_keys_parent_sets_in_any_order():
+    X, y, _, cards, nc = random_data(5, n_train=40)
+    Xc = np.where(X < 0, cards, X)
+    cache = KDepCounts(Xc, y, cards + 1, nc)
+    t1, c1 = cache.table(0, (3, 1))
+    t2, c2 = cache.table(0, (1, 3))
+    assert t1 is t2 and c1 is c2 and c1.parents == (1, 3)
+
+
+# -- (b) fast leave-one-out == refitting without each instance ------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("est", ["laplace", "mestimate", "laplace_joint"])
+@pytest.mark.parametrize("evaluation", ["loo", "train"])
+def test_structure_scores_equal_brute_force(seed, est, evaluation, config_index):
+    X, y, _, cards, nc = random_data(seed, n_train=45, n_attr=6, p_missing=0.1)
+    rows = internal_rows(X.tolist(), cards.tolist())
+    card = smoothing_cards(X.tolist(), cards.tolist())
+    scorer = StructureScorer(np.array(rows), y, cards + 1, np.array(card), nc, est, 1.0, loo=evaluation == "loo")
+    rng = np.random.default_rng(100 + seed)
+    scorer.set_base(random_structure(rng, len(cards), 3))  # correct() swaps factors from this base
+    for _ in range(6):
+        structure = random_structure(rng, len(cards), 3)
+        if evaluation == "loo":
+            want = ref_loo_scores(rows, y.tolist(), structure, card, nc, est, 1.0)
+        else:
+            model = RefModel(rows, y.tolist(), structure, card, nc, est, 1.0)
+            want = [model.log_scores(r) for r in rows]
+        np.testing.assert_allclose(scorer.scores(structure), want, rtol=0, atol=1e-12)
+        assert scorer.correct(structure) == ref_correct(rows, y.tolist(), structure, card, nc, est, 1.0,
+                                                         evaluation)
+
+
+# -- (a) the whole learner == the plain-Python reference k-BAN -------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_kban_equals_reference(seed, k):
+    X, y, Xt, cards, nc = random_data(seed, n_train=40, n_test=15, n_attr=6, p_missing=0.1)
+    clf = KBAN(k=k, estimator="laplace", cardinalities=cards, n_classes=nc).fit(X, y)
+    parents, trace, post = ref_kban(X.tolist(), y.tolist(), cards.tolist(), nc, k, "laplace", X_test=Xt.tolist())
+    assert clf.parents_ == parents
+    assert clf.trace_ == trace
+    np.testing.assert_allclose(clf.predict_proba(Xt), post, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+@pytest.mark.parametrize("est", ["mestimate", "laplace_joint"])
+@pytest.mark.parametrize("evaluation", ["loo", "train"])
+def test_kban_equals_reference_other_estimators(seed, est, evaluation, config_index):
+    X, y, Xt, cards, nc = random_data(seed, n_train=35, n_test=15, n_attr=5, p_missing=0.1)
+    clf = KBAN(k=2, estimator=est, kban_eval=evaluation, cardinalities=cards, n_classes=nc).fit(X, y)
+    parents, trace, post = ref_kban(X.tolist(), y.tolist(), cards.tolist(), nc, 2, est, 1.0, evaluation,
+                                    X_test=Xt.tolist())
+    assert clf.parents_ == parents
+    assert clf.trace_ == trace
+    np.testing.assert_allclose(clf.predict_proba(Xt), post, rtol=0, atol=1e-12)
+
+
+def test_sparse_configs_with_unseen_test_configurations(monkeypatch):
+    """Sparse configuration indices: a test row whose parent values never occurred together in
+    training gets the zero-count (uniform) estimate, as the reference does."""
+    monkeypatch.setattr(counts_mod, "_DENSE_CONFIGS", 0)
+    monkeypatch.setattr(counts_mod, "_DENSE_PER_ROW", 0)
+    X, y, Xt, cards, nc = random_data(8, n_train=40, n_test=40, n_attr=6, p_missing=0.1)
+    clf = KBAN(k=3, estimator="laplace", cardinalities=cards, n_classes=nc).fit(X, y)
+    assert all(cfg.keys is not None for cfg, _ in clf._tables if cfg.parents)
+    unseen = 0
+    for i, (cfg, _) in enumerate(clf._tables):
+        unseen += int((cfg.index(np.where(Xt < 0, cards, Xt)) < 0).sum())
+    assert unseen > 0
+    _, _, post = ref_kban(X.tolist(), y.tolist(), cards.tolist(), nc, 3, "laplace", X_test=Xt.tolist())
+    np.testing.assert_allclose(clf.predict_proba(Xt), post, rtol=0, atol=1e-12)
+
+
+# -- k = 0 is naive Bayes; limits of the search ----------------------------------------------
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("est", ["laplace", "mestimate"])
+def test_k0_is_naive_bayes(seed, est):
+    X, y, Xt, cards, nc = random_data(seed, n_train=60, n_test=30, n_attr=6)
+    clf = KBAN(k=0, estimator=est, cardinalities=cards, n_classes=nc).fit(X, y)
+    assert clf.parents_ == [[] for _ in range(6)] and clf.arcs_ == [] and clf.steps_ == []
+    assert len(clf.trace_) == 1
+    nb = NB(estimator=est, cardinalities=cards, n_classes=nc).fit(X, y)
+    np.testing.assert_allclose(clf.predict_proba(Xt), nb.predict_proba(Xt), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_search_respects_k_acyclicity_and_strict_improvement(k):
+    X, y, _, cards, nc = random_data(11, n_train=300, n_attr=9, p_missing=0.05)
+    clf = KBAN(k=k, estimator="laplace", cardinalities=cards, n_classes=nc).fit(X, y)
+    assert all(len(p) <= k for p in clf.parents_)
+    assert np.all(np.diff(clf.trace_) > 0) and len(clf.trace_) == len(clf.steps_) + 1
+    handled = [a for a, _ in clf.steps_]
+    assert len(set(handled)) == len(handled)
+    # a topological order exists
+    left = set(range(9))
+    while left:
+        free = [v for v in left if not set(clf.parents_[v]) & left]
+        assert free
+        left -= set(free)
+    assert sorted(clf.arcs_) == sorted((p, c) for c, ps in enumerate(clf.parents_) for p in ps)
+
+
+@pytest.mark.parametrize("bad", [{"k": -1}, {"k": 1.5}, {"k": True}, {"kban_eval": "cv"}, {"missing": "skip"}])
+def test_invalid_parameters(bad):
+    X, y, _, _, _ = random_data(0)
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        KBAN(**bad).fit(X, y)
+
+
+# -- the wrapper's cycle test against a plain depth-first search ------------------------------
+def _plain_has_cycle(parents) -> bool:
+    n = len(parents)
+    state = [0] * n  # 0 new, 1 on the path, 2 done
+
+    def visit(v) -> bool:
+        state[v] = 1
+        for p in parents[v]:
+            if state[p] == 1 or (state[p] == 0 and visit(p)):
+                return True
+        state[v] = 2
+        return False
+
+    return any(state[v] == 0 and visit(v) for v in range(n))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_closes_cycle_equals_depth_first_search(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 9))
+    order = rng.permutation(n)  # a random DAG: arcs only from earlier to later in `order`
+    rank = {int(v): r for r, v in enumerate(order)}
+    parents = [tuple(sorted(int(p) for p in range(n) if rank[p] < rank[c] and rng.random() < 0.3))
+               for c in range(n)]
+    for i in range(n):
+        children = [c for c in range(n) if i in parents[c]]
+        reach: dict = {}
+        free = [j for j in range(n) if j != i and j not in parents[i] and i not in parents[j]]
+        for _ in range(10):
+            picks = rng.choice(free, size=min(len(free), int(rng.integers(1, 4))), replace=False) if free else []
+            into = [int(j) for j in picks if rng.random() < 0.5]
+            out = [int(j) for j in picks if int(j) not in into]
+            new = [set(par) for par in parents]
+            new[i] |= set(into)
+            for j in out:
+                new[j].add(i)
+            assert _closes_cycle(parents, i, into, out, children, reach) == _plain_has_cycle(new)
+
+
+# -- the wrapper's pruning: bounds never undercut the exact count ------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("est", ["laplace", "mestimate"])
+def test_upper_bounds_and_early_stop_against_exact_counts(seed, est):
+    """`upper_bounds` is at least the exact count of each candidate, and `correct(..., beat=b)`
+    is the exact count when that exceeds b, otherwise some number ≤ b."""
+    X, y, _, cards, nc = random_data(seed, n_train=120, n_attr=7, p_missing=0.1)
+    rows = internal_rows(X.tolist(), cards.tolist())
+    card = smoothing_cards(X.tolist(), cards.tolist())
+    scorer = StructureScorer(np.array(rows), y, cards + 1, np.array(card), nc, est, 1.0, loo=True)
+    rng = np.random.default_rng(200 + seed)
+    base = random_structure(rng, len(cards), 2)
+    scorer.set_base(base)
+    changes, structures = [], []
+    for _ in range(40):  # candidates: a few nodes each get one or two more parents
+        structure = list(base)
+        for j in rng.choice(len(cards), size=int(rng.integers(1, 4)), replace=False).tolist():
+            extra = [p for p in range(len(cards)) if p != j and p not in base[j]]
+            add = rng.choice(extra, size=min(len(extra), int(rng.integers(1, 3))), replace=False).tolist()
+            structure[j] = tuple(sorted(base[j] + tuple(add)))
+        changes.append([(j, par) for j, par in enumerate(structure) if par != base[j]])
+        structures.append(tuple(structure))
+    bounds = scorer.upper_bounds(changes)
+    for structure, bound in zip(structures, bounds.tolist()):
+        exact = scorer.correct(structure)
+        assert exact == int(np.count_nonzero(scorer.scores(structure).argmax(axis=1) == y))
+        assert bound >= exact
+        for beat in (exact - 3, exact - 1, exact, exact + 2):
+            got = scorer.correct(structure, beat=beat)
+            assert got == exact if exact > beat else got <= beat

@@ -1,0 +1,265 @@
+"""CLI behaviour: default run, report/wdl formats, bad input (exit 2, one line), resume after kill -9."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import SMALL, bnc
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def assert_same_reports(a, b, metrics):
+    for metric in metrics:
+        ra = bnc("report", a, "--metric", metric, "--format", "csv", check=True).stdout
+        rb = bnc("report", b, "--metric", metric, "--format", "csv", check=True).stdout
+        assert ra == rb, metric
+
+
+def wait_for_tasks(db, n, timeout=60.0) -> int:
+    """Poll the results store until it holds at least n tasks; the count seen."""
+    deadline, done = time.time() + timeout, 0
+    while time.time() < deadline:
+        if db.exists():
+            try:
+                with sqlite3.connect(db, timeout=1) as c:
+                    done = c.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
+            except sqlite3.Error:
+                done = 0
+            if done >= n:
+                break
+        time.sleep(0.02)
+    return done
+
+
+@pytest.fixture
+def small_cfg(tmp_path):
+    p = tmp_path / "small.yaml"
+    p.write_text(SMALL)
+    return p
+
+
+def test_run_report_wdl(tmp_path, small_cfg):
+    res = tmp_path / "res"
+    r = bnc("run", small_cfg, "--results", res, "--quiet", check=True)
+    assert r.returncode == 0
+    md = bnc("report", res, check=True).stdout
+    assert "| iris" in md and "±" in md
+    csv_out = bnc("report", res, "--metric", "rmse", "--format", "csv", check=True).stdout.splitlines()
+    assert csv_out[0] == "dataset,classifier,metric,mean,sd"
+    assert len(csv_out) == 1 + 3 * 3
+    for metric in ("bias", "variance", "cll", "rmse_all", "train_time"):
+        assert bnc("report", res, "--metric", metric, check=True).returncode == 0
+    assert "\\begin{tabular}" in bnc("report", res, "--format", "latex", check=True).stdout
+    w = bnc("wdl", res, "--format", "csv", check=True).stdout.splitlines()
+    assert w[0] == "row,column,wins,draws,losses,p,n" and len(w) == 1 + 6
+    # a second run resumes: nothing left to do
+    again = bnc("run", small_cfg, "--results", res, check=True)
+    assert "0 tasks run" in again.stderr
+
+
+def test_wdl_defaults_from_the_stored_config(tmp_path, small_cfg):
+    cfg = tmp_path / "rel.yaml"
+    cfg.write_text(SMALL + "wdl: {draw: 'relative:0.5', draws: ignore, tails: two}\n")
+    res = tmp_path / "res"
+    bnc("run", cfg, "--results", res, "--quiet", check=True)
+    stored = bnc("wdl", res, "--format", "csv", check=True).stdout
+    explicit = bnc("wdl", res, "--format", "csv", "--draw", "relative:0.5", "--draws", "ignore", "--tails", "two",
+                   check=True).stdout
+    default = bnc("wdl", res, "--format", "csv", "--draw", "exact4", "--draws", "split", "--tails", "one",
+                  check=True).stdout
+    assert stored == explicit and stored != default
+
+
+def test_jobs2_gives_identical_report(tmp_path, small_cfg):
+    a, b = tmp_path / "a", tmp_path / "b"
+    bnc("run", small_cfg, "--results", a, "--quiet", check=True)
+    bnc("run", small_cfg, "--results", b, "--quiet", "--jobs", "2", check=True)
+    assert_same_reports(a, b, ("zol", "rmse", "cll", "bias"))
+
+
+def test_wdl_on_wide_table(tmp_path):
+    t = tmp_path / "table.tsv"
+    t.write_text("dataset\tA\tB\tC\n"
+                 "d1\t0.1000\t0.2000\t0.1000\n"
+                 "d2\t0.2000\t0.2000\t0.2080\n"
+                 "d3\t0.3000 ± 0.01\t0.2500\t0.3100\n"
+                 "d4\t0.4000\t0.4001\t0.4000\n")
+    out = bnc("wdl", t, "--format", "csv", check=True).stdout.splitlines()
+    rows = {tuple(l.split(",")[:2]): l.split(",")[2:5] for l in out[1:]}
+    assert rows[("A", "B")] == ["2", "1", "1"]
+    assert rows[("A", "C")] == ["2", "2", "0"]
+    rel = bnc("wdl", t, "--draw", "relative:0.05", "--format", "csv", check=True).stdout.splitlines()
+    rrows = {tuple(l.split(",")[:2]): l.split(",")[2:5] for l in rel[1:]}
+    assert rrows[("A", "B")] == ["1", "2", "1"]
+    assert rrows[("A", "C")] == ["0", "4", "0"]
+
+
+def test_wdl_published_p_values_through_cli(tmp_path):
+    """34/22/14 → 0.0112 from a wide table with 70 data sets (paper 000, Table 2)."""
+    lines = ["dataset,A,B"]
+    k = 0
+    for a, b, n in ((0.1, 0.2, 34), (0.2, 0.2, 22), (0.3, 0.2, 14)):
+        for _ in range(n):
+            lines.append(f"d{k},{a},{b}")
+            k += 1
+    t = tmp_path / "t.csv"
+    t.write_text("\n".join(lines) + "\n")
+    out = bnc("wdl", t, "--format", "csv", check=True).stdout.splitlines()
+    row = [l for l in out if l.startswith("A,B,")][0].split(",")
+    assert row[2:5] == ["34", "22", "14"] and format(float(row[5]), ".4f") == "0.0112"
+
+
+BAD_CONFIGS = {
+    "malformed": "datasets: [iris\nclassifiers: [NB]\n",
+    "unknown_key": "datasets: [iris]\nclassifiers: [NB]\ncv: {folds: 3, shceme: petal}\n",
+    "unknown_classifier": "datasets: [iris]\nclassifiers: [{name: TANN}]\n",
+    "unknown_dataset": "datasets: [irsi]\nclassifiers: [NB]\n",
+    "wrong_type": "datasets: [iris]\nclassifiers: [{name: KDB, k: two}]\n",
+    "wrong_value": "datasets: [iris]\nclassifiers: [NB]\npreprocess: {missing: drop}\n",
+    "comma_in_label": "datasets: [iris]\nclassifiers: [{name: NB, label: 'NB,m1'}]\n",
+    "tab_in_data_set_name": "datasets: [{name: \"a\\tb\", path: x.csv}]\nclassifiers: [NB]\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CONFIGS))
+def test_bad_config_exit_2_one_line(tmp_path, case):
+    cfg = tmp_path / f"{case}.yaml"
+    cfg.write_text(BAD_CONFIGS[case])
+    res = tmp_path / "res"
+    r = bnc("run", cfg, "--results", res)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr
+    assert str(cfg) in lines[0]
+    assert not res.exists()
+
+
+def test_error_messages_name_key_line_and_nearest(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(BAD_CONFIGS["unknown_key"])
+    msg = bnc("run", cfg).stderr
+    assert ":3:" in msg and "shceme" in msg and "'scheme'" in msg
+    cfg.write_text(BAD_CONFIGS["unknown_classifier"])
+    assert "'TAN'" in bnc("run", cfg).stderr
+    cfg.write_text(BAD_CONFIGS["unknown_dataset"])
+    assert "'iris'" in bnc("run", cfg).stderr
+
+
+def _cfg_for_user_data(tmp_path, data_name, content):
+    data = tmp_path / data_name
+    data.write_text(content)
+    cfg = tmp_path / "u.yaml"
+    cfg.write_text(f"datasets: [{{name: mine, path: {data}}}]\nclassifiers: [NB]\ncv: {{folds: 2}}\n")
+    return cfg
+
+
+@pytest.mark.parametrize("name,content", [
+    ("one_class.csv", "a,b,class\n1,x,yes\n2,y,yes\n3,x,yes\n"),
+    ("bad_row.csv", "a,b,class\n1,x,yes\n2,y\n3,x,no\n"),
+    ("truncated.arff", "@relation t\n@attribute a numeric\n@attribute class {p,q}\n@data\n1,p\n2,q\n3"),
+])
+def test_bad_user_data_exit_2(tmp_path, name, content):
+    cfg = _cfg_for_user_data(tmp_path, name, content)
+    res = tmp_path / "res"
+    r = bnc("run", cfg, "--results", res)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr and not res.exists()
+
+
+def test_user_csv_runs(tmp_path):
+    rows = "\n".join(f"{i % 7},{'xyz'[i % 3]},{'yes' if i % 2 else 'no'}" for i in range(40))
+    cfg = _cfg_for_user_data(tmp_path, "ok.csv", "a,b,class\n" + rows + "\n")
+    assert bnc("run", cfg, "--results", tmp_path / "res", "--quiet").returncode == 0
+
+
+def test_missing_mirror_and_checksum_mismatch(tmp_path, small_cfg):
+    r = bnc("run", small_cfg, "--results", tmp_path / "res", env={"BNCBENCH_MIRROR": str(tmp_path / "nope")})
+    assert r.returncode == 2 and "BNCBENCH_MIRROR" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    cache = tmp_path / "cache"
+    (cache / "arff").mkdir(parents=True)
+    (cache / "arff" / "iris.arff").write_text("@relation broken\n")
+    r = bnc("run", small_cfg, "--results", tmp_path / "res2", env={"BNCBENCH_CACHE": str(cache)})
+    assert r.returncode == 2 and "checksum mismatch" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "res2").exists()
+
+
+def test_results_path_that_is_a_file(tmp_path, small_cfg):
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    r = bnc("run", small_cfg, "--results", target)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_truncated_catalog_file_in_mirror(tmp_path, small_cfg):
+    mirror = tmp_path / "mirror"
+    (mirror / "arff").mkdir(parents=True)
+    src = (ROOT / "datasets/mirror/arff/iris.arff").read_text()
+    (mirror / "arff" / "iris.arff").write_text(src[: len(src) // 2])
+    r = bnc("run", small_cfg, "--results", tmp_path / "res", env={"BNCBENCH_MIRROR": str(mirror)})
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "checksum mismatch" in r.stderr
+
+
+def test_resume_after_kill_9(tmp_path):
+    cfg = tmp_path / "big.yaml"
+    cfg.write_text(SMALL.replace("runs: 2", "runs: 12").replace("folds: 3", "folds: 5"))
+    res, ref = tmp_path / "res", tmp_path / "ref"
+    bnc("run", cfg, "--results", ref, "--quiet", check=True)
+    env = dict(os.environ)
+    env.pop("BNCBENCH_MIRROR", None)
+    proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = wait_for_tasks(res / "results.sqlite", 20)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    total = 3 * 3 * 12 * 5
+    assert 0 < done < total, "the run finished before it could be killed"
+    r = bnc("run", cfg, "--results", res, check=True)
+    assert "already finished" in r.stderr
+    assert_same_reports(res, ref, ("zol", "rmse", "bias", "variance"))
+
+
+def test_ctrl_c_exits_130_with_a_message_and_resumes(tmp_path):
+    cfg = tmp_path / "big.yaml"
+    cfg.write_text(SMALL.replace("runs: 2", "runs: 12").replace("folds: 3", "folds: 5"))
+    res = tmp_path / "res"
+    env = {k: v for k, v in os.environ.items() if k != "BNCBENCH_MIRROR"}
+    # the child starts with Ctrl-C's default action: a suite run as a background job (`make test &`)
+    # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler
+    proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    wait_for_tasks(res / "results.sqlite", 10)
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130, err
+    assert "interrupted" in err.strip().splitlines()[-1]
+    r = bnc("run", cfg, "--results", res, check=True)
+    assert "already finished" in r.stderr
+
+
+def test_changed_settings_do_not_reuse_results(tmp_path, small_cfg):
+    res = tmp_path / "res"
+    bnc("run", small_cfg, "--results", res, "--quiet", check=True)
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(SMALL.replace("seed: 1", "seed: 2"))
+    r = bnc("run", changed, "--results", res, check=True)
+    assert "54 tasks run, 0 already finished" in r.stderr
+
+
+def test_folds_export(tmp_path, small_cfg):
+    out = tmp_path / "folds"
+    bnc("folds", small_cfg, "--dataset", "iris", "--out", out, check=True)
+    files = sorted(out.glob("*.arff"))
+    assert len(files) == 2 * 3 * 2
+    from bncbench.data.loaders import build_dataset, parse_arff
+
+    tr = build_dataset("t", parse_arff(files[0].read_text(), "f"), -1)
+    assert all(a.nominal for a in tr.attributes)

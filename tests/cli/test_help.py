@@ -1,0 +1,59 @@
+"""The command line explains itself: every command's --help has an example and named
+metavars, --version works, and the Makefile's paper targets use every core."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMANDS = [["run"], ["export"], ["report"], ["wdl"], ["rcll"], ["gd"], ["claims"], ["compare"], ["figures"], ["folds"], ["datasets", "list"], ["datasets", "info"],
+            ["datasets", "fetch"], ["datasets", "verify"]]
+
+
+def bnc(*args):
+    env = dict(os.environ, COLUMNS="100")
+    return subprocess.run([sys.executable, "-m", "bncbench", *args], capture_output=True, text=True, env=env)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_help_has_an_example_and_named_metavars(command):
+    r = bnc(*command, "--help")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert re.search(r"^\s*Examples?:", out, re.M), out
+    assert re.search(r"^\s+bncbench " + " ".join(command), out, re.M), out  # the example runs this command
+    for noise in ("<str>", "<bool>", "<int>", "<float>", "{", "}"):
+        assert noise not in out, f"{noise!r} in: {out}"
+
+
+def test_report_help_lists_every_metric():
+    from bncbench.evaluate.metrics import METRICS
+
+    out = bnc("report", "--help").stdout
+    for m in METRICS:
+        assert m in out, m
+
+
+def test_version():
+    from bncbench import __version__
+
+    r = bnc("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"bncbench {__version__}"
+    toml = (ROOT / "pyproject.toml").read_text()
+    assert f'version = "{__version__}"' in toml
+
+
+def test_paper_targets_use_every_core():
+    for target, config in (("stan70", "configs/stan70.yaml"), ("ait36", "configs/ait36.yaml"),
+                           ("aode22", "configs/aode22.yaml"), ("kban", "configs/kban.yaml")):
+        r = subprocess.run(["make", "-n", "-o", ".venv/.installed", target], capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        run = [ln for ln in r.stdout.splitlines() if f"run {config}" in ln]
+        assert run and f"--jobs {len(os.sched_getaffinity(0))}" in run[0], run
+        r = subprocess.run(["make", "-n", "-o", ".venv/.installed", target, "JOBS=1"], capture_output=True,
+                           text=True, cwd=ROOT)
+        assert "--jobs 1" in [ln for ln in r.stdout.splitlines() if f"run {config}" in ln][0]

@@ -1,0 +1,271 @@
+"""`bncbench figures` (issue 13): every figure as a valid PNG/SVG/PDF, its plotted data equal to
+what `report`, `wdl` and `gd` print (computed by those commands, not by the figure code), refusals
+in one line, byte-identical output, the `figures:` config section, and no matplotlib on import."""
+
+import csv
+import io
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bncbench.errors import UserError
+from tests.support.cli import SMALL, bnc
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT = (ROOT / "configs" / "default.yaml").read_text()
+SIGNATURES = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-"}
+
+
+def _valid(path: Path, fmt: str) -> bool:
+    data = path.read_bytes()
+    if not data:
+        return False
+    return b"<svg" in data[:500] and data.rstrip().endswith(b"</svg>") if fmt == "svg" else \
+        data.startswith(SIGNATURES[fmt])
+
+
+def _run_store(tmp_path_factory, name: str, config: str):
+    """Run `config` into a fresh folder; its results directory."""
+    d = tmp_path_factory.mktemp(name)
+    (d / "config.yaml").write_text(config)
+    bnc("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
+    return d / "res"
+
+
+@pytest.fixture(scope="module")
+def default_store(tmp_path_factory):
+    """Results of configs/default.yaml (its figures: section: scatter, times, wdl, gd; one run)."""
+    return _run_store(tmp_path_factory, "fig-default", DEFAULT)
+
+
+@pytest.fixture(scope="module")
+def repeated_store(tmp_path_factory):
+    """Results of a config with two runs and no figures: section (bias and variance exist)."""
+    return _run_store(tmp_path_factory, "fig-small", SMALL)
+
+
+@pytest.fixture(scope="module")
+def one_run_store(tmp_path_factory):
+    """One run and no figures: section: making all figures skips biasvar."""
+    return _run_store(tmp_path_factory, "fig-one", SMALL.replace("runs: 2", "runs: 1"))
+
+
+def _csv(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def _report(store, metric: str) -> dict[tuple[str, str], float]:
+    rows = _csv(bnc("report", store, "--metric", metric, "--format", "csv", check=True).stdout)
+    return {(r["dataset"], r["classifier"]): float(r["mean"]) for r in rows}
+
+
+def _plots(store, only, **options):
+    from bncbench.evaluate import figures as fg
+
+    return fg.plots(fg.Source(str(store)), only, fg.Options(**options))
+
+
+# ------------------------------------------------------------------ files
+
+def test_config_figures_are_written_as_png_and_svg(default_store, tmp_path):
+    r = bnc("figures", default_store, "--format", "png,svg", "--out", tmp_path, check=True)
+    names = ("scatter", "times", "wdl", "gd")  # the figures: section of configs/default.yaml
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.{f}" for n in names for f in ("png", "svg"))
+    for n in names:
+        for f in ("png", "svg"):
+            assert _valid(tmp_path / f"{n}.{f}", f), f"{n}.{f}"
+    assert f"wrote 8 file(s) to {tmp_path}" in r.stderr
+
+
+def test_every_figure_in_every_format(repeated_store, tmp_path):
+    names = ("scatter", "times", "wdl", "gd", "biasvar")
+    bnc("figures", repeated_store, "--only", ",".join(names), "--format", "png,svg,pdf", "--out", tmp_path, check=True)
+    assert len(list(tmp_path.iterdir())) == 15
+    for name in names:
+        for f in ("png", "svg", "pdf"):
+            assert _valid(tmp_path / f"{name}.{f}", f), f"{name}.{f}"
+
+
+def test_one_figure_alone(repeated_store, tmp_path):
+    bnc("figures", repeated_store, "--only", "biasvar", "--out", tmp_path, check=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["biasvar.png"] and _valid(tmp_path / "biasvar.png", "png")
+
+
+def test_default_folder_and_one_file_per_metric(repeated_store):
+    bnc("figures", repeated_store, "--only", "scatter", "--metric", "zol,rmse", "--format", "svg", check=True)
+    assert sorted(p.name for p in (repeated_store / "figures").iterdir()) == ["scatter-rmse.svg", "scatter-zol.svg"]
+
+
+def test_same_results_give_byte_identical_files(default_store, tmp_path):
+    for out in ("a", "b"):
+        bnc("figures", default_store, "--format", "png,svg,pdf", "--out", tmp_path / out, check=True)
+    files = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert len(files) == 12
+    for name in files:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+# ------------------------------------------------------------------ the plotted data
+
+def test_scatter_points_are_the_reports_numbers(default_store):
+    (plot,) = _plots(default_store, ["scatter"])
+    assert (plot.data["a"], plot.data["b"], plot.data["metric"]) == ("TAN", "STAN-MRMR", "zol")  # the config's
+    zol = _report(default_store, "zol")
+    datasets = list(dict.fromkeys(d for d, _ in zol))
+    assert [p["dataset"] for p in plot.data["points"]] == datasets
+    for p in plot.data["points"]:
+        assert p["x"] == zol[(p["dataset"], "TAN")] and p["y"] == zol[(p["dataset"], "STAN-MRMR")]
+    # sizes: the instances of the data sets (catalog counts, independent of the store)
+    from bncbench.data import catalog
+
+    assert {p["dataset"]: p["size"] for p in plot.data["points"]} == \
+        {d: catalog.expected_counts(d)[1]["instances"] for d in datasets}
+
+
+def test_options_override_the_config(default_store):
+    (plot,) = _plots(default_store, ["scatter"], a="NB", b="KDB1", metric=["rmse"])
+    rmse = _report(default_store, "rmse")
+    assert [(p["x"], p["y"]) for p in plot.data["points"]] == \
+        [(rmse[(d, "NB")], rmse[(d, "KDB1")]) for d in dict.fromkeys(d for d, _ in rmse)]
+
+
+def test_times_and_biasvar_are_means_of_the_reports_numbers(repeated_store):
+    times, biasvar = _plots(repeated_store, ["times", "biasvar"])
+    labels = ["NB", "KDB1", "AODE"]
+    assert times.data["classifiers"] == biasvar.data["classifiers"] == labels
+    for metric, key, plot in (("train_time", "train_time", times), ("test_time", "test_time", times),
+                              ("bias", "bias", biasvar), ("variance", "variance", biasvar)):
+        rep = _report(repeated_store, metric)
+        for lab, value in zip(labels, plot.data[key]):
+            mine = [v for (d, la), v in rep.items() if la == lab]
+            assert value == pytest.approx(math.fsum(mine) / len(mine), rel=1e-12), (metric, lab)
+
+
+def test_wdl_bars_are_the_wdl_commands_counts_by_size(repeated_store):
+    from bncbench.evaluate import figures as fg
+
+    src = fg.Source(str(repeated_store))
+    plot = fg.wdl_data(src, ["KDB1"], "zol", 200)  # iris (150) and labor (57) are small, car (1728) large
+    assert plot.data["groups"] == {"< 200": ["iris", "labor-negotiations"], "≥ 200": ["car"]}
+    for group, datasets in plot.data["groups"].items():
+        rows = _csv(bnc("wdl", repeated_store, "--rows", "KDB1", "--datasets", ",".join(datasets),
+                        "--format", "csv", check=True).stdout)
+        assert {r["column"]: (int(r["wins"]), int(r["draws"]), int(r["losses"])) for r in rows} == \
+            plot.data["bars"]["KDB1"][group]
+
+
+def test_gd_curves_are_the_gd_commands(default_store):
+    (plot,) = _plots(default_store, ["gd"])
+    rows = _csv(bnc("gd", default_store, "--pairs", "STAN-MRMR:TAN,AODE:NB", "--format", "csv", check=True).stdout)
+    assert plot.data["datasets"] == [r["dataset"] for r in rows]
+    for name in ("GD(STAN-MRMR;TAN)", "GD(AODE;NB)"):
+        assert plot.data["curves"][name] == [int(r[name]) for r in rows]
+
+
+def test_figures_for_html_gives_svg_text(default_store):
+    from bncbench.evaluate.figures import figures_for_html
+
+    got = figures_for_html(str(default_store))
+    assert len(got) == 4
+    for title, svg in got:
+        assert title and isinstance(svg, str) and "<svg" in svg[:500] and svg.rstrip().endswith("</svg>")
+    assert figures_for_html(str(default_store)) == got
+
+
+# ------------------------------------------------------------------ refusals
+
+@pytest.mark.parametrize("args, says", [
+    (["--metric", "bias"], "needs repeated runs"),                               # one-run results
+    (["--only", "scatter", "--a", "NB", "--b", "TAN", "--metric", "selected"], "no selected value"),
+    (["--only", "biasvar"], "repeated runs"),
+    (["--only", "scater"], "did you mean 'scatter'"),
+    (["--a", "TANN"], "--a: no classifier 'TANN'"),
+    (["--metric", "zoll"], "--metric: unknown metric 'zoll'"),
+    (["--format", "jpg"], "--format: 'jpg'"),
+    (["--only", "gd", "--pairs", "NB"], "--pairs:"),
+])
+def test_refusals_are_one_line_exit_2(default_store, tmp_path, args, says):
+    r = bnc("figures", default_store, "--out", tmp_path / "out", *args)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_all_figures_skip_biasvar_of_one_run_with_a_note(one_run_store, tmp_path):
+    r = bnc("figures", one_run_store, "--format", "svg", "--out", tmp_path, check=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gd.svg", "scatter.svg", "times.svg", "wdl.svg"]
+    assert "skipped biasvar:" in r.stderr
+
+
+def test_incomplete_store_draws_what_is_finished_with_warnings(repeated_store, tmp_path):
+    import shutil
+    import sqlite3
+
+    res = tmp_path / "res"
+    shutil.copytree(repeated_store, res, ignore=shutil.ignore_patterns("figures"))
+    with sqlite3.connect(res / "results.sqlite") as c:
+        c.execute("DELETE FROM tasks WHERE dataset = 'car' AND label = 'AODE' AND run = 1 AND fold = 0")
+    r = bnc("figures", res, "--format", "svg", "--out", tmp_path / "out", check=True)
+    assert "warning: incomplete: 53 of 54 tasks finished" in r.stderr and "wdl: left out 1 incomplete data set(s): car" \
+        in r.stderr
+    assert len(list((tmp_path / "out").iterdir())) == 5
+    wdl, biasvar = _plots(res, ["wdl", "biasvar"])  # in FIGURES order
+    assert biasvar.data["datasets"] == ["iris", "labor-negotiations"]
+    assert "car" not in [d for group in wdl.data["groups"].values() for d in group]
+
+
+# ------------------------------------------------------------------ the figures: section
+
+@pytest.mark.parametrize("section, key", [
+    ("  scater: {}", "figures.scater"),
+    ("  scatter: {a: TANN}", "figures.scatter.a"),
+    ("  scatter: {metric: zoll}", "figures.scatter.metric"),
+    ("  wdl: {rows: [NB], colour: red}", "figures.wdl.colour"),
+    ("  wdl: {metric: [zol, x]}", "figures.wdl.metric.1"),
+    ("  wdl: {split: 0}", "figures.wdl.split"),
+    ("  gd: {pairs: [NB]}", "figures.gd.pairs.0"),
+    ("  gd: {pairs: ['NB:XX']}", "figures.gd.pairs.0"),
+    ("  times: 3", "figures.times"),
+])
+def test_bad_figures_section_is_one_line_naming_the_key(tmp_path, section, key):
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"name: bad\ndatasets: [zoo]\nclassifiers: [NB, TAN]\nfigures:\n{section}\n")
+    r = bnc("run", path, "--results", tmp_path / "res")
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and f"bad.yaml:5: {key}:" in lines[0], r.stderr
+    assert not (tmp_path / "res").exists()
+
+
+def test_figures_section_changes_no_task_and_is_stored(default_store):
+    from bncbench import config
+    from bncbench.engine import runner, units
+    from bncbench.evaluate.figures import Source
+
+    without = DEFAULT[:DEFAULT.index("figures:")]
+    a, b = config.parse(DEFAULT, "default.yaml"), config.parse(without, "default.yaml")
+    assert a.figures and not b.figures
+    assert a.digest() == b.digest() and runner.protocol_digest(a) == runner.protocol_digest(b)
+    spec = a.datasets[0]
+    ds = units.load_dataset(spec)
+    for ca, cb in zip(a.classifiers, b.classifiers):
+        assert runner.task_key(ds, spec, a, 0, 3, ca) == runner.task_key(ds, spec, b, 0, 3, cb)
+    assert Source(str(default_store)).settings == a.figures  # read back from the stored config
+
+
+def test_parse_figures_of_a_stored_config_checks_labels():
+    from bncbench.config import parse_figures
+
+    assert parse_figures("name: x\n", ["A"]) == {}
+    assert parse_figures("figures:\n  gd: {pairs: ['A:B']}\n", ["A", "B"]) == {"gd": {"pairs": [("A", "B")]}}
+    with pytest.raises(UserError, match=r"stored:2: figures.gd.pairs.0: invalid value 'B'"):
+        parse_figures("figures:\n  gd: {pairs: ['A:B']}\n", ["A"], "stored")
+
+
+def test_importing_bncbench_does_not_import_matplotlib():
+    code = "import bncbench, bncbench.cli, bncbench.config, bncbench.results, sys; " \
+           "assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

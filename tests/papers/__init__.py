@@ -1,0 +1,1 @@
+"""Tests of the papers' configs and published values (papers/, configs/)."""

@@ -1,0 +1,393 @@
+"""The scikit-learn transformers of bncbench.preprocess (EqualFrequencyDiscretizer, MDLDiscretizer,
+MissingImputer): hand-worked vectors of docs/algorithms.md §8.2, Weka 3.6's cut points, sklearn's
+SimpleImputer as the imputation oracle, check_estimator, and pipelines in cross_val_score."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer
+from sklearn.exceptions import NotFittedError
+from sklearn.impute import SimpleImputer
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.naive_bayes import CategoricalNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils.estimator_checks import check_estimator
+
+from bncbench.data import catalog
+from bncbench.data.sources import SHIPPED_MIRROR
+from bncbench.preprocess import (
+    EqualFrequencyDiscretizer,
+    MDLDiscretizer,
+    MissingImputer,
+)
+from bncbench.preprocess.encode import (
+    PreprocessSettings,
+    dataset_matrix,
+    encode_fold,
+    nominal_indices,
+)
+from bncbench.preprocess.folds import make_folds
+
+# docs/algorithms.md §8.2 (Weka 3.6.14): a with one missing value, b, class c
+A = np.array([1, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, np.nan, 9, 10], dtype=float)
+B = np.array([1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 7, 8, 9, 10], dtype=float)
+C = np.array(list("ppppqqqqpqqqqq"))
+AB = np.column_stack([A, B])
+
+ALL = [EqualFrequencyDiscretizer(), EqualFrequencyDiscretizer(bins=3, method="weka"), MDLDiscretizer(),
+       MDLDiscretizer(method="petal"), MissingImputer()]
+
+
+# -- hand-worked vectors (§8.2) ------------------------------------------------------------
+def test_eqfreq_weka_vector_cuts_and_codes():
+    d = EqualFrequencyDiscretizer(method="weka").fit(AB)
+    assert [c.tolist() for c in d.cuts_] == [[2.5, 3.5, 5.5, 8.5], [1.5, 3.5, 5.5, 8.5]]
+    codes = d.transform(AB)
+    assert codes.dtype == np.int32
+    assert codes[:, 0].tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 3, -1, 4, 4]
+    assert codes[:, 1].tolist() == [0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4]
+    assert d.n_bins_.tolist() == [5, 5]
+
+
+def test_eqfreq_petal_vector_cuts_are_values_and_v_le_cut_goes_left():
+    d = EqualFrequencyDiscretizer().fit(AB[:, :1])
+    assert d.cuts_[0].dtype == np.float32 and d.cuts_[0].tolist() == [2, 3, 4, 7]
+    assert d.transform(AB[:, :1])[:, 0].tolist() == [0, 0, 0, 1, 1, 1, 2, 3, 3, 3, 4, -1, 4, 4]
+    # values outside the training range fall into the end bins
+    assert d.transform([[-100.0], [100.0]])[:, 0].tolist() == [0, 4]
+
+
+def test_mdl_vector_and_labels_of_any_type():
+    d = MDLDiscretizer().fit(AB, C)
+    assert [c.tolist() for c in d.cuts_] == [[], [2.5]]  # a: no cut ('All'), b: 2.5
+    codes = d.transform(AB)
+    assert codes[:, 0].tolist() == [0] * 11 + [-1] + [0, 0]
+    assert codes[:, 1].tolist() == [0, 0, 0, 0] + [1] * 10
+    assert d.classes_.tolist() == ["p", "q"]
+    d2 = MDLDiscretizer().fit(AB, (C == "q").astype(int))
+    assert [c.tolist() for c in d2.cuts_] == [[], [2.5]]
+
+
+def test_mdl_classes_argument_declares_absent_classes():
+    d = MDLDiscretizer(method="petal").fit(AB, C, classes=["p", "q", "r"])
+    assert d.classes_.tolist() == ["p", "q", "r"] and [c.tolist() for c in d.cuts_] == [[], [2.5]]
+    with pytest.raises(ValueError, match="not in classes"):
+        MDLDiscretizer().fit(AB, C, classes=["p"])
+
+
+def test_mdl_needs_y():
+    with pytest.raises(ValueError, match="requires y"):
+        MDLDiscretizer().fit(AB)
+    with pytest.raises(ValueError):
+        MDLDiscretizer().fit(AB, np.linspace(0, 1, AB.shape[0]))  # a continuous target
+
+
+def test_petal_quirk_lowers_bins_of_later_columns_only():
+    """§1.3: a column with fewer non-missing values than bins lowers the bin count for it and
+    every later numeric column (petal only)."""
+    n = 10
+    first = np.arange(1, n + 1, dtype=float)
+    few = np.full(n, np.nan)
+    few[:3] = [5.0, 1.0, 3.0]
+    X = np.column_stack([first, few, first])
+    petal = EqualFrequencyDiscretizer().fit(X)
+    assert petal.cuts_[0].tolist() == [2, 4, 6, 8]        # before the short column: 5 bins
+    assert petal.cuts_[1].tolist() == [1, 3]              # 3 values: k = 3
+    assert petal.cuts_[2].tolist() == [3, 6]              # after it: 3 bins, s = 10/3
+    weka = EqualFrequencyDiscretizer(method="weka").fit(X)
+    assert weka.cuts_[2].tolist() == weka.cuts_[0].tolist() == [2.5, 4.5, 6.5, 8.5]
+    # a nominal column in between neither triggers nor resets the quirk
+    Xn = np.column_stack([first, few, np.zeros(n), first])
+    assert EqualFrequencyDiscretizer(categorical_features=[2]).fit(Xn).cuts_[3].tolist() == [3, 6]
+
+
+def test_bins_and_method_are_validated_in_fit():
+    for bad in (EqualFrequencyDiscretizer(bins=0), EqualFrequencyDiscretizer(bins=2.5),
+                EqualFrequencyDiscretizer(method="x"), MDLDiscretizer(method="x")):
+        with pytest.raises(ValueError):
+            bad.fit(AB, C)
+    assert [c.tolist() for c in EqualFrequencyDiscretizer(bins=1).fit(AB).cuts_] == [[], []]
+
+
+# -- categorical (nominal) columns -----------------------------------------------------------
+def test_categorical_columns_pass_through_with_minus_one_for_missing():
+    X = np.column_stack([A, [0, 2, 1, np.nan, 1, 0, -1, 2, 2, 1, 0, 0, 1, 2]])
+    for d in (EqualFrequencyDiscretizer(categorical_features=[1]), MDLDiscretizer(categorical_features=[False, True])):
+        d.fit(X, C)
+        out = d.transform(X)
+        assert out[:, 1].tolist() == [0, 2, 1, -1, 1, 0, -1, 2, 2, 1, 0, 0, 1, 2]
+        assert d.cuts_[1] is None and d.is_categorical_.tolist() == [False, True] and d.n_bins_[1] == 3
+        assert d.transform([[1.0, 7.0]])[0, 1] == 7  # an unseen code passes through
+    with pytest.raises(ValueError, match="integer code"):
+        EqualFrequencyDiscretizer(categorical_features=[0]).fit(np.array([[0.5], [1.0]]))
+
+
+def test_categorical_features_by_name_mask_index_and_errors():
+    df = pd.DataFrame({"a": A, "colour": [0, 1] * 7, "b": B})
+    by_name = EqualFrequencyDiscretizer(categorical_features=["colour"]).fit(df)
+    by_mask = EqualFrequencyDiscretizer(categorical_features=[False, True, False]).fit(df)
+    by_index = EqualFrequencyDiscretizer(categorical_features=np.array([1])).fit(df)
+    for d in (by_name, by_mask, by_index):
+        assert d.is_categorical_.tolist() == [False, True, False]
+        np.testing.assert_array_equal(d.transform(df), by_name.transform(df))
+    for bad in (["nope"], [3], [-1], [True, False], [0.5]):
+        with pytest.raises(ValueError):
+            EqualFrequencyDiscretizer(categorical_features=bad).fit(df)
+    with pytest.raises(ValueError, match="no column names"):
+        EqualFrequencyDiscretizer(categorical_features=["colour"]).fit(df.to_numpy())
+
+
+# -- MissingImputer ------------------------------------------------------------------------
+def test_imputer_hand_example():
+    X = np.array([[0, 1.0, np.nan], [1, np.nan, np.nan], [1, 3.0, np.nan], [0, 4.0, np.nan],
+                  [np.nan, 2.0, np.nan], [-1, np.nan, np.nan]])
+    imp = MissingImputer(categorical_features=[0]).fit(X)
+    assert imp.statistics_.tolist() == [0.0, 2.5, 0.0]  # mode tie 0/1 → 0; mean; all missing → 0
+    out = imp.transform(X)
+    assert out.dtype == np.float64 and not np.isnan(out).any()
+    assert out[:, 0].tolist() == [0, 1, 1, 0, 0, 0] and out[:, 1].tolist() == [1, 2.5, 3, 4, 2, 2.5]
+    assert imp.transform([[np.nan, np.nan, 7.0]]).tolist() == [[0.0, 2.5, 7.0]]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_imputer_equals_simple_imputer(seed):
+    """Independent oracle: sklearn's SimpleImputer (mean; most_frequent takes the smallest of
+    tied values, as §1.1 asks; keep_empty_features fills an all-missing column with 0)."""
+    rng = np.random.default_rng(seed)
+    num = rng.normal(size=(80, 3)) * 10
+    cat = rng.integers(0, 4, size=(80, 2)).astype(float)
+    X = np.column_stack([num, cat])
+    X[rng.random(X.shape) < 0.2] = np.nan
+    X[:, 2] = np.nan
+    imp = MissingImputer(categorical_features=[3, 4]).fit(X[:60])
+    mean = SimpleImputer(strategy="mean", keep_empty_features=True).fit(X[:60, :3])
+    mode = SimpleImputer(strategy="most_frequent").fit(X[:60, 3:])
+    out = imp.transform(X)
+    np.testing.assert_allclose(out[:, :3], mean.transform(X[:, :3]), rtol=1e-13, atol=0)  # summation order
+    np.testing.assert_array_equal(out[:, 3:], mode.transform(X[:, 3:]))
+
+
+# -- the runner encodes with the same objects ----------------------------------------------------
+@pytest.mark.mirror
+@pytest.mark.parametrize("method", ["weka", "petal"])
+def test_runner_fold_encoding_is_the_transformer(mirror, isolated_cache, monkeypatch, method):
+    monkeypatch.setenv("BNCBENCH_MIRROR", str(mirror))
+    ds = catalog.load("hepatitis")  # nominal and numeric attributes, missing values
+    folds = make_folds(ds.y, "petal", 10, 0, 0)
+    train, test = np.flatnonzero(folds != 3), np.flatnonzero(folds == 3)
+    X = dataset_matrix(ds)
+    enc = encode_fold(ds, train, test, PreprocessSettings(missing="skip", discretizer="mdl", mdl_method=method), None)
+    d = MDLDiscretizer(method=method, categorical_features=nominal_indices(ds)).fit(X[train], ds.y[train])
+    np.testing.assert_array_equal(enc.X_train, d.transform(X[train]))
+    np.testing.assert_array_equal(enc.X_test, d.transform(X[test]))
+    assert all(c is None if a.nominal else np.array_equal(c, enc.cuts[i])
+               for i, (a, c) in enumerate(zip(ds.attributes, d.cuts_)))
+    s = PreprocessSettings(missing="impute", discretizer="eqfreq", eqfreq_method=method)
+    enc = encode_fold(ds, train, test, s, None)
+    imp = MissingImputer(categorical_features=nominal_indices(ds)).fit(X[train])
+    e = EqualFrequencyDiscretizer(method=method, categorical_features=nominal_indices(ds)).fit(imp.transform(X[train]))
+    np.testing.assert_array_equal(enc.X_test, e.transform(imp.transform(X[test])))
+
+
+# -- Weka's cut points (independent oracle) ----------------------------------------------------
+@pytest.mark.weka
+@pytest.mark.parametrize("file", ["iris.arff", "diabetes.arff", "labor.arff"])
+@pytest.mark.parametrize("method", ["eqfreq", "mdl"])
+def test_weka_cut_points(weka, tmp_path, file, method):
+    from bncbench.data.loaders import build_dataset, parse_arff
+
+    path = tmp_path / file
+    path.write_text((SHIPPED_MIRROR / "arff" / file).read_text())
+    ds = build_dataset("t", parse_arff(path.read_text(), str(path)), -1)  # class = last attribute
+    want = {int(p[0]): [float(x) for x in p[1:]] for p in map(str.split, weka("cuts", method, str(path)).splitlines())}
+    nominal = nominal_indices(ds)
+    X = dataset_matrix(ds)
+    if method == "eqfreq":
+        d = EqualFrequencyDiscretizer(method="weka", categorical_features=nominal).fit(X)
+    else:
+        d = MDLDiscretizer(method="weka", categorical_features=nominal).fit(X, ds.y)
+    got = {i: c.tolist() for i, c in enumerate(d.cuts_) if c is not None}
+    assert got and got == want
+    codes = d.transform(X)
+    assert ((codes == -1) == np.isnan(X)).all()
+
+
+# -- scikit-learn API ----------------------------------------------------------------------
+@pytest.mark.parametrize("est", ALL, ids=lambda e: repr(e))
+def test_check_estimator(est):
+    # No expected failures: MDLDiscretizer declares its need for y (target_tags.required), so
+    # the checks pass y to it and test that fit(X, None) raises.
+    check_estimator(est, on_skip=None)  # check_array_api_input skips without SCIPY_ARRAY_API
+
+
+@pytest.mark.parametrize("est", ALL, ids=lambda e: repr(e))
+def test_not_fitted_params_and_feature_names(est):
+    with pytest.raises(NotFittedError):
+        est.transform(AB)
+    with pytest.raises(NotFittedError):
+        est.get_feature_names_out()
+    params = est.get_params()
+    assert clone(est).get_params() == params and est.set_params(**params) is est
+    df = pd.DataFrame(AB, columns=["width", "height"])
+    est.fit(df, C)
+    assert est.get_feature_names_out().tolist() == ["width", "height"]
+    est.fit(AB, C)
+    assert est.get_feature_names_out().tolist() == ["x0", "x1"]
+    out = clone(est).set_output(transform="pandas").fit(df, C).transform(df)
+    assert list(out.columns) == ["width", "height"]
+    with pytest.raises(ValueError):
+        est.transform(np.array([[1.0, np.inf]]))  # NaN is missing, infinity an error
+    with pytest.raises(ValueError):
+        est.transform(AB[:, :1])
+
+
+def test_discretizer_output_is_int32_with_minus_one_only_for_nan():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 4))
+    X[rng.random(X.shape) < 0.3] = np.nan
+    y = rng.integers(0, 2, 50)
+    for d in (EqualFrequencyDiscretizer(), EqualFrequencyDiscretizer(method="weka"), MDLDiscretizer(),
+              MDLDiscretizer(method="petal")):
+        out = d.fit_transform(X, y)
+        assert out.dtype == np.int32 and ((out == -1) == np.isnan(X)).all()
+        assert (out.max(axis=0) < d.n_bins_).all()
+        np.testing.assert_array_equal(out, d.fit(X.astype(np.float32), y).transform(X.astype(np.float32)))
+
+
+# -- pipelines on raw numeric data with missing values ------------------------------------------
+def _breast_cancer_with_nan(seed=0, rate=0.1):
+    X, y = load_breast_cancer(return_X_y=True)
+    X = X.copy()
+    X[np.random.default_rng(seed).random(X.shape) < rate] = np.nan
+    return X, y
+
+
+def _categorical_nb():
+    """sklearn's CategoricalNB after the transformers: −1 (missing) becomes code 0."""
+    return make_pipeline(FunctionTransformer(lambda Z: Z + 1), CategoricalNB(min_categories=8))
+
+
+def test_pipelines_with_sklearn_classifier():
+    X, y = _breast_cancer_with_nan()
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    for pipe in (make_pipeline(MDLDiscretizer(), _categorical_nb()),
+                 make_pipeline(MissingImputer(), EqualFrequencyDiscretizer(), _categorical_nb())):
+        scores = cross_val_score(pipe, X, y, cv=cv, error_score="raise")
+        assert scores.mean() > 0.9
+
+
+@pytest.mark.parametrize("name", ["NB", "TAN", "KDB", "AODE", "STAN"])
+def test_pipelines_with_every_classifier(name):
+    """Raw numeric data with NaN → MDL (or imputer + equal frequency) → each bncbench classifier,
+    in scikit-learn's cross_val_score."""
+    from bncbench.classifiers import REGISTRY
+
+    cls = REGISTRY[name]
+    X, y = _breast_cancer_with_nan()
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    for pipe in (make_pipeline(MDLDiscretizer(), cls()), make_pipeline(MDLDiscretizer(method="petal"), cls()),
+                 make_pipeline(MissingImputer(), EqualFrequencyDiscretizer(), cls())):
+        scores = cross_val_score(pipe, X, y, cv=cv, error_score="raise")
+        assert scores.mean() > 0.9, (name, pipe)
+
+
+@pytest.mark.mirror
+def test_pipeline_on_hepatitis_from_the_mirror(mirror, isolated_cache, monkeypatch):
+    """A mirror data set with nominal and numeric attributes and missing values, as a float matrix."""
+    monkeypatch.setenv("BNCBENCH_MIRROR", str(mirror))
+    ds = catalog.load("hepatitis")
+    X, y, cat = dataset_matrix(ds), ds.y, nominal_indices(ds)
+    assert np.isnan(X).any() and cat
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    pipes = [make_pipeline(MDLDiscretizer(categorical_features=cat), _categorical_nb()),
+             make_pipeline(MissingImputer(categorical_features=cat), EqualFrequencyDiscretizer(categorical_features=cat),
+                           _categorical_nb())]
+    from bncbench.classifiers import TAN
+
+    pipes.append(make_pipeline(MDLDiscretizer(categorical_features=cat), TAN()))
+    for pipe in pipes:
+        assert cross_val_score(pipe, X, y, cv=cv, error_score="raise").mean() > 0.7
+
+
+# -- one implementation: the public transformers are the numpy-only cores plus sklearn ----------
+def test_public_transformers_are_the_cores_and_produce_the_same_output():
+    from bncbench.preprocess import core
+
+    rng = np.random.default_rng(1)
+    X = np.column_stack([rng.normal(size=(60, 3)) * 5, rng.integers(0, 3, size=(60, 1))]).astype(float)
+    X[rng.random(X.shape) < 0.15] = np.nan
+    y = rng.integers(0, 3, 60)
+    pairs = [(EqualFrequencyDiscretizer, core.EqualFrequencyDiscretizerCore, {"method": "petal", "bins": 4}),
+             (EqualFrequencyDiscretizer, core.EqualFrequencyDiscretizerCore, {"method": "weka"}),
+             (MDLDiscretizer, core.MDLDiscretizerCore, {"method": "weka"}),
+             (MDLDiscretizer, core.MDLDiscretizerCore, {"method": "petal"}),
+             (MissingImputer, core.MissingImputerCore, {})]
+    for public, base, params in pairs:
+        assert issubclass(public, base)
+        assert public.fit is base.fit  # the fitting code is the core's, not a copy
+        pub = public(categorical_features=[3], **params).fit(X[:45], y[:45])
+        cor = base(categorical_features=[3], **params).fit(X[:45], y[:45])
+        assert type(cor).__module__ == "bncbench.preprocess.core"
+        out_pub, out_cor = pub.transform(X), cor.transform(X)
+        assert out_pub.dtype == out_cor.dtype
+        np.testing.assert_array_equal(out_pub, out_cor)
+        for attr in ("cuts_", "statistics_", "n_bins_", "is_categorical_", "classes_"):
+            if hasattr(cor, attr):
+                a, b = getattr(pub, attr), getattr(cor, attr)
+                if attr == "cuts_":
+                    assert all(p is None and c is None or p.dtype == c.dtype and np.array_equal(p, c)
+                               for p, c in zip(a, b))
+                else:
+                    np.testing.assert_array_equal(a, b)
+
+
+def test_core_checks_its_input():
+    from bncbench.preprocess import core
+
+    with pytest.raises(ValueError, match="requires y"):
+        core.MDLDiscretizerCore().fit(AB)
+    with pytest.raises(ValueError):
+        core.EqualFrequencyDiscretizerCore().transform(AB)  # not fitted
+    d = core.EqualFrequencyDiscretizerCore().fit(AB)
+    for bad in (AB[:, :1], np.array([[1.0, np.inf]]), A):
+        with pytest.raises(ValueError):
+            d.transform(bad)
+
+
+_NO_SKLEARN_SCRIPT = r"""
+import sys
+import numpy as np
+from bncbench.data import catalog
+from bncbench.preprocess.encode import PreprocessSettings, encode_fold, encode_rows, fit_cuts
+from bncbench.preprocess.folds import make_folds
+
+for name in ("iris", "labor"):  # labor: nominal and numeric attributes, missing values
+    ds = catalog.load(name)
+    folds = make_folds(ds.y, "petal", 3, 0, 0)
+    train, test = np.flatnonzero(folds != 0), np.flatnonzero(folds == 0)
+    for s in (PreprocessSettings(), PreprocessSettings(eqfreq_method="weka", missing="skip"),
+              PreprocessSettings(discretizer="mdl", mdl_method="petal"),
+              PreprocessSettings(discretizer="mdl", missing="impute"),
+              PreprocessSettings(discretizer="mdl", scope="global")):
+        g = fit_cuts(ds, np.arange(ds.n_instances), s) if s.scope == "global" else None
+        enc = encode_fold(ds, train, test, s, g)
+        assert enc.X_train.shape == (train.size, ds.n_attributes)
+        if g is not None:
+            encode_rows(ds, s, g)
+loaded = sorted(m for m in sys.modules if m.startswith("sklearn"))
+print("SKLEARN:", loaded)
+assert not loaded, loaded
+"""
+
+
+def test_runner_encoding_path_does_not_import_sklearn(isolated_cache):
+    """A `bncbench run` process (and every Dask worker) encodes folds with the numpy-only cores:
+    the encoding path must not import scikit-learn (~1.3 s and >100 MB per process)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", _NO_SKLEARN_SCRIPT], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "SKLEARN: []" in r.stdout
