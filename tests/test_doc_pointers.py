@@ -226,9 +226,6 @@ def bad_links(root: Path, skip_targets: frozenset[str] = frozenset()) -> list[st
 
 # -- the tests on this repository -----------------------------------------------------------
 def test_section_pointers_name_existing_sections():
-    # Until the CLI's help texts point at docs/cli.md (issue 18, the cli/ package), the
-    # "(README: Results store)", "(see README: Configuration)" and "(README: figures)" pointers of
-    # bncbench/cli.py fail here: those sections moved to docs/cli.md.
     assert section_pointers(ROOT), "no pointer found at all: the search is broken"
     problems = bad_section_pointers(ROOT)
     assert not problems, "pointers to sections that do not exist:\n" + "\n".join(problems)

@@ -5,7 +5,7 @@ sort a table) are inline, figures are inline SVG. The page holds the provenance 
 stored `provenance`, the config, the data files and their checksums), one table per metric
 (as `report` prints it), the W/D/L matrices and sign-test p-values (as `wdl` prints them), the
 figures, and a comparison with a published table when one is given. The caller gathers the
-inputs (cli.py reads the store); everything here formats values it is given.
+inputs (`results.py` reads the store for the CLI); everything here formats values it is given.
 """
 
 from __future__ import annotations

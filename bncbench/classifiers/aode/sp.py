@@ -106,7 +106,8 @@ class SP(AODE):
     0); n = 1 → P = {X_1}, n = 2 → both. Then AODE (§4.4) with superparents P and every attribute a
     child: P(y, x) ∝ (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c≠p} P̂(x_c | y, x_p), P_x = the p ∈ P whose
     value occurs at least `min_freq` times in training (never a missing value under
-    missing="skip"); naive Bayes when P_x is empty. Paper 003 runs with estimator="laplace" (configs/aode22.yaml).
+    missing="skip"); naive Bayes when P_x is empty. Paper 003 runs with estimator="laplace"
+    (configs/aode22.yaml).
 
     Parameters
     ----------

@@ -6,8 +6,8 @@ Each rule has two implementations on purpose: `prim_tree` / `kdb_parents` work o
 matrix and read as the spec states the rule; `prim_trees` / `kdb_parents_batch` run the same rule
 over R weight vectors at once (a loop over the n − 1 steps only, not over the R rows), which is
 what makes AIT's target learning affordable. The batched forms are not used for one matrix so that
-TAN's and KDB's code stays as verified; tests/classifiers/kernels/test_ordering.py checks that both give the same
-parents on random and tied weights."""
+TAN's and KDB's code stays as verified; tests/classifiers/kernels/test_ordering.py checks that
+both give the same parents on random and tied weights."""
 
 from __future__ import annotations
 

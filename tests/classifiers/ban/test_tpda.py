@@ -2,7 +2,7 @@
 spec-written reference tests/oracles/tpda.py (exact CMI arithmetic for ties and I ≤ ε), plus
 direct checks of the counting kernel `EntropyTerms`.
 
-* test_tpda_matches_reference — seeded random data (tests/data_util.random_data, 5–9 attributes,
+* test_tpda_matches_reference — seeded random data (tests/support/data.random_data, 5–9 attributes,
   missing values = one more value) and data drawn from random class-augmented networks, several
   ε and parent caps: `parents_`, the spec-mandated `info_` entries (edges proposed both ways,
   parent-cap cuts) and `predict_proba` (Laplace, to 1e-12) equal the reference's. A failure
