@@ -14,6 +14,7 @@ from collections import Counter
 
 from bncbench.classifiers.kernels.ordering import gcc_descending
 from tests.oracles.basic import Ref
+from tests.oracles.ties import tie_key
 
 
 def f32(x: float) -> float:
@@ -115,6 +116,11 @@ def local_scores(R: Ref, r: list, float32: bool):
     if float32:
         lmi = [[f32(v) for v in row] for row in lmi]
         clmi = {p: [f32(v) for v in vals] for p, vals in clmi.items()}
+    else:  # the tie rule (docs/algorithms.md §0.3)
+        lmi = [[tie_key(v) for v in row] for row in lmi]
+        clmi = {p: [tie_key(v) for v in vals] for p, vals in clmi.items()}
+        lmi_sum = [tie_key(v) for v in lmi_sum]
+        clmi_sum = {p: tie_key(v) for p, v in clmi_sum.items()}
     return lmi, lmi_sum, clmi, clmi_sum
 
 
@@ -188,12 +194,12 @@ def ref_ait(X, y, Xt, n_classes, cards, base="TAN", k=2, backoff=True, cii=True,
     for i in range(n):
         for j in range(n):
             if i != j:
-                cmi[i][j] = cmi32(R, i, j) if fl32 else R.cmi(i, j)
+                cmi[i][j] = cmi32(R, i, j) if fl32 else tie_key(R.cmi(i, j))
     if base == "TAN":
         gpar = prim(cmi, n)
         gorder = None
     else:
-        mi = [f32(R.mi(i)) if fl32 else R.mi(i) for i in range(n)]
+        mi = [f32(R.mi(i)) if fl32 else tie_key(R.mi(i)) for i in range(n)]
         gorder, gpar = kdb_structure(mi, cmi, n, k, fl32)
     cii_default = "last" if ait_default_interval in ("paper", "last") else "first"
     cip_default = "first" if ait_default_interval in ("paper", "first") else "last"

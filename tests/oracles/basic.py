@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from tests.oracles.ties import tie_key
+
 
 class Ref:
     def __init__(self, X, y, n_classes, cards, estimator, m, missing, card=None):
@@ -127,7 +129,7 @@ def ref_nb(X, y, Xt, n_classes, cards, estimator="mestimate", m=1.0, missing="va
 def ref_tan(X, y, Xt, n_classes, cards, estimator="mestimate", m=1.0, missing="value"):
     R = Ref(X, y, n_classes, cards, estimator, m, missing)
     n = R.n
-    w = [[R.cmi(i, j) if i != j else 0.0 for j in range(n)] for i in range(n)]
+    w = [[tie_key(R.cmi(i, j)) if i != j else 0.0 for j in range(n)] for i in range(n)]
     parent = [-1] * n
     added = [0]
     while len(added) < n:
@@ -158,12 +160,12 @@ def ref_tan(X, y, Xt, n_classes, cards, estimator="mestimate", m=1.0, missing="v
 def ref_kdb(X, y, Xt, n_classes, cards, k=1, backoff=False, estimator="mestimate", m=1.0, missing="value"):
     R = Ref(X, y, n_classes, cards, estimator, m, missing)
     n = R.n
-    mi = [R.mi(i) for i in range(n)]
+    mi = [tie_key(R.mi(i)) for i in range(n)]
     order = sorted(range(n), key=lambda i: -mi[i])  # Python's sort is stable
     parents = {}
     for pos, a in enumerate(order):
         prev = order[:pos]
-        parents[a] = sorted(prev, key=lambda p: -R.cmi(a, p))[:k]
+        parents[a] = sorted(prev, key=lambda p: -tie_key(R.cmi(a, p)))[:k]
 
     def factor(i, r, c):
         if R.is_missing(i, r[i]):

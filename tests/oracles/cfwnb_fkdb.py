@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from tests.oracles.ties import tie_key
+
 
 class Data:
     def __init__(self, X, y, n_classes, cards, missing):
@@ -194,18 +196,18 @@ def _has_path(parents, src, dst):
 def ref_fkdb_structure(D, k):
     """(order, parents) by §4.11 with float64 information values."""
     n = D.n
-    mi = [_class_mi(D, i) for i in range(n)]
+    mi = [tie_key(_class_mi(D, i)) for i in range(n)]
     order = sorted(range(n), key=lambda i: -mi[i])  # stable: ties keep attribute order
     pos = {a: p for p, a in enumerate(order)}
     pairs = []
     for i in range(n):
         for j in range(i + 1, n):
             a, b = (i, j) if pos[i] < pos[j] else (j, i)  # a earlier in the MI order
-            pairs.append((-_cmi(D, a, b), pos[a], pos[b], a, b))
+            pairs.append((-tie_key(_cmi(D, a, b)), pos[a], pos[b], a, b))
     pairs.sort()  # CMI descending, then (earlier position, later position)
     parents = [[] for _ in range(n)]
     for _, _, _, a, b in pairs:
-        if _cond_entropy(D, a, b) < _cond_entropy(D, b, a):  # H(a | b, Y) < H(b | a, Y): b → a
+        if tie_key(_cond_entropy(D, a, b)) < tie_key(_cond_entropy(D, b, a)):  # H(a | b, Y) < H(b | a, Y): b → a
             parent, child = b, a
         else:                                                # a → b (also on a tie: a is earlier)
             parent, child = a, b

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from tests.oracles.ties import tie_key
+
 
 def internal_rows(X, cards):
     """−1 → K_i (the missing slot, one more value)."""
@@ -34,7 +36,7 @@ def ref_cmi(rows, y, n):
             s = 0.0
             for (a, b, c), v in cij.items():
                 s += (v / N) * math.log2(cy[c] * v / (ci[(a, c)] * cj[(b, c)]))
-            cmi[i][j] = cmi[j][i] = s
+            cmi[i][j] = cmi[j][i] = tie_key(s)
     return cmi
 
 
@@ -120,7 +122,7 @@ def ref_candidates(i, parents, cmi, k):
             red = 0.0
             for a in others:
                 red += cmi[a][j]
-            v = cmi[i][j] - (red / len(others) if others else 0.0)
+            v = tie_key(cmi[i][j] - (red / len(others) if others else 0.0))
             if best is None or v > best_v:
                 best, best_v = j, v
         if best is None:

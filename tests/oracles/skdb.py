@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from tests.oracles.ties import tie_key
+
 
 def _internal(X, cards):
     return [[v if v >= 0 else cards[i] for i, v in enumerate(r)] for r in X]
@@ -48,11 +50,11 @@ def ref_structure(X, y, cards, k_max):
     (ties → earlier in the MI order)."""
     rows = _internal(X, cards)
     n = len(cards)
-    mi = [_mi(rows, y, i) for i in range(n)]
+    mi = [tie_key(_mi(rows, y, i)) for i in range(n)]
     order = sorted(range(n), key=lambda i: -mi[i])  # sorted() is stable
     parents = [[] for _ in range(n)]
     for pos, a in enumerate(order):
-        parents[a] = sorted(order[:pos], key=lambda p: -_cmi(rows, y, a, p))[:k_max]
+        parents[a] = sorted(order[:pos], key=lambda p: -tie_key(_cmi(rows, y, a, p)))[:k_max]
     return order, parents
 
 

@@ -13,6 +13,7 @@ import itertools
 import math
 
 from tests.oracles.basic import Ref, _code
+from tests.oracles.ties import tie_key
 
 LEAF_SHARE = 0.85
 
@@ -79,7 +80,7 @@ def sp_parents_from_weights(w):
 
 
 def ref_cmi_matrix(R):
-    return [[0.0 if i == j else R.cmi(i, j) for j in range(R.n)] for i in range(R.n)]
+    return [[0.0 if i == j else tie_key(R.cmi(i, j)) for j in range(R.n)] for i in range(R.n)]
 
 
 # -- RC --------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from bncbench.classifiers.kernels.structure import (
     prim_trees,
 )
 from bncbench.classifiers.kernels.tables import nb_tables
+from bncbench.classifiers.kernels.ties import tie_key
 
 #: elements of one (instances × pairs × labels) block of local scores per chunk of test rows
 _CHUNK_ELEMENTS = 1 << 20
@@ -227,6 +228,8 @@ class AIT(BayesNetClassifier):
         if f32:
             lmi = lmi.astype(np.float32).astype(np.float64)
             clmi = clmi.astype(np.float32).astype(np.float64)
+        else:  # the tie rule of kernels/ties.py (float32 keeps the C++ system's values)
+            lmi, lsum, clmi, csum = tie_key(lmi), tie_key(lsum), tie_key(clmi), tie_key(csum)
         self._lmi, self._lmi_sum = lmi, lsum
         self._clmi, self._clmi_sum = clmi.reshape(V * V, nc), csum.reshape(V * V)
 

@@ -13,6 +13,7 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import ParentConfigs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+from bncbench.classifiers.kernels.ties import tie_key
 
 
 def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
@@ -130,7 +131,7 @@ class KBAN(BayesNetClassifier):
                     red = 0.0
                     for a in selected:
                         red += float(cmi[a, j])
-                    score = float(cmi[i, j]) - red / len(selected)
+                    score = float(tie_key(float(cmi[i, j]) - red / len(selected)))  # kernels/ties.py
                 else:
                     score = float(cmi[i, j])
                 if best < 0 or score > best_score:

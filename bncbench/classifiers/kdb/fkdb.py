@@ -8,6 +8,7 @@ import numpy as np
 from bncbench.classifiers.kdb.kdb import KDB
 from bncbench.classifiers.kernels.counts import PairCounts
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.ties import info_values
 from bncbench.classifiers.kernels.ordering import gcc_descending, stable_descending
 
 
@@ -94,9 +95,7 @@ def conditional_entropies(pc: PairCounts, precision: str = "float64", skip_missi
             h = np.add.reduceat(terms.sum(axis=(0, 2)), starts) / tot
         out[i] = np.where(tot > 0, h, 0.0)
         out[i, i] = 0.0
-    if precision == "float32":
-        return out.astype(np.float32).astype(np.float64)
-    return out
+    return info_values(out, precision)
 
 
 def fkdb_parents(order: np.ndarray, cmi: np.ndarray, cond_entropy: np.ndarray, k: int) -> list[list[int]]:

@@ -3,7 +3,9 @@
 `precision="float32"` reproduces the C++ system of paper 000: each pairwise CMI is
 accumulated term by term in a 32-bit float (terms in double, loop order: value of the
 higher-indexed attribute, value of the lower one, class; zero counts skipped), and MI is
-accumulated in double then stored as float32.
+accumulated in double then stored as float32. `precision="float64"` returns the values through
+the tie rule of `ties.py` (10 significant digits), so that values equal in exact arithmetic are
+equal floats whatever the order of their sums.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from bncbench.classifiers.kernels.counts import PairCounts
+from bncbench.classifiers.kernels.ties import info_values, tie_key
 
 
 def _real_slots(pc: PairCounts, i: int, skip_missing: bool) -> slice:
@@ -21,6 +24,11 @@ def _real_slots(pc: PairCounts, i: int, skip_missing: bool) -> slice:
 
 def mutual_info_class(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
     """I(X_i; Y) in bits for every attribute."""
+    return info_values(_mutual_info_class(pc, skip_missing), precision)
+
+
+def _mutual_info_class(pc: PairCounts, skip_missing: bool) -> np.ndarray:
+    """I(X_i; Y) as float64 sums (before any precision rule)."""
     n = pc.offsets.size
     out = np.zeros(n, dtype=np.float64)
     for i in range(n):
@@ -34,8 +42,6 @@ def mutual_info_class(pc: PairCounts, precision: str = "float64", skip_missing: 
         with np.errstate(divide="ignore", invalid="ignore"):
             terms = (c / total) * np.log2(c / ((cx / total) * cy))
         out[i] = terms[nz].sum()
-    if precision == "float32":
-        return out.astype(np.float32).astype(np.float64)
     return out
 
 
@@ -71,7 +77,7 @@ def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: b
             acc = (acc.astype(np.float64) + padded[:, step]).astype(np.float32)
         vals = acc.astype(np.float64)
     else:
-        vals = np.array([t.sum() for t in terms])
+        vals = tie_key(np.array([t.sum() for t in terms]))
     cmi[hi, lo] = vals
     cmi[lo, hi] = vals
     return cmi
@@ -85,13 +91,13 @@ def _entropy_bits(c: np.ndarray) -> float:
 
 def symmetrical_uncertainty(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
     """SU(X_i; Y) = 2·I(X_i;Y) / (H(X_i) + H(Y)), 0 when the denominator is 0."""
-    mi = mutual_info_class(pc, "float64", skip_missing)
+    mi = _mutual_info_class(pc, skip_missing)
     out = np.zeros_like(mi)
     for i in range(mi.size):
         c = pc.xy[_real_slots(pc, i, skip_missing)].astype(np.float64)
         h = _entropy_bits(c.sum(axis=1)) + _entropy_bits(c.sum(axis=0))
         out[i] = 2.0 * mi[i] / h if h > 0 else 0.0
-    return out.astype(np.float32).astype(np.float64) if precision == "float32" else out
+    return info_values(out, precision)
 
 
 def attribute_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
@@ -109,7 +115,7 @@ def attribute_mutual_info(pc: PairCounts, precision: str = "float64", skip_missi
             with np.errstate(divide="ignore", invalid="ignore"):
                 terms = (c / t) * np.log2(c * t / (a * b))
             out[i, j] = out[j, i] = terms[nz].sum()
-    return out.astype(np.float32).astype(np.float64) if precision == "float32" else out
+    return info_values(out, precision)
 
 
 def class_mi_given_attribute(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
@@ -131,4 +137,4 @@ def class_mi_given_attribute(pc: PairCounts, precision: str = "float64", skip_mi
             with np.errstate(divide="ignore", invalid="ignore"):
                 terms = (c / t) * np.log2(px * c / (pxx * pyx))
             out[i, j] = terms[nz].sum()
-    return out.astype(np.float32).astype(np.float64) if precision == "float32" else out
+    return info_values(out, precision)

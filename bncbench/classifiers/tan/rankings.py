@@ -1,6 +1,9 @@
 """Attribute rankings of selective TAN (paper 000 §3, docs/algorithms.md §4.5.1).
 
-Every ranking orders all attributes; ties go to the smallest attribute index.
+Every ranking orders all attributes; ties go to the smallest attribute index. Under float64 a
+forward ranking compares its scores through the tie rule of kernels/ties.py (scores equal in
+exact arithmetic are ties, whatever the order of their float sums); float32 mode compares the
+C++ system's values as they are.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from bncbench.classifiers.kernels.infotheory import (
     mutual_info_class,
     symmetrical_uncertainty,
 )
+from bncbench.classifiers.kernels.ties import tie_key
 
 RANKINGS = ("mi", "su", "mrmr", "cmim", "jmi")
 
@@ -26,7 +30,7 @@ def _argmax(scores: np.ndarray, candidates: list[int]) -> int:
     return best
 
 
-def _forward(first_scores: np.ndarray, score_of) -> list[int]:
+def _forward(first_scores: np.ndarray, score_of, precision: str) -> list[int]:
     """Greedy forward ranking: first argmax I(X;Y), then argmax score_of(candidate, selected)."""
     n = first_scores.size
     order = [_argmax(first_scores, list(range(n)))]
@@ -35,7 +39,7 @@ def _forward(first_scores: np.ndarray, score_of) -> list[int]:
         scores = np.full(n, -np.inf)
         for a in rest:
             scores[a] = score_of(a, order)
-        order.append(_argmax(scores, rest))
+        order.append(_argmax(scores if precision == "float32" else tie_key(scores), rest))
     return order
 
 
@@ -51,13 +55,13 @@ def rank(pc: PairCounts, method: str, precision: str = "float64", skip_missing: 
     if method == "mrmr":
         aa = attribute_mutual_info(pc, precision, skip_missing)
         if mrmr_form == "ratio":  # paper 000 eq. 14
-            return _forward(mi, lambda a, sel: mi[a] / (aa[a, sel].mean() + mrmr_offset))
-        return _forward(mi, lambda a, sel: mi[a] - aa[a, sel].mean())  # eq. 10
+            return _forward(mi, lambda a, sel: mi[a] / (aa[a, sel].mean() + mrmr_offset), precision)
+        return _forward(mi, lambda a, sel: mi[a] - aa[a, sel].mean(), precision)  # eq. 10
     if method == "cmim":
         cm = class_mi_given_attribute(pc, precision, skip_missing)
-        return _forward(mi, lambda a, sel: cm[a, sel].min())
+        return _forward(mi, lambda a, sel: cm[a, sel].min(), precision)
     if method == "jmi":
         cm = class_mi_given_attribute(pc, precision, skip_missing)
         # I(X, X'; Y) = I(X'; Y) + I(X; Y | X')
-        return _forward(mi, lambda a, sel: float(np.sum(mi[sel] + cm[a, sel])))
+        return _forward(mi, lambda a, sel: float(np.sum(mi[sel] + cm[a, sel])), precision)
     raise ValueError(f"ranking must be one of {RANKINGS}, got {method!r}")
