@@ -245,15 +245,6 @@ def test_ctrl_c_exits_130_with_a_message_and_resumes(tmp_path):
     assert "already finished" in r.stderr
 
 
-def test_changed_settings_do_not_reuse_results(tmp_path, small_cfg):
-    res = tmp_path / "res"
-    bnc("run", small_cfg, "--results", res, "--quiet", check=True)
-    changed = tmp_path / "changed.yaml"
-    changed.write_text(SMALL.replace("seed: 1", "seed: 2"))
-    r = bnc("run", changed, "--results", res, check=True)
-    assert "54 tasks run, 0 already finished" in r.stderr
-
-
 def test_folds_export(tmp_path, small_cfg):
     out = tmp_path / "folds"
     bnc("folds", small_cfg, "--dataset", "iris", "--out", out, check=True)
