@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import platform
@@ -38,13 +39,25 @@ def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: in
     (data set, label) cell: renaming a label computes that column again."""
     ident = {
         "code": code_fingerprint(clf.cls),
-        "dataset": {"name": spec.name, "class": spec.class_column, "checksums": ds.checksums},
+        # the files' contents, not where they were found: the same config run from another folder
+        # (or a user's file moved) is the same task
+        "dataset": {"name": spec.name, "class": spec.class_column,
+                    "checksums": [sha for _, sha in sorted(ds.checksums.items())]},
         "preprocess": asdict(spec.settings(exp.preprocess)),
         "cv": exp.cv.ident(),
         "run": run, "fold": fold,
-        "classifier": {"name": clf.name, "label": clf.label, "params": clf.params},
+        "classifier": {"name": clf.name, "label": clf.label, "params": effective_params(clf)},
     }
     return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def effective_params(clf: ClassifierSpec) -> dict:
+    """The classifier's parameters as it runs with them: the config's, over the class's defaults,
+    so that a parameter written out at its default and one left out are the same task. (A change
+    of a default in the code changes the code fingerprint, which re-runs the task.)"""
+    defaults = {name: p.default for name, p in inspect.signature(clf.cls.__init__).parameters.items()
+                if name not in ("self", "cardinalities", "n_classes") and p.default is not inspect.Parameter.empty}
+    return {**defaults, **clf.params}
 
 
 def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dict]:

@@ -235,10 +235,9 @@ def test_one_change_reruns_exactly_its_cells(base_store, tmp_path, request, edit
         assert run(cfg, res, *extra) == (0, planned)
 
 
-@pytest.mark.xfail(strict=True, reason="re-runs too much: a parameter written out at its default (KDB's k: 1) "
-                                       "and the same parameter left out give different task keys "
-                                       "(task_key hashes the params as written in the config)")
 def test_a_parameter_at_its_default_is_the_same_task(base_store, tmp_path):
+    """KDB's k: 1 written out or left out: the task key hashes the parameters over the class's
+    defaults (runner.effective_params); it once hashed them as written and re-ran KDB1."""
     d, base_res, _ = base_store
     cfg = d / "k-default.yaml"
     cfg.write_text(edit(BASE, "{name: KDB, k: 1, label: KDB1}", "{name: KDB, label: KDB1}"))
@@ -263,11 +262,9 @@ def test_changed_data_file_reruns_that_data_set_only(tmp_path, file, old, new, d
     assert dict(new_cells(before, tasks(res))) == dict(cells([dataset], ALL, 2))
 
 
-@pytest.mark.xfail(strict=True, reason="re-runs too much: a user data set's checksums are keyed by its path as "
-                                       "resolved from the config (relative to the current folder when it exists "
-                                       "there, else joined to the config's folder), so the same config and file "
-                                       "run from another folder re-run every task of that data set")
 def test_same_config_from_another_folder_reruns_nothing(tmp_path):
+    """The task key holds the files' contents, not the paths they were found at (a user's path is
+    resolved from the current folder or the config's); it once re-ran every task of that data set."""
     d = tmp_path / "exp"
     d.mkdir()
     write_data(d)
@@ -486,6 +483,8 @@ def _changed(inputs, what: str, arg):
         clf.params = {**clf.params, **arg}
     elif what == "param-removed":
         clf.params = {k: v for k, v in clf.params.items() if k != arg}
+    elif what == "checksums-renamed":
+        ds.checksums["elsewhere/" + arg] = ds.checksums.pop(arg)
     elif what == "experiment":
         for k, v in arg.items():
             setattr(exp, k, v)
@@ -508,7 +507,7 @@ KEY_CHANGES = [
     ("run", 0), ("fold", 0),
     ("classifier", {"name": "FKDB"}), ("classifier", {"label": "KDB-one"}),
     ("param", {"k": 2}), ("param", {"estimator": "laplace"}), ("param", {"m": 2.0}),
-    ("param", {"info_precision": "float32"}), ("param", {"backoff": True}), ("param-removed", "k"),
+    ("param", {"info_precision": "float32"}), ("param", {"backoff": True}),
 ]
 
 
@@ -548,6 +547,9 @@ KEY_INVARIANTS = [
     ("experiment", {"config_datasets": ["x", "synth:30x3x2:1"], "config_labels": ["AODE", "KDB1"]}),
     ("override", {"bins": 5}),  # restates the config's value
     ("classifier", {"cls": None}),  # the class object itself: only its code fingerprint counts
+    ("param-removed", "k"),  # KDB's k: 1 is its default: written out or left out, the same task
+    ("param-removed", "estimator"),  # mestimate is the default
+    ("checksums-renamed", "data.csv"),  # the same content under another path
 ]
 
 
@@ -556,9 +558,9 @@ def test_task_key_ignores_what_does_not_define_a_task(key_inputs, what, arg, mon
     from bncbench.classifiers import REGISTRY
     from bncbench.engine import runner
 
-    if what == "classifier":  # fingerprint by name, so that the class object can be swapped
+    if what == "classifier":  # the same code fingerprint and signature, another class object
         monkeypatch.setattr(runner, "code_fingerprint", lambda cls: "f" * 64)
-        arg = {"cls": REGISTRY["FKDB"]}
+        arg = {"cls": type("KDBCopy", (REGISTRY["KDB"],), {})}
     before = key_of(key_inputs)
     changed, run, fold = _changed(key_inputs, what, arg)
     assert runner.task_key(*changed, run, fold, changed[2].classifiers[0]) == before
