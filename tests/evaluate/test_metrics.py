@@ -50,11 +50,11 @@ def test_pooled_zol_and_fold_sd():
 # Kohavi–Wolpert (§5.5) on a hand-worked table: 4 instances, 3 classes, 4 runs of 2-fold CV with
 # different (and unequal, once empty) folds per run. Predictions per instance over the runs:
 #
-#   instance  true  run0 run1 run2 run3   P̂_H(0, 1, 2)       bias² = ½ Σ_y (δ − P̂)²          variance = ½ (1 − Σ P̂²)
-#   0         0     0    0    0    0      (1, 0, 0)          ½ (0 + 0 + 0)          = 0        ½ (1 − 1)                = 0
-#   1         1     1    0    2    1      (.25, .5, .25)     ½ (.0625 + .25 + .0625) = .1875   ½ (1 − .375)             = .3125
-#   2         2     0    0    0    1      (.75, .25, 0)      ½ (.5625 + .0625 + 1)  = .8125    ½ (1 − .625)             = .1875
-#   3         1     2    2    1    1      (0, .5, .5)        ½ (0 + .25 + .25)      = .25      ½ (1 − .5)               = .25
+#   inst. true  run 0 1 2 3   P̂_H(0, 1, 2)     bias² = ½ Σ_y (δ − P̂)²       variance = ½ (1 − Σ P̂²)
+#   0     0         0 0 0 0   (1, 0, 0)        ½ (0 + 0 + 0)         = 0     ½ (1 − 1)    = 0
+#   1     1         1 0 2 1   (.25, .5, .25)   ½ (.0625+.25+.0625)   = .1875 ½ (1 − .375) = .3125
+#   2     2         0 0 0 1   (.75, .25, 0)    ½ (.5625+.0625+1)     = .8125 ½ (1 − .625) = .1875
+#   3     1         2 2 1 1   (0, .5, .5)      ½ (0 + .25 + .25)     = .25   ½ (1 − .5)   = .25
 #
 # bias = (0 + .1875 + .8125 + .25)/4 = 0.3125; variance = (0 + .3125 + .1875 + .25)/4 = 0.1875.
 # Errors per run: 2, 3, 2, 1 of 4 → mean ZOL 8/16 = 0.5 = bias + variance.

@@ -89,7 +89,8 @@ def test_recursive_test_just_below_the_threshold(method):
     y = [0, 1, 1, 1, 1, 1, 1, 2, 2]
     log = _tests(y, method)
     assert log[1]["N"] == 7 and not log[1]["accepted"]
-    assert log[1]["gain"] == pytest.approx(0.59167, abs=1e-5) and log[1]["threshold"] == pytest.approx(0.60128, abs=1e-5)
+    assert log[1]["gain"] == pytest.approx(0.59167, abs=1e-5)
+    assert log[1]["threshold"] == pytest.approx(0.60128, abs=1e-5)
     assert _cuts(y, method) == [7.5] == mdl_cuts(list(range(1, 10)), y, 3, method)
 
 

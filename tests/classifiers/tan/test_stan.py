@@ -131,7 +131,8 @@ def test_rankings_keep_attribute_order_on_exact_ties():
         first, second = min(at, orig), max(at, orig)
         for method in methods:
             method, form = method if isinstance(method, tuple) else (method, "ratio")
-            order = STAN(ranking=method, mrmr_form=form, cardinalities=Xd.max(axis=0) + 1, n_classes=3).fit(Xd, y).ranking_
+            order = STAN(ranking=method, mrmr_form=form, cardinalities=Xd.max(axis=0) + 1,
+                         n_classes=3).fit(Xd, y).ranking_
             assert order.index(first) < order.index(second), (method, form, src, at, order)
 
 
