@@ -16,9 +16,8 @@ logarithms of integers, once it is multiplied by suitable positive integers:
                + (L/N)·k·h(S) − (L/n1)·k1·h(S1) − (L/n2)·k2·h(S2).
 
 Written over the logarithms of primes (linearly independent over the rationals) each such number
-has one canonical form `Σ_p e_p·ln p`: two numbers are equal iff their forms are, and a number is
-0 iff its form is empty. A non-zero form's sign is taken from its float value (`math.fsum`) when
-that is clearly away from 0, else from a 60-digit `decimal` evaluation. So "Gain exactly at the
+has one canonical form `Σ_p e_p·ln p` (`tests/oracles/exact.py`): two numbers are equal iff their
+forms are, and a number is 0 iff its form is empty. So "Gain exactly at the
 threshold" is rejected (the rule is strict), equal entropies are equal (the tie rules of rule 3
 and petal's (1) decide), and no float noise enters a decision.
 
@@ -30,81 +29,15 @@ from the threshold and that it has no exact tie.
 
 from __future__ import annotations
 
-import functools
 import math
 import struct
-from collections import Counter
-from decimal import Decimal, getcontext
+
+from tests.oracles.exact import Form
 
 
 def f32(x: float) -> float:
     """x rounded to a 32-bit float."""
     return struct.unpack("f", struct.pack("f", x))[0]
-
-
-@functools.cache
-def _factor(k: int) -> tuple[tuple[int, int], ...]:
-    """Prime factorisation of k ≥ 1 as ((p, e), ...)."""
-    out, p = [], 2
-    while p * p <= k:
-        e = 0
-        while k % p == 0:
-            k //= p
-            e += 1
-        if e:
-            out.append((p, e))
-        p += 1
-    if k > 1:
-        out.append((k, 1))
-    return tuple(out)
-
-
-class Form:
-    """Σ_p e_p·ln p with integer e_p (a Counter prime → e_p without zero entries)."""
-
-    __slots__ = ("c",)
-
-    def __init__(self, c=None):
-        self.c = Counter({p: e for p, e in (c or {}).items() if e})
-
-    @staticmethod
-    def ln(k: int, times: int = 1) -> "Form":
-        """times·ln k for an integer k ≥ 1."""
-        return Form({p: e * times for p, e in _factor(k)})
-
-    def __add__(self, other: "Form") -> "Form":
-        out = Counter(self.c)
-        for p, e in other.c.items():
-            out[p] += e
-        return Form(out)
-
-    def __sub__(self, other: "Form") -> "Form":
-        return self + other * -1
-
-    def __mul__(self, k: int) -> "Form":
-        return Form({p: e * k for p, e in self.c.items()})
-
-    def __eq__(self, other) -> bool:
-        return self.c == other.c
-
-    def value(self) -> float:
-        return math.fsum(e * math.log(p) for p, e in self.c.items())
-
-    def sign(self) -> int:
-        if not self.c:
-            return 0
-        terms = [e * math.log(p) for p, e in self.c.items()]
-        v, scale = math.fsum(terms), math.fsum(abs(t) for t in terms)
-        if abs(v) > 1e-9 * scale:
-            return 1 if v > 0 else -1
-        getcontext().prec = 60
-        d = sum(Decimal(e) * Decimal(p).ln() for p, e in self.c.items())
-        if abs(d) < Decimal(10) ** -45 * Decimal(scale):
-            raise AssertionError(f"form {dict(self.c)} too close to 0 to decide")
-        return 1 if d > 0 else -1
-
-    def __lt__(self, other: "Form") -> bool:
-        return (self - other).sign() < 0
 
 
 def h(counts) -> Form:
