@@ -50,6 +50,12 @@ def h(counts) -> Form:
     return f
 
 
+def _h_float(counts) -> float:
+    """The float value of h(counts)."""
+    n = sum(counts)
+    return (n * math.log(n) if n else 0.0) - sum(c * math.log(c) for c in counts if c)
+
+
 def _ent_bits(counts) -> float:
     n = sum(counts)
     return -sum(c / n * math.log2(c / n) for c in counts if c) if n else 0.0
@@ -75,10 +81,14 @@ def _cuts(v, y, n_classes, petal, top, log):
             pos += 1
         splits.append((i, list(left), [t - l for t, l in zip(total, left)]))
     # rule 3: the smallest E, i.e. the smallest h(S1) + h(S2); ties → the leftmost (weka) or the
-    # rightmost (petal (1)) candidate, decided on the exact forms
-    ents = [h(l) + h(r) for _, l, r in splits]
-    best, tied = 0, 1
-    for b in range(1, len(splits)):
+    # rightmost (petal (1)) candidate, decided on the exact forms of the candidates whose float
+    # value is within float noise of the smallest (the others are clearly larger)
+    fl = [_h_float(l) + _h_float(r) for _, l, r in splits]
+    low = min(fl)
+    near = [b for b, x in enumerate(fl) if x <= low + 1e-9 * (1.0 + abs(low))]
+    ents = {b: h(splits[b][1]) + h(splits[b][2]) for b in near}
+    best, tied = near[0], 1
+    for b in near[1:]:
         d = (ents[b] - ents[best]).sign()
         tied = 1 if d < 0 else tied + (d == 0)
         if d < 0 or (d == 0 and petal):
