@@ -12,7 +12,7 @@ import sklearn.utils.validation
 from sklearn.base import clone
 from sklearn.datasets import load_iris
 from sklearn.exceptions import NotFittedError
-from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer, OrdinalEncoder
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -320,9 +320,26 @@ def test_float_codes_from_ordinal_encoder(cls):
 
 
 def test_kbins_discretizer_pipeline():
+    """sklearn's KBinsDiscretizer → TAN in cross_val_score: each fold's probabilities equal the
+    plain-Python TAN reference's (tests/oracles/basic.py) on the discretizer's codes, and the
+    scores are the accuracies of the reference's predictions."""
+    from tests.oracles.basic import ref_tan
+
     X, y = load_iris(return_X_y=True)
     pipe = make_pipeline(KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="uniform"), TAN())
-    assert cross_val_score(pipe, X, y, cv=5).mean() > 0.85
+    accuracy = []
+    for tr, te in StratifiedKFold(5).split(X, y):
+        pipe.fit(X[tr], y[tr])
+        Ztr, Zte = (pipe[0].transform(Z).astype(np.int64) for Z in (X[tr], X[te]))
+        want, _ = ref_tan(Ztr.tolist(), y[tr].tolist(), Zte.tolist(), 3, (Ztr.max(axis=0) + 1).tolist())
+        want = np.array(want)
+        np.testing.assert_allclose(pipe.predict_proba(X[te]), want, rtol=1e-9, atol=1e-12)
+        top = np.sort(want, axis=1)
+        assert (top[:, -1] - top[:, -2] > 1e-9).all()  # no near tie: the argmax is the reference's
+        accuracy.append(np.mean(np.argmax(want, axis=1) == y[te]))
+    scores = cross_val_score(pipe, X, y, cv=5)
+    np.testing.assert_allclose(scores, accuracy, rtol=0, atol=1e-15)
+    assert scores.mean() > 0.85
 
 
 # -- the engine's fast path ---------------------------------------------------------------

@@ -1,6 +1,9 @@
 """CLI behaviour: default run, report/wdl formats, bad input (exit 2, one line), resume after kill -9."""
 
+import csv
+import math
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -8,9 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.support.cli import SMALL, bnc
+from tests.support.predictions import bias_variance, instance_metric, read_predictions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,14 +59,71 @@ def test_run_report_wdl(tmp_path, small_cfg):
     csv_out = bnc("report", res, "--metric", "rmse", "--format", "csv", check=True).stdout.splitlines()
     assert csv_out[0] == "dataset,classifier,metric,mean,sd"
     assert len(csv_out) == 1 + 3 * 3
-    for metric in ("bias", "variance", "cll", "rmse_all", "train_time"):
-        assert bnc("report", res, "--metric", metric, check=True).returncode == 0
+    check_report_values(res, tmp_path / "export")
     assert "\\begin{tabular}" in bnc("report", res, "--format", "latex", check=True).stdout
     w = bnc("wdl", res, "--format", "csv", check=True).stdout.splitlines()
     assert w[0] == "row,column,wins,draws,losses,p,n" and len(w) == 1 + 6
     # a second run resumes: nothing left to do
     again = bnc("run", small_cfg, "--results", res, check=True)
     assert "0 tasks run" in again.stderr
+
+
+REPORT_DATASETS, REPORT_LABELS = ("iris", "labor-negotiations", "car"), ("NB", "KDB1", "AODE")
+
+
+def _report_csv(res, metric) -> dict[tuple[str, str], tuple[float, float]]:
+    lines = bnc("report", res, "--metric", metric, "--format", "csv", check=True).stdout.splitlines()
+    assert lines[0] == "dataset,classifier,metric,mean,sd"
+    out = {}
+    for line in lines[1:]:
+        d, lab, m, mean, sd = line.split(",")
+        assert m == metric
+        out[(d, lab)] = (float(mean), float(sd) if sd else math.nan)
+    assert sorted(out) == sorted((d, lab) for d in REPORT_DATASETS for lab in REPORT_LABELS)
+    return out
+
+
+def check_report_values(res, export_dir):
+    """The bias, variance, cll, rmse_all (and zol, rmse) reports of the SMALL config equal the
+    values recomputed with plain numpy from the exported per-instance predictions
+    (tests/support/predictions.py, §5.2–5.5); train_time: shape, positivity and format, and the
+    mean ± sd over the exported per-fold times."""
+    bnc("export", res, "--format", "csv", "--predictions", "--out", export_dir, check=True)
+    reports = {m: _report_csv(res, m) for m in ("zol", "rmse", "rmse_all", "cll", "bias", "variance")}
+    for d in REPORT_DATASETS:
+        _, by_label = read_predictions(export_dir, d)
+        for lab in REPORT_LABELS:
+            rows = by_label[lab]
+            n = len({r["row"] for r in rows})
+            assert len(rows) == 2 * n  # 2 runs, each predicting every instance once
+            # the stored probabilities are float32 (the stored sums come from float64)
+            for metric, tol in (("zol", dict(abs=1e-12)), ("rmse", dict(rel=1e-6)), ("rmse_all", dict(rel=1e-6)),
+                                ("cll", dict(rel=1e-7, abs=1e-6 * n))):
+                mean, sd = instance_metric(rows, metric)
+                got = reports[metric][(d, lab)]
+                assert got[0] == pytest.approx(mean, **tol), (d, lab, metric)
+                assert got[1] == pytest.approx(sd, rel=1e-4, abs=max(tol.get("abs", 0), 1e-9)), (d, lab, metric)
+            b, v = bias_variance(rows)
+            assert reports["bias"][(d, lab)][0] == pytest.approx(b, abs=1e-12), (d, lab)
+            assert reports["variance"][(d, lab)][0] == pytest.approx(v, abs=1e-12), (d, lab)
+            assert math.isnan(reports["bias"][(d, lab)][1]) and math.isnan(reports["variance"][(d, lab)][1])
+            # bias + variance is the mean ZOL over the runs exactly (§5.5)
+            assert b + v == pytest.approx(reports["zol"][(d, lab)][0], abs=1e-12)
+    # train_time: 9 cells, each the mean ± sample sd of its 6 per-fold times, all positive
+    times = _report_csv(res, "train_time")
+    with open(export_dir / "tasks.csv", newline="") as fh:
+        tasks = list(csv.DictReader(fh))
+    for (d, lab), (mean, sd) in times.items():
+        t = [float(r["train_time"]) for r in tasks if (r["dataset"], r["label"]) == (d, lab)]
+        assert len(t) == 6 and all(x > 0 for x in t)
+        assert mean > 0 and sd >= 0
+        assert mean == pytest.approx(np.mean(t), rel=1e-9) and sd == pytest.approx(np.std(t, ddof=1), rel=1e-9)
+    md = bnc("report", res, "--metric", "train_time", check=True).stdout
+    rows = [r for r in md.splitlines() if r.startswith("| ") and r.split("|")[1].strip() in REPORT_DATASETS]
+    assert len(rows) == 3
+    for r in rows:
+        cells = [c.strip() for c in r.split("|")[2:-1]]
+        assert len(cells) == 3 and all(re.fullmatch(r"\d+\.\d{4} ± \d+\.\d{4}", c) for c in cells), r
 
 
 def test_wdl_defaults_from_the_stored_config(tmp_path, small_cfg):

@@ -17,6 +17,7 @@ from bncbench.evaluate.wide_table import read_wide_table
 from bncbench.results import catalog_differences, store_differences
 from tests.support.cli import SMALL
 from tests.support.cli import bnc as _bnc
+from tests.support import predictions as recompute
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_UCI = (ROOT.parent / "shared" / "uci").resolve()
@@ -254,12 +255,30 @@ def test_report_summary_rows_on_a_store(store, metric):
     assert rows["mean"] == want_mean and rows["average rank"] == want_rank
 
 
-def test_report_summary_rows_zol_hand_checked(store):
-    # zol of the small config (see test_cli): iris 0.0733/0.0667/0.0533, labor 0.0614/0.1404/0.0526,
-    # car 0.1481/0.0584/0.0874 → ranks 3,2,1 / 2,3,1 / 3,1,2
+def test_report_summary_rows_zol_hand_checked(store, tmp_path):
+    """Every ZOL cell of the small config, the mean row and the average-rank row against errors
+    counted from the stored per-instance predictions (`bncbench export --predictions`): per run
+    the wrong predictions over the instances, the mean of the 2 runs; ranks per data set on the
+    printed values (1 = lowest, equal values share the mean rank), averaged."""
+    bnc("export", store, "--format", "csv", "--predictions", "--out", tmp_path / "exp", check=True)
+    ds, labs = ["iris", "labor-negotiations", "car"], ["NB", "KDB1", "AODE"]
+    zol = {}
+    for d in ds:
+        _, by_label = recompute.read_predictions(tmp_path / "exp", d)
+        for lab in labs:
+            rows = by_label[lab]
+            errors = [sum(r["predicted"] != r["true"] for r in rows if r["run"] == k) for k in (0, 1)]
+            n = [sum(1 for r in rows if r["run"] == k) for k in (0, 1)]
+            assert n[0] == n[1] > 0
+            zol[(d, lab)] = (errors[0] / n[0] + errors[1] / n[1]) / 2
+            pooled = (errors[0] + errors[1]) / (2 * n[0])
+            assert pooled == pytest.approx(recompute.instance_metric(rows, "zol")[0], abs=1e-15)
     rows = _md_rows(bnc("report", store, check=True).stdout)
-    assert rows["iris"][0].startswith("0.0733") and rows["car"][2].startswith("0.0874")
-    assert rows["average rank"] == ["2.67", "2.00", "1.33"]
+    printed = {d: [float(format(zol[(d, lab)], ".4f")) for lab in labs] for d in ds}
+    for d in ds:
+        assert [c.split(" ± ")[0] for c in rows[d]] == [format(zol[(d, lab)], ".4f") for lab in labs], d
+    assert rows["mean"] == [format(sum(zol[(d, lab)] for d in ds) / 3, ".4f") for lab in labs]
+    assert rows["average rank"] == [format(r, ".2f") for r in recompute.average_ranks(printed)]
 
 
 def test_report_filters(store):

@@ -2,6 +2,11 @@
 MissingImputer): hand-worked vectors of docs/algorithms.md §8.2, Weka 3.6's cut points, sklearn's
 SimpleImputer as the imputation oracle, check_estimator, and pipelines in cross_val_score."""
 
+import bisect
+import functools
+import math
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -29,6 +34,9 @@ from bncbench.preprocess.encode import (
     nominal_indices,
 )
 from bncbench.preprocess.folds import make_folds
+from tests.oracles import mdl as mdl_oracle
+from tests.oracles.basic import ref_nb
+from tests.oracles.mdl import f32
 
 # docs/algorithms.md §8.2 (Weka 3.6.14): a with one missing value, b, class c
 A = np.array([1, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, np.nan, 9, 10], dtype=float)
@@ -269,28 +277,120 @@ def _categorical_nb():
     return make_pipeline(FunctionTransformer(lambda Z: Z + 1), CategoricalNB(min_categories=8))
 
 
-def test_pipelines_with_sklearn_classifier():
+def _oracle_eqfreq_petal(values):
+    """§1.2 (a) from the spec: sorted float32 values v[0..m−1], k = min(5, m), s = m/k; for
+    i = 1..k−1 the cut v[⌊s·i⌋ − 1] if it differs from the last kept cut and lies below the maximum."""
+    v = sorted(f32(x) for x in values)
+    m = len(v)
+    k = min(5, m)
+    cuts = []
+    for i in range(1, k):
+        c = v[math.floor(m / k * i) - 1]
+        if (not cuts or c != cuts[-1]) and c < v[-1]:
+            cuts.append(c)
+    return cuts
+
+
+def _oracle_codes(kind, Xtr, ytr, Xte):
+    """Codes of the training and test rows after `kind` ("mdl-weka", "mdl-petal", "impute-eqfreq"),
+    fitted on the training rows, from the plain-Python references: MDL cuts from
+    tests/oracles/mdl.py, equal-frequency cuts from the spec, the imputer's mean as an exact sum;
+    a value goes to the first bin with v ≤ cut (float32 comparison for the petal rules), a missing
+    value to −1."""
+    out_tr, out_te = np.empty(Xtr.shape, dtype=np.int64), np.empty(Xte.shape, dtype=np.int64)
+    for j in range(Xtr.shape[1]):
+        col_tr, col_te = Xtr[:, j].tolist(), Xte[:, j].tolist()
+        known = [v for v in col_tr if not math.isnan(v)]
+        if kind == "impute-eqfreq":
+            mean = math.fsum(known) / len(known)
+            col_tr = [mean if math.isnan(v) else v for v in col_tr]
+            col_te = [mean if math.isnan(v) else v for v in col_te]
+            cuts, as32 = _oracle_eqfreq_petal(col_tr), True
+        else:
+            ys = [int(c) for v, c in zip(col_tr, ytr) if not math.isnan(v)]
+            cuts, as32 = mdl_oracle.mdl_cuts(known, ys, 2, kind[4:]), kind == "mdl-petal"
+        for out, col in ((out_tr, col_tr), (out_te, col_te)):
+            out[:, j] = [-1 if math.isnan(v) else bisect.bisect_left(cuts, f32(v) if as32 else v) for v in col]
+    return out_tr, out_te
+
+
+PIPES = {"mdl-weka": lambda: [MDLDiscretizer()], "mdl-petal": lambda: [MDLDiscretizer(method="petal")],
+         "impute-eqfreq": lambda: [MissingImputer(), EqualFrequencyDiscretizer()]}
+
+
+@functools.cache
+def _expected_folds():
+    """Per pipe kind: [(train index, test index, oracle train codes, oracle test codes)] of the
+    5 folds used below."""
     X, y = _breast_cancer_with_nan()
     cv = StratifiedKFold(5, shuffle=True, random_state=0)
-    for pipe in (make_pipeline(MDLDiscretizer(), _categorical_nb()),
-                 make_pipeline(MissingImputer(), EqualFrequencyDiscretizer(), _categorical_nb())):
+    return {kind: [(tr, te, *_oracle_codes(kind, X[tr], y[tr], X[te])) for tr, te in cv.split(X, y)]
+            for kind in PIPES}
+
+
+def _plain_nb_predict(Ztr, ytr, Zte, alpha=1.0, n_cat=8):
+    """CategoricalNB(alpha=1, min_categories=8) on codes + 1, written out: argmax_y ln P(y) +
+    Σ_i ln (N(x_i, y) + 1)/(N_y + 8) with P(y) = N_y/N (ties → the smaller class)."""
+    N = len(ytr)
+    ny = Counter(ytr.tolist())
+    cnt = Counter((i, int(v), int(c)) for r, c in zip(Ztr, ytr) for i, v in enumerate(r))
+    out = []
+    for r in Zte:
+        scores = [math.log(ny[c] / N) + sum(math.log((cnt[(i, int(v), c)] + alpha) / (ny[c] + alpha * n_cat))
+                                            for i, v in enumerate(r)) for c in (0, 1)]
+        out.append(0 if scores[0] >= scores[1] else 1)
+    return np.array(out)
+
+
+def test_pipelines_with_sklearn_classifier():
+    """MDL (or imputer + equal frequency) → sklearn's CategoricalNB: each fold's transformed data
+    equal the plain-Python references' codes, and the predictions those of a naive Bayes written
+    out from them; cross_val_score is their accuracy."""
+    X, y = _breast_cancer_with_nan()
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    for kind in ("mdl-weka", "impute-eqfreq"):
+        pipe = make_pipeline(*PIPES[kind](), _categorical_nb())
+        accuracy = []
+        for tr, te, Ztr, Zte in _expected_folds()[kind]:
+            pipe.fit(X[tr], y[tr])
+            np.testing.assert_array_equal(pipe[:-1].transform(X[te]), Zte, err_msg=kind)
+            pred = _plain_nb_predict(Ztr + 1, y[tr], Zte + 1)
+            np.testing.assert_array_equal(pipe.predict(X[te]), pred, err_msg=kind)
+            accuracy.append(np.mean(pred == y[te]))
         scores = cross_val_score(pipe, X, y, cv=cv, error_score="raise")
+        np.testing.assert_allclose(scores, accuracy, rtol=0, atol=1e-15)
         assert scores.mean() > 0.9
 
 
 @pytest.mark.parametrize("name", ["NB", "TAN", "KDB", "AODE", "STAN"])
 def test_pipelines_with_every_classifier(name):
-    """Raw numeric data with NaN → MDL (or imputer + equal frequency) → each bncbench classifier,
-    in scikit-learn's cross_val_score."""
+    """Raw numeric data with NaN → MDL (weka, petal) or imputer + equal frequency → each bncbench
+    classifier, in scikit-learn's cross_val_score: in every fold the pipeline's codes equal the
+    plain-Python references' and its predictions those of the classifier fitted on those codes;
+    the scores are their accuracies. NB's probabilities also equal the NB reference's
+    (tests/oracles/basic.py) on the first fold."""
     from bncbench.classifiers import REGISTRY
 
     cls = REGISTRY[name]
     X, y = _breast_cancer_with_nan()
     cv = StratifiedKFold(5, shuffle=True, random_state=0)
-    for pipe in (make_pipeline(MDLDiscretizer(), cls()), make_pipeline(MDLDiscretizer(method="petal"), cls()),
-                 make_pipeline(MissingImputer(), EqualFrequencyDiscretizer(), cls())):
+    for kind, steps in PIPES.items():
+        pipe = make_pipeline(*steps(), cls())
+        accuracy = []
+        for f, (tr, te, Ztr, Zte) in enumerate(_expected_folds()[kind]):
+            pipe.fit(X[tr], y[tr])
+            np.testing.assert_array_equal(pipe[:-1].transform(X[te]), Zte, err_msg=kind)
+            direct = cls().fit(Ztr, y[tr])
+            np.testing.assert_array_equal(pipe.predict_proba(X[te]), direct.predict_proba(Zte), err_msg=kind)
+            pred = pipe.predict(X[te])
+            accuracy.append(np.mean(pred == y[te]))
+            if name == "NB" and f == 0:
+                cards = Ztr.max(axis=0) + 1
+                want = ref_nb(Ztr.tolist(), y[tr].tolist(), Zte.tolist(), 2, cards.tolist())
+                np.testing.assert_allclose(pipe.predict_proba(X[te]), want, rtol=1e-9, atol=1e-12)
         scores = cross_val_score(pipe, X, y, cv=cv, error_score="raise")
-        assert scores.mean() > 0.9, (name, pipe)
+        np.testing.assert_allclose(scores, accuracy, rtol=0, atol=1e-15)
+        assert scores.mean() > 0.9, (name, kind)
 
 
 @pytest.mark.mirror
@@ -362,6 +462,9 @@ import numpy as np
 from bncbench.data import catalog
 from bncbench.preprocess.encode import PreprocessSettings, encode_fold, encode_rows, fit_cuts
 from bncbench.preprocess.folds import make_folds
+from tests.oracles import mdl as mdl_oracle
+from tests.oracles.basic import ref_nb
+from tests.oracles.mdl import f32
 
 for name in ("iris", "labor"):  # labor: nominal and numeric attributes, missing values
     ds = catalog.load(name)

@@ -1,6 +1,9 @@
 """The counting kernel against plain loops (numpy-groupies style), on many random inputs."""
 
 import itertools
+import math
+import struct
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -25,22 +28,70 @@ def test_pair_counts_match_loops(seed):
     assert pc.class_counts.tolist() == np.bincount(y, minlength=nc).tolist()
 
 
-def test_config_counts_dense_and_sparse_agree():
-    rng = np.random.default_rng(0)
-    cols = [rng.integers(0, 7, 500) for _ in range(3)]
-    keys, counts = config_counts(cols, [7, 7, 7])
-    big_keys, big_counts = config_counts(cols, [7, 7, 7 * 10 ** 6])  # forces np.unique
-    q = (cols[0] * 7 + cols[1]) * 7 + cols[2]
-    q2 = (cols[0] * 7 + cols[1]) * (7 * 10 ** 6) + cols[2]
-    assert (lookup(keys, counts, q) == lookup(big_keys, big_counts, q2)).all()
-    assert lookup(keys, counts, np.array([10 ** 6])).tolist() == [0]
+@pytest.mark.parametrize("radices", [[7, 7, 7], [7, 7, 7 * 10 ** 6], [3, 1, 50000], [2]])
+def test_config_counts_match_loops(radices):
+    """Both paths of `config_counts` (dense bincount for a small key space, np.unique for a large
+    one — the second and third radix lists force it) against a Counter of the configurations."""
+    rng = np.random.default_rng(sum(radices))
+    cols = [rng.integers(0, min(r, 7), 500) for r in radices]
+    keys, counts = config_counts(cols, radices)
+    want = Counter(zip(*(c.tolist() for c in cols)))
+
+    def key_of(conf):
+        k = 0
+        for v, r in zip(conf, radices):
+            k = k * r + v
+        return k
+
+    assert keys.tolist() == sorted(key_of(conf) for conf in want)
+    assert dict(zip(keys.tolist(), counts.tolist())) == {key_of(conf): n for conf, n in want.items()}
+    # lookup: the count of every occurring key, 0 for keys that never occur (also past the end)
+    probe = [key_of(conf) for conf in want] + [key_of(conf) + 1 for conf in want] + [0, 10 ** 12]
+    got = lookup(keys, counts, np.array(probe, dtype=np.int64)).tolist()
+    by_key = {key_of(conf): n for conf, n in want.items()}
+    assert got == [by_key.get(k, 0) for k in probe]
 
 
-def test_float32_cmi_close_to_float64():
-    rng = np.random.default_rng(1)
-    X = rng.integers(0, 4, (300, 5))
-    y = rng.integers(0, 3, 300)
-    pc = pair_counts(X, y, np.full(5, 4), 3)
+def _f32(x: float) -> float:
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _loop_cmi(X, y, i, j, float32: bool) -> float:
+    """I(X_i; X_j | Y) in bits from plain loops (§3): Σ (N(x_i, x_j, y)/N) log2 [N_y·N(x_i, x_j, y) /
+    (N(x_i, y)·N(x_j, y))]. float32 as the C++ system accumulates it (§0.3): the terms in double, in
+    the loop order value of the higher-indexed attribute, value of the other, class, zero counts
+    skipped, and after each term m = float32(double(m) + term)."""
+    N = len(y)
+    hi, lo = max(i, j), min(i, j)
+    n3 = Counter((r[hi], r[lo], c) for r, c in zip(X, y))
+    n_hi = Counter((r[hi], c) for r, c in zip(X, y))
+    n_lo = Counter((r[lo], c) for r, c in zip(X, y))
+    ny = Counter(y)
+    m = 0.0
+    for a in range(max(r[hi] for r in X) + 1):
+        for b in range(max(r[lo] for r in X) + 1):
+            for c in range(max(y) + 1):
+                k = n3.get((a, b, c), 0)
+                if not k:
+                    continue
+                term = (k / N) * math.log2(ny[c] * k / (n_hi[(a, c)] * n_lo[(b, c)]))
+                m = _f32(m + term) if float32 else m + term
+    return m
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cmi_float32_and_float64_match_loops(seed):
+    """`cond_mutual_info` against plain loops: float64 to rounding, float32 bit for bit (the
+    C++ system's accumulation, which decides TAN's trees in papers 000 and 004)."""
+    rng = np.random.default_rng(seed)
+    n, N = 6, int(rng.integers(150, 400))
+    sizes = rng.integers(2, 6, size=n)
+    y = rng.integers(0, 3, N)
+    X = np.column_stack([(y * (i % 2) + rng.integers(0, s, N)) % s for i, s in enumerate(sizes)])
+    pc = pair_counts(X, y, sizes, 3)
     a, b = cond_mutual_info(pc, "float32"), cond_mutual_info(pc, "float64")
-    assert np.allclose(a, b, rtol=1e-6, atol=1e-7)
-    assert (a.astype(np.float32).astype(np.float64) == a).all()
+    Xl, yl = X.tolist(), y.tolist()
+    for i, j in itertools.permutations(range(n), 2):
+        assert a[i, j] == _loop_cmi(Xl, yl, i, j, True), (i, j)
+        assert b[i, j] == pytest.approx(_loop_cmi(Xl, yl, i, j, False), rel=1e-12, abs=1e-15), (i, j)
+    assert (np.diag(a) == 0).all() and (np.diag(b) == 0).all()

@@ -32,34 +32,108 @@ def test_selection_takes_first_minimum_and_full_model_is_tan():
     np.testing.assert_allclose(s.predict_proba(Xt), t.predict_proba(Xt), rtol=0, atol=1e-12)
 
 
-def _mi(x, y):
-    import math
-    from collections import Counter
+# Seven attributes of 150 rows and the class (codes as digit strings), chosen from seeded random
+# draws (noisy functions of the class and of earlier attributes) so that (1) every pick of every
+# ranking below wins by at least 0.004 bits (no near tie: the rule, not float summation order,
+# decides; see `gaps`), (2) the six orders differ from each other, and (3) each of these
+# changes of a formula changes its order (checked with tests/oracles/rankings.py): MRMR's mean
+# redundancy (1/k) Σ I(X; X') → max_{X'} I(X; X') in the ratio and in the difference form, the
+# ratio's + 0.01 → + 0, CMIM's min → max and → mean, I(X; Y | X') → I(X'; Y | X), JMI's Σ → max
+# and → min, SU → MI, and SU's denominator H(X) + H(Y) → H(X).
+RANK_Y = ("121202110110021102011101202002102021220102212000202012022001220212000011010222210222221100"
+          "110000101201200011001102221010100101020111020012001012001122")
+RANK_X = [
+    "121200110120121100111200200012102021020102202000202012222201121212002011012222211220121100"
+    "110200101101020011001121221010100101020020020200001022101121",
+    "331200110330101100101000133022222323020102130000022012222201102212302211032302111020311101"
+    "120000101201000212001121221010100302030020010200001221121132",
+    "101001100000121100101001100122022200220022120002011212220102121012020221002022101121010100"
+    "110001100202000010002101001011100022201022020202001201100222",
+    "100100111110001000010101001010100001100100000010000010000101110010100010010000010000101110"
+    "110000011101000011011000011000000101000111000110111110101111",
+    "101010001110000100110000110101001111010100111000001010000011100110110001000000111001110101"
+    "010100101100000010111101001111100001010111010101110000011101",
+    "222212112222021202121101012000100102200222020210200022122212020022211012010222001122102201"
+    "122220202001200001112200222111100102000222102110121012012022",
+    "223233310320102222212100002120120131001300313002213111232303102220022212312032312203322210"
+    "321301201033200021003103212020202013221133000010000010101310",
+]
+# the full orders (tests/oracles/rankings.py, each pick by a margin of at least 0.004 bits)
+RANK_ORDERS = {
+    ("mi", "ratio"): [0, 1, 5, 3, 6, 2, 4],
+    ("su", "ratio"): [0, 3, 1, 5, 6, 2, 4],
+    ("mrmr", "ratio"): [0, 5, 3, 6, 4, 1, 2],
+    ("mrmr", "difference"): [0, 5, 3, 6, 1, 4, 2],
+    ("cmim", "ratio"): [0, 5, 6, 3, 1, 2, 4],
+    ("jmi", "ratio"): [0, 5, 4, 1, 6, 3, 2],
+}
 
-    n = len(x)
-    cxy, cx, cy = Counter(zip(x, y)), Counter(x), Counter(y)
-    return sum(k / n * math.log2(k * n / (cx[a] * cy[b])) for (a, b), k in cxy.items())
+
+def _ranking_data():
+    X = np.array([[int(ch) for ch in col] for col in RANK_X]).T
+    y = np.array([int(ch) for ch in RANK_Y])
+    return X, y
 
 
-def test_rankings_by_hand():
-    """MI ranking and the first MRMR/CMIM/JMI picks against direct computations."""
-    X, y, _, cards, nc = random_data(6, n_train=200, p_missing=0.0)
-    s = STAN(cardinalities=cards, n_classes=nc).fit(X, y)
-    mi = [_mi(X[:, i].tolist(), y.tolist()) for i in range(X.shape[1])]
-    assert rank(s.counts_, "mi") == sorted(range(len(mi)), key=lambda i: -mi[i])
-    first = int(np.argmax(mi))
-    for method in ("mrmr", "cmim", "jmi"):
-        assert rank(s.counts_, method)[0] == first
-    # MRMR's second pick by the ratio formula of eq. 14
-    aa = [_mi(X[:, first].tolist(), X[:, j].tolist()) for j in range(X.shape[1])]
-    scores = {j: mi[j] / (aa[j] + 0.01) for j in range(X.shape[1]) if j != first}
-    assert rank(s.counts_, "mrmr")[1] == max(sorted(scores), key=lambda j: scores[j])
-    # CMIM's second pick: argmax I(X;Y|X_first); JMI's: the same (one selected attribute)
-    joint = [_mi([f"{a},{b}" for a, b in zip(X[:, j], X[:, first])], y.tolist()) - mi[first]
-             for j in range(X.shape[1])]
-    cand = {j: joint[j] for j in range(X.shape[1]) if j != first}
-    best = max(sorted(cand), key=lambda j: cand[j])
-    assert rank(s.counts_, "cmim")[1] == best and rank(s.counts_, "jmi")[1] == best
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+@pytest.mark.parametrize("method,form", list(RANK_ORDERS))
+def test_rankings_by_hand(method, form, precision):
+    """Every ranking's FULL order (MI, SU, MRMR in both forms, CMIM, JMI; §4.5.1) against the
+    plain-Python oracle and against the orders written above."""
+    from tests.oracles import rankings as oracle
+
+    X, y = _ranking_data()
+    order, gaps = oracle.rank(X.tolist(), y.tolist(), method, form)
+    assert order == RANK_ORDERS[(method, form)] and min(gaps) > 0.004
+    s = STAN(ranking=method, mrmr_form=form, info_precision=precision, cardinalities=X.max(axis=0) + 1,
+             n_classes=3).fit(X, y)
+    assert s.ranking_ == order
+    assert rank(s.counts_, method, precision, mrmr_form=form) == order
+
+
+def test_rankings_differ_and_mutants_would_show():
+    """The data above separate the rankings: each order differs from the others, and the
+    oracle with MRMR's redundancy as a max (not the mean) gives other orders in both forms."""
+    from tests.oracles import rankings as oracle
+
+    X, y = _ranking_data()
+    orders = [tuple(o) for o in RANK_ORDERS.values()]
+    assert len(set(orders)) == len(orders)
+    cols = [X[:, i].tolist() for i in range(X.shape[1])]
+    rel = [oracle.mi(c, y.tolist()) for c in cols]
+
+    def max_redundancy(form):
+        order = [int(np.argmax(rel))]
+        while len(order) < len(cols):
+            cand = [c for c in range(len(cols)) if c not in order]
+            red = {c: max(oracle.mi(cols[c], cols[s]) for s in order) for c in cand}
+            score = {c: rel[c] / (red[c] + 0.01) if form == "ratio" else rel[c] - red[c] for c in cand}
+            order.append(max(cand, key=lambda c: (score[c], -c)))
+        return order
+
+    for form in ("ratio", "difference"):
+        assert max_redundancy(form) != RANK_ORDERS[("mrmr", form)]
+
+
+def test_rankings_keep_attribute_order_on_exact_ties():
+    """§4.5.1: ties → the smallest attribute index. An exact copy of a column has bit-identical
+    count blocks, so its MI and SU are the same floats wherever it stands; placed right after
+    its original, its blocks with every other column are also the same, so its MRMR, CMIM and
+    JMI scores are the same floats as the original's at every step. The original always comes
+    first. (Only ties that are exact floats today; ties that are equal only in exact arithmetic
+    are the subject of the tie rule of issue 19.)"""
+    X, y = _ranking_data()
+    cases = [(src, at, methods) for src, at in ((1, 0), (1, 7), (4, 2)) for methods in [("mi", "su")]]
+    cases += [(src, src + 1, list(RANK_ORDERS)) for src in (0, 3, 5)]
+    for src, at, methods in cases:
+        Xd = np.insert(X, at, X[:, src], axis=1)
+        orig = src + (1 if at <= src else 0)  # the original column's new index
+        first, second = min(at, orig), max(at, orig)
+        for method in methods:
+            method, form = method if isinstance(method, tuple) else (method, "ratio")
+            order = STAN(ranking=method, mrmr_form=form, cardinalities=Xd.max(axis=0) + 1,
+                         n_classes=3).fit(Xd, y).ranking_
+            assert order.index(first) < order.index(second), (method, form, src, at, order)
 
 
 def test_selected_recorded_in_results(tmp_path):
