@@ -52,7 +52,8 @@ def _glob(pattern: str) -> re.Pattern:
 
 def need(flag: str, why: str) -> NoReturn:
     """Skip the calling test because of `why`, or fail it when the environment variable `flag`
-    is 1 (as in CI, .ci/run)."""
+    is 1 (as in CI, .ci/run). Reports name the caller's line."""
+    __tracebackhide__ = True
     if os.environ.get(flag) == "1":
         pytest.fail(f"{why} ({flag}=1: required here)", pytrace=False)
     pytest.skip(why)
