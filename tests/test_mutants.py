@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tools" / "mutants.py"
 
@@ -37,7 +39,7 @@ def test_shipped_list_is_not_stale():
     must update tools/mutants.yaml."""
     listed = mutants.load(mutants.LIST)
     assert mutants.stale(listed, ROOT) == []
-    assert len({m.id for m in listed}) == len(listed) >= 7
+    assert len({m.id for m in listed}) == len(listed) >= 10
 
 
 def _repo(tmp_path: Path) -> Path:
@@ -87,6 +89,26 @@ def test_stale_list_is_refused(tmp_path):
     assert "add-minus: the original text occurs 0 times in bncbench/m.py" in r.stderr
     assert "double-triple: the original text occurs 2 times in bncbench/m.py" in r.stderr
     assert list((tmp_path / "tmp").iterdir()) == []  # nothing ran
+
+
+def test_list_entries_with_several_edits_and_bad_entries(tmp_path):
+    path = tmp_path / "m.yaml"
+    path.write_text("mutants:\n  - id: both\n    stands_for: x\n    edits:\n"
+                    "      - {file: a.py, original: '1', replacement: '2'}\n"
+                    "      - {file: b.py, original: '3', replacement: '4'}\n")
+    (m,) = mutants.load(path)
+    assert [(e.file, e.original, e.replacement) for e in m.edits] == [("a.py", "1", "2"), ("b.py", "3", "4")]
+    (tmp_path / "a.py").write_text("1\n")
+    (tmp_path / "b.py").write_text("3 3\n")
+    assert mutants.stale([m], tmp_path) == ["both: the original text occurs 2 times in b.py (must be once): '3'"]
+    for bad, word in (("{id: a, stands_for: x, file: a.py, original: '1'}", "replacement"),
+                      ("{id: a, stands_for: x, file: a.py, original: '1', replacement: '1'}", "equals"),
+                      ("{id: a, stands_for: x, file: a.py, original: '1', replacement: '2', edits: []}", "edits"),
+                      ("{id: a, stands_for: x, file: a.py, original: '1', replacement: '2', test: [t]}", "unknown"),
+                      ("{id: a, file: a.py, original: '1', replacement: '2'}", "stands_for")):
+        path.write_text(f"mutants:\n  - {bad}\n")
+        with pytest.raises(mutants.ListError, match=word):
+            mutants.load(path)
 
 
 def test_first_failure_of_pytest_output():

@@ -2,12 +2,14 @@
 """The mutation check (`make mutants`; docs/testing.md: Mutation check).
 
 Applies each deliberate bug of a list (tools/mutants.yaml: file, exact original text, its
-replacement, what it stands for) to a temporary copy of the repository — never the working tree —
+replacement, what it stands for; or several such edits applied together) to a temporary copy of
+the repository — never the working tree —
 and runs the fast suite there without the mirror: BNCBENCH_MIRROR unset, an empty download cache,
 no ../shared beside the copy, tests marked slow or mirror left out, `-x -q -p no:cacheprovider`.
 A mutant's own test area (its `tests`) runs first, then the rest of the fast suite, so a mutant
-counts as caught by any fast test. The first failing test is re-run on an unmutated copy: a test
-that fails there too catches nothing.
+counts as caught by any fast test (but tests/test_mutants.py's check of the list itself, which
+any mutant would fail). The first failing test is re-run on an unmutated copy: a test that fails
+there too catches nothing.
 
 Prints one row per mutant (caught yes/no, the first failing test, seconds) and caught/total. Exit
 status: 0 every mutant caught, 1 some not caught, 2 the list is stale or invalid (an original text
@@ -37,8 +39,11 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 LIST = ROOT / "tools" / "mutants.yaml"
 FAST = "not slow and not mirror"
-REQUIRED = ("id", "file", "original", "replacement", "stands_for")
-OPTIONAL = ("tests",)
+REQUIRED = ("id", "stands_for")
+EDIT = ("file", "original", "replacement")
+OPTIONAL = ("tests", "edits", *EDIT)
+# the list's own check: any mutant makes its original text vanish, so it is not run on a mutant
+SELF_TESTS = ("tests/test_mutants.py::test_shipped_list_is_not_stale",)
 # never copied when the repository is not a git checkout
 SKIP_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", "results", "build", "cache"}
 
@@ -48,11 +53,16 @@ class ListError(Exception):
 
 
 @dataclass(frozen=True)
-class Mutant:
-    id: str
+class Edit:
     file: str
     original: str
     replacement: str
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    edits: tuple[Edit, ...]
     stands_for: str
     tests: tuple[str, ...] = ()
 
@@ -66,8 +76,19 @@ class Outcome:
     note: str = ""
 
 
+def _edit(e: dict, where: str) -> Edit:
+    bad = [k for k in EDIT if not isinstance(e.get(k), str) or not e[k]]
+    unknown = sorted(set(e) - set(EDIT))
+    if bad or unknown:
+        raise ListError(f"{where}: an edit needs non-empty {list(EDIT)} (missing or empty {bad}, unknown {unknown})")
+    if e["original"] == e["replacement"]:
+        raise ListError(f"{where}: the replacement equals the original")
+    return Edit(e["file"], e["original"], e["replacement"])
+
+
 def load(path: Path) -> list[Mutant]:
-    """The mutants of a list file; ListError on a malformed entry or a repeated id."""
+    """The mutants of a list file; ListError on a malformed entry or a repeated id. An entry has
+    either file/original/replacement or `edits`, a list of them applied together."""
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     entries = data.get("mutants") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not entries:
@@ -81,15 +102,22 @@ def load(path: Path) -> list[Mutant]:
         unknown = sorted(set(e) - set(REQUIRED) - set(OPTIONAL))
         if missing or unknown:
             raise ListError(f"{where} ({e.get('id', '?')}): missing or empty {missing}, unknown {unknown}")
+        where = f"{where} ({e['id']})"
+        if "edits" in e:
+            if any(k in e for k in EDIT) or not isinstance(e["edits"], list) or not e["edits"] \
+                    or not all(isinstance(x, dict) for x in e["edits"]):
+                raise ListError(f"{where}: `edits` must be a non-empty list of file/original/replacement, "
+                                "and then no file/original/replacement beside it")
+            edits = tuple(_edit(x, f"{where}, edit {j + 1}") for j, x in enumerate(e["edits"]))
+        else:
+            edits = (_edit({k: e[k] for k in EDIT if k in e}, where),)
         tests = e.get("tests", [])
         if not isinstance(tests, list) or not all(isinstance(t, str) and t for t in tests):
-            raise ListError(f"{where} ({e['id']}): `tests` must be a list of test paths")
+            raise ListError(f"{where}: `tests` must be a list of test paths")
         if e["id"] in seen:
             raise ListError(f"{where}: id {e['id']} repeated")
-        if e["original"] == e["replacement"]:
-            raise ListError(f"{where} ({e['id']}): the replacement equals the original")
         seen.add(e["id"])
-        out.append(Mutant(e["id"], e["file"], e["original"], e["replacement"], e["stands_for"], tuple(tests)))
+        out.append(Mutant(e["id"], edits, e["stands_for"], tuple(tests)))
     return out
 
 
@@ -98,13 +126,14 @@ def stale(mutants: list[Mutant], root: Path) -> list[str]:
     file or test paths are gone)."""
     problems = []
     for m in mutants:
-        path = root / m.file
-        if not path.is_file():
-            problems.append(f"{m.id}: {m.file} does not exist")
-            continue
-        n = path.read_text(encoding="utf-8").count(m.original)
-        if n != 1:
-            problems.append(f"{m.id}: the original text occurs {n} times in {m.file} (must be once): {m.original!r}")
+        for e in m.edits:
+            path = root / e.file
+            if not path.is_file():
+                problems.append(f"{m.id}: {e.file} does not exist")
+                continue
+            n = path.read_text(encoding="utf-8").count(e.original)
+            if n != 1:
+                problems.append(f"{m.id}: the original text occurs {n} times in {e.file} (must be once): {e.original!r}")
         for t in m.tests:
             if not (root / t.split("::")[0]).exists():
                 problems.append(f"{m.id}: test path {t} does not exist")
@@ -169,9 +198,10 @@ def run_mutant(m: Mutant, root: Path, files: list[str], base: Path, python: str,
                timeout: float) -> Outcome:
     start = time.monotonic()
     copy = make_copy(root, files, base, m.id)
-    path = copy / m.file
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace(m.original, m.replacement, 1), encoding="utf-8")
+    for e in m.edits:
+        path = copy / e.file
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace(e.original, e.replacement, 1), encoding="utf-8")
     phases = []
     if m.tests:
         phases.append(list(m.tests))
@@ -181,6 +211,7 @@ def run_mutant(m: Mutant, root: Path, files: list[str], base: Path, python: str,
         phases.append(rest)
     outcome = Outcome(m, False, "", 0.0)
     for args in phases:
+        args = args + [f"--deselect={t}" for t in SELF_TESTS]
         code, out = pytest(python, copy, args, timeout - (time.monotonic() - start))
         if code is None:
             outcome = Outcome(m, True, "(timeout)", 0.0, f"no result within {timeout:.0f} s")
