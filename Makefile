@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 JOBS ?= $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
 MIRROR ?= $(if $(BNCBENCH_MIRROR),$(BNCBENCH_MIRROR),$(wildcard ../shared/uci))
 
-.PHONY: run test bench stan70 ait36 aode22 kban clean
+.PHONY: run test mutants bench stan70 ait36 aode22 kban clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q
+
+# The mutation check (docs/testing.md): each deliberate bug of tools/mutants.yaml applied to a
+# temporary copy, the fast suite run there without the mirror. make mutants MUTANTS="--only ID --area-only"
+mutants: $(VENV)/.installed
+	$(PY) tools/mutants.py $(MUTANTS)
 
 bench: $(VENV)/.installed
 	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_core.py adult

@@ -5,9 +5,18 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import skips
+from tests.support.skips import need
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_UCI = (ROOT.parent / "shared" / "uci").resolve()
 WEKA_JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
+
+
+def pytest_configure(config):
+    # BNCBENCH_REQUIRE_NO_SKIP=1: fail the session on a skip outside tests/support/skips.py's allow-list
+    if not config.pluginmanager.is_registered(skips):
+        config.pluginmanager.register(skips, "bncbench-skips")
 
 
 @pytest.fixture(scope="session")
@@ -15,10 +24,7 @@ def weka(tmp_path_factory):
     """A callable running the compiled WekaOracle helper; skips (or fails when
     BNCBENCH_REQUIRE_WEKA=1, as in CI) if Weka or a JDK is missing."""
     if not WEKA_JAR.is_file() or not shutil.which("javac"):
-        msg = f"Weka 3.6 ({WEKA_JAR}) and javac are needed (apt-get install weka)"
-        if os.environ.get("BNCBENCH_REQUIRE_WEKA") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
+        need("BNCBENCH_REQUIRE_WEKA", f"Weka 3.6 ({WEKA_JAR}) and javac are needed (apt-get install weka)")
     out = tmp_path_factory.mktemp("oracle")
     subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(out), str(ROOT / "tests/oracles/WekaOracle.java")],
                    check=True, capture_output=True)
@@ -35,9 +41,7 @@ def weka(tmp_path_factory):
 def mirror():
     """../shared/uci (the UCI mirror); skips when absent, fails when BNCBENCH_REQUIRE_MIRROR=1."""
     if not (SHARED_UCI / "raw").is_dir():
-        if os.environ.get("BNCBENCH_REQUIRE_MIRROR") == "1":
-            pytest.fail(f"the UCI mirror {SHARED_UCI} is missing")
-        pytest.skip(f"the UCI mirror {SHARED_UCI} is missing")
+        need("BNCBENCH_REQUIRE_MIRROR", f"the UCI mirror {SHARED_UCI} is missing")
     return SHARED_UCI
 
 

@@ -341,8 +341,7 @@ def test_compact_store_keeps_float64_values(tmp_path):
 
 
 def test_export_parquet_and_csv(small_store, tmp_path):
-    pd = pytest.importorskip("pandas")
-    pytest.importorskip("pyarrow")
+    import pandas as pd
     cfg, res = small_store
     r = bnc("export", res, "--format", "parquet", "--predictions", "--out", tmp_path / "pq", check=True)
     assert "wrote 4 file(s)" in r.stderr
@@ -365,7 +364,7 @@ def test_export_parquet_and_csv(small_store, tmp_path):
 
 def test_export_of_awkward_names(tmp_path):
     """Class names that equal column names, a data-set name with a slash, readable files."""
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     rng = np.random.default_rng(3)
     rows = ["a,b,class"] + [f"{rng.integers(3)},{rng.integers(2)},{'true' if rng.random() < .5 else 'label'}"
                             for _ in range(40)]

@@ -7,18 +7,17 @@ provenance, data files, and the comparison with --compare) and every figure of
 (test marked `browser`) with its title, tables and the sort script's count in the DOM.
 """
 
-import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import html5lib  # a test dependency (pyproject.toml): imported, never skipped
 import pytest
 
 from tests.support.cli import bnc as _bnc
-
-html5lib = pytest.importorskip("html5lib")
+from tests.support.skips import need
 
 ROOT = Path(__file__).resolve().parents[2]
 TITLE = "bncbench report: default"
@@ -159,10 +158,7 @@ def test_page_renders_in_headless_chromium(pages, tmp_path):
     """The DOM after Chromium loaded the page and ran its script: title, tables, sortable count."""
     exe = _chromium()
     if exe is None:
-        msg = "headless Chromium is needed (apt-get install chromium)"
-        if os.environ.get("BNCBENCH_REQUIRE_BROWSER") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
+        need("BNCBENCH_REQUIRE_BROWSER", "headless Chromium is needed (apt-get install chromium)")
     _, _, compared = pages
     page = tmp_path / "page.html"
     page.write_text(compared, encoding="utf-8")

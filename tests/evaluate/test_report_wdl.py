@@ -18,6 +18,7 @@ from bncbench.results import catalog_differences, store_differences
 from tests.support.cli import SMALL
 from tests.support.cli import bnc as _bnc
 from tests.support import predictions as recompute
+from tests.support.skips import need
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_UCI = (ROOT.parent / "shared" / "uci").resolve()
@@ -346,7 +347,7 @@ def test_user_data_set_with_a_catalog_name_gets_no_marker(tmp_path):
 @pytest.mark.mirror
 def test_marker_for_a_catalog_difference(tmp_path):
     if not (SHARED_UCI / "arff" / "glass.arff").is_file():
-        pytest.skip(f"glass.arff is not in the UCI mirror {SHARED_UCI}")
+        need("BNCBENCH_REQUIRE_MIRROR", f"glass.arff is not in the UCI mirror {SHARED_UCI}")
     cfg = tmp_path / "g.yaml"
     cfg.write_text("name: g\ndatasets: [iris, glass-id]\ncv: {scheme: stratified, folds: 3, runs: 1, seed: 1}\n"
                    "classifiers: [NB, AODE]\n")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.skips import need
+
 ROOT = Path(__file__).resolve().parents[2]
 DEV = ROOT.parent / "shared" / "reference" / "ait36-dev.tsv"
 # (label, our metric for the printed column) per printed column that reproduces
@@ -46,7 +48,7 @@ def _report(res: Path, metric: str, env: dict) -> dict:
 @pytest.mark.mirror
 def test_ait36_verified_dev_values(mirror, tmp_path):
     if not DEV.is_file():
-        pytest.skip(f"{DEV} is missing")
+        need("BNCBENCH_REQUIRE_MIRROR", f"{DEV} is missing")
     printed = _printed()
     datasets = list(dict.fromkeys(d for d, _ in printed))
     env = dict(os.environ, BNCBENCH_MIRROR=str(mirror), BNCBENCH_CACHE=str(tmp_path / "cache"))
