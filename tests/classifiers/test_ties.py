@@ -181,3 +181,24 @@ def test_tie_key_rule():
     assert tie_key(np.array([np.inf, -np.inf])).tolist() == [np.inf, -np.inf]
     v = np.sort(np.random.default_rng(0).normal(size=1000))
     assert (np.diff(tie_key(v)) >= 0).all()
+
+
+def test_derived_scores_compare_through_the_rule():
+    """Scores computed from information values tie when equal in exact arithmetic, even if their
+    floats differ: 0.3 − 0.1 = 0.19999999999999998 and 0.5 − 0.3 = 0.2 are both 0.2. A forward
+    ranking (float64) and k-BAN's improved-MRMR candidates then take the smaller index; float32
+    mode compares the C++ system's values as they are."""
+    import bncbench.classifiers.tan.rankings as rankings
+
+    score = {1: 0.3 - 0.1, 2: 0.5 - 0.3}
+    assert score[1] < score[2]  # the premise: the floats differ
+    first = np.array([1.0, 0.0, 0.0])
+    assert rankings._forward(first, lambda a, sel: score[a], "float64") == [0, 1, 2]
+    assert rankings._forward(first, lambda a, sel: score[a], "float32") == [0, 2, 1]
+
+    clf = KBAN(k=2)
+    clf.cmi_ = np.array([[0.0, 0.3, 0.5, 0.0],
+                         [0.3, 0.0, 0.0, 0.1],
+                         [0.5, 0.0, 0.0, 0.3],
+                         [0.0, 0.1, 0.3, 0.0]])
+    assert clf._candidates(0, (3,)) == [1]  # 0.3 − 0.1 ties 0.5 − 0.3: the smaller index
