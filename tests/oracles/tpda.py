@@ -23,27 +23,13 @@ import functools
 import math
 from collections import Counter, deque
 
+from tests.oracles.exact import (
+    factor as _factor,  # prime factorisation, shared by the exact oracles
+)
+
 
 class NearTie(AssertionError):
     """Two different exact CMIs (or a CMI and ε) closer than float noise."""
-
-
-@functools.cache
-def _factor(k: int) -> tuple[tuple[int, int], ...]:
-    """Prime factorisation of k ≥ 1 as ((p, e), ...)."""
-    out = []
-    p = 2
-    while p * p <= k:
-        e = 0
-        while k % p == 0:
-            k //= p
-            e += 1
-        if e:
-            out.append((p, e))
-        p += 1
-    if k > 1:
-        out.append((k, 1))
-    return tuple(out)
 
 
 @functools.total_ordering
