@@ -122,9 +122,8 @@ def parse_delimited(text: str, where: str, sep: str, header_lines: int = 0,
     width = len(names) if names_line else len(rows[0])
     for ln, vals in zip(numbers, rows):
         if len(vals) != width:
-            raise DataError(f"{where}:{ln}: {len(vals)} values, expected {width}"
-                            f"{' (the header names ' + str(width) + ' columns)' if names_line else ''} "
-                            f"(truncated or malformed file)")
+            expected = f"but the header names {width} columns" if names_line else f"expected {width}"
+            raise DataError(f"{where}:{ln}: {len(vals)} values, {expected} (truncated or malformed line)")
     if not names_line:
         names = [f"a{j + 1}" for j in range(width)]
     return RawTable(names, [None] * width, rows, lines=numbers)
