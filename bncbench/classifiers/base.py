@@ -69,7 +69,8 @@ class BayesNetClassifier:
     missing : {"value", "skip"}, default="value"
         How a missing value (−1) is treated (see above).
     cardinalities : array-like of int of shape (n_features,), default=None
-        K_i of each attribute; None: the largest code seen in training plus one.
+        K_i of each attribute; None: the largest code seen in training plus one (a column coded
+        by category: its number of categories).
     n_classes : int, default=None
         If given, y must already hold the class codes 0..n_classes−1 (the benchmark engine's
         way), classes absent from y keep their slot and `classes_` is `np.arange(n_classes)`.
@@ -330,8 +331,9 @@ class BayesNetClassifier:
             return X
         out = X.copy(deep=False)
         for j, c in enumerate(cats):
-            if c is not None:
-                out.isetitem(j, pd.Categorical(X.iloc[:, j], categories=c).codes.astype(np.int64))
+            if c is not None:  # by value: a missing or unseen value gets −1
+                values = np.asarray(X.iloc[:, j], dtype=object)
+                out.isetitem(j, pd.Index(c, dtype=object).get_indexer(values).astype(np.int64))
         return out
 
     @staticmethod
@@ -402,6 +404,9 @@ class BayesNetClassifier:
                 raise ValueError("X holds codes ≥ the given cardinalities")
         else:
             cards = np.maximum(X.max(axis=0) + 1, 1).astype(np.int64)
+            for j, c in enumerate(getattr(self, "categories_", None) or ()):
+                if c is not None:  # a column coded by category: all its categories, used or not
+                    cards[j] = max(len(c), 1)
         self.cardinalities_ = cards
         self._min_card = int(cards.min())
         has_missing = X.min(axis=0) < 0 if lo < 0 else np.zeros(n_features, dtype=bool)
