@@ -28,7 +28,7 @@ TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv"
 PREPROCESS_CHOICES = {
     "missing": ("distinct", "impute", "skip"),
     "discretizer": ("eqfreq", "mdl"),
-    "eqfreq_method": ("petal", "weka"),
+    "eqfreq_method": ("petal", "weka", "quantile"),
     "mdl_method": ("weka", "petal"),
     "scope": ("fold", "global"),
 }
@@ -44,9 +44,10 @@ FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl":
 USER_ENTRY_KEYS = {"name", "path", "class", "preprocess", "missing_values", "nominal", "numeric", "drop"}
 CATALOG_ENTRY_KEYS = {"name", "preprocess"}
 #: equal-frequency cuts of a data set of one's own when neither the config nor its entry sets
-#: eqfreq_method: Weka's float64 method, not the float32 quantile cuts (`petal`) of paper 000's
-#: C++ system, which stay the default of catalog data sets (so stored paper results keep their keys)
-USER_EQFREQ_METHOD = "weka"
+#: eqfreq_method: the quantile rule on float64 values (cuts are values of the file), not on the
+#: float32 values of paper 000's C++ system (`petal`), which stays the default of catalog data
+#: sets (so the paper configs and their stored results stay as they are)
+USER_EQFREQ_METHOD = "quantile"
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,7 @@ def test_user_data_gets_float64_equal_frequency_cuts_unless_the_config_says(tmp_
     exp = _parse(tmp_path, "{name: m, path: m.csv}")
     iris, mine = exp.datasets
     assert iris.settings(exp.preprocess).eqfreq_method == "petal"  # the catalog's default: paper configs
-    assert mine.settings(exp.preprocess).eqfreq_method == "weka"
+    assert mine.settings(exp.preprocess).eqfreq_method == "quantile"
     exp = _parse(tmp_path, "{name: m, path: m.csv}", "preprocess: {eqfreq_method: petal}\n")
     assert exp.datasets[1].settings(exp.preprocess).eqfreq_method == "petal"
     exp = _parse(tmp_path, "{name: m, path: m.csv, preprocess: {eqfreq_method: petal}}")
