@@ -166,6 +166,7 @@ def _parse(canonical: str, e: dict, located) -> Dataset:
             if len(table.names) != len(rows.names):
                 raise DataError(f"{label}: {len(table.names)} columns, but the first file has {len(rows.names)}")
             rows.rows.extend(table.rows)
+            rows.lines.extend(table.lines)  # each file's own line numbers
     return build_dataset(canonical, rows, e.get("class", -1), drop=e.get("drop"), numeric=e.get("numeric"),
                          missing_tokens=tuple(e.get("missing", ["?"])), class_strip=e.get("class_strip", ""),
                          class_map=e.get("class_map"), class_blocks=e.get("class_blocks"), where=canonical)

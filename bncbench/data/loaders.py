@@ -189,7 +189,7 @@ def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
     if class_map:
         raw_class = [class_map.get(v, v) if v not in missing else v for v in raw_class]
     keep = np.array([v not in missing for v in raw_class], dtype=bool)
-    line_of = [ln for ln, k in zip(table.lines, keep) if k] if table.lines else None
+    line_of = [ln for ln, k in zip(table.lines, keep) if k] if len(table.lines) == len(table.rows) else None
     if table.declared[ci] is not None and not class_map and (table.typed or class_blocks is not None):
         classes = list(table.declared[ci])
     else:
