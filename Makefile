@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Paper targets use every core (make stan70 JOBS=1 for one); OMP_NUM_THREADS, which nproc would
 # honour, limits threads per process, not the number of worker processes.
 JOBS ?= $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
-# Data: bncbench itself searches BNCBENCH_MIRROR, else ../shared/uci beside this checkout (docs/cli.md: Data sets).
+# Data: bncbench itself searches BNCBENCH_MIRROR, else ../shared/uci beside this checkout (docs/cli.md: Data and cache folders).
 
 .PHONY: run test mutants bench stan70 ait36 aode22 kban clean
 

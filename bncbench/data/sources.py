@@ -1,9 +1,10 @@
 """Obtaining data files: checksummed cache, mirror folder or URL, atomic writes.
 
-Where bncbench looks (docs/cli.md: Data sets): the download cache (`cache_dir`: BNCBENCH_CACHE, else
-$XDG_CACHE_HOME/bncbench, else ~/.cache/bncbench), the mirror (`mirror_location`: BNCBENCH_MIRROR,
-else the folder `shared/uci` beside the bncbench checkout, which the make targets and the tests
-use), the small mirror shipped in `datasets/mirror/`, and the network.
+Where bncbench looks (docs/cli.md: Data and cache folders): the download cache (`cache_dir`:
+BNCBENCH_CACHE, else $XDG_CACHE_HOME/bncbench, else ~/.cache/bncbench), the mirror
+(`mirror_location`: BNCBENCH_MIRROR, else the folder `shared/uci` beside the bncbench checkout,
+which the make targets and the tests use), the small mirror shipped in `datasets/mirror/`, and
+the network.
 """
 
 from __future__ import annotations
