@@ -1,13 +1,18 @@
 """Discretisers against the spec's test vectors (docs/algorithms.md §8.2, produced with Weka 3.6.14)."""
 
-import numpy as np
-
 import math
 
+import numpy as np
 import pytest
 
 from bncbench.preprocess.core import EqualFrequencyDiscretizerCore
-from bncbench.preprocess.discretize import apply_cuts, eqfreq_petal, eqfreq_quantile, eqfreq_weka, mdl
+from bncbench.preprocess.discretize import (
+    apply_cuts,
+    eqfreq_petal,
+    eqfreq_quantile,
+    eqfreq_weka,
+    mdl,
+)
 
 A = np.array([1, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, np.nan, 9, 10], dtype=float)
 B = np.array([1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 7, 8, 9, 10], dtype=float)
