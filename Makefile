@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Paper targets use every core (make stan70 JOBS=1 for one); OMP_NUM_THREADS, which nproc would
 # honour, limits threads per process, not the number of worker processes.
 JOBS ?= $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
-MIRROR ?= $(if $(BNCBENCH_MIRROR),$(BNCBENCH_MIRROR),$(wildcard ../shared/uci))
+# Data: bncbench itself searches BNCBENCH_MIRROR, else ../shared/uci beside this checkout (docs/cli.md: Data and cache folders).
 
 .PHONY: run test mutants bench stan70 ait36 aode22 kban clean
 
@@ -34,21 +34,21 @@ mutants: $(VENV)/.installed
 	$(PY) tools/mutants.py $(MUTANTS)
 
 bench: $(VENV)/.installed
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_core.py adult
+	$(PY) bench/bench_core.py adult
 	for grid in adult4 synth1m donation-shape; do \
-	  BNCBENCH_MIRROR=$(MIRROR) /usr/bin/time -f "$$grid: wall %e s, peak RSS %M KB" \
+	  /usr/bin/time -f "$$grid: wall %e s, peak RSS %M KB" \
 	    $(PY) -m bncbench run bench/configs/$$grid.yaml --results results/bench-$$grid --fresh --quiet; done
 	$(PY) bench/bench_executors.py
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_weka.py adult
+	$(PY) bench/bench_weka.py adult
 	$(PY) bench/bench_synth.py
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_times.py bench/configs/ait-times.yaml \
+	$(PY) bench/bench_times.py bench/configs/ait-times.yaml \
 	  --target letter-recog:SKDB/KDB\<=10 --target adult:TAN-AIT/TAN\<=4 --target adult:KDB-AIT/KDB\<=4
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) bench/bench_times.py bench/configs/aode-times.yaml \
+	$(PY) bench/bench_times.py bench/configs/aode-times.yaml \
 	  --target adult:SR/AODE\<=2 --target adult:NSR/AODE\<=2 --target adult:SP+RC/AODE\<=10 \
 	  --target adult:PAA/AODE\<=10 --target adult:CAA/AODE\<=10 --target adult:PAE/AODE\<=10 --target adult:CAE/AODE\<=10
 
 stan70: $(VENV)/.installed
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/stan70.yaml --results results/stan70 --jobs $(JOBS)
+	$(PY) -m bncbench run configs/stan70.yaml --results results/stan70 --jobs $(JOBS)
 	$(PY) -m bncbench report results/stan70 --metric zol
 	$(PY) -m bncbench report results/stan70 --metric rmse
 	$(PY) -m bncbench report results/stan70 --metric selected
@@ -64,8 +64,8 @@ stan70: $(VENV)/.installed
 	$(PY) -m bncbench report results/stan70 --format html --out results/stan70/report.html --compare papers/stan70/dev.tsv
 
 ait36: $(VENV)/.installed
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/ait36.yaml --results results/ait36 --jobs $(JOBS)
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/ait36-bv.yaml --results results/ait36-bv --jobs $(JOBS)
+	$(PY) -m bncbench run configs/ait36.yaml --results results/ait36 --jobs $(JOBS)
+	$(PY) -m bncbench run configs/ait36-bv.yaml --results results/ait36-bv --jobs $(JOBS)
 	@echo "Table A1 (zero-one loss):"
 	$(PY) -m bncbench report results/ait36 --metric zol
 	@echo "Table A2 (bias, bias-variance experiment):"
@@ -96,8 +96,8 @@ ait36: $(VENV)/.installed
 	$(PY) -m bncbench report results/ait36-bv --format html --out results/ait36-bv/report.html
 
 aode22: $(VENV)/.installed
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/aode22.yaml --results results/aode22 --jobs $(JOBS)
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/aode22-large.yaml --results results/aode22-large --jobs $(JOBS)
+	$(PY) -m bncbench run configs/aode22.yaml --results results/aode22 --jobs $(JOBS)
+	$(PY) -m bncbench run configs/aode22-large.yaml --results results/aode22-large --jobs $(JOBS)
 	@echo "Table 3 (zero-one loss, 50 x 2-fold CV):"
 	$(PY) -m bncbench report results/aode22 --metric zol
 	@echo "Table 4 (bias):"
@@ -120,7 +120,7 @@ aode22: $(VENV)/.installed
 	$(PY) -m bncbench report results/aode22 --format html --out results/aode22/report.html
 
 kban: $(VENV)/.installed
-	BNCBENCH_MIRROR=$(MIRROR) $(PY) -m bncbench run configs/kban.yaml --results results/kban --jobs $(JOBS)
+	$(PY) -m bncbench run configs/kban.yaml --results results/kban --jobs $(JOBS)
 	@echo "Accuracy (%, mean +- sd over the 20 runs of 10-fold CV):"
 	$(PY) -m bncbench report results/kban --metric accuracy
 	@echo "W/D/L in accuracy (two-tailed sign test, draws ignored):"

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from bncbench.data import catalog
+from bncbench.data.userdata import ReadOptions, file_format
 from bncbench.classifiers import REGISTRY, BayesNetClassifier
 from bncbench.errors import UserError
 from bncbench.classifiers.kernels.estimators import ESTIMATORS
@@ -27,7 +28,7 @@ TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv"
 PREPROCESS_CHOICES = {
     "missing": ("distinct", "impute", "skip"),
     "discretizer": ("eqfreq", "mdl"),
-    "eqfreq_method": ("petal", "weka"),
+    "eqfreq_method": ("petal", "weka", "quantile"),
     "mdl_method": ("weka", "petal"),
     "scope": ("fold", "global"),
 }
@@ -39,6 +40,16 @@ FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl":
                "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}}
 
 
+#: the keys of a data-set entry naming a file of one's own (`path:`), and of a catalog entry
+USER_ENTRY_KEYS = {"name", "path", "class", "preprocess", "missing_values", "nominal", "numeric", "drop"}
+CATALOG_ENTRY_KEYS = {"name", "preprocess"}
+#: equal-frequency cuts of a data set of one's own when neither the config nor its entry sets
+#: eqfreq_method: the quantile rule on float64 values (cuts are values of the file), not on the
+#: float32 values of paper 000's C++ system (`petal`), which stays the default of catalog data
+#: sets (so the paper configs and their stored results stay as they are)
+USER_EQFREQ_METHOD = "quantile"
+
+
 @dataclass(frozen=True)
 class DatasetSpec:
     name: str
@@ -47,6 +58,8 @@ class DatasetSpec:
     #: preprocessing settings of this data set that differ from the config's, as sorted
     #: (key, value) pairs (e.g. paper 004's crx: MDL fitted once on the whole data set)
     preprocess: tuple[tuple[str, Any], ...] = ()
+    #: how a file of one's own is read (missing-value markers, declared types, dropped columns)
+    read: ReadOptions = field(default_factory=ReadOptions)
 
     def settings(self, base: PreprocessSettings) -> PreprocessSettings:
         """The preprocessing of this data set: the config's with this entry's overrides."""
@@ -298,10 +311,11 @@ def parse(text: str, file: str = "<config>") -> Experiment:
         if req not in raw:
             ck.fail([], f"missing required key {req!r}")
     name = str(raw.get("name") or Path(file).stem)
-    settings = PreprocessSettings(**dict(_preprocess_overrides(ck, raw.get("preprocess"), ["preprocess"])))
+    config_pre = dict(_preprocess_overrides(ck, raw.get("preprocess"), ["preprocess"]))
+    settings = PreprocessSettings(**config_pre)
     cv = _cv(ck, raw.get("cv"))
     shared = _shared_params(ck, raw)
-    datasets = _datasets(ck, raw["datasets"], file)
+    datasets = _datasets(ck, raw["datasets"], file, config_pre)
     classifiers = _classifiers(ck, raw["classifiers"], shared, settings, datasets, Path(file).parent)
     wdl = _wdl(ck, raw.get("wdl"))
     ex = _executor(ck, raw.get("executor"))
@@ -342,9 +356,10 @@ def _shared_params(ck: _Checker, raw: dict) -> dict[str, Any]:
     return shared
 
 
-def _datasets(ck: _Checker, dsraw, file: str) -> list[DatasetSpec]:
+def _datasets(ck: _Checker, dsraw, file: str, config_pre: dict[str, Any]) -> list[DatasetSpec]:
     """The validated `datasets:` list (catalog names resolved, user files' paths relative to the
-    config's folder unless they exist from the current one)."""
+    config's folder unless they exist from the current one). `config_pre` holds the preprocessing
+    keys the config sets (a file of one's own gets USER_EQFREQ_METHOD unless one sets eqfreq_method)."""
     if not isinstance(dsraw, list) or not dsraw:
         ck.fail(["datasets"], "expected a non-empty list of data-set names or {name, path, class} entries")
     datasets = []
@@ -354,30 +369,88 @@ def _datasets(ck: _Checker, dsraw, file: str) -> list[DatasetSpec]:
                 datasets.append(DatasetSpec(catalog.resolve(d)))
             except UserError as e:
                 ck.fail(["datasets", i], str(e))
-        else:
-            ck.mapping(d, ["datasets", i], {"name", "path", "class", "preprocess"})
-            if "name" not in d:
-                ck.fail(["datasets", i], "a data-set entry needs 'name'")
-            over = _preprocess_overrides(ck, d.get("preprocess"), ["datasets", i, "preprocess"])
-            if "path" in d:
-                p = Path(d["path"])
-                if not p.is_absolute():
-                    p = (Path(file).parent / p) if not p.exists() else p
-                if not _selectable(str(d["name"])):
-                    ck.fail(["datasets", i, "name"], f"data-set name {d['name']!r} has a comma or a control "
-                                                      f"character; data sets are selected with --datasets a,b")
-                datasets.append(DatasetSpec(str(d["name"]), str(p), d.get("class"), over))
-            else:
-                try:
-                    datasets.append(DatasetSpec(catalog.resolve(str(d["name"])), preprocess=over))
-                except UserError as e:
-                    ck.fail(["datasets", i, "name"], str(e))
+            continue
+        if not isinstance(d, dict):
+            ck.fail(["datasets", i], f"expected a data-set name or a {{name, path, class}} mapping, got {d!r}")
+        if "path" not in d:
+            for k in d:
+                if k in USER_ENTRY_KEYS - CATALOG_ENTRY_KEYS:
+                    ck.fail(["datasets", i, k], f"{k!r} applies only to a file of your own (an entry with path:); "
+                                                f"a catalog data set is read as the catalog says")
+        ck.mapping(d, ["datasets", i], USER_ENTRY_KEYS if "path" in d else CATALOG_ENTRY_KEYS)
+        if "name" not in d:
+            ck.fail(["datasets", i], "a data-set entry needs 'name'")
+        over = _preprocess_overrides(ck, d.get("preprocess"), ["datasets", i, "preprocess"])
+        if "path" not in d:
+            try:
+                datasets.append(DatasetSpec(catalog.resolve(str(d["name"])), preprocess=over))
+            except UserError as e:
+                ck.fail(["datasets", i, "name"], str(e))
+            continue
+        p = Path(d["path"])
+        if not p.is_absolute():
+            p = (Path(file).parent / p) if not p.exists() else p
+        if not _selectable(str(d["name"])):
+            ck.fail(["datasets", i, "name"], f"data-set name {d['name']!r} has a comma or a control "
+                                              f"character; data sets are selected with --datasets a,b")
+        effective = {**config_pre, **dict(over)}
+        if effective.get("discretizer", "eqfreq") == "eqfreq" and "eqfreq_method" not in effective:
+            over = tuple(sorted((*over, ("eqfreq_method", USER_EQFREQ_METHOD))))
+        datasets.append(DatasetSpec(str(d["name"]), str(p), _class_key(ck, d, i), over, _read_options(ck, d, i, p)))
     seen = set()
     for i, d in enumerate(datasets):
         if d.name in seen:
             ck.fail(["datasets", i], f"data set {d.name!r} is listed twice")
         seen.add(d.name)
     return datasets
+
+
+def _class_key(ck: _Checker, d: dict, i: int) -> int | str | None:
+    """The `class:` of a user's entry: a column name or index (None: the last column)."""
+    c = d.get("class")
+    if c is not None and (isinstance(c, bool) or not isinstance(c, (int, str))):
+        ck.fail(["datasets", i, "class"], f"expected a column name or index, got {c!r}")
+    return c
+
+
+def _read_options(ck: _Checker, d: dict, i: int, path: Path) -> ReadOptions:
+    """The validated `missing_values`, `nominal`, `numeric` and `drop` of a user's entry (the
+    column names are checked against the file when it is loaded)."""
+    lists: dict[str, tuple[str, ...]] = {}
+    for key in ("missing_values", "nominal", "numeric", "drop"):
+        if key not in d:
+            continue
+        v = d[key]
+        if not isinstance(v, list):
+            ck.fail(["datasets", i, key], f"expected a list, got {v!r}")
+        what = "marker" if key == "missing_values" else "column name"
+        items = []
+        for j, x in enumerate(v):
+            ok = isinstance(x, (str, int)) or (key == "missing_values" and isinstance(x, float))
+            if isinstance(x, bool) or not ok:
+                ck.fail(["datasets", i, key, j], f"expected a {what}, got {x!r}" +
+                        (" (quote it: YAML reads yes/no/true/false as booleans)" if isinstance(x, bool) else ""))
+            if str(x) in items:
+                ck.fail(["datasets", i, key, j], f"{x!r} is listed twice")
+            items.append(str(x))
+        lists[key] = tuple(items)
+    if file_format(path) == "arff":
+        for key in ("missing_values", "nominal", "numeric"):
+            if key in lists:
+                ck.fail(["datasets", i, key], f"{key!r} applies to CSV and TSV files; an ARFF file declares its "
+                                              f"columns' types and marks a missing value with ?")
+    numeric, drop = (set(lists.get(k, ())) for k in ("numeric", "drop"))
+    for a, b in (("nominal", "numeric"), ("drop", "nominal"), ("drop", "numeric")):
+        both = sorted(set(lists.get(a, ())) & set(lists.get(b, ())))
+        if both:
+            ck.fail(["datasets", i, b], f"column {both[0]!r} is listed under both {a} and {b}")
+    cls = d.get("class")
+    if isinstance(cls, str) and cls in drop | numeric:
+        key = "drop" if cls in drop else "numeric"
+        ck.fail(["datasets", i, key], f"{cls!r} is the class column" +
+                (" (the class is always nominal)" if key == "numeric" else ""))
+    return ReadOptions(lists.get("missing_values"), lists.get("nominal", ()), lists.get("numeric", ()),
+                       lists.get("drop", ()))
 
 
 def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: PreprocessSettings,

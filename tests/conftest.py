@@ -1,6 +1,7 @@
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,26 @@ SHARED_UCI = (ROOT.parent / "shared" / "uci").resolve()
 WEKA_JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
 
 
+_SESSION_CACHE: str | None = None
+
+
 def pytest_configure(config):
     # BNCBENCH_REQUIRE_NO_SKIP=1: fail the session on a skip outside tests/support/skips.py's allow-list
     if not config.pluginmanager.is_registered(skips):
         config.pluginmanager.register(skips, "bncbench-skips")
+    # the download cache of the whole session (this process and the commands it starts) in a
+    # temporary folder, never the user's ~/.cache/bncbench; a test may set its own
+    global _SESSION_CACHE
+    if _SESSION_CACHE is None:
+        _SESSION_CACHE = tempfile.mkdtemp(prefix="bncbench-test-cache-")
+        os.environ["BNCBENCH_CACHE"] = _SESSION_CACHE
+
+
+def pytest_unconfigure(config):
+    global _SESSION_CACHE
+    if _SESSION_CACHE is not None:
+        shutil.rmtree(_SESSION_CACHE, ignore_errors=True)
+        _SESSION_CACHE = None
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +64,8 @@ def mirror():
 
 @pytest.fixture
 def isolated_cache(tmp_path, monkeypatch):
+    """An empty download cache in tmp_path and no mirror (BNCBENCH_MIRROR set empty: not even
+    the default ../shared/uci); the shipped mirror stays."""
     monkeypatch.setenv("BNCBENCH_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("BNCBENCH_MIRROR", raising=False)
+    monkeypatch.setenv("BNCBENCH_MIRROR", "")
     return tmp_path / "cache"

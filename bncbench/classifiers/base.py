@@ -32,10 +32,20 @@ class BayesNetClassifier:
     Input. X is a 2-D array of value codes: attribute i takes the codes 0..K_i−1 and −1 marks a
     missing value (the contract of scikit-learn's CategoricalNB, plus −1). Integer arrays are
     used as they are (no copy when nothing is missing); integer-valued floats (e.g. from
-    OrdinalEncoder or KBinsDiscretizer) are accepted; NaN, infinity, non-integers and codes
-    below −1 raise a ValueError. y holds class labels of any type (strings, ints, floats that
-    are labels; continuous targets are rejected); `classes_` keeps them in sorted order and
-    predict returns them. Training on one class predicts that class.
+    OrdinalEncoder or the project's discretisers) are accepted; NaN, infinity, non-integers
+    (continuous values: discretise them first with `bncbench.preprocess.MDLDiscretizer` or
+    `EqualFrequencyDiscretizer`) and codes below −1 raise a ValueError. y holds class labels of
+    any type (strings, ints, floats that are labels; continuous targets are rejected);
+    `classes_` keeps them in sorted order and predict returns them. Training on one class
+    predicts that class.
+
+    Categories. X may be a pandas DataFrame whose columns are value codes, pandas Categoricals
+    or strings. A Categorical column is coded by its categories' order (unused categories keep
+    their code); a string column (dtype str, string or object holding strings) by its sorted
+    distinct values; a missing entry (None, NaN, pd.NA) is −1. The categories of each column are
+    kept in `categories_` and predict codes a column by value with them (whatever the order of
+    a Categorical's categories there); a value not among them is unseen (below). Other inputs
+    holding strings are refused with a ValueError naming these options.
 
     Missing values. Internally attribute i uses codes 0..K_i−1 and the extra slot K_i for a
     missing value. With missing="value" that slot is one more value (counted in |X_i| iff the
@@ -59,7 +69,8 @@ class BayesNetClassifier:
     missing : {"value", "skip"}, default="value"
         How a missing value (−1) is treated (see above).
     cardinalities : array-like of int of shape (n_features,), default=None
-        K_i of each attribute; None: the largest code seen in training plus one.
+        K_i of each attribute; None: the largest code seen in training plus one (a column coded
+        by category: its number of categories).
     n_classes : int, default=None
         If given, y must already hold the class codes 0..n_classes−1 (the benchmark engine's
         way), classes absent from y keep their slot and `classes_` is `np.arange(n_classes)`.
@@ -72,6 +83,9 @@ class BayesNetClassifier:
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X was a DataFrame with string column names.
+    categories_ : list of (ndarray or None), one per feature
+        Only when X was a DataFrame with Categorical or string columns: each such column's
+        categories (code = position), None for a column of value codes.
     cardinalities_ : ndarray of shape (n_features_in_,)
         K_i used in training.
     card_ : ndarray of shape (n_features_in_,)
@@ -210,11 +224,13 @@ class BayesNetClassifier:
 
     def _validate_X(self, X, reset: bool) -> tuple[np.ndarray, int, int]:
         """(integer codes, smallest code, largest code); checks X once and sets / checks
-        `n_features_in_` and `feature_names_in_` (scikit-learn's validate_data). A non-empty
-        2-D integer ndarray (the engine's input) is used as it is and checked with numpy alone:
-        only its shape is checked, besides the codes. Any other input goes through
-        scikit-learn's validation (imported here)."""
+        `n_features_in_`, `feature_names_in_` (scikit-learn's validate_data) and `categories_`.
+        A non-empty 2-D integer ndarray (the engine's input) is used as it is and checked with
+        numpy alone: only its shape is checked, besides the codes. Any other input goes through
+        scikit-learn's validation (imported here); a DataFrame's Categorical and string columns
+        are coded first (`_frame_codes`)."""
         if type(X) is np.ndarray and X.ndim == 2 and X.dtype.kind in "iu" and X.size:
+            self._no_categories(reset)
             if reset:  # an ndarray has no feature names
                 if hasattr(self, "feature_names_in_"):
                     del self.feature_names_in_
@@ -225,12 +241,30 @@ class BayesNetClassifier:
                 validate_data(self, X, reset=reset, skip_check_array=True)  # warns / raises
         else:
             from sklearn.utils.validation import validate_data
-            X = validate_data(self, X, reset=reset, dtype="numeric", accept_sparse=False, ensure_all_finite=True)
+            if _is_dataframe(X):
+                X = self._frame_codes(X, reset)
+            else:
+                self._no_categories(reset)
+            try:
+                X = validate_data(self, X, reset=reset, dtype="numeric", accept_sparse=False, ensure_all_finite=True)
+            except ValueError as e:
+                if "string" not in str(e):  # numpy's "could not convert string", scikit-learn's "bytes/strings"
+                    raise
+                raise ValueError(f"{type(self).__name__} needs value codes in X, got strings; pass a pandas "
+                                 f"DataFrame with string or Categorical columns (coded by category), or code X "
+                                 f"first (scikit-learn's OrdinalEncoder; continuous columns: "
+                                 f"bncbench.preprocess.MDLDiscretizer or EqualFrequencyDiscretizer)") from None
             if X.dtype.kind == "f":
                 Xi = X.astype(np.int64)
-                if (Xi != X).any():
-                    raise ValueError(f"{type(self).__name__} needs integer value codes in X; got non-integer values "
-                                     f"(discretise continuous attributes first, e.g. with KBinsDiscretizer)")
+                bad = (Xi != X).any(axis=0)
+                if bad.any():
+                    names = getattr(self, "feature_names_in_", None)
+                    j = int(np.argmax(bad))
+                    column = f"column {names[j]!r}" if names is not None else f"column {j}"
+                    raise ValueError(f"{type(self).__name__} needs integer value codes in X; {column} holds "
+                                     f"non-integer values: discretise continuous attributes first with "
+                                     f"bncbench.preprocess.MDLDiscretizer or EqualFrequencyDiscretizer, e.g. "
+                                     f"make_pipeline(MDLDiscretizer(), {type(self).__name__}())")
                 X = Xi
             elif X.dtype.kind not in "iu":
                 X = X.astype(np.int64)  # bool
@@ -239,6 +273,68 @@ class BayesNetClassifier:
             raise ValueError(f"Negative values in data passed to {type(self).__name__} (input X): value codes must be "
                              f"≥ 0, with −1 for a missing value; got {lo}")
         return X, lo, hi
+
+    def _no_categories(self, reset: bool) -> None:
+        """X is not a DataFrame: forget the categories of an earlier fit (reset), or refuse X
+        when this fit coded categories (predict needs the same DataFrame columns)."""
+        if reset:
+            if hasattr(self, "categories_"):
+                del self.categories_
+        elif getattr(self, "categories_", None) is not None:
+            raise ValueError(f"{type(self).__name__} was fitted on a DataFrame with Categorical or string columns; "
+                             f"pass a DataFrame with the same columns")
+
+    def _frame_codes(self, X, reset: bool):
+        """The DataFrame X with its Categorical and string columns replaced by value codes (−1 =
+        missing): at fit the categories are found and kept in `categories_`, at predict those
+        of the fit are used, by value. Columns of value codes are left as they are."""
+        import pandas as pd
+        from pandas.api.types import infer_dtype, is_string_dtype
+
+        def kind(col) -> str:
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                return "categorical"
+            if col.dtype.kind == "O" or is_string_dtype(col.dtype):
+                inferred = infer_dtype(col, skipna=True)
+                if inferred in ("string", "empty"):
+                    return "string"
+                if inferred not in ("integer", "floating", "mixed-integer-float", "boolean", "decimal"):
+                    raise ValueError(f"{type(self).__name__}: column {col.name!r} holds values of several types "
+                                     f"({inferred}); make it strings, a pandas Categorical or value codes")
+            return "codes"
+
+        kinds = [kind(X.iloc[:, j]) for j in range(X.shape[1])]
+        if reset:
+            if all(k == "codes" for k in kinds):
+                self._no_categories(reset)
+                return X
+            cats: list = []
+            for j, k in enumerate(kinds):
+                col = X.iloc[:, j]
+                if k == "categorical":
+                    cats.append(np.asarray(col.cat.categories, dtype=object))
+                elif k == "string":
+                    cats.append(np.array(sorted(pd.unique(col.dropna())), dtype=object))
+                else:
+                    cats.append(None)
+            self.categories_ = cats
+        else:
+            cats = getattr(self, "categories_", None) or [None] * X.shape[1]
+            if len(cats) != X.shape[1]:
+                return X  # validate_data reports the number of features
+            for j, (k, c) in enumerate(zip(kinds, cats)):
+                if (k == "codes") != (c is None):
+                    what = "value codes" if c is None else "Categorical or string values"
+                    raise ValueError(f"{type(self).__name__}: column {X.columns[j]!r} held {what} in fit; got "
+                                     f"{'value codes' if k == 'codes' else 'Categorical or string values'}")
+        if all(c is None for c in cats):
+            return X
+        out = X.copy(deep=False)
+        for j, c in enumerate(cats):
+            if c is not None:  # by value: a missing or unseen value gets −1
+                values = np.asarray(X.iloc[:, j], dtype=object)
+                out.isetitem(j, pd.Index(c, dtype=object).get_indexer(values).astype(np.int64))
+        return out
 
     @staticmethod
     def _validate_y(X: np.ndarray, y) -> np.ndarray:
@@ -308,6 +404,9 @@ class BayesNetClassifier:
                 raise ValueError("X holds codes ≥ the given cardinalities")
         else:
             cards = np.maximum(X.max(axis=0) + 1, 1).astype(np.int64)
+            for j, c in enumerate(getattr(self, "categories_", None) or ()):
+                if c is not None:  # a column coded by category: all its categories, used or not
+                    cards[j] = max(len(c), 1)
         self.cardinalities_ = cards
         self._min_card = int(cards.min())
         has_missing = X.min(axis=0) < 0 if lo < 0 else np.zeros(n_features, dtype=bool)
@@ -361,6 +460,11 @@ class BayesNetClassifier:
     def _joint_log_likelihood(self, Xc: np.ndarray) -> np.ndarray:
         """(n, n_classes) log P(x, y) up to a per-row constant; each model supplies it."""
         raise NotImplementedError
+
+
+def _is_dataframe(X) -> bool:
+    """Whether X is a pandas DataFrame (without importing pandas)."""
+    return type(X).__module__.startswith("pandas") and hasattr(X, "iloc") and hasattr(X, "columns")
 
 
 def _is_scalar_nan(x) -> bool:

@@ -67,8 +67,9 @@ def datasets_fetch(name: str = typer.Argument(..., metavar="NAME",
                                      help="catalog name or alias, or synth:ROWSxATTRSxCLASSES[:seed]")):
     """Obtain a data set's files and verify their checksums.
 
-    Each file is taken from the download cache (BNCBENCH_CACHE, default datasets/cache),
-    the mirror folder or URL in BNCBENCH_MIRROR, the small mirror shipped in
+    Each file is taken from the download cache (BNCBENCH_CACHE, default
+    ~/.cache/bncbench), the mirror (BNCBENCH_MIRROR, a folder or URL; default
+    ../shared/uci beside the checkout when it exists), the small mirror shipped in
     datasets/mirror, or downloaded from its source into the cache. Generated and
     synthetic data sets have nothing to fetch.
 

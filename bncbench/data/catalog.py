@@ -1,4 +1,5 @@
-"""The data-set catalog (bncbench/data/catalog.yaml) and loading of catalog or user data sets."""
+"""The data-set catalog (bncbench/data/catalog.yaml) and loading of its data sets (a user's own files:
+`data/userdata.py`)."""
 
 from __future__ import annotations
 
@@ -165,6 +166,7 @@ def _parse(canonical: str, e: dict, located) -> Dataset:
             if len(table.names) != len(rows.names):
                 raise DataError(f"{label}: {len(table.names)} columns, but the first file has {len(rows.names)}")
             rows.rows.extend(table.rows)
+            rows.lines.extend(table.lines)  # each file's own line numbers
     return build_dataset(canonical, rows, e.get("class", -1), drop=e.get("drop"), numeric=e.get("numeric"),
                          missing_tokens=tuple(e.get("missing", ["?"])), class_strip=e.get("class_strip", ""),
                          class_map=e.get("class_map"), class_blocks=e.get("class_blocks"), where=canonical)
@@ -211,43 +213,3 @@ def expected_counts(name: str) -> tuple[dict, dict, str]:
     paper = dict(e.get("expected", {}))
     ours = dict(paper, **e.get("found", {}))
     return paper, ours, e.get("difference", "")
-
-
-def load_user(name: str, path: str, class_column: int | str | None = None) -> Dataset:
-    """Load a user's ARFF or CSV file (CSV: header row; a column is numeric when every
-    non-missing value parses as a number)."""
-    p = Path(path)
-    if not p.is_file():
-        raise UserError(f"data set {name!r}: file {path} does not exist")
-    text = _read_text(p, path)
-    if p.suffix.lower() == ".arff":
-        table = parse_arff(text, path)
-    else:
-        table = parse_delimited(text, path, ",", 0, has_names=True)
-        numeric = []
-        for j in range(len(table.names)):
-            try:
-                for r in table.rows:
-                    if r[j] != "?" and r[j] != "":
-                        float(r[j])
-                numeric.append(j)
-            except ValueError:
-                pass
-        cc = -1 if class_column is None else class_column
-        ci = table.names.index(cc) if isinstance(cc, str) and cc in table.names else cc
-        numeric = [j for j in numeric if not isinstance(ci, int) or j != ci % len(table.names)]
-        ds = build_dataset(name, table, cc, numeric=numeric, missing_tokens=("?", ""), where=path)
-        ds.checksums = {path: sha256_of(p)}
-        _check_user(ds, path)
-        return ds
-    ds = build_dataset(name, table, -1 if class_column is None else class_column, where=path)
-    ds.checksums = {path: sha256_of(p)}
-    _check_user(ds, path)
-    return ds
-
-
-def _check_user(ds: Dataset, path: str) -> None:
-    present = len(set(ds.y.tolist()))
-    if present < 2:
-        raise DataError(f"{path}: the class column has {present} distinct value(s); a classification data set needs at least 2 "
-                        f"(set `class:` in the config if the class is not the last column)")

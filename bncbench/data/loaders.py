@@ -11,6 +11,7 @@ import numpy as np
 
 from bncbench.data.dataset import Attribute, Dataset
 from bncbench.errors import DataError
+from bncbench.utils.suggest import did_you_mean
 
 _NUMERIC_TYPES = {"numeric", "real", "integer"}
 
@@ -40,6 +41,7 @@ class RawTable:
     declared: list[list[str] | None]  # nominal values, or None for numeric
     rows: list[list[str]] = field(default_factory=list)
     typed: bool = False  # True when the file declares the types (ARFF)
+    lines: list[int] = field(default_factory=list)  # the file line number of each row (1-based)
 
 
 def parse_arff(text: str, where: str) -> RawTable:
@@ -79,15 +81,17 @@ def parse_arff(text: str, where: str) -> RawTable:
         raise DataError(f"{where}: no @attribute declarations")
     table = RawTable(names, declared, typed=True)
     width = len(names)
-    body = "\n".join(l for l in lines[i + 1:] if l.strip() and not l.lstrip().startswith("%"))
-    reader = csv.reader(io.StringIO(body), quotechar="'", skipinitialspace=True, escapechar="\\")
-    for r, row in enumerate(reader):
+    body = [(ln, l) for ln, l in enumerate(lines[i + 1:], start=i + 2) if l.strip() and not l.lstrip().startswith("%")]
+    # one reader over the data lines: `line_num` (lines consumed) maps each row to its file line
+    reader = csv.reader((l for _, l in body), quotechar="'", skipinitialspace=True, escapechar="\\")
+    for row in reader:
+        line = body[reader.line_num - 1][0]
         if row and row[0].startswith("{"):
-            raise DataError(f"{where}: sparse ARFF rows are not supported")
+            raise DataError(f"{where}:{line}: sparse ARFF rows are not supported")
         if len(row) != width:
-            raise DataError(f"{where}: data row {r + 1} has {len(row)} values, expected {width} "
-                            f"(truncated or malformed file)")
+            raise DataError(f"{where}:{line}: {len(row)} values, expected {width} (truncated or malformed file)")
         table.rows.append([v.strip().strip('"') for v in row])
+        table.lines.append(line)
     return table
 
 
@@ -98,7 +102,9 @@ def parse_delimited(text: str, where: str, sep: str, header_lines: int = 0,
     lines = text.splitlines()[header_lines:]
     names: list[str] = []
     rows: list[list[str]] = []
-    for ln, line in enumerate(lines):
+    numbers: list[int] = []
+    names_line = 0
+    for ln, line in enumerate(lines, start=header_lines + 1):
         s = line.strip()
         if not s:
             continue
@@ -106,27 +112,36 @@ def parse_delimited(text: str, where: str, sep: str, header_lines: int = 0,
             vals = s.split()
         else:
             vals = [v.strip().strip('"') for v in next(csv.reader([s], delimiter=sep, quotechar='"'))]
-        if has_names and not names:
-            names = vals
+        if has_names and not names_line:
+            names, names_line = vals, ln
             continue
         rows.append(vals)
+        numbers.append(ln)
     if not rows:
-        raise DataError(f"{where}: no data rows")
-    width = len(names) if names else len(rows[0])
-    for r, vals in enumerate(rows):
+        raise DataError(f"{where}: no data rows" + (" (only a header line)" if names_line else " (empty file)"))
+    width = len(names) if names_line else len(rows[0])
+    for ln, vals in zip(numbers, rows):
         if len(vals) != width:
-            raise DataError(f"{where}: row {r + 1 + header_lines} has {len(vals)} values, expected {width} "
-                            f"(truncated or malformed file)")
-    if not names:
+            expected = f"but the header names {width} columns" if names_line else f"expected {width}"
+            raise DataError(f"{where}:{ln}: {len(vals)} values, {expected} (truncated or malformed line)")
+    if not names_line:
         names = [f"a{j + 1}" for j in range(width)]
-    return RawTable(names, [None] * width, rows)
+    return RawTable(names, [None] * width, rows, lines=numbers)
 
 
 def _sorted_values(values: set[str]) -> list[str]:
+    """Nominal values in order: by number when every value is a number, else as text."""
     try:
         return sorted(values, key=float)
     except ValueError:
         return sorted(values)
+
+
+def column_list(names: list[str], limit: int = 12) -> str:
+    """The column names of an error message; "..." only when some are left out."""
+    if len(names) <= limit:
+        return ", ".join(names)
+    return f"{', '.join(names[:limit])}, ... ({len(names)} columns)"
 
 
 def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
@@ -149,14 +164,15 @@ def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
         if n != size * len(labels):
             raise DataError(f"{where}: {n} rows, expected {size} × {len(labels)} class blocks (truncated file?)")
         table = RawTable(table.names + ["class"], table.declared + [labels],
-                         [r + [labels[i // size]] for i, r in enumerate(table.rows)], table.typed)
+                         [r + [labels[i // size]] for i, r in enumerate(table.rows)], table.typed, table.lines)
         class_column = width
         width += 1
         if numeric == "all":
             numeric = list(range(width - 1))
     if isinstance(class_column, str):
         if class_column not in table.names:
-            raise DataError(f"{where}: no column named {class_column!r} (columns: {', '.join(table.names[:8])}...)")
+            raise DataError(f"{where}: no column named {class_column!r}{did_you_mean(class_column, table.names)} "
+                            f"(columns: {column_list(table.names)})")
         ci = table.names.index(class_column)
     else:
         ci = class_column % width if -width <= class_column < width else None
@@ -173,6 +189,7 @@ def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
     if class_map:
         raw_class = [class_map.get(v, v) if v not in missing else v for v in raw_class]
     keep = np.array([v not in missing for v in raw_class], dtype=bool)
+    line_of = [ln for ln, k in zip(table.lines, keep) if k] if len(table.lines) == len(table.rows) else None
     if table.declared[ci] is not None and not class_map and (table.typed or class_blocks is not None):
         classes = list(table.declared[ci])
     else:
@@ -200,8 +217,8 @@ def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
                     try:
                         arr[r] = float(v)
                     except ValueError:
-                        raise DataError(f"{where}: column {table.names[j]!r} row {r + 1}: "
-                                        f"{v!r} is not a number") from None
+                        at = f"line {line_of[r]}" if line_of else f"row {r + 1}"
+                        raise DataError(f"{where}: column {table.names[j]!r}, {at}: {v!r} is not a number") from None
             attributes.append(Attribute(table.names[j]))
             columns.append(arr)
         else:

@@ -1,4 +1,11 @@
-"""Obtaining data files: checksummed cache, mirror folder or URL, atomic writes."""
+"""Obtaining data files: checksummed cache, mirror folder or URL, atomic writes.
+
+Where bncbench looks (docs/cli.md: Data and cache folders): the download cache (`cache_dir`:
+BNCBENCH_CACHE, else $XDG_CACHE_HOME/bncbench, else ~/.cache/bncbench), the mirror
+(`mirror_location`: BNCBENCH_MIRROR, else the folder `shared/uci` beside the bncbench checkout,
+which the make targets and the tests use), the small mirror shipped in `datasets/mirror/`, and
+the network.
+"""
 
 from __future__ import annotations
 
@@ -16,16 +23,28 @@ from bncbench.errors import DataError, DataUnavailable, UserError
 from bncbench.utils.files import atomic_path, atomic_write
 
 MIRROR_SUBDIR = {"uci": "raw", "arff": "arff", "other": "other"}
-SHIPPED_MIRROR = Path(__file__).resolve().parents[2] / "datasets" / "mirror"
+CHECKOUT = Path(__file__).resolve().parents[2]
+SHIPPED_MIRROR = CHECKOUT / "datasets" / "mirror"
+#: the mirror used when BNCBENCH_MIRROR is not set: ../shared/uci of the checkout, if it exists
+DEFAULT_MIRROR = CHECKOUT.parent / "shared" / "uci"
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("BNCBENCH_CACHE", "datasets/cache"))
+    """The download cache (also parsed data sets and code digests): BNCBENCH_CACHE, else the
+    user's cache folder ($XDG_CACHE_HOME/bncbench, else ~/.cache/bncbench)."""
+    if os.environ.get("BNCBENCH_CACHE"):
+        return Path(os.environ["BNCBENCH_CACHE"])
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"  # XDG: a relative value is ignored
+    return base / "bncbench"
 
 
 def mirror_location() -> str | None:
-    """The mirror named by BNCBENCH_MIRROR (folder or URL), checked to exist."""
+    """The mirror (folder or URL): BNCBENCH_MIRROR, checked to exist (set but empty: none); when
+    it is not set, DEFAULT_MIRROR if that folder exists."""
     m = os.environ.get("BNCBENCH_MIRROR")
+    if m is None:
+        return str(DEFAULT_MIRROR) if DEFAULT_MIRROR.is_dir() else None
     if not m:
         return None
     if "://" in m:
@@ -33,6 +52,16 @@ def mirror_location() -> str | None:
     if not Path(m).is_dir():
         raise UserError(f"BNCBENCH_MIRROR={m}: no such folder (point it at a folder whose raw/ has the UCI archive's layout, e.g. ../shared/uci)")
     return str(Path(m))
+
+
+def mirror_description() -> str:
+    """Which mirror was searched, for messages about data that was not found."""
+    m = os.environ.get("BNCBENCH_MIRROR")
+    if m is None:
+        if DEFAULT_MIRROR.is_dir():
+            return f"the mirror {DEFAULT_MIRROR} (the default; BNCBENCH_MIRROR is not set)"
+        return f"no mirror (BNCBENCH_MIRROR is not set and the default {DEFAULT_MIRROR} does not exist)"
+    return f"the mirror BNCBENCH_MIRROR={m}" if m else "no mirror (BNCBENCH_MIRROR is empty)"
 
 
 def sha256_of(path: Path) -> str:
@@ -86,8 +115,8 @@ def _download(url: str, dest: Path, spec: dict, label: str, compression: str | N
 def locate(spec: dict, base_url: str | None = None) -> Path:
     """Return a verified local path for one catalog file entry.
 
-    Order: the download cache; BNCBENCH_MIRROR (a folder is read in place, a URL is
-    downloaded into the cache); the small mirror shipped in the repository; the source's
+    Order: the download cache; the mirror of `mirror_location` (a folder is read in place, a URL
+    is downloaded into the cache); the small mirror shipped in the repository; the source's
     public URL `base_url` (downloaded into the cache).
     """
     source, rel = spec["source"], spec["path"]
@@ -115,5 +144,5 @@ def locate(spec: dict, base_url: str | None = None) -> Path:
         comp = spec.get("compression")
         _download(base.rstrip("/") + "/" + rel + (f".{comp}" if comp else ""), cached, spec, label, comp)
         return cached
-    raise DataUnavailable(f"{label} is not available: no copy in the cache ({cache_dir()}) or mirror; "
-                    f"set BNCBENCH_MIRROR to a folder with {sub}/{rel} or place the file at {cached}")
+    raise DataUnavailable(f"{label} is not available: no copy in the cache ({cache_dir()}) or in {mirror_description()}; "
+                          f"set BNCBENCH_MIRROR to a folder with {sub}/{rel} or place the file at {cached}")

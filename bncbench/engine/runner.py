@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-import os
 import platform
 import sys
 import threading
@@ -20,7 +19,7 @@ import numpy as np
 from bncbench import __version__
 from bncbench.data import catalog
 from bncbench.data.dataset import Dataset
-from bncbench.data.sources import cache_dir
+from bncbench.data.sources import cache_dir, mirror_description
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
 from bncbench.engine.fingerprint import code_fingerprint
 from bncbench.engine.progress import Progress
@@ -142,11 +141,8 @@ def provenance(exp: Experiment) -> dict:
 
 
 def _unavailable_hint() -> str:
-    mirror = os.environ.get("BNCBENCH_MIRROR")
-    where = (f"searched the download cache ({cache_dir()}) and the mirror BNCBENCH_MIRROR={mirror}, which does not "
-             f"hold them either" if mirror else
-             f"searched the download cache ({cache_dir()}) and the shipped mirror; no BNCBENCH_MIRROR is set")
-    return f"{where}; docs/datasets.md says where each data set comes from (--strict makes this an error)"
+    return (f"searched the download cache ({cache_dir()}), {mirror_description()} and the shipped mirror; "
+            f"docs/datasets.md says where each data set comes from (--strict makes this an error)")
 
 
 def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bncbench.classifiers.base import fit_counts
-from bncbench.data import catalog
+from bncbench.data import catalog, userdata
 from bncbench.data.dataset import Dataset
 from bncbench.preprocess.encode import Encoded, PreprocessSettings, encode_fold, encode_rows, fit_cuts
 from bncbench.preprocess.folds import FOLD_SCHEMES, split
@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # type-only: the config's validation code does not compute re
 @functools.lru_cache(maxsize=4)
 def load_dataset(spec: DatasetSpec) -> Dataset:
     if spec.path:
-        return catalog.load_user(spec.name, spec.path, spec.class_column)
+        return userdata.load_user(spec.name, spec.path, spec.class_column, spec.read)
     return catalog.load(spec.name)
 
 

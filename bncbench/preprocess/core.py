@@ -31,7 +31,7 @@ import numpy as np
 
 from bncbench.preprocess import discretize
 
-EQFREQ_METHODS = ("petal", "weka")
+EQFREQ_METHODS = ("petal", "weka", "quantile")
 MDL_METHODS = ("weka", "petal")
 
 
@@ -197,6 +197,8 @@ class EqualFrequencyDiscretizerCore(_DiscretizerCore):
                 if 0 < v.size < bins:  # the C++ system's quirk: also lowers later columns' bins
                     bins = v.size
                 cuts.append(discretize.eqfreq_petal(v, bins))
+            elif self.method == "quantile":
+                cuts.append(discretize.eqfreq_quantile(v, self.bins))
             else:
                 cuts.append(discretize.eqfreq_weka(v, self.bins))
         self._finish_fit(X, mask, cuts)

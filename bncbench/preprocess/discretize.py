@@ -1,4 +1,4 @@
-"""Discretisers: equal-frequency (petal / weka) and Fayyad–Irani MDL (weka / petal).
+"""Discretisers: equal-frequency (petal / weka / quantile) and Fayyad–Irani MDL (weka / petal).
 
 Spec: docs/algorithms.md §1.2 and §1.3. Each function takes the non-missing values of one
 attribute (and their classes for MDL) and returns sorted cut points; `apply_cuts` maps
@@ -17,19 +17,29 @@ import numpy as np
 
 def eqfreq_petal(values: np.ndarray, bins: int = 5) -> np.ndarray:
     """Quantile cuts on the sorted float32 values (Webb-group C++ rule, §1.2 a)."""
-    v = np.sort(np.asarray(values, dtype=np.float32))
+    return _quantile_cuts(np.sort(np.asarray(values, dtype=np.float32)), bins)
+
+
+def eqfreq_quantile(values: np.ndarray, bins: int = 5) -> np.ndarray:
+    """The same quantile cuts on the sorted float64 values (§1.2 c): each cut is a data value."""
+    return _quantile_cuts(np.sort(np.asarray(values, dtype=np.float64)), bins)
+
+
+def _quantile_cuts(v: np.ndarray, bins: int) -> np.ndarray:
+    """Cuts v[⌊s·i⌋ − 1] of the sorted values v (dtype kept), k = min(bins, m), s = m/k, each
+    kept if it differs from the last kept cut and lies below the maximum."""
     m = v.shape[0]
     if m == 0:
-        return np.empty(0, dtype=np.float32)
+        return np.empty(0, dtype=v.dtype)
     k = min(bins, m)
     size = m / k
-    cuts: list[np.float32] = []
+    cuts: list = []
     vmax = v[m - 1]
     for i in range(1, k):
         c = v[int(math.floor(size * i)) - 1]
         if (not cuts or c != cuts[-1]) and c < vmax:
             cuts.append(c)
-    return np.array(cuts, dtype=np.float32)
+    return np.array(cuts, dtype=v.dtype)
 
 
 def eqfreq_weka(values: np.ndarray, bins: int = 5) -> np.ndarray:

@@ -85,12 +85,13 @@ class EqualFrequencyDiscretizer(_Discretizer, EqualFrequencyDiscretizerCore):
     Parameters
     ----------
     bins : int ≥ 1, default 5
-    method : "petal" (default) or "weka"
+    method : "petal" (default), "weka" or "quantile"
         "petal": the Webb-group C++ system's quantile cuts on float32 values (the cut points
         are data values; tied values merge bins), including its quirk: a column with fewer
         non-missing values than `bins` lowers the bin count for that column **and every later
         numeric column** (§1.3; what paper 000's verified results need). "weka": Weka 3.6
-        ``unsupervised.attribute.Discretize -F -B bins`` (midpoint cuts, float64).
+        ``unsupervised.attribute.Discretize -F -B bins`` (midpoint cuts, float64). "quantile":
+        the petal rule on float64 values, without the quirk (§1.2 c).
     categorical_features : None, indices, boolean mask or column names, default None
         Columns that are nominal: integer codes ≥ 0 (NaN or a negative value = missing) passed
         through unchanged. None: every column is numeric.
@@ -98,7 +99,7 @@ class EqualFrequencyDiscretizer(_Discretizer, EqualFrequencyDiscretizerCore):
     Attributes
     ----------
     cuts_ : list
-        Per column the sorted cut points (float32 under "petal", float64 under "weka"; empty
+        Per column the sorted cut points (float32 under "petal", float64 otherwise; empty
         when the column gets one bin), None for a categorical column.
     n_bins_ : ndarray of int64
         Per column the number of codes: len(cuts) + 1 for a numeric column, max code seen in

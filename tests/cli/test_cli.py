@@ -214,31 +214,114 @@ def test_error_messages_name_key_line_and_nearest(tmp_path):
     assert "'iris'" in bnc("run", cfg).stderr
 
 
-def _cfg_for_user_data(tmp_path, data_name, content):
+def _cfg_for_user_data(tmp_path, data_name, content, extra="", cfg_name="u.yaml"):
+    """A config of one data set, the file `data_name` holding `content`, its entry ending in `extra`."""
     data = tmp_path / data_name
     data.write_text(content)
-    cfg = tmp_path / "u.yaml"
-    cfg.write_text(f"datasets: [{{name: mine, path: {data}}}]\nclassifiers: [NB]\ncv: {{folds: 2}}\n")
+    cfg = tmp_path / cfg_name
+    cfg.write_text(f"datasets: [{{name: mine, path: {data}{extra}}}]\nclassifiers: [NB]\ncv: {{folds: 2}}\n")
     return cfg
 
 
-@pytest.mark.parametrize("name,content", [
-    ("one_class.csv", "a,b,class\n1,x,yes\n2,y,yes\n3,x,yes\n"),
-    ("bad_row.csv", "a,b,class\n1,x,yes\n2,y\n3,x,no\n"),
-    ("truncated.arff", "@relation t\n@attribute a numeric\n@attribute class {p,q}\n@data\n1,p\n2,q\n3"),
+STRAY = "age,color,class\n" + "".join(f"{20 + i % 9},{'rgb'[i % 3]},{'yn'[i % 2]}\n" for i in range(12)) + \
+    "N.A.,r,y\nunknown,g,n\n"
+
+
+@pytest.mark.parametrize("name,content,extra,expect", [
+    ("one_class.csv", "a,b,class\n1,x,yes\n2,y,yes\n3,x,yes\n", "", "1 distinct value(s) ('yes')"),
+    ("bad_row.csv", "a,b,class\n1,x,yes\n2,y\n3,x,no\n", "", "bad_row.csv:3: 2 values, but the header names 3"),
+    ("truncated.arff", "@relation t\n@attribute a numeric\n@attribute class {p,q}\n@data\n1,p\n2,q\n3", "",
+     "truncated.arff:7: 1 values, expected 2"),
+    ("empty.csv", "", "", "no data rows (empty file)"),
+    ("header_only.csv", "a,b,class\n", "", "no data rows (only a header line)"),
+    ("stray.csv", STRAY, "", "column 'age' holds 12 numbers and 2 other cell(s): 'N.A.' (line 14), 'unknown' (line 15)"),
+    ("declared_numeric.csv", STRAY, ", numeric: [age], missing_values: [N.A.]",
+     "column 'age' is declared numeric but holds 'unknown' (line 15)"),
+    ("unknown_column.csv", STRAY, ", nominal: [aeg]", "nominal: no column 'aeg' (did you mean 'age'?); the columns are age, color, class"),
+    ("class_dropped.csv", STRAY, ", class: color, drop: [color]", "drop: 'color' is the class column"),
+    ("both_types.csv", STRAY, ", nominal: [age], numeric: [age]", "column 'age' is listed under both nominal and numeric"),
+    ("boolean_marker.csv", STRAY, ", missing_values: [no]", "got False (quote it"),
+    ("arff_types.arff", "@relation t\n@attribute a numeric\n@attribute class {p,q}\n@data\n1,p\n2,q\n",
+     ", nominal: [a]", "an ARFF file declares its columns' types"),
+    ("unnamed_index.csv", ",a,class\n0,1,x\n1,2,y\n", "", "column 1 has no name in the header line"),
 ])
-def test_bad_user_data_exit_2(tmp_path, name, content):
-    cfg = _cfg_for_user_data(tmp_path, name, content)
+def test_bad_user_data_exit_2(tmp_path, name, content, extra, expect):
+    cfg = _cfg_for_user_data(tmp_path, name, content, extra)
     res = tmp_path / "res"
     r = bnc("run", cfg, "--results", res)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert expect in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and not res.exists()
+
+
+def test_reading_keys_of_a_catalog_entry_exit_2(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("datasets:\n  - {name: iris, drop: [sepallength]}\nclassifiers: [NB]\n")
+    r = bnc("run", cfg, "--results", tmp_path / "res")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "c.yaml:2: datasets.0.drop: 'drop' applies only to a file of your own" in r.stderr
 
 
 def test_user_csv_runs(tmp_path):
     rows = "\n".join(f"{i % 7},{'xyz'[i % 3]},{'yes' if i % 2 else 'no'}" for i in range(40))
     cfg = _cfg_for_user_data(tmp_path, "ok.csv", "a,b,class\n" + rows + "\n")
     assert bnc("run", cfg, "--results", tmp_path / "res", "--quiet").returncode == 0
+
+
+def test_declared_nominal_column_runs(tmp_path):
+    cfg = _cfg_for_user_data(tmp_path, "stray_nominal.csv", STRAY, ", nominal: [age]")
+    bnc("run", cfg, "--results", tmp_path / "res", "--quiet", check=True)
+    bnc("folds", cfg, "--dataset", "mine", "--out", tmp_path / "folds", "--runs", "1", check=True)
+    head = (tmp_path / "folds" / "mine-r0-f0-train.arff").read_text().splitlines()[2]
+    assert head == "@attribute age {20,21,22,23,24,25,26,27,28,N.A.,unknown}"
+
+
+def _why_rows() -> list[list]:
+    """The issue's case: numeric columns and a nominal color, some cells missing (None)."""
+    rng = np.random.default_rng(11)
+    rows = []
+    for i in range(90):
+        c = i % 2
+        rows.append([f"{rng.normal(30 + 10 * c, 7):.1f}", f"{rng.normal(160 + 6 * c, 8):.1f}",
+                     ["red", "green", "blue"][int(rng.integers(0, 3)) if c else i % 3], "yes" if c else "no"])
+    for k in range(12):
+        rows[(7 * k + 3) % 90][k % 3] = None
+    return rows
+
+
+def test_na_markers_give_the_question_mark_results(tmp_path):
+    reports, heads = {}, {}
+    for marker, tag in (("?", "q"), ("NA", "na"), ("", "empty")):
+        text = "age,height,color,class\n" + "".join(",".join(marker if v is None else v for v in r) + "\n"
+                                                     for r in _why_rows())
+        d = tmp_path / tag
+        d.mkdir()
+        cfg = _cfg_for_user_data(d, "mine.csv", text)
+        bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
+        reports[tag] = bnc("report", d / "res", "--metric", "zol", "--format", "csv", check=True).stdout
+        bnc("folds", cfg, "--dataset", "mine", "--out", d / "folds", "--runs", "1", check=True)
+        heads[tag] = (d / "folds" / "mine-r0-f0-train.arff").read_text().splitlines()[2:6]
+    assert reports["na"] == reports["q"] == reports["empty"]
+    assert heads["na"] == heads["q"]
+    age, height, color, _ = heads["na"]
+    assert age.startswith("@attribute age {(-inf-") and height.startswith("@attribute height {(-inf-")
+    assert color == "@attribute color {blue,green,red,_missing_}"
+    # float64 cut points, not float32 ones: each is a value as the file writes it
+    values = {r[0] for r in _why_rows() if r[0] is not None}
+    cuts = re.findall(r"\(-?[\d.inf]+-(-?[\d.]+)\]", age)
+    assert len(cuts) == 4 and set(cuts) <= values, (cuts, age)
+
+
+def test_own_data_example_runs_from_any_folder_and_writes_only_results(tmp_path):
+    """docs/examples/own-data.yaml (docs/datasets.md's worked example), run from another folder."""
+    work = tmp_path / "work"
+    work.mkdir()
+    bnc("run", ROOT / "docs" / "examples" / "own-data.yaml", "--quiet", cwd=work, check=True)
+    assert [p.name for p in work.iterdir()] == ["results"]
+    md = bnc("report", work / "results" / "own-data", cwd=work, check=True).stdout
+    doc = (ROOT / "docs" / "datasets.md").read_text()
+    row = next(l for l in md.splitlines() if l.startswith("| shop"))
+    assert row in doc, "docs/datasets.md shows the example's table"
 
 
 def test_missing_mirror_and_checksum_mismatch(tmp_path, small_cfg):
@@ -275,7 +358,7 @@ def test_resume_after_kill_9(tmp_path):
     res, ref = tmp_path / "res", tmp_path / "ref"
     bnc("run", cfg, "--results", ref, "--quiet", check=True)
     env = dict(os.environ)
-    env.pop("BNCBENCH_MIRROR", None)
+    env["BNCBENCH_MIRROR"] = ""  # no mirror, not even the default
     proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     done = wait_for_tasks(res / "results.sqlite", 20)
@@ -292,7 +375,7 @@ def test_ctrl_c_exits_130_with_a_message_and_resumes(tmp_path):
     cfg = tmp_path / "big.yaml"
     cfg.write_text(SMALL.replace("runs: 2", "runs: 12").replace("folds: 3", "folds: 5"))
     res = tmp_path / "res"
-    env = {k: v for k, v in os.environ.items() if k != "BNCBENCH_MIRROR"}
+    env = dict(os.environ, BNCBENCH_MIRROR="")  # no mirror, not even the default
     # the child starts with Ctrl-C's default action: a suite run as a background job (`make test &`)
     # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler
     proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],

@@ -17,7 +17,7 @@ CATALOG = yaml.safe_load((ROOT / "bncbench/data/catalog.yaml").read_text(encodin
 
 
 def _env(cache: Path | None, mirror: Path | None = None, **extra) -> dict:
-    e = {k: v for k, v in os.environ.items() if k != "BNCBENCH_MIRROR"}
+    e = dict(os.environ, BNCBENCH_MIRROR="")  # no mirror, not even the default
     if cache is not None:
         e["BNCBENCH_CACHE"] = str(cache)
     if mirror is not None:

@@ -66,7 +66,7 @@ def test_interrupted_fresh_run_loses_nothing(small_store, tmp_path):
     cfg, res = copy_store(small_store, tmp_path)
     before = tasks(res)
     top = max(row[5] for row in before.values())
-    env = {k: v for k, v in os.environ.items() if k != "BNCBENCH_MIRROR"}
+    env = dict(os.environ, BNCBENCH_MIRROR="")  # no mirror, not even the default
     proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--fresh",
                              "--quiet"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seen, replaced = [], 0
@@ -149,7 +149,7 @@ def test_fingerprint_of_a_class_outside_the_package(tmp_path, monkeypatch):
 def _read_only_runner(folder: Path):
     """A function running bncbench with `folder` on a read-only mount (root: a bind mount in a
     private mount namespace) or, for other users, without write permission."""
-    env = {k: v for k, v in os.environ.items() if k != "BNCBENCH_MIRROR"}
+    env = dict(os.environ, BNCBENCH_MIRROR="")  # no mirror, not even the default
     if os.geteuid() != 0:
         os.chmod(folder / "results.sqlite", 0o444)
         os.chmod(folder, 0o555)

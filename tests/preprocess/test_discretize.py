@@ -1,8 +1,18 @@
 """Discretisers against the spec's test vectors (docs/algorithms.md §8.2, produced with Weka 3.6.14)."""
 
-import numpy as np
+import math
 
-from bncbench.preprocess.discretize import apply_cuts, eqfreq_petal, eqfreq_weka, mdl
+import numpy as np
+import pytest
+
+from bncbench.preprocess.core import EqualFrequencyDiscretizerCore
+from bncbench.preprocess.discretize import (
+    apply_cuts,
+    eqfreq_petal,
+    eqfreq_quantile,
+    eqfreq_weka,
+    mdl,
+)
 
 A = np.array([1, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, np.nan, 9, 10], dtype=float)
 B = np.array([1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 7, 8, 9, 10], dtype=float)
@@ -16,6 +26,45 @@ def test_eqfreq_weka_vectors():
 
 def test_eqfreq_petal_vector():
     assert eqfreq_petal(A[~np.isnan(A)]).tolist() == [2, 3, 4, 7]
+
+
+def _oracle_quantile(values, bins=5):
+    """§1.2 (c) from the spec in plain Python floats: sorted values v[0..m-1], k = min(bins, m),
+    s = m/k; for i = 1..k-1 the cut v[floor(s*i) - 1] if it differs from the last kept cut and
+    lies below the maximum."""
+    v = sorted(float(x) for x in values)
+    m = len(v)
+    cuts = []
+    if m == 0:
+        return cuts
+    k = min(bins, m)
+    for i in range(1, k):
+        c = v[math.floor(m / k * i) - 1]
+        if (not cuts or c != cuts[-1]) and c < v[-1]:
+            cuts.append(c)
+    return cuts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_eqfreq_quantile_is_the_rule_on_float64_values(seed):
+    rng = np.random.default_rng(seed)
+    for m in (0, 1, 2, 3, 4, 7, 23, 100):
+        for bins in (2, 5, 7):
+            # one-decimal values with ties, and values closer than float32 can tell apart
+            v = np.round(rng.normal(30, 8, m), 1) if seed % 2 else 16777216 + rng.integers(0, 6, m).astype(float)
+            got = eqfreq_quantile(v, bins)
+            assert got.dtype == np.float64 and got.tolist() == _oracle_quantile(v, bins), (m, bins)
+    # float32 values fall together where float64 ones do not: 2^24 and 2^24 + 1
+    v = np.array([16777216.0, 16777217.0] * 5)
+    assert eqfreq_quantile(v, 2).tolist() == [16777216.0] and eqfreq_petal(v, 2).tolist() == []
+
+
+def test_quantile_has_no_bin_count_quirk():
+    X = np.column_stack([[1.0, 2.0] + [np.nan] * 8, np.arange(10.0)])  # 2 values < 5 bins, then 10
+    quantile = EqualFrequencyDiscretizerCore(method="quantile").fit(X).cuts_
+    petal = EqualFrequencyDiscretizerCore(method="petal").fit(X).cuts_
+    assert quantile[1].tolist() == _oracle_quantile(range(10)) == [1, 3, 5, 7]
+    assert petal[1].tolist() == [4]  # the C++ system's quirk: the bin count 2 carries over
 
 
 def test_eqfreq_petal_merges_ties_and_drops_max():

@@ -44,7 +44,8 @@ B = np.array([1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 7, 8, 9, 10], dtype=float)
 C = np.array(list("ppppqqqqpqqqqq"))
 AB = np.column_stack([A, B])
 
-ALL = [EqualFrequencyDiscretizer(), EqualFrequencyDiscretizer(bins=3, method="weka"), MDLDiscretizer(),
+ALL = [EqualFrequencyDiscretizer(), EqualFrequencyDiscretizer(bins=3, method="weka"),
+       EqualFrequencyDiscretizer(method="quantile"), MDLDiscretizer(),
        MDLDiscretizer(method="petal"), MissingImputer()]
 
 

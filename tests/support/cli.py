@@ -17,10 +17,10 @@ classifiers:
 
 
 def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
-    """Run `python -m bncbench ARGS` without the caller's BNCBENCH_MIRROR (unless `env` sets it);
+    """Run `python -m bncbench ARGS` without a mirror (BNCBENCH_MIRROR set empty, so neither the
+    caller's nor the default ../shared/uci; only the shipped one) unless `env` sets one;
     `check=True` raises CalledProcessError (stderr included) on a non-zero exit."""
-    e = dict(os.environ)
-    e.pop("BNCBENCH_MIRROR", None)
+    e = dict(os.environ, BNCBENCH_MIRROR="")
     e.update(env or {})
     r = subprocess.run([sys.executable, "-m", "bncbench", *map(str, args)], capture_output=True, text=True,
                        env=e, cwd=cwd)
