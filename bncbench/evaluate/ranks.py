@@ -159,6 +159,7 @@ def cliques(labels: list[str], ranks: list[float], cd: float) -> list[list[str]]
 
 
 def _pairs(labels, ranks, se, cd, alpha, wanted) -> list[Pair]:
+    """The `wanted` (a, b) index pairs as one Holm family, with the single-step critical difference `cd`."""
     zs = [(ranks[a] - ranks[b]) / se for a, b in wanted]
     ps = [float(2.0 * st.norm.sf(abs(z))) for z in zs]
     adjusted = holm(ps)
@@ -248,6 +249,7 @@ class Wilcoxon:
 
     @property
     def t(self) -> float:
+        """T = min(R+, R−), the statistic Demšar compares with the table of critical values."""
         return min(self.r_plus, self.r_minus)
 
 
@@ -313,6 +315,7 @@ def _p(p: float) -> str:
 
 
 def _x(x: float, digits: int = 3) -> str:
+    """A statistic in `digits` decimals (n/a for NaN, ∞)."""
     return "n/a" if math.isnan(x) else ("∞" if math.isinf(x) else format(x, f".{digits}f"))
 
 
@@ -343,6 +346,7 @@ def summary_lines(t: RankTest, metric: str) -> list[str]:
 
 
 def _differ(pairs: list[Pair], test: str) -> str:
+    """'n of m: A–B, ...' for the pairs whose flag `test` ('cd' or 'holm') is set."""
     got = [f"{p.a}–{p.b}" for p in pairs if getattr(p, test)]
     return f"{len(got)} of {len(pairs)}" + (f": {', '.join(got)}" if got else "")
 
