@@ -43,7 +43,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     --higher-is-better higher is.
 
     --test wilcoxon gives the Wilcoxon signed-ranks test instead (Demšar 2006) on the
-    unrounded differences: --tails as for the sign test; --draws split splits zero
+    differences as stored: --tails as for the sign test; --draws split splits zero
     differences between R+ and R- (one dropped if odd), ignore leaves them out; p exact
     up to 50 differences without zeros or ties, else the normal approximation.
     --correction holm adds the p-values adjusted by Holm's step-down procedure over the
@@ -203,7 +203,7 @@ def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results di
     Examples:
       bncbench ranks results/ait36
       bncbench ranks results/ait36 --control TAN --alpha 0.10
-      bncbench ranks results/stan70 --metric rmse --classifiers TAN,STAN-MRMR,AODE,KDB1
+      bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
     """
     from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS

@@ -17,7 +17,9 @@ What each quantity is (k classifiers, N data sets, R_j the average rank of class
 - a pair: z = (R_i − R_j)/√(k(k+1)/(6N)), two-sided p = 2 Φ(−|z|); Bonferroni–Dunn's CD against a
   control uses q = Φ⁻¹(1 − α/(2(k − 1))) (Table 5(b)); Holm's step-down procedure adjusts the p
   of the k − 1 comparisons with the control, or of all k(k − 1)/2 pairs (`holm`);
-- Wilcoxon (`wilcoxon`): the differences ranked by absolute value; zero differences either split
+- Wilcoxon (`wilcoxon`): the differences (rounded to `NOISE_DECIMALS` decimals, which removes the
+  floating-point noise of subtracting printed values and nothing else) ranked by absolute value;
+  zero differences either split
   evenly between R+ and R− with one dropped when their number is odd (Demšar §3.1.3; scipy's
   `zero_method="zsplit"` after the drop) or left out (scipy's "wilcox"); the p-value is exact
   (the null distribution of the signed-rank sum) when no difference is zero or tied and at most
@@ -38,6 +40,7 @@ from scipy import stats as st
 from bncbench.evaluate.stats import round4
 
 EXACT_LIMIT = 50   # the Wilcoxon p is exact for at most this many differences (no zeros, no ties)
+NOISE_DECIMALS = 12  # Wilcoxon differences are rounded to 12 decimals: 0.3 − 0.2 and 0.2 − 0.1 tie
 
 
 @dataclass
@@ -264,7 +267,7 @@ def wilcoxon(a, b, zeros: str = "split", tails: str = "two") -> Wilcoxon:
         raise ValueError(f"zeros must be 'split' or 'ignore', got {zeros!r}")
     if tails not in ("one", "two"):
         raise ValueError(f"tails must be 'one' or 'two', got {tails!r}")
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    d = np.round(np.asarray(a, dtype=float) - np.asarray(b, dtype=float), NOISE_DECIMALS)
     d = d[~np.isnan(d)]
     zero = np.flatnonzero(d == 0)
     if zeros == "ignore":
@@ -299,7 +302,8 @@ def wilcoxon_notes(zeros: str, tails: str) -> list[str]:
     how = ("zero differences split evenly between R+ and R−, one dropped if odd (Demšar 2006)" if zeros == "split"
            else "zero differences left out")
     tail = "two-sided" if tails == "two" else "one-sided in the direction observed"
-    line = (f"Wilcoxon signed-ranks test on the differences of the unrounded values: {tail} (--tails {tails}); "
+    line = (f"Wilcoxon signed-ranks test on the differences of the values as stored (to 12 decimals, which only "
+            f"removes floating-point noise): {tail} (--tails {tails}); "
             f"{how} (--draws {zeros}); p exact for ≤ {EXACT_LIMIT} differences with no zero or tie, "
             f"else the normal approximation (variance corrected for ties, no continuity correction); "
             f"W-D-L counts use the draw rule")

@@ -13,6 +13,7 @@ paper prints, except where a comment says it is derived.
 import itertools
 import math
 from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -279,10 +280,12 @@ def test_friedman_and_post_hoc_agree_with_plain_formulas_on_100_tables(ties):
 
 
 def _plain_wilcoxon(a, b, zeros: str, tails: str):
-    """(R+, R−, p) from the definitions: |d| ranked (ties averaged, stats.ranks), zero ranks split
-    (one zero dropped first if their number is odd) or zeros left out; p exact (subset sums) when
-    no zero or tie and n ≤ 50, else the normal approximation with the tie-corrected variance."""
-    d = [x - y for x, y in zip(a, b) if not (math.isnan(x) or math.isnan(y))]
+    """(R+, R−, p) from the definitions: d = a − b in exact rational arithmetic on the values'
+    decimal forms, rounded to 12 decimals (evaluate/ranks.py's NOISE_DECIMALS); |d| ranked (ties
+    averaged, stats.ranks), zero ranks split (one zero dropped first if their number is odd) or
+    zeros left out; p exact (subset sums) when no zero or tie and n ≤ 50, else the normal
+    approximation with the tie-corrected variance."""
+    d = [round(Fraction(repr(x)) - Fraction(repr(y)), 12) for x, y in zip(a, b) if not (math.isnan(x) or math.isnan(y))]
     if zeros == "ignore":
         d = [x for x in d if x != 0]
     elif sum(x == 0 for x in d) % 2:
