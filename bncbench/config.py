@@ -37,7 +37,7 @@ WDL_KEYS = {"draw": str, "draws": ("split", "ignore"), "tails": ("one", "two"), 
 SHARED_PARAMS = ("estimator", "m", "info_precision")
 #: the figures of `bncbench figures` and the keys each takes in a config's `figures:` section
 FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl": {"rows", "metric", "split"},
-               "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}}
+               "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}, "cd": {"classifiers", "metric", "alpha"}}
 
 
 #: the keys of a data-set entry naming a file of one's own (`path:`), and of a catalog entry
@@ -266,6 +266,10 @@ def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
                           for i, m in enumerate(metrics)]
             elif k == "split":
                 fig[k] = ck.typed(v, [*path, k], int, 1)
+            elif k == "alpha":
+                fig[k] = float(ck.typed(v, [*path, k], float))
+                if not 0.0 < fig[k] < 1.0:
+                    ck.fail([*path, k], f"must be between 0 and 1 (e.g. 0.05), got {v!r}")
             else:  # pairs
                 if not isinstance(v, list) or not v:
                     ck.fail([*path, k], f"expected a non-empty list of 'A:B' pairs, got {v!r}")

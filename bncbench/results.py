@@ -4,6 +4,7 @@
     >>> r = results.load("results/stan70")          # a results directory or its results.sqlite
     >>> r.tasks                                      # one row per task: data set, label, run, fold, times, metrics
     >>> r.predictions("adult")                       # one row per test instance of every task on adult
+    >>> results.rank_test("results/stan70", "zol")   # average ranks, Friedman, Nemenyi and Holm
 
 Everything here opens the store read-only (docs/store.md describes its tables).
 """
@@ -255,6 +256,23 @@ class Results:
         if not parts:
             return pd.DataFrame(columns=["label", "run", "fold", "row", "true", "predicted"])
         return pd.concat(parts, ignore_index=True)
+
+
+def rank_test(location: str, metric: str = "zol", datasets: list[str] | None = None,
+              classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05):
+    """The Friedman test of the store's classifiers over its data sets and its post-hoc tests, as
+    `bncbench ranks` prints them (an `evaluate.ranks.RankTest`: average ranks, χ²_F, F_F, the
+    Nemenyi CD, every pair with Holm's adjusted p, the cliques of the CD diagram; with `control`
+    also Bonferroni–Dunn and Holm against it). Data sets where a classifier has no value are left
+    out (`.left_out`); UserError when fewer than two data sets or classifiers remain."""
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.ranks import compare_classifiers
+
+    s = summarize_store(str(location), metric, datasets, classifiers)
+    try:
+        return compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
+    except ValueError as e:
+        raise UserError(f"ranks: {e}") from None
 
 
 def load(location: str | Path) -> Results:

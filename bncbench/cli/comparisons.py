@@ -1,6 +1,7 @@
 """The commands that set classifiers or papers side by side: `bncbench wdl` (win/draw/loss and
-sign tests), `compare` (our values beside a published table), `rcll` and `gd` (paper 004's
-paired measures) and `claims` (a paper's headline claims beside our runs)."""
+sign or Wilcoxon tests), `ranks` (the Friedman test and its post-hoc tests), `compare` (our values
+beside a published table), `rcll` and `gd` (paper 004's paired measures) and `claims` (a paper's
+headline claims beside our runs)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
         classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifiers [default: all]"),
         rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="row classifiers [default: all shown]"),
         columns: Optional[str] = typer.Option(None, "--columns", metavar="L1,L2", help="column classifiers [default: all shown]"),
+        test: str = typer.Option("sign", "--test", metavar="TEST", help="sign | wilcoxon: the test of each pair's p-value"),
+        correction: str = typer.Option("none", "--correction", metavar="HOW", help="none | holm: adjust the p-values for the pairs of the matrix"),
         format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
@@ -39,6 +42,13 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     A known --metric gives the direction; otherwise lower is better, or with
     --higher-is-better higher is.
 
+    --test wilcoxon gives the Wilcoxon signed-ranks test instead (Demšar 2006) on the
+    differences as stored: --tails as for the sign test; --draws split splits zero
+    differences between R+ and R- (one dropped if odd), ignore leaves them out; p exact
+    up to 50 differences without zeros or ties, else the normal approximation.
+    --correction holm adds the p-values adjusted by Holm's step-down procedure over the
+    distinct pairs of the matrix (csv: column p_holm).
+
     \b
     Metrics (--metric, results; lower is better except accuracy and cll):
       zol, accuracy, rmse, rmse_all, cll, logloss, bias, variance,
@@ -52,6 +62,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
       bncbench wdl results/ait36/results.sqlite --metric bias
       bncbench wdl results/default --draw relative:0.05 --draws ignore
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
+      bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
     """
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
     from bncbench.evaluate.report import difference_legend
@@ -79,6 +90,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     if tails not in ("one", "two"):
         raise UserError(f"--tails: {tails!r} is not one or two")
     check_format(format, ("md", "csv", "latex"))
+    if test not in ("sign", "wilcoxon"):
+        raise UserError(f"--test: {test!r} is not sign or wilcoxon")
+    if correction not in ("none", "holm"):
+        raise UserError(f"--correction: {correction!r} is not none or holm")
     want_ds, want_lab = split(datasets), split(classifiers)
     excluded: list[str] = []
     if is_store:
@@ -100,9 +115,38 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     mat = matrix(ds, labels, values, draw, lower, draws, tails)
     notes = (coverage_notes(ds, values, row_labels, col_labels, excluded)
              + settings_notes(metric, lower, draw, draws, tails))
+    test_name, adjusted = "sign test", None
+    if test == "wilcoxon" or correction == "holm":
+        mat, notes, test_name, adjusted = _other_test(ds, values, row_labels, col_labels, mat, notes, test,
+                                                      correction, draws, tails)
     if is_store:
         notes += difference_legend(ds, store_differences(path, ds))
-    typer.echo(format_wdl(row_labels, col_labels, mat, format, metric, notes), nl=False)
+    typer.echo(format_wdl(row_labels, col_labels, mat, format, metric, notes, test_name, adjusted), nl=False)
+
+
+def _other_test(ds, values, rows, cols, mat, notes, test: str, correction: str, draws: str, tails: str):
+    """wdl's matrix with Wilcoxon p-values (--test wilcoxon) and Holm-adjusted ones
+    (--correction holm): (matrix, notes, the test's name, {(row, col): adjusted p} or None)."""
+    from bncbench.evaluate.ranks import holm, wilcoxon_matrix, wilcoxon_notes
+
+    order = rows + cols
+    pairs = list(dict.fromkeys(tuple(sorted((a, b), key=order.index)) for a in rows for b in cols if a != b))
+
+    def unordered(a: str, b: str) -> tuple[str, str]:
+        return (a, b) if order.index(a) <= order.index(b) else (b, a)
+
+    name = "sign test"
+    if test == "wilcoxon":
+        name = "Wilcoxon"
+        tested = wilcoxon_matrix(ds, pairs, values, draws, tails)
+        mat = {(a, b): (mat[(a, b)][0], tested[unordered(a, b)].p) for a in rows for b in cols if a != b}
+        notes = notes[:-1] + wilcoxon_notes(draws, tails)  # in place of the sign test's line
+    if correction != "holm":
+        return mat, notes, name, None
+    adjusted = dict(zip(pairs, holm([mat[p][1] for p in pairs])))
+    notes = notes + [(f"Holm: p-values adjusted by Holm's step-down procedure over the {len(pairs)} distinct pairs "
+                      f"of the matrix (--correction holm)")]
+    return mat, notes, name, {(a, b): adjusted[unordered(a, b)] for a in rows for b in cols if a != b}
 
 
 def _wide_table_values(path: str, metric: str | None, higher_is_better: bool, want_ds: list[str] | None,
@@ -133,6 +177,58 @@ def _chosen_labels(option: str, chosen: list[str] | None, labels: list[str]) -> 
         if lab not in labels:
             raise UserError(f"{option}: no classifier {lab!r}{did_you_mean(lab, labels)}; available: {', '.join(labels)}")
     return chosen or labels
+
+
+def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+          metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric ranked, as for report [default: the config's wdl.metric, else zol]"),
+          control: Optional[str] = typer.Option(None, "--control", metavar="LABEL", help="also compare this classifier with each other one (Bonferroni-Dunn, Holm)"),
+          alpha: float = typer.Option(0.05, "--alpha", metavar="A", help="significance level of the post-hoc tests"),
+          datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
+          classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifiers [default: all]"),
+          format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+    """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
+
+    Per data set the classifiers are ranked (1 = best; values equal as printed, at 4
+    decimals, share the average of their ranks) over the data sets where every shown
+    classifier has a value (the others are left out and named). Then: Friedman's
+    chi-square (Demšar's formula, no tie correction; the tie-corrected value of scipy and
+    R beside it) and Iman-Davenport's F with p-values; the Nemenyi critical difference
+    (studentized range); for every pair z = (R_i - R_j)/sqrt(k(k+1)/(6N)), its p and the
+    p adjusted by Holm's step-down procedure over all pairs, and which pairs differ at
+    --alpha. --control adds the control against each other classifier: Bonferroni-Dunn's
+    critical difference and Holm over those k - 1 comparisons. csv: one line per pair, the
+    test lines on stderr. `bncbench figures --only cd` draws the critical-difference diagram.
+
+    \b
+    Examples:
+      bncbench ranks results/ait36
+      bncbench ranks results/ait36 --control TAN --alpha 0.10
+      bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
+      bncbench ranks results/default --format csv > pairs.csv
+    """
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
+    from bncbench.evaluate.ranks import compare_classifiers, format_ranks
+    from bncbench.results import stored_wdl_settings, summarize_store
+
+    check_format(format, ("md", "csv", "latex"))
+    metric = metric or stored_wdl_settings(results).get("metric", "zol")
+    if metric not in METRICS:
+        raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+    if not 0.0 < alpha < 1.0:
+        raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
+    s = summarize_store(results, metric, split(datasets), split(classifiers))
+    if control is not None and control not in s.labels:
+        raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
+                        f"available: {', '.join(s.labels)}")
+    warn_incomplete(s)
+    try:
+        test = compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
+    except ValueError as e:
+        raise UserError(f"ranks: {e}") from None
+    text, notes = format_ranks(test, metric, format)
+    typer.echo(text, nl=False)
+    for line in notes:
+        err(line)
 
 
 def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),

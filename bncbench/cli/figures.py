@@ -14,12 +14,13 @@ from bncbench.errors import UserError
 def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
             out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="folder to write into [default: RESULTS/figures]"),
             format: str = typer.Option("png", "--format", metavar="FORMAT", help="png | svg | pdf, or several: png,svg"),
-            only: Optional[str] = typer.Option(None, "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar, or several: wdl,gd [default: the config's figures: section, else all]"),
+            only: Optional[str] = typer.Option(None, "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar | cd, or several: wdl,gd [default: the config's figures: section, else all]"),
             a: Optional[str] = typer.Option(None, "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the first]"),
             b: Optional[str] = typer.Option(None, "--b", metavar="LABEL", help="scatter: classifier on the y axis [default: the config's, else the second]"),
-            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="scatter, wdl, gd: metric(s), one file each [default: the config's figures:, else its wdl.metric, else zol]"),
+            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="scatter, wdl, gd, cd: metric(s), one file each [default: the config's figures:, else its wdl.metric, else zol]"),
             rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="wdl: classifiers compared against each other one [default: the config's, else the first]"),
-            pairs: Optional[str] = typer.Option(None, "--pairs", metavar="A:B,...", help="gd: GD(A; B) curves [default: the config's, else the first two labels]")):
+            pairs: Optional[str] = typer.Option(None, "--pairs", metavar="A:B,...", help="gd: GD(A; B) curves [default: the config's, else the first two labels]"),
+            alpha: Optional[float] = typer.Option(None, "--alpha", metavar="A", help="cd: significance level of the Nemenyi test [default: the config's, else 0.05]")):
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b
@@ -34,6 +35,9 @@ def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results 
       gd       goal-difference curves GD(A; B | S_t) (paper 004 Fig. 3)
       biasvar  bias and variance stacked per classifier (repeated runs only;
                skipped with a note when making all figures)
+      cd       critical-difference diagram: average ranks, bars joining the
+               classifiers the Nemenyi test does not tell apart (Demšar 2006
+               Fig. 1(a); the numbers of bncbench ranks)
     Options override the figures: section of the config the results were run
     with (docs/cli.md: figures). The same results give byte-identical files.
 
@@ -43,6 +47,7 @@ def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results 
       bncbench figures results/stan70 --format png,svg --out results/stan70/figures
       bncbench figures results/stan70 --only scatter --a TAN --b STAN-MRMR --metric rmse
       bncbench figures results/ait36 --only gd --pairs TAN-AIT:TAN,KDB-AIT:KDB
+      bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
     """
     from bncbench.evaluate import figures as fg
     from bncbench.evaluate.metrics import METRICS
@@ -61,8 +66,10 @@ def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results 
         raise UserError(f"--pairs: {e}") from None
     if not formats:
         raise UserError("--format: give png, svg or pdf")
+    if alpha is not None and not 0.0 < alpha < 1.0:
+        raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
     src = fg.Source(results)
-    options = fg.Options(a, b, metrics, split(rows), pair_list)
+    options = fg.Options(a, b, metrics, split(rows), pair_list, alpha)
     wanted = split(only)
     made = []
     for kind in fg.kinds(src, wanted):

@@ -1,6 +1,6 @@
 """The papers' figures from a results store, drawn with matplotlib (Agg, no display needed).
 
-Five figures (`FIGURES`), each computed first as plain data (a `Plot`: what is drawn, and only
+Six figures (`FIGURES`), each computed first as plain data (a `Plot`: what is drawn, and only
 that) and then drawn from it, so the data of a figure can be checked against `bncbench report`:
 
 - `scatter`: per data set, classifier A's metric (x) against B's (y) with the diagonal, points
@@ -13,7 +13,10 @@ that) and then drawn from it, so the data of a figure can be checked against `bn
 - `gd`: goal-difference curves GD(A; B | S_t) over the data sets in table order (paper 004
   §6.5, Fig. 3; evaluate/paired.py, as `bncbench gd`);
 - `biasvar`: bias and variance stacked per classifier, means over the data sets where every
-  shown classifier has both (repeated runs only; otherwise `NotApplicable`).
+  shown classifier has both (repeated runs only; otherwise `NotApplicable`);
+- `cd`: the critical-difference diagram of Demšar (2006, Fig. 1(a)): average ranks on an axis
+  with rank 1 at the right, bars joining the classifiers the Nemenyi test does not tell apart,
+  the CD above (evaluate/ranks.py, as `bncbench ranks`).
 
 Settings come from the command line (`Options`), else from the `figures:` section of the config
 stored with the results (config.parse_figures), else from defaults: the first two labels, the
@@ -27,7 +30,8 @@ The output is deterministic: the same results give byte-identical files (fixed S
 no dates in the metadata). This module imports matplotlib only inside `draw`/`render`, and is
 itself imported only by the commands that draw (`bncbench figures`, the HTML report).
 
-`figures_for_html(results_dir) -> [(title, SVG text), ...]` is the HTML report's entry point.
+`figures_for_html(results_dir) -> [(title, SVG text), ...]` is the HTML report's entry point;
+`cd_svg(results_dir)` gives the CD diagram alone as SVG text.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from typing import Any
 from bncbench.errors import UserError
 from bncbench.utils.suggest import did_you_mean
 
-FIGURES = ("scatter", "times", "wdl", "gd", "biasvar")
+FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd")
 FORMATS = ("png", "svg", "pdf")
 SPLIT = 2000       # paper 004: small data sets have fewer than 2000 instances
 LOG_RANGE = 100.0  # a time axis is logarithmic when its largest value exceeds 100 × its smallest
@@ -62,6 +66,7 @@ class Options:
     metric: list[str] | None = None               # scatter, wdl, gd (one figure per metric)
     rows: list[str] | None = None                 # wdl: classifiers compared against the others
     pairs: list[tuple[str, str]] | None = None    # gd: GD(A; B) curves
+    alpha: float | None = None                    # cd: significance level of the Nemenyi test
 
 
 @dataclass
@@ -242,6 +247,30 @@ def biasvar_data(src: Source, classifiers: list[str]) -> Plot:
                 notes)
 
 
+def cd_data(src: Source, classifiers: list[str], metric: str, alpha: float = 0.05) -> Plot:
+    """Average ranks and the Nemenyi cliques of `classifiers` over the data sets where every one
+    has a value (evaluate/ranks.compare_classifiers, as `bncbench ranks`)."""
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.ranks import compare_classifiers
+
+    datasets, values, notes = _values(src, metric, classifiers, "cd")
+    try:
+        t = compare_classifiers(datasets, classifiers, values, LOWER_IS_BETTER[metric], alpha)
+    except ValueError as e:
+        raise UserError(f"cd: {e}") from None
+    if t.left_out:
+        notes.append(f"cd: left out {len(t.left_out)} data set(s) where a classifier has no value: "
+                     f"{', '.join(t.left_out)}")
+    order = sorted(range(len(classifiers)), key=lambda i: (t.ranks[i], i))
+    a = format(alpha, "g")
+    return Plot("cd", "cd", f"{metric}: average rank over {t.n} data sets (1 = best, at the right); classifiers "
+                            f"joined by a bar do not differ\n(Nemenyi test, α = {a}: ranks differ by less than "
+                            f"CD = {t.cd_nemenyi:.2f}; Friedman p = {t.chi2_p:.2g})",
+                {"metric": metric, "alpha": alpha, "labels": [classifiers[i] for i in order],
+                 "ranks": [t.ranks[i] for i in order], "cd": t.cd_nemenyi, "n": t.n, "cliques": t.cliques,
+                 "friedman_p": t.chi2_p}, notes)
+
+
 # -- which figures, with which settings ---------------------------------------------------------
 def kinds(src: Source, only: list[str] | None = None) -> list[str]:
     """The figures to make, in FIGURES order: `only` (checked), else those of the stored
@@ -270,6 +299,9 @@ def plots(src: Source, only: list[str] | None = None, options: Options | None = 
             made = [times_data(src, conf.get("classifiers") or src.labels)]
         elif kind == "biasvar":
             made = [biasvar_data(src, conf.get("classifiers") or src.labels)]
+        elif kind == "cd":
+            made = [cd_data(src, conf.get("classifiers") or src.labels, m, options.alpha or conf.get("alpha", 0.05))
+                    for m in metrics]
         elif kind == "scatter":
             a = options.a or conf.get("a") or src.labels[0]
             b = options.b or conf.get("b") or next((x for x in src.labels if x != a), a)
@@ -306,6 +338,7 @@ def draw(plot: Plot):
         "wdl": (_draw_wdl, max(7.0, 1.8 * bars + 2), 3.0 * len(d.get("bars", ())) + 0.5),
         "gd": (_draw_gd, 6.4, 3.8),
         "biasvar": (_draw_biasvar, max(5.0, 0.8 * bars + 1.5), 3.8),
+        "cd": (_draw_cd, 7.0, 1.3 + 0.22 * ((len(d.get("labels", ())) + 1) // 2) + 0.12 * len(d.get("cliques", ()))),
     }[plot.kind]
     fig = Figure(figsize=(width, height), layout="constrained")
     drawer(fig, d)
@@ -401,6 +434,40 @@ def _draw_biasvar(fig, d: dict) -> None:
     fig.legend(loc="outside lower center", ncols=2, fontsize=8, frameon=False)
 
 
+def _draw_cd(fig, d: dict) -> None:
+    """Demšar's (2006) Fig. 1(a): the rank axis with rank 1 at the right, the CD above it, the
+    Nemenyi cliques as thick bars under it, then the classifiers, the better half at the right."""
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    labels, ranks, k = d["labels"], d["ranks"], len(d["labels"])
+    rows, step = (k + 1) // 2, 0.22
+    top = 0.5 + 0.12 * len(d["cliques"])         # y of the first label row (y grows downwards)
+    ax.set_xlim(k + 0.1, 0.9)                      # rank 1 at the right
+    ax.set_ylim(top + step * rows, -0.75)
+    ax.plot([1, k], [0, 0], color="black", linewidth=1.0, gid="axis")
+    for r in range(1, k + 1):
+        ax.plot([r, r], [0, -0.1], color="black", linewidth=1.0)
+        ax.text(r, -0.14, str(r), ha="center", va="bottom", fontsize=8)
+    for r in range(1, k):
+        ax.plot([r + 0.5, r + 0.5], [0, -0.05], color="black", linewidth=0.6)
+    ax.plot([k, k - d["cd"]], [-0.55, -0.55], color="black", linewidth=1.0, gid="cd")
+    for x in (k, k - d["cd"]):
+        ax.plot([x, x], [-0.59, -0.51], color="black", linewidth=1.0)
+    ax.text(k - d["cd"] / 2, -0.6, f"CD = {d['cd']:.2f}", ha="center", va="bottom", fontsize=8)
+    for j, group in enumerate(d["cliques"]):
+        first, last = ranks[labels.index(group[0])], ranks[labels.index(group[-1])]
+        y = 0.12 + 0.12 * j
+        ax.plot([first - 0.04, last + 0.04], [y, y], color="black", linewidth=3.0, solid_capstyle="butt",
+                gid=f"clique-{j + 1}")
+    for i, (label, r) in enumerate(zip(labels, ranks)):
+        right = i < rows                            # the better half at the right
+        y = top + step * (i if right else k - 1 - i)
+        end = 0.75 if right else k + 0.25
+        ax.plot([r, r, end], [0, y, y], color="0.25", linewidth=0.8)
+        ax.text(end + (-0.05 if right else 0.05), y, f"{label} ({r:.2f})", ha="left" if right else "right",
+                va="center", fontsize=8, gid=f"label-{i + 1}")
+
+
 def render(plot: Plot, fmt: str) -> bytes:
     """The figure as PNG, SVG or PDF bytes; the same Plot always gives the same bytes."""
     import matplotlib
@@ -431,3 +498,15 @@ def figures_for_html(results_dir: str) -> list[tuple[str, str]]:
             continue
         out += [(p.title, render(p, "svg").decode("utf-8")) for p in made]
     return out
+
+
+def cd_svg(results_dir: str, metric: str | None = None, alpha: float | None = None) -> str | None:
+    """The critical-difference diagram of a store as SVG text, the same bytes as `bncbench figures
+    --only cd --format svg` (settings: the arguments, else the stored `figures:` section's `cd`,
+    else every classifier, the `wdl:` section's metric or zol, α = 0.05); None when the results
+    cannot show one (fewer than two classifiers or data sets with values)."""
+    try:
+        made = plots(Source(results_dir), ["cd"], Options(metric=[metric] if metric else None, alpha=alpha))
+    except UserError:
+        return None
+    return render(made[0], "svg").decode("utf-8")

@@ -196,7 +196,7 @@ def test_refusals_are_one_line_exit_2(default_store, tmp_path, args, says):
 
 def test_all_figures_skip_biasvar_of_one_run_with_a_note(one_run_store, tmp_path):
     r = bnc("figures", one_run_store, "--format", "svg", "--out", tmp_path, check=True)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["gd.svg", "scatter.svg", "times.svg", "wdl.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cd.svg", "gd.svg", "scatter.svg", "times.svg", "wdl.svg"]
     assert "skipped biasvar:" in r.stderr
 
 
@@ -211,7 +211,7 @@ def test_incomplete_store_draws_what_is_finished_with_warnings(repeated_store, t
     r = bnc("figures", res, "--format", "svg", "--out", tmp_path / "out", check=True)
     assert "warning: incomplete: 53 of 54 tasks finished" in r.stderr and "wdl: left out 1 incomplete data set(s): car" \
         in r.stderr
-    assert len(list((tmp_path / "out").iterdir())) == 5
+    assert len(list((tmp_path / "out").iterdir())) == 6
     wdl, biasvar = _plots(res, ["wdl", "biasvar"])  # in FIGURES order
     assert biasvar.data["datasets"] == ["iris", "labor-negotiations"]
     assert "car" not in [d for group in wdl.data["groups"].values() for d in group]
