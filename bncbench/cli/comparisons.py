@@ -14,7 +14,7 @@ from bncbench.errors import UserError
 from bncbench.utils.suggest import did_you_mean
 
 
-def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results directory (or its results.sqlite), or a wide table file (TSV/CSV)"),
+def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results directory (or its results.sqlite), a folder of them (results/), or a wide table file (TSV/CSV)"),
         metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric to compare, as for report [default: the config's wdl.metric, else zol]; for a table: the name of its values"),
         draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
         draws: Optional[str] = typer.Option(None, "--draws", metavar="HOW", help="split | ignore: draws in the sign test [default: the config's, else split]"),
@@ -30,8 +30,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     For a results directory, options not given default to the `wdl:` section of the config the
     results were run with (paper 004's configs say relative:0.05), then zol / exact4 / split /
     one. Data sets not finished for every shown classifier are left out (said on stderr), so
-    every pair is compared on the same data sets. The output states the data sets used, the
-    draw rule, the sign test and the metric's direction; csv adds a column n (data sets used).
+    every pair is compared on the same data sets. The output states the data sets used of those
+    the results should cover (and why the others are missing), the draw rule, the sign test and
+    the metric's direction; csv adds a column n (data sets used). A folder holding several
+    experiments (results/<name>/ each) gets one section per experiment, in name order.
 
     A wide table has a header (dataset, classifier, classifier, ...) and one row per data
     set; a cell is a number or 'mean ± sd' (also +- or +/-; only the mean is used). Cells -,
@@ -48,6 +50,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     \b
     Examples:
       bncbench wdl results/stan70
+      bncbench wdl results/
       bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR
       bncbench wdl results/ait36/results.sqlite --metric bias
       bncbench wdl results/default --draw relative:0.05 --draws ignore
@@ -161,7 +164,7 @@ def _chosen_labels(option: str, chosen: list[str] | None, labels: list[str]) -> 
     return chosen or labels
 
 
-def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite), or a folder of them (results/)"),
             table: str = typer.Argument(..., metavar="TABLE", help="a published wide table (TSV/CSV), e.g. papers/stan70/dev.tsv"),
             metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="compare only these metrics; plain columns hold the first [default: every metric the headers name; plain columns zol]"),
             classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels of the results"),
@@ -175,9 +178,13 @@ def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results 
     Data-set names may be catalog aliases. Every printed mean and sd gets a row: ours rounded
     to the printed decimals as report rounds (printf on the double), the paper's, the
     difference (ours as printed − paper) and equal (yes/no); then per classifier equal /
-    compared and max |difference|, and the table's data sets not in the results. --format
-    csv prints exactly dataset,classifier,statistic,ours,paper,difference,equal (statistic
-    'zol mean', 'rmse sd', ...; ours at full precision) and the totals on stderr.
+    compared and max |difference|, the results' coverage, why a classifier's values differ as
+    the project records it (a reconstruction in the classifier registry, a data-set version
+    that differs from the paper's in the catalog), and the table's data sets not in the
+    results with their reason. --format csv prints exactly
+    dataset,classifier,statistic,ours,paper,difference,equal (statistic 'zol mean', 'rmse sd',
+    ...; ours at full precision) and the totals on stderr. A folder holding several
+    experiments gets one section per experiment.
 
     \b
     Examples:

@@ -36,7 +36,7 @@ def export(results: str = typer.Argument(..., metavar="RESULTS", help="results d
         + (", ..." if len(files) > 4 else ""))
 
 
-def report(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+def report(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite), or a folder of them (results/)"),
            metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="what the cells show (metrics listed above)"),
            datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all in the results]"),
            classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels [default: all in the results]"),
@@ -46,11 +46,17 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
            compare_table: Optional[str] = typer.Option(None, "--compare", metavar="TABLE", help="html: add the comparison with a published table (as bncbench compare RESULTS TABLE)")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
-    The md and latex tables end with a mean row and an average-rank row (Demšar 2006: per data
-    set 1 = best, ties share the average rank), both over the data sets where every shown
-    classifier has a value. A data set whose version differs from the paper's is marked † and
-    explained under the table. --format csv is the long form dataset,classifier,metric,mean,sd
-    at full precision, without summary rows.
+    Only the classifiers that have the metric get a column. The md and latex tables end with a
+    mean row and an average-rank row (Demšar 2006: per data set 1 = best, ties share the
+    average rank), both over the data sets where every shown classifier has a value; no mean
+    row for cll and selected, whose values grow with the data set. A data set whose version
+    differs from the paper's is marked † and explained under the table; a line under it says
+    how many of the data sets the results should cover it shows and why the others are missing
+    (not available, not run, not finished). --format csv is the long form
+    dataset,classifier,metric,mean,sd at full precision, without summary rows.
+
+    RESULTS may be a folder holding several experiments (results/<name>/ each): one section
+    per experiment, in name order (csv: a first column experiment).
 
     --format html is one self-contained page (no network; open it in any browser): the
     provenance (bncbench version, machine, config, data files and checksums), the table of
@@ -78,6 +84,7 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
     \b
     Examples:
       bncbench report results/default
+      bncbench report results/
       bncbench report results/stan70 --metric rmse --format latex
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias

@@ -48,6 +48,7 @@ class RemainingTime:
         self.seconds_done = 0.0                      # measured seconds of the finished units
         self._unmeasured = (0.0, 0.0)                # tasks, work of finished units not measured
         self._suu = self._suv = self._svv = self._su = self._sv = 0.0
+        self.max_task_cost = float("inf")  # the cheapest measured unit's seconds per task
         self.units = 0
 
     def finished(self, tasks: int, work: float, seconds: float | None) -> None:
@@ -64,10 +65,15 @@ class RemainingTime:
         u, v = tasks / d, work / d
         self._suu, self._suv, self._svv = self._suu + u * u, self._suv + u * v, self._svv + v * v
         self._su, self._sv = self._su + u, self._sv + v
+        self.max_task_cost = min(self.max_task_cost, d / tasks) if tasks else self.max_task_cost
         self.units += 1
 
     def coefficients(self) -> tuple[float, float] | None:
-        """(a, b) of the fitted cost model, None before any unit was measured."""
+        """(a, b) of the fitted cost model, None before any unit was measured. When the
+        unconstrained fit has a negative term (units whose cost does not grow with their work,
+        such as binary attributes after numeric ones), `a` is kept within [0, the cheapest
+        unit's cost per task] and `b` refitted: the rest of a unit's cost is work, never 0 —
+        an estimate from the task count alone is what this replaces."""
         if not self.units:
             return None
         det = self._suu * self._svv - self._suv ** 2
@@ -76,13 +82,11 @@ class RemainingTime:
             b = (self._sv * self._suu - self._su * self._suv) / det
             if a >= 0 and b >= 0:
                 return a, b
-        # one term only: the better of the two one-parameter fits (the residual Σ(x·c − 1)² is
-        # n − S²/Q); on a tie (units of one size only) the work term, which tells sizes apart
-        fit_a = self._su ** 2 / self._suu if self._suu else -1.0
-        fit_b = self._sv ** 2 / self._svv if self._svv else -1.0
-        if fit_b >= fit_a * (1 - 1e-9) and self._svv:
-            return 0.0, self._sv / self._svv
-        return (self._su / self._suu, 0.0) if self._suu else None
+            a = min(max(a, 0.0), self.max_task_cost)
+        else:  # units of one size only: which term explains them cannot be told; work does
+            a = 0.0
+        # b minimising Σ(a·u + b·v − 1)² for this a: (Σv − a·Σuv) / Σv²
+        return a, max((self._sv - a * self._suv) / self._svv, 0.0)
 
     def estimate(self, elapsed: float) -> float | None:
         """Seconds still needed, after `elapsed` seconds of wall time; None when there is nothing
