@@ -5,6 +5,7 @@
     >>> r.tasks                                      # one row per task: data set, label, run, fold, times, metrics
     >>> r.predictions("adult")                       # one row per test instance of every task on adult
     >>> results.rank_test("results/stan70", "zol")   # average ranks, Friedman, Nemenyi and Holm
+    >>> results.load_all("results")                  # {folder name: Results} of every experiment under results/
 
 Everything here opens the store read-only (docs/store.md describes its tables).
 """
@@ -21,8 +22,9 @@ import numpy as np
 import pandas as pd
 
 from bncbench.data import catalog
-from bncbench.engine.store import Store
+from bncbench.engine.store import DB_NAME, Store, store_path
 from bncbench.errors import UserError
+from bncbench.evaluate.coverage import NOT_AVAILABLE, NOT_FINISHED, NOT_RUN, Coverage
 from bncbench.evaluate.metrics import INSTANCE_METRICS, METRICS, REPEATED_RUN_METRICS, aggregate, summarize
 from bncbench.utils.files import atomic_path
 from bncbench.utils.suggest import did_you_mean
@@ -42,6 +44,16 @@ class Summary:
     not_run: list[tuple[str, str]] = field(default_factory=list)    # cells no config run here planned
     single_run: list[tuple[str, str]] = field(default_factory=list)  # cells a repeated-run metric skipped
     configs: list[str] = field(default_factory=list)  # one config name per protocol the cells come from
+    no_value: list[tuple[str, str]] = field(default_factory=list)   # finished cells the metric has no value for
+    coverage: Coverage = field(default_factory=Coverage)  # the data sets shown of those planned, why others are not
+
+    def with_metric(self) -> list[str]:
+        """The labels the metric applies to: all but those whose finished cells all lack a value
+        (e.g. `selected` of a classifier that selects nothing); a label with nothing finished stays."""
+        lacking = set(self.no_value)
+        return [lab for lab in self.labels
+                if not (any((d, lab) in lacking for d in self.datasets)
+                        and all((d, lab) in lacking or math.isnan(self.values[(d, lab)][0]) for d in self.datasets))]
 
     def status_line(self) -> str | None:
         """One line on what the table does not show as it should (None when all is well)."""
@@ -119,13 +131,32 @@ def summarize_store(location: str, metric: str, datasets: list[str] | None = Non
                     continue
                 multi_run_cells += 1
                 s.values[(ds, label)] = summarize(metric, folds)
+                if math.isnan(s.values[(ds, label)][0]):
+                    s.no_value.append((ds, label))
         s.configs = [protocol_names.get(d, d) for d in digests]
+        s.coverage = _coverage(layout, ds_all, s, filtered=bool(datasets))
         if metric in REPEATED_RUN_METRICS and s.single_run and not multi_run_cells:
             raise UserError(f"--metric {metric} needs repeated runs (Kohavi–Wolpert over runs: cv.runs ≥ 2); "
                             f"these results hold one run per fold")
         return s
     finally:
         store.close()
+
+
+def _coverage(layout: dict, with_cells: list[str], s: Summary, filtered: bool) -> Coverage:
+    """The data sets summary `s` should cover — the layout's (every data set of the configs run
+    here), or the --datasets chosen — and why those without values for its labels are missing."""
+    unavailable = layout.get("unavailable", {})
+    missing = {}
+    for d in layout["datasets"] if not filtered else []:
+        if d not in with_cells:
+            missing[d] = NOT_AVAILABLE if d in unavailable else NOT_RUN
+    for d in s.datasets:
+        if d in s.incomplete:
+            missing[d] = NOT_FINISHED
+        elif s.labels and all((d, lab) in s.not_run for lab in s.labels):
+            missing[d] = NOT_RUN
+    return Coverage(list(layout["datasets"]) if not filtered else list(s.datasets), missing)
 
 
 def catalog_differences(datasets) -> dict[str, str]:
@@ -157,6 +188,25 @@ def store_differences(location: str, datasets) -> dict[str, str]:
         if isinstance(d, dict) and "path" in d:
             user.add(str(d.get("name")))
     return {ds: text for ds, text in catalog_differences(datasets).items() if ds not in user}
+
+
+def stored_classifiers(location: str) -> dict[str, str]:
+    """{label: classifier name} of the config the store was last run with (a label left out is
+    the name, or the class of a `module:Class`); {} when it cannot be read."""
+    import yaml
+
+    try:
+        config = yaml.safe_load(stored_config(location)) or {}
+    except yaml.YAMLError:
+        return {}
+    entries = config.get("classifiers") if isinstance(config, dict) else None
+    out = {}
+    for c in entries if isinstance(entries, list) else []:
+        c = {"name": c} if isinstance(c, str) else c
+        if isinstance(c, dict) and isinstance(c.get("name"), str):
+            name = c["name"]
+            out[str(c.get("label") or (name.rpartition(":")[2] if ":" in name else name))] = name
+    return out
 
 
 def stored_config(location: str) -> str:
@@ -273,6 +323,40 @@ def rank_test(location: str, metric: str = "zol", datasets: list[str] | None = N
         return compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
     except ValueError as e:
         raise UserError(f"ranks: {e}") from None
+def experiments(location: str | Path) -> list[tuple[str, str]]:
+    """[(config name, results folder)] of the experiments at `location`: the store itself when
+    `location` is one (a folder holding results.sqlite, or the .sqlite file), else each folder
+    directly under it that holds one, in the folders' name order (`bncbench run` names them
+    results/<config name>). UserError when there is none."""
+    p = Path(location)
+    if p.suffix == ".sqlite" or store_path(p).is_file() or not p.is_dir():
+        Store(location, readonly=True).close()  # the store's own message when it is not one
+        return [(experiment_name(str(p)), str(p))]
+    folders = sorted((d for d in p.iterdir() if d.is_dir() and (d / DB_NAME).is_file()), key=lambda d: d.name)
+    if not folders:
+        raise UserError(f"{location}: no results here (expected {DB_NAME}, or folders {p / '<name>'} that hold one; "
+                        f"run `bncbench run CONFIG` first)")
+    return [(experiment_name(str(d)), str(d)) for d in folders]
+
+
+def experiment_name(location: str) -> str:
+    """The name of the config(s) whose results a store holds (several joined by ' + '), else the
+    folder's name."""
+    store = Store(location, readonly=True)
+    try:
+        layout = store.get_meta("experiment") or {}
+    finally:
+        store.close()
+    names = list(dict.fromkeys((layout.get("protocol_names") or {}).values()))
+    folder = Path(location)
+    return " + ".join(names) or (folder.parent.name if folder.suffix == ".sqlite" else folder.name)
+
+
+def load_all(location: str | Path) -> dict[str, Results]:
+    """`load` of every experiment at `location` (`experiments`: a folder such as results/ that
+    holds one folder per experiment, or one store), keyed by the folder's name, in name order."""
+    return {Path(folder).name if Path(folder).suffix != ".sqlite" else Path(folder).parent.name: load(folder)
+            for _, folder in experiments(location)}
 
 
 def load(location: str | Path) -> Results:

@@ -1,8 +1,12 @@
 """What the commands share: error output, comma-separated lists, the --format check, the warning
-about an incomplete results store, and writing a command's text to --out."""
+about an incomplete results store, one section per experiment of a folder of results, and writing
+a command's text to --out."""
 
 from __future__ import annotations
 
+import csv
+import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -36,6 +40,48 @@ def warn_incomplete(summary: Summary, what: str = "") -> None:
     line = summary.status_line()
     if line:
         err(f"warning{what}: {line}")
+
+
+def per_experiment(location: str, fmt: str, one: Callable[[str], str]) -> str:
+    """`one(store)`, the text of a command for one results store, for `location`: as it is when
+    `location` is a store; for a folder of experiments (results/<name>/ each), one section per
+    experiment in name order, headed by its config name (md: '## name (folder)', latex: a
+    comment line) — in csv, a first column `experiment` instead. An experiment the command cannot
+    show (e.g. a metric it does not have) gets the one-line reason in its section and on stderr."""
+    from bncbench.results import experiments
+
+    found = experiments(location)
+    if len(found) == 1 and Path(found[0][1]) == Path(location):
+        return one(location)
+    parts = []
+    for i, (name, folder) in enumerate(found):
+        try:
+            text = one(folder)
+        except UserError as e:
+            err(f"{folder}: not shown: {e}")
+            text = "" if fmt == "csv" else f"not shown: {e}\n"
+        if fmt == "csv":
+            parts.append(_csv_with_experiment(text, name, header=i == 0))
+        elif fmt == "latex":
+            parts.append(f"% experiment {name} ({folder})\n{text}\n")
+        else:
+            parts.append(f"## {name} ({folder})\n\n{text}\n")
+    return "".join(parts)
+
+
+def _csv_with_experiment(text: str, name: str, header: bool) -> str:
+    """CSV `text` with a first column `experiment` holding `name`; its header line kept only with
+    `header`."""
+    rows = list(csv.reader(io.StringIO(text)))
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for i, row in enumerate(rows):
+        if i == 0:
+            if header:
+                w.writerow(["experiment", *row])
+            continue
+        w.writerow([name, *row])
+    return buf.getvalue()
 
 
 def write_text(text: str, out: str | None) -> None:

@@ -15,7 +15,7 @@ from bncbench.errors import UserError
 from bncbench.utils.suggest import did_you_mean
 
 
-def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results directory (or its results.sqlite), or a wide table file (TSV/CSV)"),
+def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results directory (or its results.sqlite), a folder of them (results/), or a wide table file (TSV/CSV)"),
         metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric to compare, as for report [default: the config's wdl.metric, else zol]; for a table: the name of its values"),
         draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
         draws: Optional[str] = typer.Option(None, "--draws", metavar="HOW", help="split | ignore: draws in the sign test [default: the config's, else split]"),
@@ -33,8 +33,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     For a results directory, options not given default to the `wdl:` section of the config the
     results were run with (paper 004's configs say relative:0.05), then zol / exact4 / split /
     one. Data sets not finished for every shown classifier are left out (said on stderr), so
-    every pair is compared on the same data sets. The output states the data sets used, the
-    draw rule, the sign test and the metric's direction; csv adds a column n (data sets used).
+    every pair is compared on the same data sets. The output states the data sets used of those
+    the results should cover (and why the others are missing), the draw rule, the sign test and
+    the metric's direction; csv adds a column n (data sets used). A folder holding several
+    experiments (results/<name>/ each) gets one section per experiment, in name order.
 
     A wide table has a header (dataset, classifier, classifier, ...) and one row per data
     set; a cell is a number or 'mean ± sd' (also +- or +/-; only the mean is used). Cells -,
@@ -58,54 +60,66 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     \b
     Examples:
       bncbench wdl results/stan70
+      bncbench wdl results/
       bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR
       bncbench wdl results/ait36/results.sqlite --metric bias
       bncbench wdl results/default --draw relative:0.05 --draws ignore
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
     """
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER
-    from bncbench.evaluate.report import difference_legend
-    from bncbench.evaluate.stats import parse_draw
-    from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes
-    from bncbench.results import store_differences, stored_wdl_settings, summarize_store
+    from bncbench.cli.common import per_experiment
 
     p = Path(path)
-    defaults = {"metric": "zol", "draw": "exact4", "draws": "split", "tails": "one"}
     # A store is a directory or a .sqlite file (wide_table.read refuses an SQLite file by another name).
     is_store = p.is_dir() or p.suffix == ".sqlite"
     if not is_store and not p.is_file():
         raise UserError(f"{path}: no such results directory or table file")
-    if is_store:
-        if higher_is_better:
-            raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
-        defaults.update(stored_wdl_settings(path))
-    draw, draws, tails = draw or defaults["draw"], draws or defaults["draws"], tails or defaults["tails"]
-    try:
-        parse_draw(draw)
-    except ValueError as e:
-        raise UserError(f"--draw: {e}") from None
-    if draws not in ("split", "ignore"):
-        raise UserError(f"--draws: {draws!r} is not split or ignore")
-    if tails not in ("one", "two"):
-        raise UserError(f"--tails: {tails!r} is not one or two")
+    if is_store and higher_is_better:
+        raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
+    _check_wdl_settings(draw, draws, tails)
     check_format(format, ("md", "csv", "latex"))
     if test not in ("sign", "wilcoxon"):
         raise UserError(f"--test: {test!r} is not sign or wilcoxon")
     if correction not in ("none", "holm"):
         raise UserError(f"--correction: {correction!r} is not none or holm")
-    want_ds, want_lab = split(datasets), split(classifiers)
+    options = (metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
+               split(columns), format, test, correction)
+    if is_store:
+        typer.echo(per_experiment(path, format, lambda store: _wdl_text(store, True, *options)), nl=False)
+    else:
+        typer.echo(_wdl_text(path, False, *options), nl=False)
+
+
+def _wdl_text(path: str, is_store: bool, metric, draw, draws, tails, higher_is_better, want_ds, want_lab, rows,
+              columns, format, test="sign", correction="none") -> str:
+    """What `wdl` prints for one results store or wide table: the matrices and the notes under
+    them (the data sets used of those the store should cover, the settings)."""
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.report import difference_legend
+    from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes
+    from bncbench.results import store_differences, stored_wdl_settings, summarize_store
+
+    defaults = {"metric": "zol", "draw": "exact4", "draws": "split", "tails": "one"}
+    if is_store:
+        defaults.update(stored_wdl_settings(path))
+    draw, draws, tails = draw or defaults["draw"], draws or defaults["draws"], tails or defaults["tails"]
+    _check_wdl_settings(draw, draws, tails)
     excluded: list[str] = []
+    absent: dict[str, str] = {}
     if is_store:
         metric = metric or defaults["metric"]
         s = summarize_store(path, metric, want_ds, want_lab)
         warn_incomplete(s)
-        ds, labels, values = s.datasets, s.labels, s.values
+        labels = s.with_metric()
+        if len(labels) < len(s.labels):
+            err(f"wdl: left out, having no {metric} values: {', '.join(x for x in s.labels if x not in labels)}")
+        ds, values = s.datasets, s.values
+        absent = {d: why for d, why in s.coverage.missing.items() if d not in ds}
         lower = LOWER_IS_BETTER[metric]
     else:
         ds, labels, values, metric, lower = _wide_table_values(path, metric, higher_is_better, want_ds, want_lab)
-    row_labels = _chosen_labels("--rows", split(rows), labels)
-    col_labels = _chosen_labels("--columns", split(columns), labels)
+    row_labels = _chosen_labels("--rows", rows, labels)
+    col_labels = _chosen_labels("--columns", columns, labels)
     if is_store:  # every pair on the same data sets: those finished for every classifier of the matrix
         shown = set(row_labels) | set(col_labels)
         excluded = [d for d in ds if shown & set(s.incomplete.get(d, []))]
@@ -113,7 +127,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
             err(f"wdl: left out {len(excluded)} incomplete data set(s): {', '.join(excluded)}")
         ds = [d for d in ds if d not in excluded]
     mat = matrix(ds, labels, values, draw, lower, draws, tails)
-    notes = (coverage_notes(ds, values, row_labels, col_labels, excluded)
+    notes = (coverage_notes(ds, values, row_labels, col_labels, excluded, absent=absent)
              + settings_notes(metric, lower, draw, draws, tails))
     test_name, adjusted = "sign test", None
     if test == "wilcoxon" or correction == "holm":
@@ -121,7 +135,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
                                                       correction, draws, tails)
     if is_store:
         notes += difference_legend(ds, store_differences(path, ds))
-    typer.echo(format_wdl(row_labels, col_labels, mat, format, metric, notes, test_name, adjusted), nl=False)
+    return format_wdl(row_labels, col_labels, mat, format, metric, notes, test_name, adjusted)
 
 
 def _other_test(ds, values, rows, cols, mat, notes, test: str, correction: str, draws: str, tails: str):
@@ -147,6 +161,21 @@ def _other_test(ds, values, rows, cols, mat, notes, test: str, correction: str, 
     notes = notes + [(f"Holm: p-values adjusted by Holm's step-down procedure over the {len(pairs)} distinct pairs "
                       f"of the matrix (--correction holm)")]
     return mat, notes, name, {(a, b): adjusted[unordered(a, b)] for a in rows for b in cols if a != b}
+
+
+def _check_wdl_settings(draw: str | None, draws: str | None, tails: str | None) -> None:
+    """UserError for a --draw, --draws or --tails that is given and not valid."""
+    from bncbench.evaluate.stats import parse_draw
+
+    if draw:
+        try:
+            parse_draw(draw)
+        except ValueError as e:
+            raise UserError(f"--draw: {e}") from None
+    if draws not in (None, "split", "ignore"):
+        raise UserError(f"--draws: {draws!r} is not split or ignore")
+    if tails not in (None, "one", "two"):
+        raise UserError(f"--tails: {tails!r} is not one or two")
 
 
 def _wide_table_values(path: str, metric: str | None, higher_is_better: bool, want_ds: list[str] | None,
@@ -231,7 +260,7 @@ def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results di
         err(line)
 
 
-def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite), or a folder of them (results/)"),
             table: str = typer.Argument(..., metavar="TABLE", help="a published wide table (TSV/CSV), e.g. papers/stan70/dev.tsv"),
             metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="compare only these metrics; plain columns hold the first [default: every metric the headers name; plain columns zol]"),
             classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels of the results"),
@@ -245,9 +274,13 @@ def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results 
     Data-set names may be catalog aliases. Every printed mean and sd gets a row: ours rounded
     to the printed decimals as report rounds (printf on the double), the paper's, the
     difference (ours as printed − paper) and equal (yes/no); then per classifier equal /
-    compared and max |difference|, and the table's data sets not in the results. --format
-    csv prints exactly dataset,classifier,statistic,ours,paper,difference,equal (statistic
-    'zol mean', 'rmse sd', ...; ours at full precision) and the totals on stderr.
+    compared and max |difference|, the results' coverage, why a classifier's values differ as
+    the project records it (a reconstruction in the classifier registry, a data-set version
+    that differs from the paper's in the catalog), and the table's data sets not in the
+    results with their reason. --format csv prints exactly
+    dataset,classifier,statistic,ours,paper,difference,equal (statistic 'zol mean', 'rmse sd',
+    ...; ours at full precision) and the totals on stderr. A folder holding several
+    experiments gets one section per experiment.
 
     \b
     Examples:
@@ -256,21 +289,26 @@ def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results 
       bncbench compare results/ait36 papers/ait36/dev.tsv --metric zol,rmse,rmse_all
       bncbench compare results/stan70 table2.csv --metric rmse --classifiers TAN --format csv
     """
+    from bncbench.cli.common import per_experiment
     from bncbench.evaluate.compare import format_comparison, notes
 
     check_format(format, ("md", "csv", "latex"))
-    result = comparison(results, table, split(metric), split(classifiers), map_)
-    typer.echo(format_comparison(result, format), nl=False)
-    if format == "csv":
-        for line in notes(result):
-            err(line)
+
+    def one(store: str) -> str:
+        result = comparison(store, table, split(metric), split(classifiers), map_)
+        if format == "csv":
+            for line in notes(result):
+                err(line)
+        return format_comparison(result, format)
+
+    typer.echo(per_experiment(results, format, one), nl=False)
 
 
 def comparison(results: str, table: str, metrics: list[str] | None, only: list[str] | None, map_: str | None):
     """`evaluate.compare.compare` of a results store and a published table (compare, report --compare)."""
     from bncbench.data import catalog
     from bncbench.evaluate import compare as cmp
-    from bncbench.results import summarize_store
+    from bncbench.results import store_differences, summarize_store
 
     mapping = {}
     for item in split(map_) or []:
@@ -294,7 +332,34 @@ def comparison(results: str, table: str, metrics: list[str] | None, only: list[s
         except UserError:
             return None
 
-    return cmp.compare(published, plan, ours, resolve)
+    c = cmp.compare(published, plan, ours, resolve)
+    coverage = summaries[first].coverage
+    c.coverage = coverage.line()
+    for name in c.missing_datasets:
+        own = name if name in coverage.datasets else resolve(name)
+        c.missing_reasons[name] = coverage.missing.get(own, "not in the configs run here")
+    c.flags = _classifier_flags(results, [label for _, label, _ in plan.columns])
+    c.differences = store_differences(results, list(dict.fromkeys(r.dataset for r in c.rows)))
+    return c
+
+
+def _classifier_flags(results: str, labels: list[str]) -> dict[str, str]:
+    """{label: the registry's flag} of the `labels` whose classifier (in the config the results
+    were last run with) its docstrings call a reconstruction (evaluate.compare.reconstruction_flag)."""
+    import sys
+
+    from bncbench.classifiers import REGISTRY
+    from bncbench.evaluate.compare import reconstruction_flag
+    from bncbench.results import stored_classifiers
+
+    out = {}
+    for label, name in stored_classifiers(results).items():
+        cls = REGISTRY.get(name)
+        if label in labels and cls is not None:
+            flag = reconstruction_flag(cls.__doc__, getattr(sys.modules.get(cls.__module__), "__doc__", None))
+            if flag:
+                out[label] = flag
+    return out
 
 
 def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
@@ -371,9 +436,11 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     Each claim gets the printed value, ours and a verdict (holds / direction only / does not
     hold; bncbench/evaluate/claims.py says how each kind is judged); then each printed W/D/L
     table with ours in every cell ("printed / ours", * where they differ). Nothing is tuned
-    toward a claim.
+    toward a claim. A verdict judged on fewer data sets than the results should cover says so
+    ("holds (2 of 22 data sets)"); the lines at the end name the missing data sets and why.
+    A claim whose results folder does not exist is not judged; the others are.
 
-    
+    \b
     Example:
       bncbench claims papers/ait36/claims.yaml
       bncbench claims papers/ait36/claims.yaml --results main=runs/ait36
@@ -382,6 +449,7 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     from bncbench.evaluate.report import format_grid
     from bncbench.results import summarize_store
 
+    check_format(format, ("md", "csv", "latex"))
     overrides = {}
     for item in results or []:
         name, sep, folder = item.partition("=")
@@ -392,20 +460,82 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     cache: dict = {}
 
     def summary(name: str, metric: str):
+        folder = spec["results"][name]
+        if not Path(folder).exists():
+            return None
         if (name, metric) not in cache:
-            folder = spec["results"][name]
-            if not Path(folder).exists():
-                raise UserError(f"{claims_file}: results {name!r} at {folder} do not exist; run the config first "
-                                f"or give --results {name}=DIR")
             cache[(name, metric)] = summarize_store(folder, metric)
         return cache[(name, metric)]
 
     verdicts = cl.evaluate(spec, summary)
-    out = [format_grid(["claim", "printed", "ours", "verdict"], [[v.text, v.printed, v.ours, v.verdict] for v in verdicts],
-                       format, caption=f"Claims of paper {spec.get('paper', '')}")]
-    held = sum(v.verdict == "holds" for v in verdicts)
-    if format != "csv":
-        out.append(f"\n{held} of {len(verdicts)} claims hold in our runs.\n\n")
-    for caption, header, rows in cl.table_comparison(spec, summary):
-        out.append(format_grid(header, rows, format, caption=caption) + ("\n" if format != "csv" else ""))
+    tables = cl.table_comparison(spec, summary)
+    caption = f"Claims of paper {spec.get('paper', '')}"
+    if format == "md":
+        out = [_claims_markdown(caption, verdicts)]
+    else:
+        out = [format_grid(["claim", "printed", "ours", "verdict"], [[v.text, v.printed, v.ours, v.verdict]
+                                                                   for v in verdicts], format, caption=caption)]
+    lines = _claims_summary(spec, verdicts, cache)
+    if format == "csv":
+        for line in lines:
+            err(line)
+    else:
+        out.append("\n" + "".join(f"{line}\n" for line in _wrapped(lines, format)) + "\n")
+    for t in tables:
+        header, rows = t.pairs() if format == "md" else t.grid()
+        out.append(format_grid(header, rows, format, caption=t.caption,
+                               notes=_wrapped(t.notes, format) if format != "csv" else None)
+                   + ("\n" if format != "csv" else ""))
     typer.echo("".join(out), nl=False)
+
+
+WIDTH = 100  # the claims in Markdown fit this many columns
+
+
+def _claims_markdown(caption: str, verdicts) -> str:
+    """The claims as a numbered Markdown list (printed, ours, verdict under each claim), wrapped
+    to `WIDTH` columns."""
+    import textwrap
+
+    def wrap(text: str, first: str, rest: str) -> list[str]:
+        return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False)
+
+    lines = wrap(caption, "", "")
+    lines.append("")
+    width = len(str(len(verdicts)))
+    for i, v in enumerate(verdicts, 1):
+        number = f"{i}.".ljust(width + 2)
+        lines += wrap(v.text, number, " " * len(number))
+        for key, value in (("printed", v.printed), ("ours", v.ours), ("verdict", v.verdict)):
+            lines += wrap(f"{key}: {value}", " " * len(number) + "- ", " " * (len(number) + 4))
+    return "\n".join(lines) + "\n"
+
+
+def _wrapped(lines: list[str], fmt: str) -> list[str]:
+    """`lines` wrapped to `WIDTH` columns in md (continuations indented), as they are otherwise."""
+    import textwrap
+
+    if fmt != "md":
+        return lines
+    return [part for line in lines
+            for part in textwrap.wrap(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False)]
+
+
+def _claims_summary(spec: dict, verdicts, summaries: dict) -> list[str]:
+    """The lines after the claims: how many hold, which were not judged, and each results
+    folder's coverage (its missing data sets and why)."""
+    judged = [v for v in verdicts if v.judged]
+    lines = [f"{sum(v.holds for v in judged)} of {len(judged)} judged claims hold in our runs"
+             + (f" ({len(verdicts) - len(judged)} of {len(verdicts)} not judged)." if len(judged) < len(verdicts)
+                else ".")]
+    for name, folder in spec["results"].items():
+        n = sum(v.results == name for v in verdicts if not v.judged)
+        if n:
+            lines.append(f"not judged: {n} claim(s) of results {name!r}: {folder} does not exist; run the config "
+                         f"that writes it or give --results {name}=DIR")
+    shown = set()
+    for (name, _), s in summaries.items():
+        if name not in shown:
+            shown.add(name)
+            lines.append(f"results {name!r} ({spec['results'][name]}): {s.coverage.line()}")
+    return lines

@@ -36,7 +36,7 @@ def export(results: str = typer.Argument(..., metavar="RESULTS", help="results d
         + (", ..." if len(files) > 4 else ""))
 
 
-def report(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
+def report(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite), or a folder of them (results/)"),
            metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="what the cells show (metrics listed above)"),
            datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all in the results]"),
            classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels [default: all in the results]"),
@@ -46,11 +46,17 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
            compare_table: Optional[str] = typer.Option(None, "--compare", metavar="TABLE", help="html: add the comparison with a published table (as bncbench compare RESULTS TABLE)")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
-    The md and latex tables end with a mean row and an average-rank row (Demšar 2006: per data
-    set 1 = best, ties share the average rank), both over the data sets where every shown
-    classifier has a value. A data set whose version differs from the paper's is marked † and
-    explained under the table. --format csv is the long form dataset,classifier,metric,mean,sd
-    at full precision, without summary rows.
+    Only the classifiers that have the metric get a column. The md and latex tables end with a
+    mean row and an average-rank row (Demšar 2006: per data set 1 = best, ties share the
+    average rank), both over the data sets where every shown classifier has a value; no mean
+    row for cll and selected, whose values grow with the data set. A data set whose version
+    differs from the paper's is marked † and explained under the table; a line under it says
+    how many of the data sets the results should cover it shows and why the others are missing
+    (not available, not run, not finished). --format csv is the long form
+    dataset,classifier,metric,mean,sd at full precision, without summary rows.
+
+    RESULTS may be a folder holding several experiments (results/<name>/ each): one section
+    per experiment, in name order (csv: a first column experiment).
 
     --format html is one self-contained page (no network; open it in any browser): the
     provenance (bncbench version, machine, config, data files and checksums), the table of
@@ -78,6 +84,7 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
     \b
     Examples:
       bncbench report results/default
+      bncbench report results/
       bncbench report results/stan70 --metric rmse --format latex
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias
@@ -86,29 +93,56 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench report results/default --format html --out report.html
       bncbench report results/stan70 --format html --compare papers/stan70/dev.tsv
     """
-    from bncbench.evaluate.report import format_report
-    from bncbench.results import store_differences, summarize_store
+    from bncbench.cli.common import per_experiment
+    from bncbench.results import experiments
 
     if format == "html":
         if label_metric:
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
+        found = experiments(results)
+        if len(found) > 1 or Path(found[0][1]) != Path(results):
+            raise UserError(f"--format html takes one experiment's results; {results} holds "
+                            f"{', '.join(folder for _, folder in found)}: give one of them")
         write_text(html_report(results, compare_table, split(datasets), split(classifiers)), out)
         return
     if compare_table:
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
     check_format(format, ("md", "csv", "latex", "html"))
-    s = summarize_store(results, metric, split(datasets), split(classifiers))
+    write_text(per_experiment(results, format, lambda store: report_text(store, metric, split(datasets),
+                                                                        split(classifiers), format, label_metric)),
+               out)
+
+
+def report_text(results: str, metric: str, datasets: list[str] | None, classifiers: list[str] | None, fmt: str,
+                label_metric: str | None) -> str:
+    """The table `report` prints for one results store: the classifiers that have `metric` (those
+    that have none are named under it), with the store's coverage under it (csv: on stderr)."""
+    from bncbench.evaluate.report import NO_MEAN, format_report
+    from bncbench.results import store_differences, summarize_store
+
+    s = summarize_store(results, metric, datasets, classifiers)
     warn_incomplete(s)
-    labels, values = (s.labels, s.values) if not label_metric else _label_metrics(results, s, label_metric)
-    marks = store_differences(results, s.datasets) if format != "csv" else {}
-    write_text(format_report(s.datasets, labels, values, metric, format, marks), out)
+    shown = s.with_metric()
+    swaps = _label_swaps(s, label_metric)
+    labels, values = _label_metrics(results, s, [lab for lab in s.labels if lab in shown or lab in swaps], swaps)
+    if not labels:
+        raise UserError(f"--metric {metric}: no classifier of {results} has {metric} values "
+                        f"({', '.join(s.labels)} have none)")
+    notes = [s.coverage.line()]
+    dropped = [lab for lab in s.labels if lab not in shown and lab not in swaps]
+    if dropped:
+        notes.append(f"not shown, having no {metric} values: {', '.join(dropped)}")
+    if fmt == "csv":
+        for line in notes if not s.coverage.complete or dropped else []:
+            err(f"note: {line}")
+    no_mean = "; ".join(f"{m}: {NO_MEAN[m]}" for m in dict.fromkeys([metric, *swaps.values()]) if m in NO_MEAN)
+    marks = store_differences(results, s.datasets) if fmt != "csv" else {}
+    return format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean)
 
 
-def _label_metrics(results: str, s, label_metric: str):
-    """(labels, values) of summary `s` with the columns --label-metric L=M,... names shown in
-    metric M, labelled 'L (M)'."""
+def _label_swaps(s, label_metric: str | None) -> dict[str, str]:
+    """{label: metric} of --label-metric L=M,..., each checked against summary `s`."""
     from bncbench.evaluate.metrics import METRICS
-    from bncbench.results import summarize_store
 
     swaps = {}
     for item in split(label_metric) or []:
@@ -117,16 +151,24 @@ def _label_metrics(results: str, s, label_metric: str):
             raise UserError(f"--label-metric: {item!r} is not LABEL=METRIC with a label of the results "
                             f"({', '.join(s.labels)}) and a metric ({', '.join(METRICS)})")
         swaps[lab] = m
+    return swaps
+
+
+def _label_metrics(results: str, s, shown: list[str], swaps: dict[str, str]):
+    """(labels, values) of the `shown` labels of summary `s`, those of `swaps` ({label: metric},
+    --label-metric) shown in their metric and labelled 'L (M)'."""
+    from bncbench.results import summarize_store
+
     labels, values = [], dict(s.values)
-    for lab in s.labels:
+    for lab in shown:
         if lab not in swaps:
             labels.append(lab)
             continue
         other = summarize_store(results, swaps[lab], s.datasets, [lab])
-        shown = f"{lab} ({swaps[lab]})"
-        labels.append(shown)
+        column = f"{lab} ({swaps[lab]})"
+        labels.append(column)
         for d in s.datasets:
-            values[(d, shown)] = other.values[(d, lab)]
+            values[(d, column)] = other.values[(d, lab)]
     return labels, values
 
 
@@ -159,7 +201,7 @@ def html_report(results: str, table: str | None, datasets: list[str] | None, cla
         config=stored_config(results), data_files=_data_files(first.datasets), summaries=summaries,
         differences=store_differences(results, first.datasets), wdl=stored_wdl_settings(results), figures=figures_for_html(results),
         comparison=comparison(results, table, [s.metric for s in summaries], classifiers, None) if table else None,
-        comparison_source=table or ""))
+        comparison_source=table or "", coverage=first.coverage.line()))
 
 
 def _data_files(datasets: list[str]) -> list[tuple[str, str, str]]:

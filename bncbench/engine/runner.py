@@ -22,7 +22,7 @@ from bncbench.data.dataset import Dataset
 from bncbench.data.sources import cache_dir, mirror_description
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
 from bncbench.engine.fingerprint import code_fingerprint
-from bncbench.engine.progress import Progress
+from bncbench.engine.progress import Progress, UnitSize
 from bncbench.engine.store import EncodedOutput, Store
 from bncbench.engine.units import Unit, load_dataset, run_unit
 from bncbench.errors import DataUnavailable, UserError
@@ -73,9 +73,15 @@ def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dic
     return units, keys
 
 
+def unit_size(unit: Unit, ds: Dataset) -> UnitSize:
+    """A unit's size for the ETA: its tasks and work = rows × attributes × tasks."""
+    return UnitSize(unit.dataset.name, len(unit.keys), float(ds.n_instances) * max(ds.n_attributes, 1) * len(unit.keys))
+
+
 def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, dict]:
     """`run_unit` plus what the worker's own code is: {classifier name: code fingerprint, "at":
-    where bncbench is installed}, so that the driver refuses results of other code. With
+    where bncbench is installed, "seconds": how long the unit ran (for the ETA)}, so that the
+    driver refuses results of other code. With
     `encode`, the outputs come in their stored form (`EncodedOutput`): a worker process does the
     packing and compression, so the driver, which receives every unit, only inserts (on two
     cores it otherwise competes with the workers). The first call in a process undoes a worker
@@ -83,11 +89,12 @@ def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, di
     import bncbench
 
     restore_malloc_thresholds()
+    start = time.perf_counter()
     outputs = run_unit(unit, *args)
     if encode:
         classes = load_dataset(unit.dataset).classes
         outputs = [EncodedOutput.of(out, classes) for out in outputs]
-    return outputs, {"at": str(Path(bncbench.__file__).parent),
+    return outputs, {"at": str(Path(bncbench.__file__).parent), "seconds": time.perf_counter() - start,
                      **{c.name: code_fingerprint(c.cls) for c in unit.classifiers}}
 
 
@@ -100,10 +107,13 @@ def check_worker_code(unit: Unit, worker: dict) -> None:
                             f"{worker.get('at')}); install the same bncbench version and edits on every worker")
 
 
-def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]]) -> dict:
+def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]],
+                 unavailable: dict[str, str] | None = None) -> dict:
     """The store's layout after this invocation: for every (data set, label) cell ever planned,
     the task keys of its latest plan; data sets and labels in the config's order, then those of
-    earlier configs. Reports cover every cell of the layout."""
+    earlier configs. Reports cover every cell of the layout. `unavailable` ({data set: its
+    missing files}) are the data sets this invocation skipped; a data set it loaded is no longer
+    unavailable (reports name the rest as "not available")."""
     old = old or {}
     def order(new: list[str], before: list[str]) -> list[str]:
         return list(dict.fromkeys(list(new) + [x for x in before if x not in new]))
@@ -115,9 +125,14 @@ def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]]) 
     protocol.update({cell: digest for cell in keys})
     names = dict(old.get("protocol_names", {}))
     names[digest] = exp.name
-    return {"datasets": order(exp.config_datasets, old.get("datasets", [])),
-            "labels": order(exp.config_labels, old.get("labels", [])),
-            "keys": merged, "protocol": protocol, "protocol_names": names}
+    skipped = {d: f for d, f in old.get("unavailable", {}).items() if d not in {x.name for x in exp.datasets}}
+    skipped.update(unavailable or {})
+    layout = {"datasets": order(exp.config_datasets, old.get("datasets", [])),
+              "labels": order(exp.config_labels, old.get("labels", [])),
+              "keys": merged, "protocol": protocol, "protocol_names": names}
+    if skipped:
+        layout["unavailable"] = skipped
+    return layout
 
 
 def protocol_digest(exp: Experiment) -> str:
@@ -145,6 +160,11 @@ def _unavailable_hint() -> str:
             f"docs/datasets.md says where each data set comes from (--strict makes this an error)")
 
 
+def _missing_files(spec: DatasetSpec) -> list[str]:
+    """The files of a data set that could not be loaded, as the run's warning names them."""
+    return catalog.missing_files(spec.name) if not spec.path else [spec.path]
+
+
 def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
     """Load every data set before anything is written (bad input stops here). A catalog data
     set that is held nowhere is skipped with one warning (an error with `strict`)."""
@@ -155,8 +175,7 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
         except DataUnavailable:
             if strict:
                 raise
-            files = catalog.missing_files(spec.name) if not spec.path else [spec.path]
-            skipped.append(f"{spec.name} ({', '.join(files)})")
+            skipped.append(f"{spec.name} ({', '.join(_missing_files(spec))})")
             continue
         if exp.cv.scheme == "petal-bv" and ds.n_instances < exp.cv.divisor:
             raise UserError(f"data set {spec.name!r} has {ds.n_instances} instances, fewer than cv.divisor = "
@@ -239,11 +258,13 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
     is stored, so an interrupted fresh run loses nothing; other stored tasks are never touched.
     The tasks of a unit are stored together, in one transaction, by a background thread."""
     check_executor(executor, scheduler)
+    requested = list(exp.datasets)
     datasets = load_available(exp, strict, log)
+    unavailable = {d.name: ", ".join(_missing_files(d)) for d in requested if d.name not in datasets}
     units, keys = plan(exp, datasets)
     store = Store(results_dir)
     try:
-        store.set_meta("experiment", merge_layout(store.get_meta("experiment"), exp, keys))
+        store.set_meta("experiment", merge_layout(store.get_meta("experiment"), exp, keys, unavailable))
         store.set_meta("config", exp.source)
         store.set_meta("provenance", provenance(exp))
         stored = store.done_keys()
@@ -259,14 +280,14 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                 pending.append(Unit(u.dataset, u.run, u.fold, tuple(c for c, _ in keep), tuple(k for _, k in keep)))
         total = sum(len(u.keys) for u in units)
         n_run = 0
-        per_dataset: dict[str, int] = {}
-        for u in pending:
-            per_dataset[u.dataset.name] = per_dataset.get(u.dataset.name, 0) + len(u.keys)
-        with Progress(total, skipped, per_dataset, quiet=quiet, log=log) as prog:
+        sizes = [unit_size(u, datasets[u.dataset.name]) for u in pending]
+        measured: dict[int, float] = {}  # id(unit) -> seconds it ran on its worker
+        with Progress(total, skipped, sizes, quiet=quiet, log=log) as prog:
             def on_stored(u: Unit, n: int) -> None:
                 nonlocal n_run
                 n_run += n
-                prog.advance(n, u.dataset.name, f"run {u.run} fold {u.fold}")
+                prog.advance(n, u.dataset.name, f"run {u.run} fold {u.fold}",
+                             unit_size(u, datasets[u.dataset.name]).work, measured.pop(id(u), None))
 
             writer = _Writer(store, on_stored)
             args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor or 3)
@@ -278,6 +299,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                 for i, (outputs, worker) in execute(executor, work, pending, args, jobs, scheduler):
                     u = pending[i]
                     check_worker_code(u, worker)
+                    measured[id(u)] = worker.get("seconds")
                     classes = datasets[u.dataset.name].classes
                     writer.submit(u, [(key, u.dataset.name, spec.label, u.run, u.fold, out, classes)
                                       for spec, key, out in zip(u.classifiers, u.keys, outputs)])

@@ -23,6 +23,12 @@ settings, the printed W/D/L tables and the claims, each of one kind:
 ``wdl`` and ``mean_order`` take an optional ``datasets`` list: the claim is about those data sets
 only (e.g. "on mushroom and nursery").
 
+Coverage: a claim is judged on the data sets where our runs have every value it compares; when
+they are fewer than the data sets its results folder should cover (the configs' list, or the
+claim's own ``datasets``), the verdict says so: ``holds (2 of 22 data sets)``. ``mean_order``
+compares the means over the data sets where every classifier it names has a value. A claim whose
+results folder does not exist is listed as not judged (the others are judged).
+
 Nothing here is tuned toward a claim: a claim that our runs do not show is reported so.
 """
 
@@ -53,6 +59,53 @@ class Verdict:
     printed: str
     ours: str
     verdict: str
+    results: str = ""  # the name of the results folder the claim reads
+
+    @property
+    def judged(self) -> bool:
+        return not self.verdict.startswith(NOT_JUDGED)
+
+    @property
+    def holds(self) -> bool:
+        return self.verdict == "holds" or self.verdict.startswith("holds (")
+
+
+NOT_JUDGED = "not judged"
+
+
+@dataclass
+class PrintedTable:
+    """A printed W/D/L table beside ours: `cells` {(row, column): (printed, ours or None)} of the
+    printed lower triangle, `notes` on what ours cover."""
+
+    caption: str
+    rows: list[str]
+    columns: list[str]
+    cells: dict[tuple[str, str], tuple[str, str | None]]
+    notes: list[str]
+
+    def grid(self) -> tuple[list[str], list[list[str]]]:
+        """(header, rows): each cell "printed / ours", marked * where they differ; – where
+        nothing is printed."""
+        body = []
+        for r in self.rows:
+            line = [r]
+            for c in self.columns:
+                if (r, c) not in self.cells:
+                    line.append("–")
+                    continue
+                printed, ours = self.cells[(r, c)]
+                line.append(f"{printed} / {ours or 'n/a'}" + ("" if ours == printed else " *"))
+            body.append(line)
+        return ["", *self.columns], body
+
+    def pairs(self) -> tuple[list[str], list[list[str]]]:
+        """(header, rows) of the long form: one row per printed cell (row, column, printed, ours,
+        * where they differ) — narrow enough for 100 columns."""
+        body = [[r, c, printed, ours or "n/a", "" if ours == printed else "*"]
+                for r in self.rows for c in self.columns if (r, c) in self.cells
+                for printed, ours in [self.cells[(r, c)]]]
+        return ["row", "column", "printed", "ours", "differs"], body
 
 
 def load(path: str, results: dict[str, str] | None = None) -> dict:
@@ -102,9 +155,24 @@ def _parse_wdl(text: str) -> WDL:
     return WDL(w, d, l)
 
 
+def _printed(kind: str, spec: dict, draws: str, tails: str) -> str:
+    """The claim's printed side as the verdict table shows it."""
+    if kind == "wdl" and "expect" in spec:
+        return spec["expect"]
+    if kind == "wdl":
+        printed = _parse_wdl(spec["printed"])
+        return f"{printed} (p={sign_test(printed, draws, tails):.4f})"
+    if kind == "better_count":
+        return f"{int(spec['printed'])} of {spec.get('of') or 'ours'}"
+    if kind == "mean_change":
+        return f"{float(spec['printed']):+.1%}"
+    return "as stated"
+
+
 def evaluate(claims: dict, summary) -> list[Verdict]:
     """Each claim with our value and the verdict. `summary(results_name, metric)` returns the
-    `results.Summary` of that folder and metric."""
+    `results.Summary` of that folder and metric, or None when the folder does not exist (the
+    claim is then not judged)."""
     s = claims.get("wdl") or {}
     rule, draws, tails = s.get("draw", "exact4"), s.get("draws", "ignore"), s.get("tails", "one")
     out = []
@@ -113,13 +181,20 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
         spec = c[kind]
         metric = spec["metric"]
         lower = LOWER_IS_BETTER[metric]
+        printed_text = _printed(kind, spec, draws, tails)
         sm = summary(spec["results"], metric)
+        if sm is None:
+            out.append(Verdict(c["text"], printed_text, "–", f"{NOT_JUDGED}: results {spec['results']!r} missing",
+                               spec["results"]))
+            continue
         vals, ds = sm.values, sm.datasets
+        of = sm.coverage.total
         if spec.get("datasets"):
-            unknown = [d for d in spec["datasets"] if d not in ds]
+            unknown = [d for d in spec["datasets"] if d not in ds and d not in sm.coverage.datasets]
             if unknown:
                 raise UserError(f"claim {c['text']!r}: data set(s) {', '.join(unknown)} not in the results")
             ds = [d for d in ds if d in spec["datasets"]]
+            of = len(spec["datasets"])
         col = lambda lab: [vals.get((d, lab), (math.nan,))[0] for d in ds]  # noqa: E731
         if kind == "wdl" and "expect" in spec:
             ours = wdl(col(spec["row"]), col(spec["column"]), rule, lower)
@@ -134,7 +209,7 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
                 verdict = "holds" if not (better and sig) else "does not hold"
             else:
                 verdict = "holds" if not sig else "does not hold"
-            out.append(Verdict(c["text"], expect, f"{ours} (p={po:.4f})", verdict))
+            ours_text, used = f"{ours} (p={po:.4f})", ours.wins + ours.draws + ours.losses
         elif kind == "wdl":
             printed = _parse_wdl(spec["printed"])
             ours = wdl(col(spec["row"]), col(spec["column"]), rule, lower)
@@ -142,13 +217,13 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
             same_dir = (printed.wins > printed.losses) == (ours.wins > ours.losses)
             same_sig = (pp < ALPHA) == (po < ALPHA)
             verdict = "holds" if same_dir and same_sig else ("direction only" if same_dir else "does not hold")
-            out.append(Verdict(c["text"], f"{printed} (p={pp:.4f})", f"{ours} (p={po:.4f})", verdict))
+            ours_text, used = f"{ours} (p={po:.4f})", ours.wins + ours.draws + ours.losses
         elif kind == "better_count":
             wins, n = better_count(ds, vals, spec["row"], spec["column"], spec.get("draw", rule), lower)
             printed = int(spec["printed"])
             n_printed = int(spec.get("of", len(ds)) or len(ds))
             verdict = "holds" if (wins > n / 2) == (printed > n_printed / 2) else "does not hold"
-            out.append(Verdict(c["text"], f"{printed} of {n_printed}", f"{wins} of {n}", verdict))
+            printed_text, ours_text, used = f"{printed} of {n_printed}", f"{wins} of {n}", n
         elif kind == "mean_change":
             a, b = col(spec["row"]), col(spec["column"])
             both = [(x, y) for x, y in zip(a, b) if not (math.isnan(x) or math.isnan(y))]
@@ -156,16 +231,24 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
             change = ma / mb - 1 if both and mb else math.nan
             printed = float(spec["printed"])
             verdict = "holds" if not math.isnan(change) and (change < 0) == (printed < 0) else "does not hold"
-            out.append(Verdict(c["text"], f"{printed:+.1%}", f"{change:+.1%} ({ma:.4f} vs {mb:.4f}, {len(both)} data sets)",
-                               verdict))
+            ours_text, used = f"{change:+.1%} ({ma:.4f} vs {mb:.4f}, {len(both)} data sets)", len(both)
         else:
             others = {k: list(spec.get(k) or []) for k in ("above", "below", "not_below")}
-            means = {lab: _mean(col(lab)) for lab in list(spec["rows"]) + sum(others.values(), [])}
+            names = list(dict.fromkeys(list(spec["rows"]) + sum(others.values(), [])))
+            cols = {lab: col(lab) for lab in names}
+            common = [i for i in range(len(ds)) if not any(math.isnan(cols[lab][i]) for lab in names)]
+            means = {lab: _mean([cols[lab][i] for i in common]) for lab in names}
             failed = [f"{r} ≤ {o}" for r in spec["rows"] for o in others["above"] if not means[r] > means[o]]
             failed += [f"{r} ≥ {o}" for r in spec["rows"] for o in others["below"] if not means[r] < means[o]]
             failed += [f"{r} < {o}" for r in spec["rows"] for o in others["not_below"] if not means[r] >= means[o]]
-            ours = ", ".join(f"{lab} {means[lab]:.4g}" for lab in means)
-            out.append(Verdict(c["text"], "as stated", ours, "holds" if not failed else "does not hold: " + "; ".join(failed)))
+            ours_text, used = ", ".join(f"{lab} {means[lab]:.4g}" for lab in means), len(common)
+            verdict = "holds" if not failed else "does not hold: " + "; ".join(failed)
+        suffix = sm.coverage.suffix(used, of)
+        if suffix and verdict.startswith("does not hold: "):
+            verdict = f"does not hold{suffix}: {verdict[len('does not hold: '):]}"
+        else:
+            verdict += suffix
+        out.append(Verdict(c["text"], printed_text, ours_text, verdict, spec["results"]))
     return out
 
 
@@ -174,9 +257,9 @@ def _mean(v: list[float]) -> float:
     return sum(x) / len(x) if x else math.nan
 
 
-def table_comparison(claims: dict, summary) -> list[tuple[str, list[str], list[list[str]]]]:
-    """The printed W/D/L tables (lower triangles, row vs column) beside ours:
-    [(caption, header, rows)], each cell "printed / ours", ours marked * where it differs."""
+def table_comparison(claims: dict, summary) -> list[PrintedTable]:
+    """The printed W/D/L tables (lower triangles, row vs column) beside ours; a table whose
+    results folder does not exist (`summary` gives None) keeps only the printed records."""
     s = claims.get("wdl") or {}
     rule = s.get("draw", "exact4")
     out = []
@@ -184,16 +267,22 @@ def table_comparison(claims: dict, summary) -> list[tuple[str, list[str], list[l
         sm = summary(t["results"], t["metric"])
         lower = LOWER_IS_BETTER[t["metric"]]
         cols, rows = t["columns"], t["rows"]
-        body = []
+        cells = {}
         for r, printed_row in zip(rows, t["cells"]):
-            line = [r]
             for c, printed in zip(cols, list(printed_row) + [None] * (len(cols) - len(printed_row))):
                 if printed in (None, "", "-", "–"):
-                    line.append("–")
                     continue
-                ours = wdl([sm.values.get((d, r), (math.nan,))[0] for d in sm.datasets],
-                           [sm.values.get((d, c), (math.nan,))[0] for d in sm.datasets], rule, lower)
-                line.append(f"{printed} / {ours}" + ("" if str(ours) == str(printed) else " *"))
-            body.append(line)
-        out.append((f"{t['caption']} — printed / ours ({t['metric']}, draw {rule}; * = differs)", ["", *cols], body))
+                ours = None if sm is None else str(wdl([sm.values.get((d, r), (math.nan,))[0] for d in sm.datasets],
+                                                       [sm.values.get((d, c), (math.nan,))[0] for d in sm.datasets],
+                                                       rule, lower))
+                cells[(r, c)] = (str(printed), ours)
+        if sm is None:
+            notes = [f"ours: {NOT_JUDGED}, results {t['results']!r} missing"]
+        elif sm.coverage.complete:
+            notes = [f"ours: {sm.coverage.line()}"]
+        else:
+            notes = [(f"ours: {sm.coverage.line()} — records over fewer data sets than the paper's cannot equal "
+                      f"the printed ones")]
+        out.append(PrintedTable(f"{t['caption']} — printed / ours ({t['metric']}, draw {rule}; * = differs)",
+                                list(rows), list(cols), cells, notes))
     return out

@@ -88,6 +88,27 @@ class Comparison:
     metrics: list[str]
     missing_datasets: list[str] = field(default_factory=list)  # in the table, not in the results
     unmatched_columns: list[str] = field(default_factory=list)  # table headers with no classifier of ours
+    missing_reasons: dict[str, str] = field(default_factory=dict)  # missing data set -> why (coverage.REASONS)
+    flags: dict[str, str] = field(default_factory=dict)        # our label -> the project's flag (`reconstruction_flag`)
+    differences: dict[str, str] = field(default_factory=dict)  # our data set -> how its version differs from the paper's
+    coverage: str = ""                                         # the results' n of N data sets (Coverage.line)
+
+    def reasons(self) -> list[str]:
+        """Per classifier with values that differ, the reasons the project records for it: its
+        flag (a reconstruction) and the data sets of those values whose version differs from the
+        paper's; "none recorded" when there is neither."""
+        out = []
+        for lab, eq, n, _ in self.summary():
+            if eq == n:
+                continue
+            why = [self.flags[lab]] if lab in self.flags else []
+            versions = list(dict.fromkeys(r.dataset for r in self.rows
+                                          if r.classifier == lab and not r.equal and r.dataset in self.differences))
+            if versions:
+                why.append(f"data-set version differs from the paper's on {', '.join(versions)}")
+            out.append(f"  {lab} ({eq} of {n} equal): {'; '.join(why) if why else 'no reason recorded by the project'}")
+        return (["why values differ, as the project records it (classifier registry, data catalog):"] + out
+                if out else [])
 
     def summary(self) -> list[tuple[str, int, int, Decimal | None]]:
         """(classifier, values equal, values compared, max |difference|) per classifier, in row order."""
@@ -249,11 +270,44 @@ def format_comparison(c: Comparison, fmt: str) -> str:
             + format_grid(SUMMARY_HEADER, summary, fmt, caption="per classifier", notes=notes(c)))
 
 
+_RECONSTRUCTION = re.compile(r"\breconstruction\b", re.IGNORECASE)
+_NOT_REPRODUCED = re.compile(r"\b(?:is |are )?not reproduced\b|\bdoes not reproduce\b", re.IGNORECASE)
+_SECTION = re.compile(r"docs/algorithms\.md (§[0-9.]*[0-9])")
+_CONFIDENCE = re.compile(r"\b(low|medium) confidence\b", re.IGNORECASE)
+
+
+def reconstruction_flag(*docstrings: str | None) -> str | None:
+    """The project's flag on a classifier, from its docstrings (the class's, then its module's):
+    when the first paragraph of one calls the classifier a reconstruction (docs/algorithms.md
+    §9) or says it does not reproduce the paper, 'reconstruction (docs/algorithms.md §N; low
+    confidence)' (or 'flagged as not reproduced (...)') with the sections and the confidence the
+    paragraphs cite; None when neither does."""
+    paragraphs = [" ".join((d or "").strip().split("\n\n")[0].split()) for d in docstrings]
+    text = " ".join(paragraphs)
+    if _RECONSTRUCTION.search(text):
+        kind = "reconstruction"
+    elif _NOT_REPRODUCED.search(text):
+        kind = "flagged as not reproduced"
+    else:
+        return None
+    details = list(dict.fromkeys(f"docs/algorithms.md {m}" for m in _SECTION.findall(text)))
+    details += list(dict.fromkeys(f"{m.lower()} confidence" for m in _CONFIDENCE.findall(text)))
+    return kind + (f" ({'; '.join(details)})" if details else "")
+
+
 def notes(c: Comparison) -> list[str]:
-    """The total and what of the table was not compared, one line each."""
+    """The total, the coverage, why values differ and what of the table was not compared, one
+    line each."""
     out = [c.total_line()]
+    if c.coverage:
+        out.append(f"results: {c.coverage}")
+    out += c.reasons()
     if c.missing_datasets:
-        out.append(f"in the table but not in the results: {', '.join(c.missing_datasets)}")
+        groups: dict[str, list[str]] = {}
+        for d in c.missing_datasets:
+            groups.setdefault(c.missing_reasons.get(d, ""), []).append(d)
+        out.append("in the table but not in the results: "
+                   + "; ".join(f"{why}: {', '.join(ds)}" if why else ", ".join(ds) for why, ds in groups.items()))
     if c.unmatched_columns:
         out.append(f"columns with no classifier of ours (--map PAPER=OURS): {', '.join(c.unmatched_columns)}")
     return out

@@ -18,6 +18,9 @@ that) and then drawn from it, so the data of a figure can be checked against `bn
   with rank 1 at the right, bars joining the classifiers the Nemenyi test does not tell apart,
   the CD above (evaluate/ranks.py, as `bncbench ranks`).
 
+A figure of results that miss some data sets of their configs says "(n of N data sets)" in its
+title and names the missing ones in a note (`bncbench figures` prints the notes).
+
 Settings come from the command line (`Options`), else from the `figures:` section of the config
 stored with the results (config.parse_figures), else from defaults: the first two labels, the
 first label against the others, the `wdl:` section's metric (else zol), a 2000-instance split.
@@ -319,8 +322,17 @@ def plots(src: Source, only: list[str] | None = None, options: Options | None = 
         if len(made) > 1:
             for p in made:
                 p.name = f"{p.kind}-{p.data['metric']}"
-        out += made
+        out += [_with_coverage(p, src.summary("zol").coverage) for p in made]
     return out
+
+
+def _with_coverage(plot: Plot, coverage) -> Plot:
+    """`plot` with its title saying "n of N data sets" and a note naming the missing ones, when
+    the results do not cover every data set of their configs."""
+    if not coverage.complete:
+        plot.title += f" — {len(coverage.covered)} of {coverage.total} data sets"
+        plot.notes.append(f"figures: {coverage.line()}")
+    return plot
 
 
 # -- drawing ------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from bncbench.evaluate.compare import CAPTION, CSV_COLUMNS, SUMMARY_HEADER, Comparison, printed_rows
 from bncbench.evaluate.compare import notes as comparison_notes
 from bncbench.evaluate.metrics import LOWER_IS_BETTER
-from bncbench.evaluate.report import MARK, difference_legend, summary_rows
+from bncbench.evaluate.report import MARK, NO_MEAN, difference_legend, summary_rows
 from bncbench.evaluate.stats import round4
 from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes
 
@@ -58,6 +58,7 @@ class ReportInput:
     figures: list[tuple[str, str]] = field(default_factory=list)   # (title, SVG text)
     comparison: Comparison | None = None
     comparison_source: str = ""                     # the published table's path
+    coverage: str = ""                              # n of N data sets and the missing ones (Coverage.line)
 
 
 def _cell(mean: float, sd: float) -> str:
@@ -72,7 +73,8 @@ def metric_table(s: Summary, differences: dict[str, str]) -> Table:
     labels = [lab for lab in s.labels if any(not math.isnan(s.values[(d, lab)][0]) for d in s.datasets)]
     rows = [[f"{d} {MARK}" if d in differences else d] + [_cell(*s.values[(d, lab)]) for lab in labels]
             for d in s.datasets]
-    footer, notes = summary_rows(s.datasets, labels, s.values, LOWER_IS_BETTER[s.metric])
+    footer, notes = summary_rows(s.datasets, labels, s.values, LOWER_IS_BETTER[s.metric], NO_MEAN.get(s.metric, ""))
+    notes.insert(0, s.coverage.line())
     dropped = [lab for lab in s.labels if lab not in labels]
     if dropped:
         notes.append(f"no {s.metric} values: {', '.join(dropped)}")
@@ -92,7 +94,9 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
     mat = matrix(datasets, labels, s.values, rule, lower, draws, tails)
     wins = [[a] + ["—" if a == b else str(mat[(a, b)][0]) for b in labels] for a in labels]
     ps = [[a] + ["—" if a == b else format(mat[(a, b)][1], ".4f") for b in labels] for a in labels]
-    notes = (coverage_notes(datasets, s.values, labels, labels, excluded) + settings_notes(s.metric, lower, rule, draws, tails)
+    absent = {d: why for d, why in s.coverage.missing.items() if d not in s.datasets}
+    notes = (coverage_notes(datasets, s.values, labels, labels, excluded, absent=absent)
+             + settings_notes(s.metric, lower, rule, draws, tails)
              + difference_legend(datasets, differences))
     return [Table(f"wdl-{s.metric}", f"{s.metric}: wins-draws-losses of the row against the column",
                   ["W-D-L (row vs column)"] + labels, wins),
@@ -210,5 +214,7 @@ def render(inp: ReportInput) -> str:
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{_esc(inp.title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-            f"<h1>{_esc(inp.title)}</h1>\n<nav><ul>{nav}</ul></nav>\n{body}\n"
+            f"<h1>{_esc(inp.title)}</h1>\n"
+            + (f'<p class="note" id="coverage">{_esc(inp.coverage)}</p>\n' if inp.coverage else "")
+            + f"<nav><ul>{nav}</ul></nav>\n{body}\n"
             f"<script>{SCRIPT}</script>\n</body>\n</html>\n")

@@ -11,6 +11,13 @@ from bncbench.evaluate.stats import average_ranks, round4
 
 MARK = "†"  # after the name of a data set whose version differs from the paper's
 
+# The metrics whose mean over data sets a table does not show, and why: the value grows with the
+# data set, so data sets of different sizes do not average to anything (the average rank, taken
+# within each data set, is still shown). Every other metric's value is a mean or a share per
+# instance or a time, and its mean over data sets is shown.
+NO_MEAN = {"cll": "CLL is a sum over each data set's test instances; data sets of different sizes do not average",
+           "selected": "the attributes kept are a count out of each data set's own number of attributes"}
+
 
 def _cell(mean: float, sd: float) -> str:
     if math.isnan(mean):
@@ -28,10 +35,12 @@ def difference_legend(datasets, differences: dict[str, str]) -> list[str]:
             for ds in datasets if ds in differences]
 
 
-def summary_rows(datasets, labels, values, lower_is_better: bool) -> tuple[list[list[str]], list[str]]:
+def summary_rows(datasets, labels, values, lower_is_better: bool,
+                 no_mean: str = "") -> tuple[list[list[str]], list[str]]:
     """The mean row and the average-rank row (Demšar 2006) of a report table, and the notes they
     need. Both are over the data sets where every shown classifier has a value; ranks are of the
-    values as printed (rounded to 4 decimals), so equal printed values tie."""
+    values as printed (rounded to 4 decimals), so equal printed values tie. `no_mean` (a reason,
+    `NO_MEAN`) leaves the mean row out and says why."""
     complete = [ds for ds in datasets if not any(math.isnan(values[(ds, lab)][0]) for lab in labels)]
     n, total = len(complete), len(datasets)
     if n:
@@ -42,21 +51,26 @@ def summary_rows(datasets, labels, values, lower_is_better: bool) -> tuple[list[
     else:
         means = rank_cells = ["n/a"] * len(labels)
     over = "" if n == total else f" ({n} of {total} data sets)"
-    rows = [[f"mean{over}"] + means, [f"average rank{over}"] + rank_cells]
+    rows = ([] if no_mean else [[f"mean{over}"] + means]) + [[f"average rank{over}"] + rank_cells]
     notes = [f"average rank: 1 = best ({'lower' if lower_is_better else 'higher'} is better); "
              "equal values as printed share the average of their ranks"]
+    if no_mean:
+        notes.append(f"no mean row: {no_mean}")
     if n < total:
         left = [ds for ds in datasets if ds not in complete]
-        notes.append(f"mean and average rank over the {n} data set(s) where every classifier shown has a value; "
-                     f"left out: {', '.join(left)}")
+        notes.append(f"{'average rank' if no_mean else 'mean and average rank'} over the {n} data set(s) where "
+                     f"every classifier shown has a value; left out: {', '.join(left)}")
     return rows, notes
 
 
 def format_report(datasets, labels, values, metric: str, fmt: str, differences: dict[str, str] | None = None,
-                  lower_is_better: bool | None = None) -> str:
-    """One row per data set, one column per classifier. md/latex end with a mean row and an
-    average-rank row, and mark (†) data sets whose version differs from the paper's
-    (`differences`: {data set: reason}, e.g. results.store_differences). csv is the long form at full precision, nothing more."""
+                  lower_is_better: bool | None = None, notes: list[str] | None = None,
+                  no_mean: str | None = None) -> str:
+    """One row per data set, one column per classifier. md/latex end with a mean row (unless the
+    metric is one of `NO_MEAN`, or `no_mean` gives another reason) and an average-rank row, mark
+    (†) data sets whose version differs from the paper's (`differences`: {data set: reason}, e.g.
+    results.store_differences) and print `notes` (e.g. the coverage) under the table. csv is the
+    long form at full precision, nothing more."""
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -73,9 +87,10 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
         lower_is_better = LOWER_IS_BETTER[metric]
     rows = [[f"{ds} {MARK}" if ds in differences else ds] + [_cell(*values[(ds, lab)]) for lab in labels]
             for ds in datasets]
-    footer, notes = summary_rows(datasets, labels, values, lower_is_better)
+    footer, summary_notes = summary_rows(datasets, labels, values, lower_is_better,
+                                         NO_MEAN.get(metric, "") if no_mean is None else no_mean)
     return format_grid(["dataset"] + list(labels), rows, fmt, caption=f"{metric} (mean ± sd)", footer=footer,
-                       notes=notes + difference_legend(datasets, differences))
+                       notes=list(notes or []) + summary_notes + difference_legend(datasets, differences))
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",

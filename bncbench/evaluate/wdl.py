@@ -6,6 +6,7 @@ import csv
 import io
 import math
 
+from bncbench.evaluate.coverage import Coverage
 from bncbench.evaluate.report import format_grid
 from bncbench.evaluate.stats import parse_draw, sign_test, wdl
 
@@ -28,11 +29,14 @@ def left_out(datasets, values, a: str, b: str) -> list[str]:
     return [d for d in datasets if math.isnan(values[(d, a)][0]) or math.isnan(values[(d, b)][0])]
 
 
-def coverage_notes(datasets, values, rows, cols, excluded: list[str] = (), why: str = "incomplete") -> list[str]:
+def coverage_notes(datasets, values, rows, cols, excluded: list[str] = (), why: str = "incomplete",
+                   absent: dict[str, str] | None = None) -> list[str]:
     """Which data sets the matrix is computed on: `excluded` were dropped before for every pair
-    (`why`); beyond those, a pair leaves out the data sets missing a value in either column —
-    said once when it is the same for every pair, else for each pair where something is left out."""
-    total = len(datasets) + len(excluded)
+    (`why`), `absent` ({data set: reason}, `coverage.REASONS`) are not in the results at all; beyond
+    those, a pair leaves out the data sets missing a value in either column — said once when it is
+    the same for every pair, else for each pair where something is left out."""
+    absent = absent or {}
+    total = len(datasets) + len(excluded) + len(absent)
     pairs = []
     for a in rows:
         for b in cols:
@@ -40,6 +44,8 @@ def coverage_notes(datasets, values, rows, cols, excluded: list[str] = (), why: 
                 pairs.append((a, b))
     miss = {p: left_out(datasets, values, *p) for p in pairs}
     dropped = f"; left out as {why} for every pair: {', '.join(excluded)}" if excluded else ""
+    if absent:
+        dropped += "; not in the results: " + Coverage(list(absent), absent).missing_text()
     distinct = {tuple(m) for m in miss.values()}
     if len(distinct) <= 1:
         common = list(next(iter(distinct))) if distinct else []

@@ -185,7 +185,7 @@ def test_results_of_other_worker_code_are_refused():
     exp = config.parse("datasets: [iris]\ncv: {folds: 2}\nclassifiers: [NB, TAN]\n")
     units, _ = runner.plan(exp, runner.load_available(exp, False, print))
     outputs, worker = runner.run_unit_on_worker(units[0], exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
-    assert len(outputs) == 2 and set(worker) == {"at", "NB", "TAN"}
+    assert len(outputs) == 2 and set(worker) == {"at", "seconds", "NB", "TAN"} and worker["seconds"] > 0
     runner.check_worker_code(units[0], worker)  # the same code: accepted
     with pytest.raises(UserError, match="other code for TAN"):
         runner.check_worker_code(units[0], {**worker, "TAN": "0" * 64})
@@ -399,3 +399,24 @@ def test_plain_progress_is_one_line_per_data_set(tmp_path):
     again = bnc("run", cfg, "--results", tmp_path / "r", check=True)
     assert again.stderr.strip().splitlines() == [f"done: 0 tasks run, 54 already finished (0:00); results in "
                                                  f"{tmp_path / 'r'}"]
+
+
+def test_layout_records_skipped_data_sets_until_one_is_loaded():
+    """merge_layout keeps what each run skipped ({data set: files}, reports say "not available")
+    and forgets a data set as soon as a run loads it."""
+    from bncbench import config
+    from bncbench.engine.runner import merge_layout
+
+    text = SMALL.replace("[iris, labor-negotiations, car]", "[iris, phoneme, car]")
+    exp = config.parse(text)
+    exp.datasets = [d for d in exp.datasets if d.name != "phoneme"]  # as load_available leaves it
+    first = merge_layout(None, exp, {"iris\tNB": ["k1"]}, {"phoneme": "phoneme/phoneme.arff"})
+    assert first["unavailable"] == {"phoneme": "phoneme/phoneme.arff"}
+    assert first["datasets"] == ["iris", "phoneme", "car"]
+    # a run of iris only keeps the record of phoneme
+    only_iris = config.parse(text)
+    only_iris.datasets = [d for d in only_iris.datasets if d.name == "iris"]
+    assert merge_layout(first, only_iris, {"iris\tNB": ["k2"]})["unavailable"] == {"phoneme": "phoneme/phoneme.arff"}
+    # a run that loads phoneme forgets it
+    loaded = merge_layout(first, config.parse(text), {"phoneme\tNB": ["k3"]})
+    assert "unavailable" not in loaded and loaded["keys"]["phoneme\tNB"] == ["k3"]

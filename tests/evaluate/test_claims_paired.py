@@ -7,6 +7,7 @@ import pytest
 
 from bncbench.errors import UserError
 from bncbench.evaluate import claims as cl
+from bncbench.evaluate.coverage import Coverage
 from bncbench.evaluate.paired import (
     better_count,
     gd_rows,
@@ -47,6 +48,12 @@ def test_parse_pairs():
         parse_pairs("TAN")
 
 
+def _summary(values: dict, datasets: list[str], missing: dict | None = None) -> SimpleNamespace:
+    """What `claims.evaluate` reads of a results.Summary: values, data sets and coverage."""
+    return SimpleNamespace(values=values, datasets=datasets,
+                           coverage=Coverage([*datasets, *(missing or {})], dict(missing or {})))
+
+
 def _claims_file(tmp_path, claims: str) -> str:
     p = tmp_path / "claims.yaml"
     p.write_text("paper: test\nresults: {main: r}\nwdl: {draw: exact4, draws: ignore, tails: one}\n" + claims)
@@ -60,7 +67,7 @@ def test_claim_verdicts(tmp_path):
     for i, d in enumerate(ds):
         values[(d, "A")] = (0.1 if i else 0.5, math.nan)
         values[(d, "B")] = (0.2, math.nan)
-    summary = lambda name, metric: SimpleNamespace(values=values, datasets=ds)  # noqa: E731
+    summary = lambda name, metric: _summary(values, ds)  # noqa: E731
     path = _claims_file(tmp_path, """claims:
   - text: significant, as printed
     wdl: {results: main, metric: zol, row: A, column: B, printed: 20-11-5}
@@ -103,12 +110,13 @@ def test_claims_file_errors_name_the_key(tmp_path):
 def test_printed_table_beside_ours(tmp_path):
     ds = ["d1", "d2"]
     values = {("d1", "A"): (0.1, 0), ("d2", "A"): (0.3, 0), ("d1", "B"): (0.2, 0), ("d2", "B"): (0.2, 0)}
-    summary = lambda name, metric: SimpleNamespace(values=values, datasets=ds)  # noqa: E731
+    summary = lambda name, metric: _summary(values, ds)  # noqa: E731
     path = _claims_file(tmp_path, """tables:
   - {caption: T, results: main, metric: zol, columns: [B, A], rows: [A, B], cells: [[1-0-1], ["-", 0-1-1]]}
 claims: []
 """)
-    [(caption, header, rows)] = cl.table_comparison(cl.load(path), summary)
+    [table] = cl.table_comparison(cl.load(path), summary)
+    header, rows = table.grid()
     # a lower triangle: every row has every column (– where nothing is printed)
     assert header == ["", "B", "A"] and rows == [["A", "1-0-1 / 1-0-1", "–"], ["B", "–", "0-1-1 / 1-0-1 *"]]
 
@@ -117,7 +125,7 @@ def test_claims_about_some_data_sets(tmp_path):
     ds = ["d1", "d2", "d3"]
     values = {("d1", "A"): (90.0, 0), ("d2", "A"): (50.0, 0), ("d3", "A"): (70.0, 0),
               ("d1", "B"): (80.0, 0), ("d2", "B"): (60.0, 0), ("d3", "B"): (70.0, 0)}
-    summary = lambda name, metric: SimpleNamespace(values=values, datasets=ds)  # noqa: E731
+    summary = lambda name, metric: _summary(values, ds)  # noqa: E731
     path = _claims_file(tmp_path, """claims:
   - text: A above B on d1
     mean_order: {results: main, metric: accuracy, datasets: [d1], rows: [A], above: [B]}
@@ -137,3 +145,34 @@ def test_claims_about_some_data_sets(tmp_path):
     assert v[3].ours.startswith("1-1-0")
     with pytest.raises(UserError, match="d9"):
         cl.evaluate({**spec, "claims": bad}, summary)
+
+
+def test_verdicts_say_on_how_many_data_sets_and_missing_results_are_not_judged(tmp_path):
+    # 3 of 5 data sets have values; d4 not available, d5 not run
+    ds = ["d1", "d2", "d3"]
+    values = {(d, "A"): (0.1, 0) for d in ds} | {(d, "B"): (0.2, 0) for d in ds}
+    values[("d3", "A")] = (math.nan, math.nan)  # and A has no value on d3
+    def summary(name, metric):
+        return None if name == "gone" else _summary(values, ds, {"d4": "not available", "d5": "not run"})
+
+    path = tmp_path / "c.yaml"
+    path.write_text("""paper: t
+results: {main: r, gone: g}
+tables:
+  - {caption: T, results: gone, metric: zol, columns: [B], rows: [A], cells: [[2-0-0]]}
+claims:
+  - {text: w, wdl: {results: main, metric: zol, row: A, column: B, expect: better}}
+  - {text: o, mean_order: {results: main, metric: zol, rows: [B], above: [], below: [A]}}
+  - {text: c, mean_change: {results: main, metric: zol, row: A, column: B, printed: -0.5}}
+  - {text: g, wdl: {results: gone, metric: zol, row: A, column: B, printed: 2-0-0}}
+""")
+    v = cl.evaluate(cl.load(str(path)), summary)
+    assert [x.verdict for x in v] == ["holds (2 of 5 data sets)",
+                                      "does not hold (2 of 5 data sets): B ≥ A",
+                                      "holds (2 of 5 data sets)",
+                                      "not judged: results 'gone' missing"]
+    assert v[3].printed.startswith("2-0-0 (p=") and v[3].ours == "–" and not v[3].judged
+    assert [x.holds for x in v] == [True, False, True, False]
+    [t] = cl.table_comparison(cl.load(str(path)), summary)
+    assert t.cells == {("A", "B"): ("2-0-0", None)} and t.notes == ["ours: not judged, results 'gone' missing"]
+    assert t.pairs() == (["row", "column", "printed", "ours", "differs"], [["A", "B", "2-0-0", "n/a", "*"]])

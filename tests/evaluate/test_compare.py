@@ -144,7 +144,7 @@ def test_hand_made_table_reports_exactly_the_known_differences(tiny, tmp_path):
     assert got[("iris", "NB", "rmse mean")] == ("0.00", "yes")  # compared at the 2 printed decimals
     assert all(v == ("0.0000", "yes") for k, v in got.items() if k not in differ and k != ("iris", "NB", "rmse mean"))
     assert "12 of 14 values equal" in r.stderr
-    assert "in the table but not in the results: zoo" in r.stderr
+    assert "in the table but not in the results: not in the configs run here: zoo" in r.stderr
     assert "AODE" in r.stderr  # the column no classifier of ours has
 
     md = bnc("compare", res, table, "--metric", "zol,rmse", "--map", "NaiveBayes=NB", check=True).stdout
@@ -152,7 +152,7 @@ def test_hand_made_table_reports_exactly_the_known_differences(tiny, tmp_path):
                for line in md.split("per classifier")[1].splitlines() if line.startswith("| ") and "classifier" not in line}
     assert summary == {"NB": ["9", "10", "0.0003"], "KDB1": ["3", "4", "0.0010"]}
     assert "12 of 14 values equal at the printed precision (zol, rmse)" in md
-    assert "in the table but not in the results: zoo" in md
+    assert "in the table but not in the results: not in the configs run here: zoo" in md
 
     # --metric zol --classifiers KDB1: KDB1's zol only
     only = _csv(bnc("compare", res, table, "--metric", "zol", "--classifiers", "KDB1", "--format", "csv",
@@ -184,3 +184,38 @@ def test_bad_input_exit_2_one_line(tiny, tmp_path):
     _refused(bnc("compare", res, good, "--map", "NB"), "--map")
     _refused(bnc("compare", res, good, "--classifiers", "TAN"), "TAN")
     _refused(bnc("compare", res, good, "--format", "html"), "--format")
+
+
+def test_reconstruction_flags_come_from_the_registry_docstrings():
+    """docs/algorithms.md §9 registers FKDB, TAODE and NSR as reconstructions; their docstrings say
+    so and cite their sections. No other registered classifier is flagged."""
+    import sys
+
+    from bncbench.classifiers import REGISTRY
+    from bncbench.evaluate.compare import reconstruction_flag
+
+    flags = {name: reconstruction_flag(cls.__doc__, sys.modules[cls.__module__].__doc__)
+             for name, cls in REGISTRY.items()}
+    assert {n: f for n, f in flags.items() if f} == {
+        "FKDB": "reconstruction (docs/algorithms.md §4.11; low confidence)",
+        "TAODE": "reconstruction (docs/algorithms.md §4.13; low confidence)",
+        "NSR": "reconstruction (docs/algorithms.md §4.8.5)"}
+    assert reconstruction_flag("X: paper 004's column is not reproduced (docs/algorithms.md §9; medium "
+                               "confidence).\n\nA reconstruction in a later paragraph is not a flag.") == \
+        "flagged as not reproduced (docs/algorithms.md §9; medium confidence)"
+
+
+def test_reasons_per_classifier_name_the_flag_and_the_data_set_versions():
+    from bncbench.evaluate.compare import Comparison, Row
+
+    rows = [Row("autos", "FKDB", "zol mean", 0.1, "0.2000", 4), Row("iris", "FKDB", "zol mean", 0.1, "0.1000", 4),
+            Row("autos", "TAN", "zol mean", 0.3, "0.2000", 4), Row("iris", "TAN", "zol mean", 0.1, "0.1000", 4),
+            Row("iris", "NB", "zol mean", 0.1, "0.2000", 4), Row("iris", "KDB", "zol mean", 0.1, "0.1000", 4)]
+    c = Comparison(rows, ["zol"], flags={"FKDB": "reconstruction (docs/algorithms.md §4.11)"},
+                   differences={"autos": "7 classes declared, 6 occur"})
+    assert c.reasons() == [
+        "why values differ, as the project records it (classifier registry, data catalog):",
+        ("  FKDB (1 of 2 equal): reconstruction (docs/algorithms.md §4.11); data-set version differs from the "
+         "paper's on autos"),
+        "  TAN (1 of 2 equal): data-set version differs from the paper's on autos",
+        "  NB (0 of 1 equal): no reason recorded by the project"]  # KDB: every value equal, nothing to say
