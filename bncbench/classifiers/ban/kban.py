@@ -152,8 +152,10 @@ class KBAN(BayesNetClassifier):
         candidates: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[tuple[int, int], ...], tuple[int, ...],
                                                                  tuple[int, ...]]]] = {}
         while True:
-            best, best_correct, best_attr, best_arcs = None, correct, -1, ()
             children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
+            # every candidate of the step whose bound beats the current count, in the wrapper's
+            # order (attribute, then edge set): that order breaks ties
+            pool = []
             for i in range(n):
                 if i in handled:
                     continue
@@ -173,23 +175,33 @@ class KBAN(BayesNetClassifier):
                     change = [(j, tuple(sorted(parents[j] + (i,)))) for j in out]
                     if into:
                         change.append((i, tuple(sorted(parents[i] + into))))
-                    valid.append((arcs, into, out))
+                    valid.append((i, arcs, into, out))
                     changes.append(sorted(change))
                 if not valid:
                     continue
-                bounds = scorer.upper_bounds(changes)
-                reach: dict[int, set[int]] = {}  # node → what it reaches by arcs of the base avoiding i
-                for (arcs, into, out), change, bound in zip(valid, changes, bounds.tolist()):
-                    if bound <= best_correct:
-                        continue  # cannot beat the best so far (see `upper_bounds`)
-                    if _closes_cycle(parents, i, list(into), list(out), children[i], reach):
-                        continue
-                    structure = list(parents)
-                    for j, par in change:
-                        structure[j] = par
-                    got = scorer.correct(tuple(structure), changed=[j for j, _ in change], beat=best_correct)
-                    if got > best_correct:
-                        best, best_correct, best_attr, best_arcs = tuple(structure), got, i, arcs
+                for cand, change, bound in zip(valid, changes, scorer.upper_bounds(changes).tolist()):
+                    if bound > correct:  # else it cannot beat the current structure (see `upper_bounds`)
+                        pool.append((bound, cand, change))
+            # the largest bounds first, so the best count rises fast and settles the rest by their
+            # bounds; the winner is still the first candidate in the wrapper's order of the largest
+            # count (a later one must beat it, an earlier one only equal it)
+            best, best_correct, best_attr, best_arcs, best_pos = None, correct, -1, (), -1
+            reach: dict[int, dict[int, set[int]]] = {}  # per i: node → what it reaches by arcs of the base avoiding i
+            for pos in sorted(range(len(pool)), key=lambda q: -pool[q][0]):  # stable: ties in wrapper order
+                bound, (i, arcs, into, out), change = pool[pos]
+                if bound < best_correct:
+                    break
+                if bound == best_correct and pos > best_pos:
+                    continue
+                if _closes_cycle(parents, i, list(into), list(out), children[i], reach.setdefault(i, {})):
+                    continue
+                structure = list(parents)
+                for j, par in change:
+                    structure[j] = par
+                beat = best_correct - 1 if pos < best_pos else best_correct
+                got = scorer.correct(tuple(structure), changed=[j for j, _ in change], beat=beat)
+                if got > beat:
+                    best, best_correct, best_attr, best_arcs, best_pos = tuple(structure), got, i, arcs, pos
             if best is None:
                 break
             parents = list(best)
