@@ -4,6 +4,7 @@ greedy search of `kban.py` settle most candidates without counting every row."""
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -105,16 +106,31 @@ class StructureScorer:
         self._cols = np.ascontiguousarray(Xc.T, dtype=np.int64)  # attribute columns
         self._factors: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
         self._cells: dict[tuple[int, tuple[int, ...]], _Estimates] = {}
+        self._config_ids: dict[tuple[int, ...], tuple[np.ndarray, int]] = {}
         self._contexts: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
 
+    def _configs(self, parents: tuple[int, ...]) -> tuple[np.ndarray, int]:
+        """Per row the index of its parent configuration, and the number of indices (about the
+        configurations that occur, see `_ranks`): from the configurations of all parents but the
+        last, refined by the last one's values."""
+        got = self._config_ids.get(parents)
+        if got is None:
+            if parents:
+                head, n = self._configs(parents[:-1])
+                p = parents[-1]
+                got = _ranks(head * self.sizes[p] + self._cols[p], n * int(self.sizes[p]))
+            else:
+                got = np.zeros(self.N, dtype=np.int64), 1
+            self._config_ids[parents] = got
+        return got
+
     def _context(self, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Per row the index of its parent configuration among those occurring, and the
+        """Per row the index of its parent configuration (`_configs`), and the
         (|Y|, configurations) counts N(π, y)."""
         got = self._contexts.get(parents)
         if got is None:
-            cfg = self.counts.configs(parents)
-            ids, n = _ranks(cfg.ids, cfg.n_configs)
+            ids, n = self._configs(parents)
             got = ids, np.bincount(self._yi * n + ids, minlength=self.C * n).reshape(self.C, n)
             self._contexts[parents] = got
         return got
@@ -133,7 +149,7 @@ class StructureScorer:
         flat = self._yi * n_cells + cell  # each row's (own class, cell)
         num = np.bincount(flat, minlength=self.C * n_cells).astype(np.float64)  # N(π, x, y) per class and cell
         den = ctx_counts.take(cell_ctx, axis=1).astype(np.float64).reshape(-1)  # N(π, y)
-        cells = self.C * float(np.prod([self.card[p] for p in parents])) if parents else float(self.C)
+        cells = self.C * float(math.prod(int(self.card[p]) for p in parents))
         est = (self.card[child], self.estimator, self.m)
         table = log_cond(num, den, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
         own = table
@@ -210,9 +226,10 @@ class StructureScorer:
         runner_up = _argmax0(runner_up)[0]
         flat = b.reshape(-1)
         self._lost_below = flat.take(runner_up * N + right) - flat.take(self._own_at.take(right)) - tol.take(right)
-        # the watched rows (wrong rows, then watched right rows) and the class whose log-odds
-        # against the true class `_lead` follows: the predicted one, the runner-up
-        self._watch = (np.concatenate([self._wrong, right]), np.concatenate([pred.take(self._wrong), runner_up]))
+        # the watched rows (wrong rows, then watched right rows), their true class, and the class
+        # whose log-odds against the true class `_lead` follows: the predicted one, the runner-up
+        watch = np.concatenate([self._wrong, right])
+        self._watch = (watch, self._yi.take(watch), np.concatenate([pred.take(self._wrong), runner_up]))
         self._base_odds: dict[int, np.ndarray] = {}
         # cached factors and rises that no candidate of this base can use any more: a candidate
         # only adds parents, so a node's parent set is always a superset of its base parents
@@ -224,8 +241,9 @@ class StructureScorer:
         """Per watched row, the factor's log-odds of the true class against the row's other
         watched class: the predicted one for a wrong row, the runner-up for a right row."""
         e = self._estimates(child, parents)
-        rows, other = self._watch
-        return e.own.take(e.flat.take(rows)) - e.table.reshape(-1).take(other * e.table.shape[1] + e.cell.take(rows))
+        rows, own, other = self._watch
+        n, cell = e.table.shape[1], e.cell.take(rows)
+        return e.own.take(own * n + cell) - e.table.reshape(-1).take(other * n + cell)
 
     def _lead(self, child: int, parents: tuple[int, ...], out: np.ndarray | None = None) -> np.ndarray:
         """Per watched row, how much giving `child` the parents `parents` instead of its base
@@ -288,7 +306,9 @@ class StructureScorer:
                 best, top = _argmax0(diff)
                 diff.reshape(-1)[best * n_new + np.arange(n_new)] = -np.inf
                 second = diff.max(axis=0)
-                d_other = np.where(best.take(en.cell) == self.y, second.take(en.cell), top.take(en.cell))
+                # per (class, cell): the change of the best class other than that one
+                other = np.where(best == np.arange(self.C)[:, None], second, top)
+                d_other = other.reshape(-1).take(en.flat)
             got = self._rises[key] = np.maximum(d_other, d_own) - d_own
         return got
 
