@@ -123,22 +123,24 @@ class KBAN(BayesNetClassifier):
         chosen: list[int] = []
         while len(chosen) + len(parents) < self.k:
             selected = list(parents) + chosen
-            best, best_score = -1, 0.0
-            for j in range(n):
-                if j == i or j in selected:
-                    continue
-                if selected:
-                    red = 0.0
-                    for a in selected:
-                        red += float(cmi[a, j])
-                    score = float(tie_key(float(cmi[i, j]) - red / len(selected)))  # kernels/ties.py
-                else:
-                    score = float(cmi[i, j])
-                if best < 0 or score > best_score:
-                    best, best_score = j, score
-            if best < 0:
+            free = np.ones(n, dtype=bool)
+            free[[i] + selected] = False
+            if not free.any():
                 break
-            chosen.append(best)
+            if not selected:
+                chosen.append(int(np.argmax(np.where(free, cmi[i], -np.inf))))
+                continue
+            red = np.zeros(n)
+            for a in selected:  # summed in this order, as scalars would be
+                red += cmi[a]
+            score = np.where(free, cmi[i] - red / len(selected), -np.inf)
+            # scores are compared by their tie keys (kernels/ties.py), which move a value by less
+            # than 1e-9 of it (or flush it below 1e-12 to 0): only scores this close to the
+            # largest can share its key, the largest key
+            top = float(score.max())
+            near = np.flatnonzero(score >= top - max(1e-8 * abs(top), 1e-11))
+            keys = [float(tie_key(float(score[j]))) for j in near]
+            chosen.append(int(near[keys.index(max(keys))]))
         return chosen
 
     def _search(self, scorer: StructureScorer, n: int) -> None:
@@ -153,6 +155,7 @@ class KBAN(BayesNetClassifier):
                                                                  tuple[int, ...]]]] = {}
         while True:
             children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
+            at_cap = {j for j in range(n) if len(parents[j]) >= self.k}
             # every candidate of the step whose bound beats the current count, in the wrapper's
             # order (attribute, then edge set): that order breaks ties
             pool = []
@@ -165,8 +168,8 @@ class KBAN(BayesNetClassifier):
                                                  for arcs in edge_sets(self._candidates(i, parents[i]), i)]
                 # attributes that cannot be joined to i: an arc (or its reverse) exists already;
                 # and those that cannot become i's children either: they have k parents
-                linked = {j for j in range(n) if i in parents[j] or j in parents[i]}
-                full = linked | {j for j in range(n) if len(parents[j]) >= self.k}
+                linked = set(children[i]).union(parents[i])
+                full = linked | at_cap
                 room = self.k - len(parents[i])
                 valid, changes = [], []
                 for arcs, into, out in candidates[i, parents[i]]:
