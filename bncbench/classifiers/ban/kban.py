@@ -10,7 +10,7 @@ import numpy as np
 
 from bncbench.classifiers.ban.kban_scorer import StructureScorer
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kernels.counts import ParentConfigs, parent_set_counts
+from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 from bncbench.classifiers.kernels.ties import tie_key
@@ -229,7 +229,7 @@ class KBAN(BayesNetClassifier):
         self._tables = []
         N = float(y.size)
         for i, par in enumerate(self.parents_):
-            cfg = scorer.counts.configs(par)
+            cfg = parent_configs(Xc, par, self.sizes_)
             if cfg.keys is None and cfg.n_configs > 4 * y.size:  # index only the configurations that occur
                 keys, ids = np.unique(cfg.ids, return_inverse=True)
                 cfg = ParentConfigs(cfg.parents, cfg.radices, ids.reshape(-1), int(keys.size), keys)

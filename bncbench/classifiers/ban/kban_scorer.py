@@ -9,7 +9,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bncbench.classifiers.kernels.counts import KDepCounts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 
 Structure = tuple[tuple[int, ...], ...]  # per attribute, its attribute parents (sorted)
@@ -88,7 +87,6 @@ class StructureScorer:
         self.y, self.card, self.C = y, card, n_classes
         self.sizes = np.asarray(sizes, dtype=np.int64)
         self.estimator, self.m, self.loo = estimator, m, loo
-        self.counts = KDepCounts(Xc, y, sizes, n_classes)
         N = y.size
         self.N = N
         self.total = float(N - 1) if loo else float(N)
