@@ -10,7 +10,7 @@ import numpy as np
 
 from bncbench.classifiers.ban.kban_scorer import StructureScorer
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kernels.counts import ParentConfigs, parent_set_counts
+from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 from bncbench.classifiers.kernels.ties import tie_key
@@ -123,22 +123,24 @@ class KBAN(BayesNetClassifier):
         chosen: list[int] = []
         while len(chosen) + len(parents) < self.k:
             selected = list(parents) + chosen
-            best, best_score = -1, 0.0
-            for j in range(n):
-                if j == i or j in selected:
-                    continue
-                if selected:
-                    red = 0.0
-                    for a in selected:
-                        red += float(cmi[a, j])
-                    score = float(tie_key(float(cmi[i, j]) - red / len(selected)))  # kernels/ties.py
-                else:
-                    score = float(cmi[i, j])
-                if best < 0 or score > best_score:
-                    best, best_score = j, score
-            if best < 0:
+            free = np.ones(n, dtype=bool)
+            free[[i] + selected] = False
+            if not free.any():
                 break
-            chosen.append(best)
+            if not selected:
+                chosen.append(int(np.argmax(np.where(free, cmi[i], -np.inf))))
+                continue
+            red = np.zeros(n)
+            for a in selected:  # summed in this order, as scalars would be
+                red += cmi[a]
+            score = np.where(free, cmi[i] - red / len(selected), -np.inf)
+            # scores are compared by their tie keys (kernels/ties.py), which move a value by less
+            # than 1e-9 of it (or flush it below 1e-12 to 0): only scores this close to the
+            # largest can share its key, the largest key
+            top = float(score.max())
+            near = np.flatnonzero(score >= top - max(1e-8 * abs(top), 1e-11))
+            keys = [float(tie_key(float(score[j]))) for j in near]
+            chosen.append(int(near[keys.index(max(keys))]))
         return chosen
 
     def _search(self, scorer: StructureScorer, n: int) -> None:
@@ -152,8 +154,11 @@ class KBAN(BayesNetClassifier):
         candidates: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[tuple[int, int], ...], tuple[int, ...],
                                                                  tuple[int, ...]]]] = {}
         while True:
-            best, best_correct, best_attr, best_arcs = None, correct, -1, ()
             children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
+            at_cap = {j for j in range(n) if len(parents[j]) >= self.k}
+            # every candidate of the step whose bound beats the current count, in the wrapper's
+            # order (attribute, then edge set): that order breaks ties
+            pool = []
             for i in range(n):
                 if i in handled:
                     continue
@@ -163,8 +168,8 @@ class KBAN(BayesNetClassifier):
                                                  for arcs in edge_sets(self._candidates(i, parents[i]), i)]
                 # attributes that cannot be joined to i: an arc (or its reverse) exists already;
                 # and those that cannot become i's children either: they have k parents
-                linked = {j for j in range(n) if i in parents[j] or j in parents[i]}
-                full = linked | {j for j in range(n) if len(parents[j]) >= self.k}
+                linked = set(children[i]).union(parents[i])
+                full = linked | at_cap
                 room = self.k - len(parents[i])
                 valid, changes = [], []
                 for arcs, into, out in candidates[i, parents[i]]:
@@ -173,23 +178,33 @@ class KBAN(BayesNetClassifier):
                     change = [(j, tuple(sorted(parents[j] + (i,)))) for j in out]
                     if into:
                         change.append((i, tuple(sorted(parents[i] + into))))
-                    valid.append((arcs, into, out))
+                    valid.append((i, arcs, into, out))
                     changes.append(sorted(change))
                 if not valid:
                     continue
-                bounds = scorer.upper_bounds(changes)
-                reach: dict[int, set[int]] = {}  # node → what it reaches by arcs of the base avoiding i
-                for (arcs, into, out), change, bound in zip(valid, changes, bounds.tolist()):
-                    if bound <= best_correct:
-                        continue  # cannot beat the best so far (see `upper_bounds`)
-                    if _closes_cycle(parents, i, list(into), list(out), children[i], reach):
-                        continue
-                    structure = list(parents)
-                    for j, par in change:
-                        structure[j] = par
-                    got = scorer.correct(tuple(structure), changed=[j for j, _ in change], beat=best_correct)
-                    if got > best_correct:
-                        best, best_correct, best_attr, best_arcs = tuple(structure), got, i, arcs
+                for cand, change, bound in zip(valid, changes, scorer.upper_bounds(changes).tolist()):
+                    if bound > correct:  # else it cannot beat the current structure (see `upper_bounds`)
+                        pool.append((bound, cand, change))
+            # the largest bounds first, so the best count rises fast and settles the rest by their
+            # bounds; the winner is still the first candidate in the wrapper's order of the largest
+            # count (a later one must beat it, an earlier one only equal it)
+            best, best_correct, best_attr, best_arcs, best_pos = None, correct, -1, (), -1
+            reach: dict[int, dict[int, set[int]]] = {}  # per i: node → what it reaches by arcs of the base avoiding i
+            for pos in sorted(range(len(pool)), key=lambda q: -pool[q][0]):  # stable: ties in wrapper order
+                bound, (i, arcs, into, out), change = pool[pos]
+                if bound < best_correct:
+                    break
+                if bound == best_correct and pos > best_pos:
+                    continue
+                if _closes_cycle(parents, i, list(into), list(out), children[i], reach.setdefault(i, {})):
+                    continue
+                structure = list(parents)
+                for j, par in change:
+                    structure[j] = par
+                beat = best_correct - 1 if pos < best_pos else best_correct
+                got = scorer.correct(tuple(structure), changed=[j for j, _ in change], beat=beat)
+                if got > beat:
+                    best, best_correct, best_attr, best_arcs, best_pos = tuple(structure), got, i, arcs, pos
             if best is None:
                 break
             parents = list(best)
@@ -214,7 +229,7 @@ class KBAN(BayesNetClassifier):
         self._tables = []
         N = float(y.size)
         for i, par in enumerate(self.parents_):
-            cfg = scorer.counts.configs(par)
+            cfg = parent_configs(Xc, par, self.sizes_)
             if cfg.keys is None and cfg.n_configs > 4 * y.size:  # index only the configurations that occur
                 keys, ids = np.unique(cfg.ids, return_inverse=True)
                 cfg = ParentConfigs(cfg.parents, cfg.radices, ids.reshape(-1), int(keys.size), keys)

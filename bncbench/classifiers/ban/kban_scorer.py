@@ -4,9 +4,11 @@ greedy search of `kban.py` settle most candidates without counting every row."""
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
 import numpy as np
 
-from bncbench.classifiers.kernels.counts import KDepCounts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 
 Structure = tuple[tuple[int, ...], ...]  # per attribute, its attribute parents (sorted)
@@ -35,12 +37,36 @@ def _ranks(key: np.ndarray, space: int) -> tuple[np.ndarray, int]:
     return inverse.reshape(-1), int(keys.size)
 
 
+def _argmax0(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`a.argmax(axis=0)` of a (|Y|, n) array (the first index of the maximum; of the first NaN
+    where there is one) and `a.max(axis=0)`, by |Y| passes along the rows: numpy reduces an
+    argmax along the short class axis element by element, tens of times slower."""
+    top = a.max(axis=0)
+    arg = np.zeros(a.shape[1], dtype=np.int64)
+    for c in range(a.shape[0] - 1, -1, -1):
+        arg[a[c] == top] = c  # later classes first, so the smallest index of the maximum wins
+    nan = np.flatnonzero(np.isnan(top))
+    if nan.size:
+        arg[nan] = a.take(nan, axis=1).argmax(axis=0)
+    return arg, top
+
+
+class _Estimates(NamedTuple):
+    """ln P̂(x_child | y, π) of one (child, parent set) per occurring (π, x) cell and class."""
+
+    cell: np.ndarray   # (N,) each row's cell
+    table: np.ndarray  # (|Y|, cells) the estimates
+    own: np.ndarray    # (|Y| · cells,) flat, class-major: a (class, cell) entry's estimate for a row of
+    #                    that cell and class (under leave-one-out with the row's own count removed)
+    flat: np.ndarray   # (N,) each row's (own class, cell) entry in `own`: y · cells + cell
+
+
 class StructureScorer:
     """Accuracy of a structure on the training set: leave-one-out by count subtraction (§4.5.3:
     the held-out instance's own count is removed from the cells of its own class; no refit) or
-    resubstitution. Per node it caches the (N, |Y|) vector of log-factors of each
-    (child, parent set) it has seen, so a candidate structure recomputes only the factors of
-    nodes whose parent set changed.
+    resubstitution. Per node it caches the estimates of each (child, parent set) it has seen and
+    the (|Y|, N) log-factors of the base structure's, so a candidate structure recomputes only
+    the factors of nodes whose parent set changed, and only at the rows it scores.
 
     The wrapper compares candidates with the best count so far, so most are settled by bounds:
     `upper_bounds` bounds all candidates of one attribute at once from a few watched rows, and
@@ -49,129 +75,159 @@ class StructureScorer:
     A factor needs, per row r and class y, the counts N(π_r, x_r, y) and N(π_r, y). They come
     from `np.bincount` over the (π, x) cells that occur, not from the full (configurations ×
     values × classes) table of the k-dependence kernel, and the estimate is computed once per
-    occurring cell and class, then spread to the rows; under leave-one-out each row's own class
-    is computed again with its own count removed. The counts are the same integers and every
-    estimate goes through the same element-wise `log_cond`, so the factors are the same
-    floating-point numbers as estimating row by row."""
+    occurring cell and class, then spread to the rows; under leave-one-out a row's own class
+    takes its cell and class's estimate with one count removed, also computed once per (cell,
+    class) that holds a row. The counts are the same integers and every estimate goes through
+    the same element-wise `log_cond`, so the factors are the same floating-point numbers as
+    estimating row by row. Score arrays are class-major, (|Y|, rows): numpy's reductions over
+    the few classes (max, counts) then run along whole rows of rows."""
 
     def __init__(self, Xc: np.ndarray, y: np.ndarray, sizes: np.ndarray, card: np.ndarray, n_classes: int,
                  estimator: str, m: float, loo: bool):
         self.y, self.card, self.C = y, card, n_classes
         self.sizes = np.asarray(sizes, dtype=np.int64)
         self.estimator, self.m, self.loo = estimator, m, loo
-        self.counts = KDepCounts(Xc, y, sizes, n_classes)
         N = y.size
         self.N = N
         self.total = float(N - 1) if loo else float(N)
         cc = np.bincount(y, minlength=n_classes).astype(np.float64)
         if loo:  # the held-out row's own class count removed
-            num = cc[None, :] - (np.arange(n_classes)[None, :] == y[:, None])
+            num = cc[:, None] - (np.arange(n_classes)[:, None] == y[None, :])
             if estimator == "mestimate":
-                self.prior = np.log((num + m / n_classes) / (self.total + m))
+                self._prior = np.log((num + m / n_classes) / (self.total + m))
             else:
-                self.prior = np.log((num + 1.0) / (self.total + n_classes))
+                self._prior = np.log((num + 1.0) / (self.total + n_classes))
         else:
-            self.prior = np.tile(log_prior(cc, estimator, m), (N, 1))
+            self._prior = np.repeat(log_prior(cc, estimator, m)[:, None], N, axis=1)
         self._yi = y.astype(np.int64)
+        self._own_at = self._yi * N + np.arange(N)  # each row's own class in a flat (|Y|, N) array
         self._cols = np.ascontiguousarray(Xc.T, dtype=np.int64)  # attribute columns
         self._factors: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
-        self._cells: dict[tuple[int, tuple[int, ...]], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._cells: dict[tuple[int, tuple[int, ...]], _Estimates] = {}
+        self._config_ids: dict[tuple[int, ...], tuple[np.ndarray, int]] = {}
         self._contexts: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
 
+    def _configs(self, parents: tuple[int, ...]) -> tuple[np.ndarray, int]:
+        """Per row the index of its parent configuration, and the number of indices (about the
+        configurations that occur, see `_ranks`): from the configurations of all parents but the
+        last, refined by the last one's values."""
+        got = self._config_ids.get(parents)
+        if got is None:
+            if parents:
+                head, n = self._configs(parents[:-1])
+                p = parents[-1]
+                got = _ranks(head * self.sizes[p] + self._cols[p], n * int(self.sizes[p]))
+            else:
+                got = np.zeros(self.N, dtype=np.int64), 1
+            self._config_ids[parents] = got
+        return got
+
     def _context(self, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Per row the index of its parent configuration among those occurring, and the
-        (configurations, |Y|) counts N(π, y)."""
+        """Per row the index of its parent configuration (`_configs`), and the
+        (|Y|, configurations) counts N(π, y)."""
         got = self._contexts.get(parents)
         if got is None:
-            cfg = self.counts.configs(parents)
-            ids, n = _ranks(cfg.ids, cfg.n_configs)
-            got = ids, np.bincount(ids * self.C + self._yi, minlength=n * self.C).reshape(n, self.C)
+            ids, n = self._configs(parents)
+            got = ids, np.bincount(self._yi * n + ids, minlength=self.C * n).reshape(self.C, n)
             self._contexts[parents] = got
         return got
 
-    def _estimates(self, child: int, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """ln P̂(x_child | y, π) without materialising the (N, |Y|) factor: per row its (π, x)
-        cell, the (cells, |Y|) estimates, and per row the estimate of its own class (under
-        leave-one-out with its own count removed)."""
+    def _estimates(self, child: int, parents: tuple[int, ...]) -> _Estimates:
+        """ln P̂(x_child | y, π) without materialising the (|Y|, N) factor (see `_Estimates`)."""
         key = (child, parents)
         got = self._cells.get(key)
         if got is not None:
             return got
         ctx, ctx_counts = self._context(parents)
         sc = int(self.sizes[child])
-        cell, n_cells = _ranks(ctx * sc + self._cols[child], ctx_counts.shape[0] * sc)
+        cell, n_cells = _ranks(ctx * sc + self._cols[child], ctx_counts.shape[1] * sc)
         cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
         cell_ctx[cell] = ctx
-        flat = cell * self.C + self._yi  # each row's (cell, own class)
-        num = np.bincount(flat, minlength=n_cells * self.C).astype(np.float64)  # N(π, x, y) per cell and class
-        den = ctx_counts[cell_ctx].astype(np.float64).reshape(-1)  # N(π, y)
-        cells = self.C * float(np.prod([self.card[p] for p in parents])) if parents else float(self.C)
+        flat = self._yi * n_cells + cell  # each row's (own class, cell)
+        num = np.bincount(flat, minlength=self.C * n_cells).astype(np.float64)  # N(π, x, y) per class and cell
+        den = ctx_counts.take(cell_ctx, axis=1).astype(np.float64).reshape(-1)  # N(π, y)
+        cells = self.C * float(math.prod(int(self.card[p]) for p in parents))
         est = (self.card[child], self.estimator, self.m)
         table = log_cond(num, den, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
-        if self.loo:
-            own = log_cond(num.take(flat) - 1.0, den.take(flat) - 1.0, *est, ctx_cells=cells,
-                           tot_num=self.total, tot_den=self.total)
-        else:
-            own = table.take(flat)
-        table = table.reshape(n_cells, self.C)
-        got = self._cells[key] = (cell, table, own)
+        own = table
+        if self.loo:  # the entries that hold a row, with that row's count removed
+            held = np.flatnonzero(num)
+            own = table.copy()
+            own[held] = log_cond(num.take(held) - 1.0, den.take(held) - 1.0, *est, ctx_cells=cells,
+                                 tot_num=self.total, tot_den=self.total)
+        got = self._cells[key] = _Estimates(cell, table.reshape(self.C, n_cells), own, flat)
+        return got
+
+    def _at(self, child: int, parents: tuple[int, ...], rows: np.ndarray) -> np.ndarray:
+        """(|Y|, rows): the factor ln P̂(x_child | y, π) at `rows` (held-out row's own
+        contribution removed under leave-one-out)."""
+        e = self._estimates(child, parents)
+        got = e.table.take(e.cell.take(rows), axis=1)
+        got.reshape(-1)[self._yi.take(rows) * rows.size + np.arange(rows.size)] = e.own.take(e.flat.take(rows))
         return got
 
     def factor(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
-        """(N, |Y|): ln P̂(x_child | y, π) of each training row for each class, held-out row's
-        own contribution removed under leave-one-out."""
+        """(|Y|, N): ln P̂(x_child | y, π) of each training row for each class, held-out row's
+        own contribution removed under leave-one-out; cached."""
         key = (child, parents)
         got = self._factors.get(key)
         if got is None:
-            cell, table, own = self._estimates(child, parents)
-            got = self._factors[key] = table[cell]
-            got[np.arange(self.N), self.y] = own
+            e = self._estimates(child, parents)
+            got = self._factors[key] = e.table.take(e.cell, axis=1)
+            got.reshape(-1)[self._own_at] = e.own.take(e.flat)
         return got
 
-    def scores(self, structure: Structure) -> np.ndarray:
-        """(N, |Y|) log scores: the prior, then the factors in attribute order (a fixed
+    def _sums(self, structure: Structure) -> np.ndarray:
+        """(|Y|, N) log scores: the prior, then the factors in attribute order (a fixed
         summation order, so equal scores are exactly equal, §0.3)."""
-        jll = self.prior.copy()
+        jll = self._prior.copy()
         for i, par in enumerate(structure):
             jll += self.factor(i, par)
         return jll
+
+    def scores(self, structure: Structure) -> np.ndarray:
+        """(N, |Y|) log scores of the training rows (in-order sums, see `_sums`)."""
+        return self._sums(structure).T
 
     def set_base(self, structure: Structure) -> None:
         """The structure that candidates are compared with (the wrapper's current one): its
         in-order scores, predictions, and per row the gap between its two best classes."""
         self._base = structure
-        self._base_sum = self.scores(structure)
-        self._base_pred = self._base_sum.argmax(axis=1)
-        self._base_hit = self._base_pred == self.y
-        self._base_correct = int(np.count_nonzero(self._base_hit))
+        b = self._base_sum = self._sums(structure)
+        N, ar = self.N, np.arange(self.N)
+        pred, top = _argmax0(b)
+        hit = pred == self.y
+        self._base_correct = int(np.count_nonzero(hit))
         # a row keeps its correctness when the change of scores cannot close its gap: for a right
         # row the gap from the true class to the second best, for a wrong row from the predicted
         # class to the true one (less a tolerance that covers the swapped-sum rounding)
-        b = self._base_sum
-        top = b[np.arange(self.N), self._base_pred]
         tol = _TIE_TOL * np.maximum(1.0, np.abs(top))
-        self._wrong = np.flatnonzero(~self._base_hit)
-        right = np.flatnonzero(self._base_hit)
+        self._wrong = np.flatnonzero(~hit)
+        right = np.flatnonzero(hit)
         if self.C > 1:
-            second = -np.partition(-b, 1, axis=1)[:, 1]
-            self._gap_right = np.where(self._base_hit, top - second - tol, np.inf)
-            self._gap_wrong = (top - b[np.arange(self.N), self.y] - tol)[self._wrong]
+            rest = b.copy()
+            rest.reshape(-1)[pred * N + ar] = -np.inf
+            second = rest.max(axis=0)
+            self._gap_right = np.where(hit, top - second - tol, np.inf)
+            self._gap_wrong = (top - b.reshape(-1).take(self._own_at) - tol).take(self._wrong)
             # the right rows of the smallest gaps, watched by `upper_bounds` (see there)
             watched = min(right.size, max(_WATCHED_RIGHT, self._wrong.size))
             if watched < right.size:
-                right = right[np.argpartition(self._gap_right[right], watched - 1)[:watched]]
+                right = right[np.argpartition(self._gap_right.take(right), watched - 1)[:watched]]
         else:
-            self._gap_right = np.full(self.N, np.inf)
+            self._gap_right = np.full(N, np.inf)
             self._gap_wrong = np.full(self._wrong.size, np.inf)
             right = right[:0]
-        runner_up = b[right]
-        runner_up[np.arange(right.size), self.y[right]] = -np.inf
-        runner_up = runner_up.argmax(axis=1)
-        self._lost_below = b[right, runner_up] - b[right, self.y[right]] - tol[right]
-        # the watched rows (wrong rows, then watched right rows) and the class whose log-odds
-        # against the true class `_lead` follows: the predicted one, the runner-up
-        self._watch = (np.concatenate([self._wrong, right]), np.concatenate([self._base_pred[self._wrong], runner_up]))
+        runner_up = b.take(right, axis=1)
+        runner_up.reshape(-1)[self._yi.take(right) * right.size + np.arange(right.size)] = -np.inf
+        runner_up = _argmax0(runner_up)[0]
+        flat = b.reshape(-1)
+        self._lost_below = flat.take(runner_up * N + right) - flat.take(self._own_at.take(right)) - tol.take(right)
+        # the watched rows (wrong rows, then watched right rows), their true class, and the class
+        # whose log-odds against the true class `_lead` follows: the predicted one, the runner-up
+        watch = np.concatenate([self._wrong, right])
+        self._watch = (watch, self._yi.take(watch), np.concatenate([pred.take(self._wrong), runner_up]))
         self._base_odds: dict[int, np.ndarray] = {}
         # cached factors and rises that no candidate of this base can use any more: a candidate
         # only adds parents, so a node's parent set is always a superset of its base parents
@@ -182,9 +238,10 @@ class StructureScorer:
     def _log_odds(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
         """Per watched row, the factor's log-odds of the true class against the row's other
         watched class: the predicted one for a wrong row, the runner-up for a right row."""
-        cell, table, own = self._estimates(child, parents)
-        rows, other = self._watch
-        return own.take(rows) - table.take(cell.take(rows) * self.C + other)
+        e = self._estimates(child, parents)
+        rows, own, other = self._watch
+        n, cell = e.table.shape[1], e.cell.take(rows)
+        return e.own.take(own * n + cell) - e.table.reshape(-1).take(other * n + cell)
 
     def _lead(self, child: int, parents: tuple[int, ...], out: np.ndarray | None = None) -> np.ndarray:
         """Per watched row, how much giving `child` the parents `parents` instead of its base
@@ -209,9 +266,9 @@ class StructureScorer:
         for key, pos in keys.items():
             self._lead(*key, out=leads[pos])
         idx = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx]).T
-        lead = leads[idx[0]]
+        lead = leads.take(idx[0], axis=0)
         for ix in idx[1:]:
-            lead += leads[ix]
+            lead += leads.take(ix, axis=0)
         n_wrong = self._wrong.size
         return (self._base_correct + np.count_nonzero(self._gap_wrong <= lead[:, :n_wrong], axis=1)
                 - np.count_nonzero(lead[:, n_wrong:] < self._lost_below, axis=1))
@@ -230,18 +287,26 @@ class StructureScorer:
                 return self._rises.setdefault(key, np.zeros(self.N))
             if not set(old) <= set(new):  # not a candidate of the wrapper: row by row
                 d = self.factor(child, new) - self.factor(child, old)
-                got = self._rises[key] = d.max(axis=1) - d[np.arange(self.N), self.y]
+                got = self._rises[key] = d.max(axis=0) - d.reshape(-1).take(self._own_at)
                 return got
-            cell_new, table_new, own_new = self._estimates(child, new)
-            cell_old, table_old, own_old = self._estimates(child, old)
-            d_own = own_new - own_old
-            old_of = np.zeros(table_new.shape[0], dtype=np.int64)
-            old_of[cell_new] = cell_old
-            diff = table_new - table_old[old_of]
-            top2 = np.argsort(-diff, axis=1, kind="stable")[:, :2]
-            best = top2[cell_new, 0]
-            other = np.where(best == self.y, top2[cell_new, 1], best)
-            d_other = diff[cell_new, other]
+            en, eo = self._estimates(child, new), self._estimates(child, old)
+            d_own = en.own.take(en.flat) - eo.own.take(eo.flat)
+            n_new = en.table.shape[1]
+            old_of = np.zeros(n_new, dtype=np.int64)
+            old_of[en.cell] = eo.cell
+            diff = en.table - eo.table.take(old_of, axis=1)
+            if np.isnan(diff).any():  # undefined estimates (m = 0): the classes in argsort's order, NaN last
+                top2 = np.argsort(-diff, axis=0, kind="stable")[:2]
+                best = top2[0].take(en.cell)
+                other = np.where(best == self.y, top2[1].take(en.cell), best)
+                d_other = diff.reshape(-1).take(other * n_new + en.cell)
+            else:
+                best, top = _argmax0(diff)
+                diff.reshape(-1)[best * n_new + np.arange(n_new)] = -np.inf
+                second = diff.max(axis=0)
+                # per (class, cell): the change of the best class other than that one
+                other = np.where(best == np.arange(self.C)[:, None], second, top)
+                d_other = other.reshape(-1).take(en.flat)
             got = self._rises[key] = np.maximum(d_other, d_own) - d_own
         return got
 
@@ -251,20 +316,26 @@ class StructureScorer:
         two best classes lie within a tolerance far above that rounding error (exact ties
         included) are summed again in order."""
         base = self._base
-        approx = self._base_sum[rows]
+        approx = self._base_sum.take(rows, axis=1)
         for i in changed:
-            approx -= self.factor(i, base[i])[rows]
-            approx += self.factor(i, structure[i])[rows]
-        top = approx.max(axis=1)
-        close = np.count_nonzero(approx >= (top - _TIE_TOL * np.maximum(1.0, np.abs(top)))[:, None], axis=1) > 1
-        pred = approx.argmax(axis=1)
+            approx -= self.factor(i, base[i]).take(rows, axis=1)
+            approx += self._at(i, structure[i], rows)
+        top = approx.max(axis=0)
+        close = np.count_nonzero(approx >= top - _TIE_TOL * np.maximum(1.0, np.abs(top)), axis=0) > 1
+        own = self._yi.take(rows)
+        # elsewhere the best class is alone in the tolerance, so the row is right iff it is the true one
+        hit = approx.reshape(-1).take(own * rows.size + np.arange(rows.size)) == top
+        nan = np.flatnonzero(np.isnan(top))
+        if nan.size:  # an undefined score (m = 0): argmax's rule, the first NaN is predicted
+            hit[nan] = approx.take(nan, axis=1).argmax(axis=0) == own.take(nan)
         redo = np.flatnonzero(close)
         if redo.size:
-            exact = self.prior[rows[redo]].copy()
+            at = rows.take(redo)
+            exact = self._prior.take(at, axis=1)
             for i, par in enumerate(structure):
-                exact += self.factor(i, par)[rows[redo]]
-            pred[redo] = exact.argmax(axis=1)
-        return int(np.count_nonzero(pred == self.y[rows]))
+                exact += self.factor(i, par).take(at, axis=1) if par == base[i] else self._at(i, par, at)
+            hit[redo] = exact.argmax(axis=0) == own.take(redo)
+        return int(np.count_nonzero(hit))
 
     def correct(self, structure: Structure, changed: list[int] | None = None, beat: int = -1) -> int:
         """Number of training rows whose (leave-one-out) prediction is right (ties → the
@@ -303,9 +374,9 @@ class StructureScorer:
         # first the rows the rises overshoot their gaps most, and the rest only if still needed
         first = max(_FIRST_ROWS, 4 * (got - beat))
         if down.size > 2 * first:
-            over = rise[down] - self._gap_right[down]
+            over = rise.take(down) - self._gap_right.take(down)
             pick = np.argpartition(over, down.size - first)[down.size - first:]
-            got -= first - self._hits(structure, changed, down[pick])
+            got -= first - self._hits(structure, changed, down.take(pick))
             if got <= beat:
                 return got
             down = np.delete(down, pick)

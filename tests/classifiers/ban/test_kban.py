@@ -13,6 +13,7 @@ from bncbench.classifiers.nb.nb import NB
 from tests.oracles.kban import (
     RefModel,
     internal_rows,
+    ref_candidates,
     ref_correct,
     ref_edge_sets,
     ref_kban,
@@ -58,6 +59,29 @@ def test_edge_sets_equal_recursive_enumeration(c):
     got = edge_sets(cand, 2)
     assert len(got) == 3 ** c - 1
     assert [list(e) for e in got] == ref_edge_sets(cand, 2)
+
+
+# -- improved-MRMR candidate parents ---------------------------------------------------------
+@pytest.mark.parametrize("seed", range(20))
+def test_candidates_equal_reference_under_ties(seed):
+    """`_candidates` against the plain loop of the reference on CMI matrices full of exact ties
+    (values on a coarse grid) and of near-ties that the tie rule merges (noise of 1e-14 relative
+    off attribute i's own row, whose first pick compares raw values): smallest index wins."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 12))
+    cmi = rng.integers(0, 6, size=(n, n)) / 8.0
+    for i in range(n):
+        noisy = rng.random((n, n)) < 0.5
+        noise = np.where(noisy, 1.0 + rng.choice([-1e-14, 1e-14], size=(n, n)), 1.0)
+        noise[i, :] = noise[:, i] = 1.0
+        m = np.triu(cmi * noise, 1)
+        m = m + m.T
+        clf = KBAN(k=4)
+        clf.cmi_ = m
+        for _ in range(5):
+            parents = tuple(sorted(rng.choice([j for j in range(n) if j != i],
+                                              size=int(rng.integers(0, min(3, n - 1) + 1)), replace=False).tolist()))
+            assert clf._candidates(i, parents) == ref_candidates(i, parents, m.tolist(), 4)
 
 
 # -- the counting kernel --------------------------------------------------------------------
