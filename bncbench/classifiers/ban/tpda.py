@@ -5,7 +5,8 @@ Figs. 6, 8, 9, 10) with the class in every conditioning set: the structure searc
 
 The search is written over a CI test `test(i, j, Z)` returning an outcome with `independent` and
 `key` (κ, smaller = less dependent), so that hand-worked examples can script it; `x2_test.X2Test` is
-the test of the spec. Orientation reads the cut-sets stored by the search and makes no test."""
+the test of the spec (its `many(i, j, Zs)` computes the tests of one Greedy step together).
+Orientation reads the cut-sets stored by the search and makes no test."""
 
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ class TPDA:
     def __init__(self, n: int, test: CITest):
         self.n = n
         self.test = test
+        self.many = getattr(test, "many", None)  # a test that computes a step's tests together
         self.adj: Graph = [set() for _ in range(n)]
         self.cut_sets: dict[tuple[int, int], tuple[int, ...]] = {}
         self.info: dict = {}
@@ -95,13 +97,13 @@ class TPDA:
             return True
         s = out.key
         while len(cur) > 1:
-            best = None
-            for k in range(len(cur)):
-                sub = cur[:k] + cur[k + 1:]
-                o = self.test(x, y, sub)
-                if best is None or o.key < best[0].key:
-                    best = (o, sub)
-            o, sub = best
+            subs = [cur[:k] + cur[k + 1:] for k in range(len(cur))]  # removing cur[k], ascending
+            outs = self.many(x, y, subs) if self.many else [self.test(x, y, sub) for sub in subs]
+            best = 0
+            for k in range(1, len(subs)):
+                if outs[k].key < outs[best].key:
+                    best = k
+            o, sub = outs[best], subs[best]
             if o.independent:
                 self.cut_sets[(x, y)] = sub
                 return True

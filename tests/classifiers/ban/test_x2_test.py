@@ -112,6 +112,19 @@ def test_no_active_stratum_and_one_row_strata():
     assert c == (0.0, 0.0, 0.0, False)  # every (Z, Y) stratum of one row: nothing active
 
 
+def test_conditioning_sets_deeper_than_the_data():
+    # 6 rows, every configuration of (X2, X3, X4) met once: no stratum of 2 rows at depth 3,
+    # and deeper extensions stay empty
+    rng = np.random.default_rng(5)
+    X = np.column_stack([rng.integers(0, 2, 6), rng.integers(0, 2, 6), np.arange(6), np.arange(6) % 3,
+                         np.arange(6) % 2, np.zeros(6, dtype=int)])
+    t = _test(X, [0] * 6)
+    for Z in [(2,), (2, 3), (2, 3, 4), (2, 3, 4, 5), (3, 4), (3, 4, 5)]:
+        got = t.statistic(0, 1, Z)
+        assert got[:3] == pytest.approx(textbook(X.tolist(), [0] * 6, 0, 1, Z)), Z
+        assert t(0, 1, Z).independent
+
+
 def test_cached_once_and_symmetric():
     rng = np.random.default_rng(3)
     X = rng.integers(0, 3, size=(200, 4))
