@@ -1,4 +1,4 @@
-"""Distinct CI tests and fit seconds per fold of BAN(method="tpda"): the 2002 procedure with the X²
+"""Distinct CI tests and fit CPU seconds per fold of BAN(method="tpda"): the 2002 procedure with the X²
 test (`ban_test: x2`, the default) against the earlier reading (`ban_test: epsilon`), on run 0 of
 configs/kban.yaml's protocol (docs/algorithms.md §4.7; bench/README.md).
 
