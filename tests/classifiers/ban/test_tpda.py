@@ -112,6 +112,13 @@ def test_greedy_continues_on_equal_kappa_and_stores_the_separating_set():
     # |C| = 1 ends the loop: failed. With {2}'s sibling independent instead: separated by it.
     s = Script({(0, 3, (1, 2)): dep(5), (0, 3, (2,)): dep(5), (0, 3, (1,)): dep(5)})
     assert TPDA(4, s).greedy(0, 3, {1, 2}) is False
+    # equal κ goes on to the next step, where a separating set is found: C = {1, 2, 4}, κ 5; the
+    # three subsets all κ 5 → C = {2, 4}; then {4} is independent → separated by {4}
+    s = Script({(0, 3, (1, 2, 4)): dep(5), (0, 3, (2, 4)): dep(5), (0, 3, (1, 4)): dep(5),
+                (0, 3, (1, 2)): dep(5), (0, 3, (4,)): IND, (0, 3, (2,)): dep(6)})
+    run = TPDA(5, s)
+    assert run.greedy(0, 3, {1, 2, 4}) is True
+    assert run.cut_sets == {(0, 3): (4,)}
     s = Script({(0, 3, (1, 2)): dep(5), (0, 3, (2,)): IND, (0, 3, (1,)): dep(4)})
     run = TPDA(4, s)
     assert run.greedy(0, 3, {1, 2}) is True
