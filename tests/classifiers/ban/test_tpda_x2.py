@@ -54,6 +54,17 @@ def sample_network(rng: np.random.Generator, cards, parents: dict[int, list[int]
     return X, y
 
 
+def random_dag(rng: np.random.Generator, n_attr: int, min_parents: int) -> tuple[list[int], dict[int, list[int]]]:
+    """(a random topological order, {attribute: attribute parents}): each attribute takes
+    min_parents … 3 parents (at most as many as precede it) among those before it in the order."""
+    order = [int(a) for a in rng.permutation(n_attr)]
+    parents = {}
+    for pos, a in enumerate(order):
+        m = min(pos, int(rng.integers(min_parents, 4)))
+        parents[a] = [int(p) for p in rng.choice(order[:pos], size=m, replace=False)] if m else []
+    return order, parents
+
+
 @dataclass(frozen=True)
 class Case:
     """One input of test_matches_oracle with the classifier's parameters."""
@@ -85,20 +96,16 @@ def make_case(k: int) -> Case:
     n_extra = min(int(rng.integers(1, 3)), n_attr - 2) if variant in (3, 5) else 0
     n_base = n_attr - n_extra
     cards = [int(c) for c in rng.integers(2, 5, size=n_base)]
-    order = [int(a) for a in rng.permutation(n_base)]
-    parents = {}
-    for pos, a in enumerate(order):
-        m = min(pos, int(rng.integers(0, 4)))
-        parents[a] = [int(p) for p in rng.choice(order[:pos], size=m, replace=False)] if m else []
+    order, parents = random_dag(rng, n_base, 0)
     X, y = sample_network(rng, cards, parents, order, n_classes, n_rows, float(rng.choice([0.3, 1.0])))
-    cols = [X[:, a] for a in range(n_base)]
+    cols, base_cards = [X[:, a] for a in range(n_base)], list(cards)
     for _ in range(n_extra):
         at = int(rng.integers(0, len(cols) + 1))
         if variant == 3:  # a copy of an attribute with its values relabelled
             src = int(rng.integers(0, n_base))
-            perm = rng.permutation(cards[src])
+            perm = rng.permutation(base_cards[src])
             cols.insert(at, perm[X[:, src]])
-            cards.insert(at, cards[src])
+            cards.insert(at, base_cards[src])
         else:  # a constant attribute (cardinality 1, or values that never occur)
             cols.insert(at, np.zeros(n_rows, dtype=np.int64))
             cards.insert(at, int(rng.integers(1, 4)))
@@ -121,11 +128,7 @@ def make_dense_case(seed: int) -> Case:
     n_attr, n_rows = int(rng.integers(6, 9)), int(rng.choice([200, 500, 1000, 2000, 3000]))
     n_classes = int(rng.integers(2, 4))
     cards = [int(c) for c in rng.integers(2, 5, size=n_attr)]
-    order = [int(a) for a in rng.permutation(n_attr)]
-    parents = {}
-    for pos, a in enumerate(order):
-        m = min(pos, int(rng.integers(0, 4)))
-        parents[a] = [int(p) for p in rng.choice(order[:pos], size=m, replace=False)] if m else []
+    order, parents = random_dag(rng, n_attr, 0)
     X, y = sample_network(rng, cards, parents, order, n_classes, n_rows, float(rng.choice([0.3, 1.0])))
     return Case(X, y, cards, n_classes, 0.01, 5, 8)
 
@@ -141,17 +144,12 @@ def make_tie_case(kind: str, seed: int) -> Case:
     n_base, n_rows = int(rng.integers(4, 8)), int(rng.choice([100, 200, 400, 800, 1500]))
     n_classes = int(rng.integers(2, 4))
     cards = [int(c) for c in rng.integers(2, 5, size=n_base)]
-    order = [int(a) for a in rng.permutation(n_base)]
-    parents = {}
-    for pos, a in enumerate(order):
-        m = min(pos, int(rng.integers(1, 4)))
-        parents[a] = [int(p) for p in rng.choice(order[:pos], size=m, replace=False)] if m else []
+    order, parents = random_dag(rng, n_base, 1)
     X, y = sample_network(rng, cards, parents, order, n_classes, n_rows, float(rng.choice([0.3, 1.0])))
     if kind == "sym":
         b, c = (int(v) for v in rng.choice(n_base, size=2, replace=False))
         k = max(cards[b], cards[c])
-        X[:, b] %= k
-        X[:, c] %= k
+        cards[b] = cards[c] = k
         swapped = X.copy()
         swapped[:, [b, c]] = X[:, [c, b]]
         X, y = np.vstack([X, swapped]), np.concatenate([y, y])
