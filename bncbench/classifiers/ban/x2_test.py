@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import gammaincc
+from scipy.special import gammainc, gammaincc
 
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.kernels.ties import tie_value
@@ -24,13 +24,16 @@ _LOG_P_DIRECT = 1e-250  # below this p, ln p comes from the continued fraction (
 def log_chi2_sf(x2: float, df: float) -> float:
     """ln P(χ²_df ≥ x2) for real df > 0: ln Q(df/2, x2/2), the regularised upper incomplete gamma.
 
-    Where Q is ≥ 1e-250 it is scipy's `gammaincc`; below, the Lentz continued fraction of
+    Where Q > 0.5 it is ln(1 − P) from scipy's lower tail `gammainc` (log1p keeps the digits of a
+    p near 1); where Q is ≥ 1e-250, ln of scipy's `gammaincc`; below, the Lentz continued fraction of
     Q(a, x) = e^{−x} x^a / Γ(a) · 1/(x + 1 − a − 1·(1 − a)/(x + 3 − a − 2·(2 − a)/(x + 5 − a − …)))
     in log form (it converges fast there, since such a p needs x far above a + 1)."""
     if x2 <= 0.0:
         return 0.0
     a, x = 0.5 * df, 0.5 * x2
     q = float(gammaincc(a, x))
+    if q > 0.5:  # near 1: from the lower tail, so that ln p keeps its digits
+        return math.log1p(-float(gammainc(a, x)))
     if q >= _LOG_P_DIRECT:
         return math.log(q)
     tiny = 1e-300

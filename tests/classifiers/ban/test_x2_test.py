@@ -141,6 +141,16 @@ def test_log_survival_against_scipy(df):
             assert log_chi2_sf(x2, df) == pytest.approx(want, rel=1e-10, abs=1e-14)
 
 
+def test_log_survival_near_p_one_keeps_its_digits():
+    # df = 2: ln p = −X²/2 exactly; for tiny X², p is within 1e-9 of 1 and ln p must still carry
+    # 10 significant digits (the ranking key rounds to 10)
+    for x2 in [2e-9, 3.7e-7, 1e-4, 0.01, 1.3]:
+        assert log_chi2_sf(x2, 2.0) == pytest.approx(-x2 / 2, rel=1e-13)
+        x = x2 / 2  # ln Q(2, x) = −x + ln(1 + x) = −x²/2 + x³/3 − x⁴/4 + … (the series where it cancels)
+        want = -x + math.log1p(x) if x > 1e-3 else -x**2 / 2 + x**3 / 3 - x**4 / 4 + x**5 / 5
+        assert log_chi2_sf(x2, 4.0) == pytest.approx(want, rel=1e-9)
+
+
 def test_log_survival_in_the_far_tail():
     # closed forms: Q(1, x) = e^{−x}, Q(2, x) = e^{−x}(1 + x), Q(3, x) = e^{−x}(1 + x + x²/2)
     for x2 in [1200.0, 1500.0, 5000.0, 1e5, 1e7]:
