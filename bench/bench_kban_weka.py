@@ -1,4 +1,4 @@
-"""Benchmark (issue 12): 3-BAN, BAN and BAN-MDL against Weka 3.6's BayesNet hill climber on the same folds.
+"""Benchmark (issues 12 and 20): 3-BAN, BAN and BAN-MDL against Weka 3.6's BayesNet hill climber on the same folds.
 
     BNCBENCH_MIRROR=../shared/uci python bench/bench_kban_weka.py [--repeat N] [--xmx SIZE] [DATASET ...]
 
@@ -11,11 +11,11 @@ weka.classifiers.bayes.net.search.local.HillClimber -- -P 4 -S MDL -E
 weka.classifiers.bayes.net.estimate.SimpleEstimator -- -A 0.5` (initial structure naive Bayes, at
 most 4 parents counting the class, MDL score, no arc reversal, ADTree on), training and test time
 measured inside the JVM by bench/java/WekaTime.java (file reading excluded), peak RSS of the JVM
-by /usr/bin/time -v when present. bncbench, in this one process: KBAN(k=3), BAN(method="tpda") and
-BAN(method="hc"), all with estimator="laplace" and otherwise the defaults configs/kban.yaml uses,
+by /usr/bin/time -v when present. bncbench, in this one process: KBAN(k=3), BAN(method="tpda")
+(the X² test, `ban_test: x2`, as configs/kban.yaml runs it) and BAN(method="hc"), all with estimator="laplace" and otherwise the defaults configs/kban.yaml uses,
 fit and predict_proba time summed over the 10 folds. Each row shows the repetition whose total
 (fit + test) is the median of N (Weka and bncbench alternate per data set). Targets, on every data
-set: BAN-MDL (fit + test) ≤ 0.5 × Weka's, BAN and 3-BAN ≤ 1 ×. Prints Markdown tables; exit status
+set: BAN-MDL and BAN (fit + test) ≤ 0.5 × Weka's (issue 20 for BAN), 3-BAN ≤ 1 ×. Prints Markdown tables; exit status
 1 if a target is missed.
 """
 
@@ -50,9 +50,9 @@ WEKA_CLASS = "weka.classifiers.bayes.BayesNet"
 WEKA_OPTS = ["-Q", "weka.classifiers.bayes.net.search.local.HillClimber", "--", "-P", "4", "-S", "MDL",
              "-E", "weka.classifiers.bayes.net.estimate.SimpleEstimator", "--", "-A", "0.5"]
 OURS = {"3-BAN": lambda c, k: KBAN(k=3, estimator="laplace", cardinalities=c, n_classes=k),
-        "BAN": lambda c, k: BAN(method="tpda", estimator="laplace", cardinalities=c, n_classes=k),
+        "BAN": lambda c, k: BAN(method="tpda", ban_test="x2", estimator="laplace", cardinalities=c, n_classes=k),
         "BAN-MDL": lambda c, k: BAN(method="hc", estimator="laplace", cardinalities=c, n_classes=k)}
-TARGETS = {"BAN-MDL": 0.5, "BAN": 1.0, "3-BAN": 1.0}
+TARGETS = {"BAN-MDL": 0.5, "BAN": 0.5, "3-BAN": 1.0}
 
 
 def export(name: str, tmp: Path) -> tuple[Path, str]:

@@ -12,9 +12,12 @@ import numpy as np
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
 from bncbench.classifiers.ban.tpda import tpda
+from bncbench.classifiers.ban.tpda_epsilon import tpda as tpda_epsilon
+from bncbench.classifiers.ban.x2_test import X2Test
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import config_counts, lookup, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.ties import tie_key
 from bncbench.preprocess.folds import stratified_folds
 
 
@@ -27,10 +30,14 @@ class BAN(BayesNetClassifier):
       Learning 29:131–163, 1997: greedy hill climbing from NB over single-arc additions,
       deletions and reversals with the MDL/BIC score of the class-augmented network.
     * ``method="tpda"`` — Cheng & Greiner, "Comparing Bayesian network classifiers", UAI 1999,
-      with the three-phase dependency analysis of Cheng, Bell & Liu (Artificial Intelligence
-      137:43–90, 2002) run with the class in every conditioning set: drafting, thickening and
-      thinning with the cut-set heuristic, CI test I(X_i; X_j | Z, Y) ≤ ε in nats, collider
-      orientation and Meek's rules 1–2 (a reconstruction, flagged in §9).
+      with the three-phase dependency analysis of Cheng, Greiner, Kelly, Bell & Liu (Artificial
+      Intelligence 137:43–90, 2002) run with the class in every conditioning set: drafting,
+      thickening and two thinning passes with the cut-set search Greedy, orientation from the
+      stored cut-sets (`tpda.py`). The CI test (``ban_test="x2"``) is Pearson's X² with
+      permutation-mean degrees of freedom and a rows-per-df sufficiency rule (`x2_test.py`; a
+      reconstruction of PowerConstructor's unpublished filter, flagged in §9).
+      ``ban_test="epsilon"`` is the project's earlier reconstruction (ML CMI ≤ ε, one thinning
+      pass, orientation by re-testing; `tpda_epsilon.py`).
 
     Structure scores and CI tests are computed from count tables of `config_counts` (one
     bincount per attribute set, cached); parameters are the estimates of §2 over each
@@ -44,8 +51,15 @@ class BAN(BayesNetClassifier):
     m, cardinalities, n_classes: as in `BayesNetClassifier`.
     missing : {"value"}, default="value"
         Only "value" (paper 002 treats a missing value as one more value); "skip" raises ValueError.
+    ban_test : {"x2", "epsilon"}, default="x2"
+        tpda's CI test and procedure: the 2002 procedure with the X² test, or the earlier reading.
+    ban_alpha : float, default=0.01
+        Level of the X² test: independent iff p ≥ α (``ban_test="x2"``).
+    ban_min_rows_per_df : float, default=5
+        The X² test is informative only if its active strata hold at least this many rows per
+        degree of freedom; otherwise it says independent with p = 1 (``ban_test="x2"``).
     ban_epsilon : float or list of float, default=0.01
-        tpda's CI threshold in nats. A list: chosen per fit by stratified 5-fold CV accuracy on
+        The earlier reading's CI threshold in nats (``ban_test="epsilon"``). A list: chosen per fit by stratified 5-fold CV accuracy on
         the training data (folds of `stratified_folds` with seed 1); ties → the larger ε.
     ban_max_parents : int, default=8
         Largest number of attribute parents (hc: a constraint of the search; tpda: nodes with
@@ -62,19 +76,23 @@ class BAN(BayesNetClassifier):
     score_ : float or None
         The MDL/BIC score of the learnt network (hc).
     info_ : dict
-        Counts of the structure steps (hc: moves; tpda: edges per phase, colliders, edges
-        proposed both ways, Meek arcs, parent-cap cuts).
+        Counts of the structure steps (hc: moves; tpda: ``distinct_tests``, ``tests_lacking_data``
+        (x2: distinct tests not informative), edges per phase, colliders, ``conflicting_edges``
+        (edges proposed both ways), arcs of the orientation rules, parent-cap cuts).
     """
 
     NEEDS_PAIRS = False
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "method": ("tpda", "hc")}
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "method": ("tpda", "hc"), "ban_test": ("x2", "epsilon")}
     SUPPORTED_MISSING = ("value",)
 
     def __init__(self, method: str = "tpda", estimator: str = "laplace", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None, ban_epsilon: float | list[float] = 0.01,
-                 ban_max_parents: int = 8):
+                 cardinalities=None, n_classes: int | None = None, ban_test: str = "x2", ban_alpha: float = 0.01,
+                 ban_min_rows_per_df: float = 5.0, ban_epsilon: float | list[float] = 0.01, ban_max_parents: int = 8):
         super().__init__(estimator, m, missing, cardinalities, n_classes)
         self.method = method
+        self.ban_test = ban_test
+        self.ban_alpha = ban_alpha
+        self.ban_min_rows_per_df = ban_min_rows_per_df
         self.ban_epsilon = ban_epsilon
         self.ban_max_parents = ban_max_parents
 
@@ -84,6 +102,12 @@ class BAN(BayesNetClassifier):
         mp = self.ban_max_parents
         if isinstance(mp, bool) or not isinstance(mp, numbers.Integral) or mp < 0:
             raise ValueError(f"ban_max_parents must be an integer ≥ 0, got {mp!r}")
+        a = self.ban_alpha
+        if isinstance(a, bool) or not isinstance(a, numbers.Real) or not 0 < a < 1:
+            raise ValueError(f"ban_alpha must be a number in (0, 1), got {a!r}")
+        r = self.ban_min_rows_per_df
+        if isinstance(r, bool) or not isinstance(r, numbers.Real) or not r >= 0:
+            raise ValueError(f"ban_min_rows_per_df must be a real number ≥ 0, got {r!r}")
         eps = self.ban_epsilon
         eps_list = list(eps) if isinstance(eps, (list, tuple)) else [eps]
         if not eps_list or any(isinstance(e, bool) or not isinstance(e, numbers.Real) or not e >= 0 for e in eps_list):
@@ -99,15 +123,25 @@ class BAN(BayesNetClassifier):
             self.parents_, moves = hill_climb(T, self.card_, self.n_classes_, int(self.ban_max_parents))
             self.score_ = mdl_score(T, self.parents_, self.card_, self.n_classes_)
             self.info_ = {"moves": moves}
+        elif self.ban_test == "x2":
+            self.parents_, self.info_ = self._tpda_structure(Xc, y, None)
         else:
             eps = eps_list[0] if len(eps_list) == 1 else self._choose_epsilon(Xc, y, eps_list)
             self.epsilon_ = eps
             self.parents_, self.info_ = self._tpda_structure(Xc, y, eps)
         self._tables = self._count_tables(Xc, y, self.parents_)
 
-    def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray, eps: float) -> tuple[list[list[int]], dict]:
+    def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray, eps: float | None) -> tuple[list[list[int]], dict]:
+        """The tpda structure: the 2002 procedure with the X² test (`eps` None) or the earlier
+        reading with ε, then the parent cap."""
         T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
-        parents, info = tpda(T, eps)
+        if eps is None:
+            test = X2Test(T, float(self.ban_alpha), float(self.ban_min_rows_per_df))
+            parents, info = tpda(Xc.shape[1], test, lambda i, j: float(tie_key(T.cmi(i, j, ()).approx)))
+            info["distinct_tests"] = test.distinct_tests
+            info["tests_lacking_data"] = test.tests_lacking_data
+        else:
+            parents, info = tpda_epsilon(T, eps)
         cuts = []
         for i, par in enumerate(parents):
             if len(par) > self.ban_max_parents:  # memory bound: keep the strongest by I(X_i; X_p | Y)

@@ -1,100 +1,243 @@
-"""Cheng & Greiner's three-phase dependency analysis (TPDA) with the class in every conditioning
-set: the structure search of paper 002's `BAN(method="tpda")` (docs/algorithms.md §4.7)."""
+"""Cheng, Greiner, Kelly, Bell & Liu's three-phase dependency analysis (TPDA; "Learning Bayesian
+networks from data: an information-theory based approach", Artificial Intelligence 137:43–90, 2002,
+Figs. 6, 8, 9, 10) with the class in every conditioning set: the structure search of paper 002's
+`BAN(method="tpda")` (docs/algorithms.md §4.7).
+
+The search is written over a CI test `test(i, j, Z)` returning an outcome with `independent` and
+`key` (κ, smaller = less dependent), so that hand-worked examples can script it; `x2_test.X2Test` is
+the test of the spec (its `many(i, j, Zs)` computes the tests of one Greedy step together).
+Orientation reads the cut-sets stored by the search and makes no test."""
 
 from __future__ import annotations
 
-from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+from collections.abc import Callable
+from typing import Protocol
 
 
-def _component(adj: list[set[int]], a: int, avoid: int | None = None) -> set[int]:
-    """The nodes joined to a by an undirected path (not passing through `avoid`)."""
-    seen = {a}
-    todo = [a]
-    while todo:
-        for w in adj[todo.pop()]:
-            if w not in seen and w != avoid:
-                seen.add(w)
-                todo.append(w)
-    return seen
+class Outcome(Protocol):
+    independent: bool
+    key: tuple[float, float]
 
 
-def cut_set(adj: list[set[int]], i: int, j: int, cmi, eps: float,
-            allow_empty: bool = False) -> tuple[bool, tuple[int, ...] | None]:
-    """The cut-set routine (§4.7 step 4) on the undirected graph `adj` (the edge under test, if
-    any, already removed). Returns (separated, separating set). `cmi(a, b, Z)` with a < b.
-    `allow_empty` (orientation step): also test Z = ∅ when Z empties."""
-    lo, hi = min(i, j), max(i, j)
+CITest = Callable[[int, int, tuple[int, ...]], Outcome]
+Graph = list[set[int]]
 
-    def test(Z) -> float:
-        return cmi(lo, hi, tuple(sorted(Z)))
 
-    for a, b in ((lo, hi), (hi, lo)):
-        near_b = _component(adj, b, avoid=a)  # neighbours of a on a path to b that avoids a
-        Z = {nb for nb in adj[a] if nb != b and nb in near_b}
-        while True:
-            if not Z:
-                if allow_empty and test(()) <= eps:
-                    return True, ()
-                break
-            cur = test(Z)
-            if cur <= eps:
-                return True, tuple(sorted(Z))
-            best_val, best_z = min((test(Z - {z}), z) for z in Z)
-            if best_val < cur:
-                Z = Z - {best_z}
+def adj_path(adj: Graph, x: int, y: int) -> set[int]:
+    """AdjPath(x, y): the nodes other than x, y on some simple x–y path of `adj` without the edge
+    x–y — the biconnected block of adj + {x–y} that holds that edge (Tarjan's block search from x
+    with y as its first child; the block of x–y is the one closed on returning from y)."""
+    def nbrs(v: int) -> list[int]:
+        out = sorted(adj[v] - {x} if v == y else adj[v] - {y} if v == x else adj[v])
+        return ([x] if v == y else [y] if v == x else []) + out  # the virtual edge x–y first
+
+    disc = {x: 0, y: 1}
+    low = {x: 0, y: 1}
+    stack = [y]
+    frames = [(y, x, iter(nbrs(y)))]
+    while frames:
+        v, parent, it = frames[-1]
+        for w in it:
+            if w == parent:
+                continue
+            if w in disc:
+                low[v] = min(low[v], disc[w])
             else:
+                disc[w] = low[w] = len(disc)
+                stack.append(w)
+                frames.append((w, v, iter(nbrs(w))))
                 break
-    return False, None
-
-
-def tpda_skeleton(n: int, cmi, eps: float) -> tuple[list[set[int]], dict]:
-    """Drafting, thickening and thinning (§4.7 steps 1–3). Returns (adjacency, info)."""
-    strong = []
-    for i in range(n):
-        for j in range(i + 1, n):
-            v = cmi(i, j, ())
-            if v > eps:
-                strong.append((-v, i, j))
-    strong.sort()
-    adj: list[set[int]] = [set() for _ in range(n)]
-    comp = list(range(n))  # union–find: the drafting graph is a forest
-
-    def root(a: int) -> int:
-        while comp[a] != a:
-            comp[a] = comp[comp[a]]
-            a = comp[a]
-        return a
-
-    added, rest = [], []
-    for _, i, j in strong:
-        ri, rj = root(i), root(j)
-        if ri != rj:
-            comp[ri] = rj
-            adj[i].add(j)
-            adj[j].add(i)
-            added.append((i, j))
         else:
-            rest.append((i, j))
-    n_draft = len(added)
-    for i, j in rest:  # thickening
-        if not cut_set(adj, i, j, cmi, eps)[0]:
-            adj[i].add(j)
-            adj[j].add(i)
-            added.append((i, j))
-    removed = []
-    for i, j in added:  # thinning: one pass in the order the edges were added
-        adj[i].discard(j)
-        adj[j].discard(i)
-        if j in _component(adj, i) and cut_set(adj, i, j, cmi, eps)[0]:
-            removed.append((i, j))
-            continue
-        adj[i].add(j)
-        adj[j].add(i)
-    info = {"draft_edges": n_draft, "thickening_edges": len(added) - n_draft, "thinning_removed": len(removed)}
-    return adj, info
+            frames.pop()
+            if frames:
+                u = frames[-1][0]
+                low[u] = min(low[u], low[v])
+                if low[v] >= disc[u]:  # v's subtree closes a block below u: not the block of x–y
+                    while stack.pop() != v:
+                        pass
+    return set(stack) - {y}  # what is left is the block of x–y (x was never pushed)
 
 
-def _closes_cycle(children: list[set[int]], u: int, v: int) -> bool:
+class TPDA:
+    """One run of the search on n attributes with the CI test `test` (§4.7 "Sets", Greedy,
+    EdgeNeeded_H, EdgeNeeded and phases 1–5). `cut_sets[(a, b)]` holds the last separating set
+    found for the pair a < b."""
+
+    def __init__(self, n: int, test: CITest):
+        self.n = n
+        self.test = test
+        self.many = getattr(test, "many", None)  # a test that computes a step's tests together
+        self.adj: Graph = [set() for _ in range(n)]
+        self.cut_sets: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.info: dict = {}
+
+    # -- sets -------------------------------------------------------------------------------------
+
+    def _side_sets(self, x: int, y: int, two_hop: bool) -> tuple[set[int], set[int]]:
+        """(S_x, S_y), or with `two_hop` (S_x ∪ S′_x, S_y ∪ S′_y)."""
+        path = adj_path(self.adj, x, y)
+        out = []
+        for v in (x, y):
+            s = self.adj[v] & path
+            if two_hop:
+                s = s | ((set().union(*(self.adj[w] for w in s)) - s - {x, y}) & path)
+            out.append(s)
+        return out[0], out[1]
+
+    # -- the cut-set search -----------------------------------------------------------------------
+
+    def greedy(self, x: int, y: int, C: set[int]) -> bool:
+        """Greedy(x, y, C): whether some subset of C reached by removing the node of least κ, one at
+        a time, separates x and y (storing it as their cut-set)."""
+        x, y = min(x, y), max(x, y)
+        cur = tuple(sorted(C))
+        out = self.test(x, y, cur)
+        if out.independent:
+            self.cut_sets[(x, y)] = cur
+            return True
+        s = out.key
+        while len(cur) > 1:
+            subs = [cur[:k] + cur[k + 1:] for k in range(len(cur))]  # removing cur[k], ascending
+            outs = self.many(x, y, subs) if self.many else [self.test(x, y, sub) for sub in subs]
+            best = 0
+            for k in range(1, len(subs)):
+                if outs[k].key < outs[best].key:
+                    best = k
+            o, sub = outs[best], subs[best]
+            if o.independent:
+                self.cut_sets[(x, y)] = sub
+                return True
+            if o.key > s:
+                return False
+            cur, s = sub, o.key
+        return False
+
+    def edge_needed_h(self, x: int, y: int) -> bool:
+        """EdgeNeeded_H (Fig. 6): false iff x's side S_x, or else y's side S_y, separates."""
+        sx, sy = self._side_sets(x, y, two_hop=False)
+        if sx and self.greedy(x, y, sx):
+            return False
+        return not (sy and self.greedy(x, y, sy))
+
+    def edge_needed(self, x: int, y: int) -> bool:
+        """EdgeNeeded (Fig. 8): Greedy from the smaller of S_x ∪ S′_x and S_y ∪ S′_y (ties → y's)."""
+        a, b = self._side_sets(x, y, two_hop=True)
+        return not self.greedy(x, y, a if len(a) < len(b) else b)
+
+    # -- phases -----------------------------------------------------------------------------------
+
+    def _link(self, i: int, j: int) -> None:
+        self.adj[i].add(j)
+        self.adj[j].add(i)
+
+    def _unlink(self, i: int, j: int) -> None:
+        self.adj[i].discard(j)
+        self.adj[j].discard(i)
+
+    def skeleton(self, draft_key: Callable[[int, int], float]) -> Graph:
+        """Phases 1–4: drafting (pairs dependent given Y by `draft_key` descending, ties
+        lexicographic), thickening, thinning passes 1 and 2."""
+        n = self.n
+        dependent = [(i, j) for i in range(n) for j in range(i + 1, n) if not self.test(i, j, ()).independent]
+        dependent.sort(key=lambda p: -draft_key(*p))  # stable: lexicographic among ties
+        comp = list(range(n))  # union–find: the drafting graph is a forest
+
+        def root(a: int) -> int:
+            while comp[a] != a:
+                comp[a] = comp[comp[a]]
+                a = comp[a]
+            return a
+
+        edges, rest = [], []
+        for i, j in dependent:
+            ri, rj = root(i), root(j)
+            if ri != rj:
+                comp[ri] = rj
+                self._link(i, j)
+                edges.append((i, j))
+            else:
+                rest.append((i, j))
+        n_draft = len(edges)
+        for i, j in rest:  # thickening
+            if self.edge_needed_h(i, j):
+                self._link(i, j)
+                edges.append((i, j))
+        removed1 = 0
+        for i, j in edges:  # thinning, pass 1
+            self._unlink(i, j)
+            if adj_path(self.adj, i, j) and not self.edge_needed_h(i, j):
+                removed1 += 1
+            else:
+                self._link(i, j)
+        removed2 = 0
+        for i, j in edges:  # thinning, pass 2
+            if j not in self.adj[i] or (len(self.adj[i]) < 4 and len(self.adj[j]) < 4):
+                continue
+            self._unlink(i, j)
+            if self.edge_needed(i, j):
+                self._link(i, j)
+            else:
+                removed2 += 1
+        self.info.update(draft_edges=n_draft, thickening_edges=len(edges) - n_draft,
+                         thinning_removed=removed1, thinning2_removed=removed2)
+        return self.adj
+
+    def orient(self) -> list[list[int]]:
+        """Phase 5 (Fig. 9) from the stored cut-sets, no new test: colliders, then rules R2 and R3
+        until nothing changes, then the remaining edges low → high where no cycle."""
+        n, adj = self.n, self.adj
+        proposals = set()
+        for a in range(n):
+            for b in range(a + 1, n):
+                if b in adj[a]:
+                    continue
+                cut = self.cut_sets.get((a, b), ())
+                for c in sorted(adj[a] & adj[b]):
+                    if c not in cut:
+                        proposals.add((a, c))
+                        proposals.add((b, c))
+        children: Graph = [set() for _ in range(n)]
+        undirected = {(min(u, v), max(u, v)) for u in range(n) for v in adj[u]}
+        conflicts = colliders = 0
+        for u, v in sorted(proposals):
+            if (v, u) in proposals:
+                conflicts += u < v  # each edge proposed both ways counted once
+                continue
+            if not _closes_cycle(children, u, v):
+                children[u].add(v)
+                undirected.discard((min(u, v), max(u, v)))
+                colliders += 1
+
+        def r2(s: int, t: int) -> bool:  # some x → s, x ≠ t, x not adjacent to t
+            return any(s in children[x] and x != t and x not in adj[t] for x in range(n))
+
+        def r3(s: int, t: int) -> bool:  # a directed path s ⇝ t
+            return _closes_cycle(children, t, s)
+
+        counts = {"r2_arcs": 0, "r3_arcs": 0}
+        changed = True
+        while changed:
+            changed = False
+            for name, rule in (("r2_arcs", r2), ("r3_arcs", r3)):
+                for u, v in sorted(undirected):
+                    for s, t in ((u, v), (v, u)):
+                        if rule(s, t) and not _closes_cycle(children, s, t):
+                            children[s].add(t)
+                            undirected.discard((u, v))
+                            counts[name] += 1
+                            changed = True
+                            break
+        for u, v in sorted(undirected):
+            if _closes_cycle(children, u, v):
+                children[v].add(u)
+            else:
+                children[u].add(v)
+        self.info.update(collider_arcs=colliders, conflicting_edges=conflicts, **counts,
+                         free_edges=len(undirected))
+        return [sorted(p for p in range(n) if c in children[p]) for c in range(n)]
+
+
+def _closes_cycle(children: Graph, u: int, v: int) -> bool:
     """Whether the arc u → v closes a directed cycle (a directed path v ⇝ u exists)."""
     seen = {v}
     todo = [v]
@@ -109,86 +252,9 @@ def _closes_cycle(children: list[set[int]], u: int, v: int) -> bool:
     return False
 
 
-def tpda_orient(adj: list[set[int]], cmi, eps: float) -> tuple[list[list[int]], dict]:
-    """Orientation (§4.7 step 5): collider proposals from the cut-set routine on the final
-    skeleton, Meek's rules 1 and 2, then low → high index where no cycle. Returns (parents, info)."""
-    n = len(adj)
-    proposals = set()
-    for a in range(n):
-        for b in range(a + 1, n):
-            if b in adj[a]:
-                continue
-            common = adj[a] & adj[b]
-            if not common:
-                continue
-            sep, S = cut_set(adj, a, b, cmi, eps, allow_empty=True)
-            if sep:
-                for c in sorted(common - set(S)):
-                    proposals.add((a, c))
-                    proposals.add((b, c))
-    children: list[set[int]] = [set() for _ in range(n)]
-    undirected = {(min(u, v), max(u, v)) for u in range(n) for v in adj[u]}
-    conflicts = 0
-    n_collider = 0
-    for u, v in sorted(proposals):
-        if (v, u) in proposals:
-            conflicts += u < v  # count each edge proposed both ways once
-            continue
-        if not _closes_cycle(children, u, v):
-            children[u].add(v)
-            undirected.discard((min(u, v), max(u, v)))
-            n_collider += 1
-
-    def arc(u: int, v: int) -> bool:
-        return v in children[u]
-
-    def adjacent(u: int, v: int) -> bool:
-        return v in adj[u]
-
-    def meek(u: int, v: int) -> bool:
-        # rule 1: a → u − v, a and v not adjacent
-        if any(arc(a, u) and a != v and not adjacent(a, v) for a in range(n)):
-            return True
-        # rule 2: u → a → v
-        return any(arc(u, a) and arc(a, v) for a in range(n))
-
-    n_meek = 0
-    changed = True
-    while changed:
-        changed = False
-        for u, v in sorted(undirected):
-            for s, t in ((u, v), (v, u)):
-                if meek(s, t) and not _closes_cycle(children, s, t):
-                    children[s].add(t)
-                    undirected.discard((u, v))
-                    n_meek += 1
-                    changed = True
-                    break
-    for u, v in sorted(undirected):
-        if _closes_cycle(children, u, v):
-            children[v].add(u)
-        else:
-            children[u].add(v)
-    parents = [sorted(p for p in range(n) if c in children[p]) for c in range(n)]
-    info = {"collider_arcs": n_collider, "conflicting_edges": conflicts, "meek_arcs": n_meek,
-            "free_edges": len(undirected)}
-    return parents, info
-
-
-def tpda(T: EntropyTerms, eps: float) -> tuple[list[list[int]], dict]:
-    """Cheng & Greiner's BAN structure (§4.7 steps 1–5) from the count tables."""
-    n = T.Xc.shape[1]
-    cache: dict[tuple, float] = {}
-
-    def cmi(i: int, j: int, Z: tuple[int, ...]) -> float:
-        key = (i, j, Z)
-        v = cache.get(key)
-        if v is None:
-            v = T.cmi(i, j, Z)
-            cache[key] = v
-        return v
-
-    adj, info = tpda_skeleton(n, cmi, eps)
-    parents, info2 = tpda_orient(adj, cmi, eps)
-    info.update(info2)
-    return parents, info
+def tpda(n: int, test: CITest, draft_key: Callable[[int, int], float]) -> tuple[list[list[int]], dict]:
+    """Phases 1–5 of §4.7 on n attributes: (parents, info)."""
+    run = TPDA(n, test)
+    run.skeleton(draft_key)
+    parents = run.orient()
+    return parents, run.info

@@ -18,6 +18,8 @@ kernels may apply it to any information values.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 SIGNIFICANT_DIGITS = 10
@@ -35,6 +37,18 @@ def tie_key(values) -> np.ndarray:
         scale = 10.0 ** (SIGNIFICANT_DIGITS - 1 - np.floor(np.log10(np.abs(v))))
         out[big] = np.round(v * scale) / scale
     return out
+
+
+def tie_value(v: float) -> float:
+    """`tie_key` of one float, in scalar arithmetic (the same operations: a learner that compares
+    values one at a time, such as a CI test's ranking key, avoids numpy's per-call cost)."""
+    if abs(v) < ZERO:
+        return 0.0
+    if not math.isfinite(v):
+        return v
+    e = SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(v)))
+    scale = 10.0 ** e if e >= 0 else float(np.power(10.0, float(e)))  # exact / numpy's rounding
+    return round(v * scale) / scale
 
 
 def info_values(values: np.ndarray, precision: str) -> np.ndarray:

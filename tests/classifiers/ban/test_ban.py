@@ -13,7 +13,7 @@ import pytest
 from bncbench.classifiers.ban.ban import BAN
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import mdl_score
-from bncbench.classifiers.ban.tpda import cut_set, tpda_orient, tpda_skeleton
+from bncbench.classifiers.ban.tpda_epsilon import cut_set, tpda_orient, tpda_skeleton
 from bncbench.preprocess.folds import stratified_folds
 from tests.oracles import ban as ref
 from tests.support.data import correlated_codes
@@ -240,7 +240,7 @@ def test_both_methods_recover_a_known_network():
 def test_epsilon_list_chosen_by_inner_cv():
     X, y, cards, rows, ys, card = _data(12, 200, 5, 2, 0.0)
     eps = [0.001, 0.01, 0.05, 0.2]
-    b = BAN(method="tpda", cardinalities=cards, n_classes=2, ban_epsilon=eps).fit(X, y)
+    b = BAN(method="tpda", ban_test="epsilon", cardinalities=cards, n_classes=2, ban_epsilon=eps).fit(X, y)
     # consistency with single-ε fits on the same inner folds (seed 1, 5 stratified folds)
     folds = stratified_folds(y, 5, 1)
     acc = {}
@@ -248,7 +248,7 @@ def test_epsilon_list_chosen_by_inner_cv():
         correct = 0
         for f in range(5):
             tr, te = folds != f, folds == f
-            m = BAN(method="tpda", cardinalities=cards, n_classes=2, ban_epsilon=e).fit(X[tr], y[tr])
+            m = BAN(method="tpda", ban_test="epsilon", cardinalities=cards, n_classes=2, ban_epsilon=e).fit(X[tr], y[tr])
             correct += int((m.predict(X[te]) == y[te]).sum())
         acc[e] = correct / len(y)
     assert b.cv_accuracy_ == pytest.approx(acc)

@@ -1,4 +1,4 @@
-"""Slow plain-Python reference for BAN(method="tpda"), written from docs/algorithms.md §4.7 (Cheng &
+"""Slow plain-Python reference for BAN(method="tpda", ban_test="epsilon") — the earlier reading of docs/algorithms.md §4.7 (Cheng &
 Greiner's three-phase dependency analysis with the class in every conditioning set) and §3 (CMI,
 here in nats). It never imports or copies bncbench code.
 

@@ -1,0 +1,167 @@
+"""The CI test of BAN(method="tpda") (docs/algorithms.md §4.7 "CI test", items 1–6): Pearson's X²
+within strata, the permutation-mean degrees of freedom, the sufficiency rule and ln p, each against
+a plain textbook computation or a closed form."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy.stats import chi2
+
+from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+from bncbench.classifiers.ban.x2_test import X2Test, log_chi2_sf
+
+
+def _test(X, y, alpha=0.01, rows_per_df=5.0):
+    X = np.asarray(X, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    T = EntropyTerms(X, y, X.max(axis=0) + 1, int(y.max()) + 1)
+    return X2Test(T, alpha, rows_per_df)
+
+
+def textbook(X, y, i, j, Z):
+    """X², df, n_inf by the definitions: per stratum (Z, Y) with ≥ 2 rows, the observed values of
+    X_i and X_j, every cell of that grid (zeros included) Σ (O − E)² / E."""
+    strata: dict = {}
+    for row, c in zip(X, y):
+        strata.setdefault((tuple(row[z] for z in Z), c), []).append((row[i], row[j]))
+    x2 = df = n_inf = 0.0
+    for cells in strata.values():
+        n = len(cells)
+        A = sorted({a for a, _ in cells})
+        B = sorted({b for _, b in cells})
+        d = (len(A) - 1) * (len(B) - 1)
+        if n < 2 or d == 0:
+            continue
+        O = Counter(cells)
+        na = Counter(a for a, _ in cells)
+        nb = Counter(b for _, b in cells)
+        for a in A:
+            for b in B:
+                e = na[a] * nb[b] / n
+                x2 += (O[(a, b)] - e) ** 2 / e
+        df += n / (n - 1) * d
+        n_inf += n
+    return x2, df, n_inf
+
+
+@pytest.mark.parametrize("table", ["auto", "dense", "sparse"])
+@pytest.mark.parametrize("seed", range(12))
+def test_statistic_equals_textbook(seed, table, monkeypatch):
+    if table != "auto":  # force one of the two counting paths
+        monkeypatch.setattr(X2Test, "DENSE_CELLS_PER_ROW", 10**9 if table == "dense" else -10**9)
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(8, 400)), 5
+    X = rng.integers(0, rng.integers(2, 5, size=d), size=(n, d))
+    X[:, 3] = (X[:, 0] + rng.integers(0, 2, n)) % 3  # a dependent pair
+    y = rng.integers(0, 3, n)
+    y[y == 1] = 2 if seed % 3 == 0 else 1  # some cases with a class without rows
+    t = _test(X, y)
+    for i, j, Z in [(0, 1, ()), (0, 3, ()), (0, 3, (1,)), (1, 2, (0, 4)), (2, 4, (0, 1, 3)), (0, 3, (1, 2, 4))]:
+        x2, df, n_inf, active = t.statistic(i, j, Z)
+        want = textbook(X.tolist(), y.tolist(), i, j, Z)
+        assert x2 == pytest.approx(want[0], rel=1e-12, abs=1e-12)
+        assert df == pytest.approx(want[1], rel=1e-12)
+        assert n_inf == want[2]
+        assert active == (want[1] > 0)
+
+
+def test_hand_worked_two_by_two():
+    # one class; X0, X1 over 6 rows: cells (0,0)×3, (1,1)×2, (0,1)×1. n_a = (4, 2), n_b = (3, 3):
+    # E = [[2, 2], [1, 1]]; X² = (3−2)²/2 + (1−2)²/2 + (0−1)²/1 + (2−1)²/1 = 3; df = 6/5·1 = 1.2.
+    X = [[0, 0]] * 3 + [[1, 1]] * 2 + [[0, 1]]
+    t = _test(X, [0] * 6)
+    x2, df, n_inf, active = t.statistic(0, 1, ())
+    assert (x2, n_inf, active) == (pytest.approx(3.0), 6.0, True)
+    assert df == pytest.approx(1.2)
+    o = t(0, 1, ())
+    assert o.informative  # n_inf = 6 = 5·df: equality counts as enough
+    assert o.log_p == pytest.approx(chi2.logsf(3.0, 1.2), rel=1e-12)
+    assert o.independent == (chi2.sf(3.0, 1.2) >= 0.01)
+    assert o.key == (pytest.approx(-o.log_p, rel=1e-9), pytest.approx(3.0))
+
+
+def test_sufficiency_rule():
+    # 5 rows in a 2×2 pattern: df = 5/4 = 1.25, n_inf = 5 < 5·df → not informative: independent,
+    # p = 1, κ = (0, X²), counted as lacking data.
+    t = _test([[0, 0], [0, 0], [1, 1], [1, 1], [0, 1]], [0] * 5)
+    o = t(0, 1, ())
+    assert not o.informative and o.independent and o.log_p == 0.0
+    assert o.key[0] == 0.0 and o.key[1] == pytest.approx(t.statistic(0, 1, ())[0])
+    assert t.tests_lacking_data == 1 == t.distinct_tests
+    # with 4 rows per df required it is informative
+    assert _test([[0, 0], [0, 0], [1, 1], [1, 1], [0, 1]], [0] * 5, rows_per_df=4)(0, 1, ()).informative
+
+
+def test_no_active_stratum_and_one_row_strata():
+    # X1 constant within every class: r_s or c_s = 1 → d_s = 0 → no active stratum (df = 0):
+    # independent, p = 1, not informative.
+    t = _test([[0, 0], [1, 0], [0, 1], [1, 1]], [0, 0, 1, 1])
+    assert t.statistic(0, 1, ()) == (0.0, 0.0, 0.0, False)
+    assert not t(0, 1, ()).informative and t(0, 1, ()).independent
+    # a stratum met by one row contributes nothing: adding rows of a class of their own changes
+    # neither X², df nor n_inf
+    base = [[0, 0]] * 4 + [[1, 1]] * 4 + [[0, 1]] * 2 + [[1, 0]] * 2
+    a = _test(base, [0] * 12).statistic(0, 1, ())
+    b = _test(base + [[1, 0]], [0] * 12 + [1]).statistic(0, 1, ())
+    c = _test([r + [k % 13] for k, r in enumerate(base + [[0, 1]])], [0] * 13).statistic(0, 1, (2,))
+    assert a == b
+    assert c == (0.0, 0.0, 0.0, False)  # every (Z, Y) stratum of one row: nothing active
+
+
+def test_conditioning_sets_deeper_than_the_data():
+    # 6 rows, every configuration of (X2, X3, X4) met once: no stratum of 2 rows at depth 3,
+    # and deeper extensions stay empty
+    rng = np.random.default_rng(5)
+    X = np.column_stack([rng.integers(0, 2, 6), rng.integers(0, 2, 6), np.arange(6), np.arange(6) % 3,
+                         np.arange(6) % 2, np.zeros(6, dtype=int)])
+    t = _test(X, [0] * 6)
+    for Z in [(2,), (2, 3), (2, 3, 4), (2, 3, 4, 5), (3, 4), (3, 4, 5)]:
+        got = t.statistic(0, 1, Z)
+        assert got[:3] == pytest.approx(textbook(X.tolist(), [0] * 6, 0, 1, Z)), Z
+        assert t(0, 1, Z).independent
+
+
+def test_cached_once_and_symmetric():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, size=(200, 4))
+    t = _test(X, rng.integers(0, 2, 200))
+    assert t(2, 0, (1,)) is t(0, 2, (1,))
+    assert t.distinct_tests == 1
+
+
+@pytest.mark.parametrize("df", [0.7, 1.0, 2.0, 3.5, 9.0, 40.0, 333.3])
+def test_log_survival_against_scipy(df):
+    for x2 in [1e-3, 0.5, 2.0, 10.0, 50.0, 200.0, 1000.0]:
+        want = chi2.logsf(x2, df)
+        if np.isfinite(want) and want > math.log(1e-300):
+            assert log_chi2_sf(x2, df) == pytest.approx(want, rel=1e-10, abs=1e-14)
+
+
+def test_log_survival_near_p_one_keeps_its_digits():
+    # df = 2: ln p = −X²/2 exactly; for tiny X², p is within 1e-9 of 1 and ln p must still carry
+    # 10 significant digits (the ranking key rounds to 10)
+    for x2 in [2e-9, 3.7e-7, 1e-4, 0.01, 1.3]:
+        assert log_chi2_sf(x2, 2.0) == pytest.approx(-x2 / 2, rel=1e-13)
+        x = x2 / 2  # ln Q(2, x) = −x + ln(1 + x) = −x²/2 + x³/3 − x⁴/4 + … (the series where it cancels)
+        want = -x + math.log1p(x) if x > 1e-3 else -x**2 / 2 + x**3 / 3 - x**4 / 4 + x**5 / 5
+        assert log_chi2_sf(x2, 4.0) == pytest.approx(want, rel=1e-9)
+
+
+def test_log_survival_in_the_far_tail():
+    # closed forms: Q(1, x) = e^{−x}, Q(2, x) = e^{−x}(1 + x), Q(3, x) = e^{−x}(1 + x + x²/2)
+    for x2 in [1200.0, 1500.0, 5000.0, 1e5, 1e7]:
+        x = x2 / 2
+        assert log_chi2_sf(x2, 2.0) == pytest.approx(-x, rel=1e-13)
+        assert log_chi2_sf(x2, 4.0) == pytest.approx(-x + math.log1p(x), rel=1e-13)
+        assert log_chi2_sf(x2, 6.0) == pytest.approx(-x + math.log(1 + x + x * x / 2), rel=1e-13)
+    # continuous where the continued fraction takes over (p = 1e-250), and strictly decreasing
+    for df in (1.3, 7.0, 55.5):
+        xs = np.linspace(chi2.isf(1e-240, df), chi2.isf(1e-260, df) if np.isfinite(chi2.isf(1e-260, df)) else
+                         chi2.isf(1e-240, df) * 1.2, 40)
+        vals = [log_chi2_sf(float(x), df) for x in xs]
+        assert all(a > b for a, b in zip(vals, vals[1:]))
+        assert vals[0] == pytest.approx(math.log(1e-240), rel=1e-6)
