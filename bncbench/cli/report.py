@@ -59,12 +59,15 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
     RESULTS may be a folder holding several experiments (results/<name>/ each): one section
     per experiment, in name order (csv: a first column experiment).
 
-    --format html is one self-contained page (no network; open it in any browser): the
-    provenance (bncbench version, machine, config, data files and checksums), the table of
-    every metric the results have (--metric is not needed), the W/D/L matrices with sign-test
-    p-values (the config's wdl: settings), the figures of bncbench figures as inline SVG, and
-    with --compare TABLE the comparison of bncbench compare (in the table's metrics that the
-    results have). Click a column header to sort.
+    --format html is one self-contained page (no network; open it in any browser) that leads
+    with its findings: a summary (the experiment in one paragraph, the average ranks with the
+    Friedman test, the critical-difference diagram, the pairs that differ, every judged metric
+    at a glance; with --compare TABLE and --claims CLAIMS the reproduction status), then the
+    table of every metric the results have (--metric is not needed; best values in bold),
+    the W/D/L matrices with the significant records marked (the config's wdl: settings), the
+    figures of bncbench figures as inline SVG, and collapsed: the comparison of bncbench
+    compare, the claims of bncbench claims, the provenance (bncbench version, machine,
+    config, data files and checksums). Click a column header to sort.
 
     \b
     Metrics (--metric; lower is better except accuracy and cll):
@@ -93,6 +96,7 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench report results/ait36 --metric rmse --label-metric SKDB=rmse_all
       bncbench report results/default --format html --out report.html
       bncbench report results/stan70 --format html --compare papers/stan70/dev.tsv
+      bncbench report results/ait36 --format html --claims papers/ait36/claims.yaml
     """
     from bncbench.cli.common import per_experiment
     from bncbench.results import experiments
@@ -214,8 +218,8 @@ def html_report(results: str, table: str | None, datasets: list[str] | None, cla
     cd = None
     if primary in ranks:
         plot = cd_plot(ranks[primary], primary)
-        caption = (f"{primary}: average ranks on the axis, rank 1 (best) at the right; a bar joins classifiers "
-                   f"whose ranks differ by less than the critical difference CD (Nemenyi test, α = {html.ALPHA:g})")
+        caption = (f"{primary}: average ranks, 1 (best) at the right; a bar joins classifiers whose ranks differ "
+                   f"by less than CD (Nemenyi test, α = {html.ALPHA:g})")
         cd = (caption, svg_text(plot, title=False))
     figures = [(p.title, svg) for p, svg in figures_for_html(results)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
@@ -243,14 +247,17 @@ def _stored_sections(results: str) -> dict:
 
 
 def _primary_metric(raw: dict, metrics: list[str]) -> str:
-    """The metric the HTML summary is of: the config's `wdl:` metric, else its CD diagram's, else
-    zol, else the first the results have."""
-    wdl = raw.get("wdl") if isinstance(raw.get("wdl"), dict) else {}
-    figures = raw.get("figures") if isinstance(raw.get("figures"), dict) else {}
-    cd = figures.get("cd") if isinstance(figures.get("cd"), dict) else {}
-    wanted = [wdl.get("metric"), *(cd.get("metric") if isinstance(cd.get("metric"), list) else [cd.get("metric")]),
-              "zol"]
-    return next((m for m in wanted if m in metrics), metrics[0])
+    """The metric the HTML summary is of: the first the results have of the config's `wdl:`
+    metric, the metrics of its `figures:` section (cd, wdl, scatter, gd), zol, else the first."""
+    def mapping(x) -> dict:
+        return x if isinstance(x, dict) else {}
+
+    figures = mapping(raw.get("figures"))
+    wanted = [mapping(raw.get("wdl")).get("metric")]
+    for kind in ("cd", "wdl", "scatter", "gd"):
+        m = mapping(figures.get(kind)).get("metric")
+        wanted += m if isinstance(m, list) else [m]
+    return next((m for m in [*wanted, "zol"] if m in metrics), metrics[0])
 
 
 def _protocol(raw: dict) -> dict:

@@ -401,10 +401,10 @@ def draw(plot: Plot, title: bool = True):
     if plot.kind == "wdl":
         bars = len(d["groups"]) * max(len(others) for by_group in d["bars"].values() for others in by_group.values())
     drawer, width, height = {
-        "scatter": (_draw_scatter, WIDTH, 3.7),
-        "times": (_draw_times, max(WIDTH, 0.9 * bars + 2), 3.2),
+        "scatter": (_draw_scatter, WIDTH, 3.5),
+        "times": (_draw_times, max(WIDTH, 0.9 * bars + 2), 3.0),
         "wdl": (_draw_wdl, max(WIDTH, 0.9 * bars + 2), 2.4 * len(d.get("bars", ())) + 0.6),
-        "gd": (_draw_gd, WIDTH, 3.3),
+        "gd": (_draw_gd, WIDTH, 3.1),
         "biasvar": (_draw_biasvar, max(WIDTH, 0.8 * bars + 1.5), 3.2),
         "cd": (_draw_cd, WIDTH, 1.0 + 0.22 * ((len(d.get("labels", ())) + 1) // 2) + 0.12 * len(d.get("cliques", ()))),
     }[plot.kind]

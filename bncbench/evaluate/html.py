@@ -197,7 +197,7 @@ def significant_records(s: Summary, settings: dict[str, str]) -> tuple[list[str]
         r, p = mat[(a, b)]
         if p <= ALPHA and r.wins != r.losses:
             w, x, y = (a, b, r) if r.wins > r.losses else (b, a, mat[(b, a)][0])
-            out.append(f"{w} {y} {x} (p = {p:.4f})")
+            out.append(f"{w} {y} {x} (p = {_p(p)})")
     return out, len(pairs)
 
 
@@ -219,7 +219,7 @@ def protocol_text(p: dict) -> str:
     runs = int(cv.get("runs", 1))
     if cv.get("scheme") == "petal-bv":
         how = (f"{_count(runs, 'run')} of the bias–variance experiment of the Webb group's C++ system (per run a "
-               f"training sample and a test set of N // {cv.get('divisor', 3)} instances each, seed "
+               f"training sample and a test set of N // {cv.get('divisor') or 3} instances each, seed "
                f"{cv.get('seed', 0)})")
     else:
         folds = "the C++ system's folds" if cv.get("scheme") == "petal" else "stratified folds"
@@ -270,18 +270,22 @@ def friedman_text(t: RankTest, metric: str) -> str:
             f"{verdict} (Demšar 2006; Iman–Davenport F_F = {t.ff:.3f}, p = {_p(t.ff_p)}){left}.")
 
 
-def pairs_text(t: RankTest) -> str:
-    """The pairs the Nemenyi test and Holm's procedure tell apart, in words."""
+def pairs_lines(t: RankTest, s: Summary, settings: dict[str, str]) -> list[str]:
+    """The pairs that differ, one line per test: Nemenyi, Holm's procedure (on the average ranks)
+    and the sign test (on the W/D/L records, the config's settings)."""
     rank = dict(zip(t.labels, t.ranks))
 
     def names(flag: str) -> str:
         pairs = sorted((p for p in t.pairs if getattr(p, flag)),
                        key=lambda p: (-abs(p.difference), t.labels.index(p.a), t.labels.index(p.b)))
         got = [" and ".join(sorted((p.a, p.b), key=lambda lab: (rank[lab], t.labels.index(lab)))) for p in pairs]
-        return "; ".join(got) if got else "none"
+        return f"{len(got)} of {len(t.pairs)}" + (f": {'; '.join(got)}" if got else ": none")
 
-    return (f"Pairs that differ: Nemenyi (average ranks at least CD = {t.cd_nemenyi:.2f} apart): {names('cd')}; "
-            f"Holm's procedure over all {len(t.pairs)} pairs: {names('holm')}.")
+    sig, n = significant_records(s, settings)
+    return [f"Nemenyi (average ranks at least CD = {t.cd_nemenyi:.2f} apart): {names('cd')}",
+            f"Holm's procedure (adjusted p ≤ {ALPHA:g}): {names('holm')}",
+            f"sign test on the wins and losses ({settings_text(settings)}): {len(sig)} of {n}"
+            + (f": {'; '.join(sig)}" if sig else ": none")]
 
 
 def _ranks_table(t: RankTest, metric: str) -> Table:
@@ -305,11 +309,10 @@ def glance_table(inp: ReportInput) -> Table:
         sig, n = significant_records(s, settings)
         rows.append([s.metric, "lower" if t.lower_is_better else "higher", f"{t.labels[i]} ({t.ranks[i]:.2f})",
                      Cell(_p(t.chi2_p), "sig" if t.chi2_p <= ALPHA else ""), f"{holm} of {len(t.pairs)}",
-                     f"{len(sig)} of {n}" + (f": {'; '.join(sig)}" if sig else "")])
+                     f"{len(sig)} of {n}"])
     return Table("glance", "every judged metric at a glance",
                  ["metric", "better when", "best average rank", "Friedman p", "pairs that differ (Holm)",
-                  "significant W/D/L (sign test)"], rows, text=True,
-                 notes=[f"W/D/L: {settings_text(settings)}"])
+                  "significant W/D/L (sign test)"], rows)
 
 
 def settings_text(settings: dict[str, str]) -> str:
@@ -348,9 +351,8 @@ def summary_html(inp: ReportInput) -> str:
             parts.append(f'<figure id="cd"><div class="svg">{inline_svg(svg, "cd")}</div>'
                          f"<figcaption>{_esc(caption)}</figcaption></figure>")
         s = next(x for x in inp.summaries if x.metric == primary)
-        sig, n = significant_records(s, inp.wdl)
-        parts.append(f'<p id="pairs">{_esc(pairs_text(t))} Sign test on the W/D/L records ({_esc(settings_text(inp.wdl))}): '
-                     f"{len(sig)} of {n} significant{_esc(': ' + '; '.join(sig)) if sig else ''}.</p>")
+        parts.append(f'<div id="pairs"><p class="lead">Pairs that differ (α = {ALPHA:g}):</p><ul>'
+                     + "".join(f"<li>{_esc(line)}</li>" for line in pairs_lines(t, s, inp.wdl)) + "</ul></div>")
     if len(inp.ranks) > 1 or (inp.ranks and primary not in inp.ranks):
         parts.append(_table_html(glance_table(inp)))
     lines = reproduction_lines(inp)
@@ -483,7 +485,8 @@ nav ul{list-style:none;padding:0;margin:0 0 .5rem;display:flex;flex-wrap:wrap;ga
 table{border-collapse:collapse;font-size:.85rem;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #ddd;padding:.05rem .45rem;text-align:right;white-space:nowrap}
 th[scope=row],thead th:first-child{text-align:left}
-table.text td{text-align:left;white-space:normal;overflow-wrap:anywhere}
+table.text td,table.text th{text-align:left;white-space:normal;overflow-wrap:anywhere}
+ul{margin:.1rem 0 .4rem;padding-left:1.4rem}p.lead{margin-bottom:0}
 thead th{background:#f3f3f3;cursor:pointer;position:sticky;top:0}
 thead th[aria-sort=ascending]::after{content:" \\25B2"}thead th[aria-sort=descending]::after{content:" \\25BC"}
 tfoot td{background:#fafafa;font-style:italic}

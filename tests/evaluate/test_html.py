@@ -165,10 +165,14 @@ def test_summary_ranks_friedman_and_pairs_are_the_ranks_commands(pages):
     assert [_text(c) for c in head] == ["classifier"] + order
     assert [_text(c) for c in row] == ["average rank"] + [format(rank[lab], ".2f") for lab in order]
     assert f"zol: Friedman test over 7 data sets: {friedman}:" in _text(_by_id(doc, "friedman"))
-    said = _text(_by_id(doc, "pairs"))
-    for flag, name in (("differs_cd", "Nemenyi"), ("differs_holm", "Holm")):
+    nemenyi, holm, sign = [_text(li) for li in _by_id(doc, "pairs").iter("li")]
+    for flag, said in (("differs_cd", nemenyi), ("differs_holm", holm)):
         differ = [f"{p['a']} and {p['b']}" for p in pairs if p[flag] == "true"]
-        assert re.search(rf"{name}[^:]*: {'; '.join(differ) if differ else 'none'}[.;]", said), (name, said)
+        assert said.endswith(f": {len(differ)} of 15: {'; '.join(differ) if differ else 'none'}"), said
+    assert nemenyi.startswith("Nemenyi (average ranks at least CD = 2.85 apart)") and holm.startswith("Holm's")
+    wdl = bnc("wdl", res, "--metric", "zol", "--format", "csv", check=True).stdout
+    significant = [r for r in csv.DictReader(io.StringIO(wdl)) if float(r["p"]) <= 0.05]
+    assert not significant and sign.endswith(": 0 of 15: none")  # none in the default experiment's zol
     glance = {_text(r[0]): [_text(c) for c in r[1:]] for r in _rows(_by_id(doc, "glance"))[1:]}
     assert list(glance) == JUDGED
     for m in JUDGED:
