@@ -242,13 +242,13 @@ def experiment_text(inp: ReportInput) -> str:
     first = inp.summaries[0]
     labels, cov = first.labels, first.coverage
     n = len(first.datasets)
-    covered = ("" if not cov.total else f"all {n} of its config" if n == cov.total else
-               f"{n} of the {cov.total} of its config" + ("" if cov.complete else "; the others are named below"))
+    of = f"{n} of {cov.total} data sets" if cov.total else _count(n, "data set")
+    covered = of + ("" if cov.complete else " (the missing ones are named below)")
     described = f" ({inp.protocol['description'].strip()})" if inp.protocol.get("description") else ""
     primary = inp.primary or first.metric
     direction = "lower" if LOWER_IS_BETTER[primary] else "higher"
     return (f"The experiment {inp.name or inp.title}{described} compares {_count(len(labels), 'classifier')} "
-            f"({', '.join(labels)}) on {_count(n, 'data set')}{f' ({covered})' if covered else ''} by "
+            f"({', '.join(labels)}) on {covered} by "
             f"{protocol_text(inp.protocol)}. The summary below is of {primary} ({WORDS.get(primary, primary)}, "
             f"{direction} is better); every test is at α = {ALPHA:g}.")
 
@@ -342,7 +342,10 @@ def summary_html(inp: ReportInput) -> str:
     primary = inp.primary or inp.summaries[0].metric
     t = inp.ranks.get(primary)
     if t is None:
-        parts.append(f'<p id="friedman">{_esc(primary)}: one classifier has values; no ranks to compare.</p>')
+        s = next(x for x in inp.summaries if x.metric == primary)
+        why = ("one classifier has values" if len(shown_labels(s)) < 2 else
+               "fewer than two data sets where every classifier has a value")
+        parts.append(f'<p id="friedman">{_esc(primary)}: {why}; no ranks to compare.</p>')
     else:
         parts.append(_table_html(_ranks_table(t, primary)))
         parts.append(f'<p id="friedman">{_esc(friedman_text(t, primary))}</p>')

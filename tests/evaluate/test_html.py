@@ -137,7 +137,7 @@ def test_summary_says_the_experiment_in_words(pages):
     doc = _strict_parse(plain)
     text = _text(_by_id(doc, "experiment"))
     assert text.startswith("The experiment default compares 6 classifiers (NB, TAN, STAN-MRMR, KDB1, KDB2, AODE) "
-                           "on 7 data sets (all 7 of its config) by 1 run of 10-fold cross-validation (the C++ "
+                           "on 7 of 7 data sets by 1 run of 10-fold cross-validation (the C++ "
                            "system's folds, seed 0); missing values kept as a value of their own, equal-frequency "
                            "discretisation into 5 bins (petal) fitted once on the whole data set; probabilities by "
                            "the m-estimate (m = 1).")
@@ -200,6 +200,17 @@ def test_summary_holds_the_cd_diagram_inline(pages):
     # the same diagram as `figures --only cd` of every classifier, drawn without its title
     whole = cd_svg(str(res))
     assert "Friedman p" in whole and "Friedman p" not in texts
+
+
+def test_summary_without_ranks_says_why(pages):
+    """One classifier, or one data set: no ranks, no CD diagram, and the summary says why."""
+    res, _, _, _ = pages
+    for args, why in ((["--classifiers", "NB"], "one classifier has values"),
+                      (["--datasets", "iris"], "fewer than two data sets where every classifier has a value")):
+        doc = _strict_parse(bnc("report", res, "--format", "html", *args, check=True).stdout)
+        assert _text(_by_id(doc, "friedman")) == f"zol: {why}; no ranks to compare."
+        assert not [f for f in doc.iter("figure") if f.get("id") == "cd"]
+        assert "ranks" not in _table_ids(doc)
 
 
 def test_best_value_of_each_row_is_bold(pages):
