@@ -92,7 +92,7 @@ ait36: $(VENV)/.installed
 	$(PY) -m bncbench compare results/ait36-bv papers/ait36/dev.tsv --metric bias,variance
 	$(PY) -m bncbench figures results/ait36 --out results/ait36/figures
 	$(PY) -m bncbench figures results/ait36-bv --out results/ait36-bv/figures
-	$(PY) -m bncbench report results/ait36 --format html --out results/ait36/report.html --compare papers/ait36/dev.tsv
+	$(PY) -m bncbench report results/ait36 --format html --out results/ait36/report.html --compare papers/ait36/dev.tsv --claims papers/ait36/claims.yaml
 	$(PY) -m bncbench report results/ait36-bv --format html --out results/ait36-bv/report.html
 
 aode22: $(VENV)/.installed
@@ -117,7 +117,7 @@ aode22: $(VENV)/.installed
 	@echo "The paper's claims beside our runs:"
 	$(PY) -m bncbench claims papers/aode22/claims.yaml
 	$(PY) -m bncbench figures results/aode22 --out results/aode22/figures
-	$(PY) -m bncbench report results/aode22 --format html --out results/aode22/report.html
+	$(PY) -m bncbench report results/aode22 --format html --out results/aode22/report.html --claims papers/aode22/claims.yaml
 
 kban: $(VENV)/.installed
 	$(PY) -m bncbench run configs/kban.yaml --results results/kban --jobs $(JOBS)
@@ -128,7 +128,7 @@ kban: $(VENV)/.installed
 	@echo "The paper's claims beside our runs:"
 	$(PY) -m bncbench claims papers/kban/claims.yaml
 	$(PY) -m bncbench figures results/kban --out results/kban/figures
-	$(PY) -m bncbench report results/kban --format html --out results/kban/report.html
+	$(PY) -m bncbench report results/kban --format html --out results/kban/report.html --claims papers/kban/claims.yaml
 
 clean:
 	rm -rf $(VENV) results build *.egg-info

@@ -445,9 +445,7 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
       bncbench claims papers/ait36/claims.yaml
       bncbench claims papers/ait36/claims.yaml --results main=runs/ait36
     """
-    from bncbench.evaluate import claims as cl
     from bncbench.evaluate.report import format_grid
-    from bncbench.results import summarize_store
 
     check_format(format, ("md", "csv", "latex"))
     overrides = {}
@@ -456,7 +454,33 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
         if not sep or not name or not folder:
             raise UserError(f"--results: {item!r} is not NAME=DIR")
         overrides[name] = folder
-    spec = cl.load(claims_file, overrides)
+    caption, verdicts, tables, lines = judge_claims(claims_file, overrides)
+    if format == "md":
+        out = [_claims_markdown(caption, verdicts)]
+    else:
+        out = [format_grid(["claim", "printed", "ours", "verdict"], [[v.text, v.printed, v.ours, v.verdict]
+                                                                   for v in verdicts], format, caption=caption)]
+    if format == "csv":
+        for line in lines:
+            err(line)
+    else:
+        out.append("\n" + "".join(f"{line}\n" for line in _wrapped(lines, format)) + "\n")
+    for t in tables:
+        header, rows = t.pairs() if format == "md" else t.grid()
+        out.append(format_grid(header, rows, format, caption=t.caption,
+                               notes=_wrapped(t.notes, format) if format != "csv" else None)
+                   + ("\n" if format != "csv" else ""))
+    typer.echo("".join(out), nl=False)
+
+
+def judge_claims(claims_file: str, overrides: dict[str, str] | None = None):
+    """(caption, verdicts, printed tables beside ours, the lines after the claims) of a claims
+    file judged against the results folders it names (`overrides`: {name: folder}), as `claims`
+    prints them; also the reproduction status of `report --format html --claims`."""
+    from bncbench.evaluate import claims as cl
+    from bncbench.results import summarize_store
+
+    spec = cl.load(claims_file, overrides or {})
     cache: dict = {}
 
     def summary(name: str, metric: str):
@@ -469,24 +493,7 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
 
     verdicts = cl.evaluate(spec, summary)
     tables = cl.table_comparison(spec, summary)
-    caption = f"Claims of paper {spec.get('paper', '')}"
-    if format == "md":
-        out = [_claims_markdown(caption, verdicts)]
-    else:
-        out = [format_grid(["claim", "printed", "ours", "verdict"], [[v.text, v.printed, v.ours, v.verdict]
-                                                                   for v in verdicts], format, caption=caption)]
-    lines = _claims_summary(spec, verdicts, cache)
-    if format == "csv":
-        for line in lines:
-            err(line)
-    else:
-        out.append("\n" + "".join(f"{line}\n" for line in _wrapped(lines, format)) + "\n")
-    for t in tables:
-        header, rows = t.pairs() if format == "md" else t.grid()
-        out.append(format_grid(header, rows, format, caption=t.caption,
-                               notes=_wrapped(t.notes, format) if format != "csv" else None)
-                   + ("\n" if format != "csv" else ""))
-    typer.echo("".join(out), nl=False)
+    return f"Claims of paper {spec.get('paper', '')}", verdicts, tables, _claims_summary(spec, verdicts, cache)
 
 
 WIDTH = 100  # the claims in Markdown fit this many columns

@@ -25,14 +25,19 @@ def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results 
 
     \b
     Figures (--only NAME; files NAME.FORMAT, NAME-METRIC.FORMAT for several metrics):
-      scatter  A's metric (x) against B's (y) per data set, the diagonal, points
-               coloured by instances (paper 000 Fig. 2)
-      times    mean training and test time per classifier over the data sets
-               (paper 000 Fig. 3, paper 004 Fig. 8)
+      scatter  A's metric (x) against B's (y) per data set with the diagonal,
+               beside B - A by instances; points coloured by the better one, the
+               5 data sets farthest from the diagonal named, the better side said
+               in words (paper 000 Fig. 2)
+      times    training and test time per fold on one shared scale: per
+               classifier a box over the data sets and the mean (paper 000
+               Fig. 3, paper 004 Fig. 8)
       wdl      wins/draws/losses of --rows against each other classifier, data
-               sets with < 2000 and >= 2000 instances (paper 004 Figs. 4-6; the
-               draw rule of the config's wdl: section)
-      gd       goal-difference curves GD(A; B | S_t) (paper 004 Fig. 3)
+               sets with < 2000 and >= 2000 instances, a panel per group that has
+               data sets (paper 004 Figs. 4-6; the draw rule of the config's
+               wdl: section)
+      gd       goal-difference curves GD(A; B | S_t), the x axis naming the data
+               sets (paper 004 Fig. 3)
       biasvar  bias and variance stacked per classifier (repeated runs only;
                skipped with a note when making all figures)
       cd       critical-difference diagram: average ranks, bars joining the

@@ -43,7 +43,8 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
            format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex | html"),
            label_metric: Optional[str] = typer.Option(None, "--label-metric", metavar="L=M,...", help="show these classifiers' columns in another metric (e.g. SKDB=rmse_all: paper 004's Table A4); the column is labelled 'L (M)'"),
            out: Optional[str] = typer.Option(None, "--out", metavar="FILE", help="write the report to FILE [default: standard output]"),
-           compare_table: Optional[str] = typer.Option(None, "--compare", metavar="TABLE", help="html: add the comparison with a published table (as bncbench compare RESULTS TABLE)")):
+           compare_table: Optional[str] = typer.Option(None, "--compare", metavar="TABLE", help="html: add the comparison with a published table (as bncbench compare RESULTS TABLE)"),
+           claims_file: Optional[str] = typer.Option(None, "--claims", metavar="CLAIMS", help="html: add a paper's claims beside our runs (as bncbench claims CLAIMS, reading the results folders the file names)")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
     Only the classifiers that have the metric get a column. The md and latex tables end with a
@@ -58,12 +59,15 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
     RESULTS may be a folder holding several experiments (results/<name>/ each): one section
     per experiment, in name order (csv: a first column experiment).
 
-    --format html is one self-contained page (no network; open it in any browser): the
-    provenance (bncbench version, machine, config, data files and checksums), the table of
-    every metric the results have (--metric is not needed), the W/D/L matrices with sign-test
-    p-values (the config's wdl: settings), the figures of bncbench figures as inline SVG, and
-    with --compare TABLE the comparison of bncbench compare (in the table's metrics that the
-    results have). Click a column header to sort.
+    --format html is one self-contained page (no network; open it in any browser) that leads
+    with its findings: a summary (the experiment in one paragraph, the average ranks with the
+    Friedman test, the critical-difference diagram, the pairs that differ, every judged metric
+    at a glance; with --compare TABLE and --claims CLAIMS the reproduction status), then the
+    table of every metric the results have (--metric is not needed; best values in bold),
+    the W/D/L matrices with the significant records marked (the config's wdl: settings), the
+    figures of bncbench figures as inline SVG, and collapsed: the comparison of bncbench
+    compare, the claims of bncbench claims, the provenance (bncbench version, machine,
+    config, data files and checksums). Click a column header to sort.
 
     \b
     Metrics (--metric; lower is better except accuracy and cll):
@@ -92,6 +96,7 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench report results/ait36 --metric rmse --label-metric SKDB=rmse_all
       bncbench report results/default --format html --out report.html
       bncbench report results/stan70 --format html --compare papers/stan70/dev.tsv
+      bncbench report results/ait36 --format html --claims papers/ait36/claims.yaml
     """
     from bncbench.cli.common import per_experiment
     from bncbench.results import experiments
@@ -103,10 +108,12 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
         if len(found) > 1 or Path(found[0][1]) != Path(results):
             raise UserError(f"--format html takes one experiment's results; {results} holds "
                             f"{', '.join(folder for _, folder in found)}: give one of them")
-        write_text(html_report(results, compare_table, split(datasets), split(classifiers)), out)
+        write_text(html_report(results, compare_table, split(datasets), split(classifiers), claims_file), out)
         return
     if compare_table:
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
+    if claims_file:
+        raise UserError("--claims is for --format html; `bncbench claims CLAIMS` prints the claims")
     check_format(format, ("md", "csv", "latex", "html"))
     write_text(per_experiment(results, format, lambda store: report_text(store, metric, split(datasets),
                                                                         split(classifiers), format, label_metric)),
@@ -172,15 +179,17 @@ def _label_metrics(results: str, s, shown: list[str], swaps: dict[str, str]):
     return labels, values
 
 
-def html_report(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None) -> str:
+def html_report(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
+                claims_file: str | None = None) -> str:
     """The page of `report --format html`: gathers from the store what evaluate/html.py renders."""
     import math
 
     from bncbench import __version__
     from bncbench.cli.comparisons import comparison
     from bncbench.evaluate import html
-    from bncbench.evaluate.figures import figures_for_html
-    from bncbench.evaluate.metrics import METRICS, REPEATED_RUN_METRICS
+    from bncbench.evaluate.figures import cd_plot, figures_for_html, svg_text
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
+    from bncbench.evaluate.ranks import compare_classifiers
     from bncbench.results import (store_differences, stored_config, stored_provenance, stored_wdl_settings,
                                   summarize_store)
 
@@ -195,13 +204,86 @@ def html_report(results: str, table: str | None, datasets: list[str] | None, cla
             continue
         if any(not math.isnan(mean) for mean, _ in s.values.values()):
             summaries.append(s)
+    raw = _stored_sections(results)
+    primary = _primary_metric(raw, [s.metric for s in summaries])
+    ranks = {}
+    for s in summaries:
+        labels = html.shown_labels(s)
+        if (s.metric == primary or s.metric in html.WDL_METRICS) and len(labels) >= 2:
+            try:
+                ranks[s.metric] = compare_classifiers(s.datasets, labels, s.values, LOWER_IS_BETTER[s.metric],
+                                                      html.ALPHA)
+            except ValueError:  # fewer than two data sets where every classifier has a value
+                continue
+    cd = None
+    if primary in ranks:
+        plot = cd_plot(ranks[primary], primary)
+        caption = (f"{primary}: average ranks, 1 (best) at the right; a bar joins classifiers whose ranks differ "
+                   f"by less than CD (Nemenyi test, α = {html.ALPHA:g})")
+        cd = (caption, svg_text(plot, title=False))
+    figures = [(p.title, svg) for p, svg in figures_for_html(results)
+               if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
     name = ", ".join(first.configs) or Path(results).name
     return html.render(html.ReportInput(
         title=f"bncbench report: {name}", version=__version__, provenance=stored_provenance(results),
         config=stored_config(results), data_files=_data_files(first.datasets), summaries=summaries,
-        differences=store_differences(results, first.datasets), wdl=stored_wdl_settings(results), figures=figures_for_html(results),
+        differences=store_differences(results, first.datasets), wdl=stored_wdl_settings(results), figures=figures,
         comparison=comparison(results, table, [s.metric for s in summaries], classifiers, None) if table else None,
-        comparison_source=table or "", coverage=first.coverage.line()))
+        comparison_source=table or "", coverage=first.coverage.line(), name=name, protocol=_protocol(raw),
+        primary=primary, ranks=ranks, cd=cd, claims=_claims(claims_file) if claims_file else None))
+
+
+def _stored_sections(results: str) -> dict:
+    """The stored config as a mapping ({} when it is not one)."""
+    import yaml
+
+    from bncbench.results import stored_config
+
+    try:
+        raw = yaml.safe_load(stored_config(results)) or {}
+    except yaml.YAMLError:
+        return {}
+    return raw if isinstance(raw, dict) else {}
+
+
+def _primary_metric(raw: dict, metrics: list[str]) -> str:
+    """The metric the HTML summary is of: the first the results have of the config's `wdl:`
+    metric, the metrics of its `figures:` section (cd, wdl, scatter, gd), zol, else the first."""
+    def mapping(x) -> dict:
+        return x if isinstance(x, dict) else {}
+
+    figures = mapping(raw.get("figures"))
+    wanted = [mapping(raw.get("wdl")).get("metric")]
+    for kind in ("cd", "wdl", "scatter", "gd"):
+        m = mapping(figures.get(kind)).get("metric")
+        wanted += m if isinstance(m, list) else [m]
+    return next((m for m in [*wanted, "zol"] if m in metrics), metrics[0])
+
+
+def _protocol(raw: dict) -> dict:
+    """The stored config's evaluation and preprocessing, the defaults filled in (config.CVSpec,
+    preprocess.encode.PreprocessSettings), for the HTML summary's paragraph."""
+    from dataclasses import asdict
+
+    from bncbench.config import CVSpec
+    from bncbench.preprocess.encode import PreprocessSettings
+
+    def section(key: str) -> dict:
+        return raw.get(key) if isinstance(raw.get(key), dict) else {}
+
+    return {"cv": {**asdict(CVSpec()), **section("cv")}, "preprocess": {**asdict(PreprocessSettings()),
+                                                                       **section("preprocess")},
+            "estimator": raw.get("estimator", "mestimate"), "m": raw.get("m", 1),
+            "description": str(raw.get("description") or "")}
+
+
+def _claims(claims_file: str):
+    """The claims file judged as `bncbench claims` judges it, for the HTML report."""
+    from bncbench.cli.comparisons import judge_claims
+    from bncbench.evaluate.html import Claims
+
+    caption, verdicts, _, lines = judge_claims(claims_file)
+    return Claims(caption, claims_file, [(v.text, v.printed, v.ours, v.verdict, v.holds) for v in verdicts], lines)
 
 
 def _data_files(datasets: list[str]) -> list[tuple[str, str, str]]:

@@ -148,10 +148,24 @@ def protocol_digest(exp: Experiment) -> str:
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
 
 
+def processor() -> str:
+    """The CPU's name: /proc/cpuinfo's first "model name" on Linux (platform.processor() is often
+    empty there), else platform.processor(), else the machine type (platform.machine())."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, sep, value = line.partition(":")
+                if sep and key.strip() == "model name" and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def provenance(exp: Experiment) -> dict:
     return {"bncbench": __version__, "python": sys.version.split()[0], "numpy": np.__version__,
             "platform": platform.platform(), "machine": platform.machine(),
-            "processor": platform.processor(), "config_sha256": hashlib.sha256(exp.source.encode()).hexdigest(),
+            "processor": processor(), "config_sha256": hashlib.sha256(exp.source.encode()).hexdigest(),
             "experiment_digest": exp.digest(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 

@@ -3,23 +3,33 @@
 Six figures (`FIGURES`), each computed first as plain data (a `Plot`: what is drawn, and only
 that) and then drawn from it, so the data of a figure can be checked against `bncbench report`:
 
-- `scatter`: per data set, classifier A's metric (x) against B's (y) with the diagonal, points
-  coloured by the data set's size (paper 000 Fig. 2: TAN against STAN-MRMR, ZOL);
-- `times`: mean training and test time per classifier over the data sets, each a log scale when
-  its values span more than `LOG_RANGE` (paper 000 Fig. 3, paper 004 Fig. 8);
+- `scatter`: per data set, classifier A's metric (x) against B's (y) with the diagonal (paper 000
+  Fig. 2: TAN against STAN-MRMR, ZOL), beside B − A against the data set's size; points coloured
+  by which classifier is better (the draw rule of the config's `wdl:` section), the `LABELLED`
+  data sets farthest from the diagonal named, and which side of the diagonal is better said in
+  words;
+- `times`: training and test time per fold per classifier over the data sets (paper 000 Fig. 3,
+  paper 004 Fig. 8): a box of each classifier's values over the data sets (quartiles, whiskers at
+  the least and greatest) and its mean; both panels on one y scale, logarithmic when the values
+  span more than `LOG_RANGE`;
 - `wdl`: wins/draws/losses of each row classifier against every other one, on the data sets
-  with fewer than `split` instances and on the others (paper 004 Figs. 4–6; evaluate/wdl.py with
-  the draw rule of the config's `wdl:` section, as `bncbench wdl`);
-- `gd`: goal-difference curves GD(A; B | S_t) over the data sets in table order (paper 004
-  §6.5, Fig. 3; evaluate/paired.py, as `bncbench gd`);
+  with fewer than `split` instances and on the others, a panel only for a group that has data
+  sets (paper 004 Figs. 4–6; evaluate/wdl.py with the draw rule of the config's `wdl:` section,
+  as `bncbench wdl`);
+- `gd`: goal-difference curves GD(A; B | S_t) over the data sets in table order, the x axis
+  labelled with the data sets' names (paper 004 §6.5, Fig. 3; evaluate/paired.py, as
+  `bncbench gd`);
 - `biasvar`: bias and variance stacked per classifier, means over the data sets where every
   shown classifier has both (repeated runs only; otherwise `NotApplicable`);
 - `cd`: the critical-difference diagram of Demšar (2006, Fig. 1(a)): average ranks on an axis
   with rank 1 at the right, bars joining the classifiers the Nemenyi test does not tell apart,
   the CD above (evaluate/ranks.py, as `bncbench ranks`).
 
-A figure of results that miss some data sets of their configs says "(n of N data sets)" in its
-title and names the missing ones in a note (`bncbench figures` prints the notes).
+Titles say what is drawn in words (the draw rule as "draws: equal at 4 decimals"); a figure of
+results that miss some data sets of their configs says "n of N data sets" in its title and
+names the missing ones in a note (`bncbench figures` prints the notes). The files carry the
+title; the HTML report draws without it (`draw(plot, title=False)`) and prints it as the
+figure's caption.
 
 Settings come from the command line (`Options`), else from the `figures:` section of the config
 stored with the results (config.parse_figures), else from defaults: the first two labels, the
@@ -33,8 +43,9 @@ The output is deterministic: the same results give byte-identical files (fixed S
 no dates in the metadata). This module imports matplotlib only inside `draw`/`render`, and is
 itself imported only by the commands that draw (`bncbench figures`, the HTML report).
 
-`figures_for_html(results_dir) -> [(title, SVG text), ...]` is the HTML report's entry point;
-`cd_svg(results_dir)` gives the CD diagram alone as SVG text.
+`figures_for_html(results_dir) -> [(Plot, SVG text), ...]` is the HTML report's entry point;
+`cd_svg(results_dir)` gives the CD diagram alone as SVG text, `cd_plot(rank test, metric)` the
+diagram of a rank test already computed (the HTML summary's).
 """
 
 from __future__ import annotations
@@ -52,6 +63,9 @@ FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd")
 FORMATS = ("png", "svg", "pdf")
 SPLIT = 2000       # paper 004: small data sets have fewer than 2000 instances
 LOG_RANGE = 100.0  # a time axis is logarithmic when its largest value exceeds 100 × its smallest
+LABELLED = 5       # the scatter names this many data sets, those farthest from the diagonal
+WIDTH = 11.0       # inches: every figure is drawn this wide (the HTML report shows it at the page's width)
+GD_NAMES = 40      # the goal-difference axis names every data set up to this many, else every k-th
 _SAVE_METADATA = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 _RC = {"svg.hashsalt": "bncbench", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 9}
 
@@ -161,38 +175,60 @@ def _values(src: Source, metric: str, labels: list[str], kind: str) -> tuple[lis
 
 # -- the data of each figure ------------------------------------------------------------------
 def scatter_data(src: Source, a: str, b: str, metric: str) -> Plot:
-    """One point per data set where A and B both have a value: (x = A's mean, y = B's mean)."""
+    """One point per data set where A and B both have a value: (x = A's mean, y = B's mean), the
+    data set's size, and which one is `better` (a, b, or "" for a draw under the `wdl:` section's
+    draw rule); `labelled`: the `LABELLED` data sets farthest from the diagonal (|y − x| > 0,
+    the largest first); `below`/`above`: the classifier that is better on that side."""
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.stats import compare, draw_words
+
+    rule = str(src.section("wdl").get("draw", "exact4"))
+    lower = LOWER_IS_BETTER[metric]
     datasets, values, notes = _values(src, metric, [a, b], "scatter")
-    points = [{"dataset": d, "x": values[(d, a)][0], "y": values[(d, b)][0], "size": src.sizes[d]}
-              for d in datasets if not (math.isnan(values[(d, a)][0]) or math.isnan(values[(d, b)][0]))]
+    points = []
+    for d in datasets:
+        x, y = values[(d, a)][0], values[(d, b)][0]
+        if not (math.isnan(x) or math.isnan(y)):
+            points.append({"dataset": d, "x": x, "y": y, "size": src.sizes[d],
+                           "better": {1: a, 0: "", -1: b}[compare(x, y, rule, lower)]})
     if not points:
         raise UserError(f"scatter: no data set has a {metric} value for both {a} and {b}")
-    return Plot("scatter", "scatter", f"{metric}: {a} (x) against {b} (y), one point per data set",
-                {"a": a, "b": b, "metric": metric, "points": points}, notes)
+    far = sorted((p for p in points if p["y"] != p["x"]), key=lambda p: -abs(p["y"] - p["x"]))
+    below, above = (b, a) if lower else (a, b)
+    return Plot("scatter", "scatter", f"{metric} of {a} (x) and {b} (y), one point per data set: below the "
+                                      f"diagonal {below} is better (draws: {draw_words(rule)})",
+                {"a": a, "b": b, "metric": metric, "rule": rule, "below": below, "above": above,
+                 "points": points, "labelled": [p["dataset"] for p in far[:LABELLED]]}, notes)
 
 
 def times_data(src: Source, classifiers: list[str]) -> Plot:
-    """Per classifier the mean over data sets of its mean training and test time per fold."""
+    """Per classifier its mean training and test time per fold on each data set (`<metric>_values`,
+    in table order) and their mean over the data sets (`<metric>`); `log`: one logarithmic scale
+    for both, when every value is positive and the largest exceeds `LOG_RANGE` × the smallest."""
     data: dict[str, Any] = {"classifiers": classifiers}
     notes: list[str] = []
+    used: set[str] = set()
     for metric in ("train_time", "test_time"):
         datasets, values, more = _values(src, metric, classifiers, "times")
         notes += [n for n in more if n not in notes]
-        means = []
-        for lab in classifiers:
-            v = [values[(d, lab)][0] for d in datasets if not math.isnan(values[(d, lab)][0])]
-            means.append(math.fsum(v) / len(v) if v else math.nan)
-        positive = [m for m in means if m > 0]
-        data[metric] = means
-        data[f"{metric}_log"] = (len(positive) == len(means) and max(positive) > LOG_RANGE * min(positive))
-    return Plot("times", "times", "mean training and test time per fold over the data sets (seconds)", data, notes)
+        per = [[values[(d, lab)][0] for d in datasets if not math.isnan(values[(d, lab)][0])] for lab in classifiers]
+        used |= {d for d in datasets if any(not math.isnan(values[(d, lab)][0]) for lab in classifiers)}
+        data[f"{metric}_values"] = per
+        data[metric] = [math.fsum(v) / len(v) if v else math.nan for v in per]
+    every = [x for metric in ("train_time", "test_time") for v in data[f"{metric}_values"] for x in v]
+    data["log"] = bool(every) and min(every) > 0 and max(every) > LOG_RANGE * min(every)
+    data["n"] = len(used)
+    return Plot("times", "times", f"training and classification time per fold on each of {len(used)} data sets "
+                                  f"(seconds): box = middle half, whiskers = least and greatest, diamond = mean",
+                data, notes)
 
 
 def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
     """W/D/L of each row classifier against every other one, on the data sets with fewer than
-    `split` instances and on the others; data sets incomplete for any classifier are left out
-    (as `bncbench wdl` does)."""
+    `split` instances and on the others (a group with no data set is left out, with a note); data
+    sets incomplete for any classifier are left out (as `bncbench wdl` does)."""
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.stats import draw_words
     from bncbench.evaluate.wdl import matrix
 
     settings = src.section("wdl")
@@ -206,6 +242,9 @@ def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
         notes.append(f"wdl: left out {len(left_out)} incomplete data set(s): {', '.join(left_out)}")
     groups = {f"< {split}": [d for d in datasets if d not in left_out and src.sizes[d] < split],
               f"≥ {split}": [d for d in datasets if d not in left_out and src.sizes[d] >= split]}
+    for group in [g for g, ds in groups.items() if not ds]:
+        del groups[group]
+        notes.append(f"wdl: no panel of data sets with {_size_words(group)}: the results have none")
     bars: dict[str, dict[str, dict[str, tuple[int, int, int]]]] = {}
     for group, ds in groups.items():
         mat = matrix(ds, labels, values, rule, LOWER_IS_BETTER[metric], draws, tails)
@@ -213,22 +252,30 @@ def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
             bars.setdefault(row, {})[group] = {
                 other: (mat[(row, other)][0].wins, mat[(row, other)][0].draws, mat[(row, other)][0].losses)
                 for other in labels if other != row}
-    return Plot("wdl", "wdl", f"{metric}: wins/draws/losses against each other classifier, by data-set size "
-                              f"(instances; draw rule {rule})",
+    return Plot("wdl", "wdl", f"{metric}: wins, draws and losses of {', '.join(rows)} against each other classifier, "
+                              f"by data-set size (draws: {draw_words(rule)})",
                 {"metric": metric, "rule": rule, "split": split, "groups": groups, "bars": bars}, notes)
+
+
+def _size_words(group: str) -> str:
+    """'< 2000' → 'fewer than 2000 instances', '≥ 2000' → '2000 instances or more'."""
+    op, n = group.split(" ")
+    return f"fewer than {n} instances" if op == "<" else f"{n} instances or more"
 
 
 def gd_data(src: Source, pairs: list[tuple[str, str]], metric: str) -> Plot:
     """GD(A; B | S_t), t = 1..N, per pair (paired.gd_rows, the draw rule of the `wdl:` section)."""
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
     from bncbench.evaluate.paired import gd_rows
+    from bncbench.evaluate.stats import draw_words
 
     rule = str(src.section("wdl").get("draw", "exact4"))
     datasets, values, notes = _values(src, metric, sorted({x for p in pairs for x in p}), "gd")
     header, rows = gd_rows(datasets, values, pairs, rule, LOWER_IS_BETTER[metric])
     curves = {name: [int(r[2 + i]) for r in rows] for i, name in enumerate(header[2:])}
     large = [t for t, d in enumerate(datasets, 1) if src.sizes.get(d, 0) >= SPLIT]
-    return Plot("gd", "gd", f"{metric}: goal difference over the first t data sets (table order; draw rule {rule})",
+    return Plot("gd", "gd", f"{metric}: goal difference GD(A; B) = wins − losses of A against B over the first t "
+                            f"data sets, in table order (draws: {draw_words(rule)})",
                 {"metric": metric, "rule": rule, "datasets": datasets, "curves": curves,
                  "first_large": large[0] if large else None}, notes)
 
@@ -261,17 +308,25 @@ def cd_data(src: Source, classifiers: list[str], metric: str, alpha: float = 0.0
         t = compare_classifiers(datasets, classifiers, values, LOWER_IS_BETTER[metric], alpha)
     except ValueError as e:
         raise UserError(f"cd: {e}") from None
+    plot = cd_plot(t, metric)
     if t.left_out:
-        notes.append(f"cd: left out {len(t.left_out)} data set(s) where a classifier has no value: "
-                     f"{', '.join(t.left_out)}")
-    order = sorted(range(len(classifiers)), key=lambda i: (t.ranks[i], i))
-    a = format(alpha, "g")
+        plot.notes.append(f"cd: left out {len(t.left_out)} data set(s) where a classifier has no value: "
+                          f"{', '.join(t.left_out)}")
+    plot.notes[:0] = notes
+    return plot
+
+
+def cd_plot(t, metric: str) -> Plot:
+    """The CD diagram of an `evaluate.ranks.RankTest` `t` of `metric`: its labels by average rank,
+    the Nemenyi CD at its α and the cliques."""
+    order = sorted(range(len(t.labels)), key=lambda i: (t.ranks[i], i))
+    a = format(t.alpha, "g")
     return Plot("cd", "cd", f"{metric}: average rank over {t.n} data sets (1 = best, at the right); classifiers "
                             f"joined by a bar do not differ\n(Nemenyi test, α = {a}: ranks differ by less than "
                             f"CD = {t.cd_nemenyi:.2f}; Friedman p = {t.chi2_p:.2g})",
-                {"metric": metric, "alpha": alpha, "labels": [classifiers[i] for i in order],
+                {"metric": metric, "alpha": t.alpha, "labels": [t.labels[i] for i in order],
                  "ranks": [t.ranks[i] for i in order], "cd": t.cd_nemenyi, "n": t.n, "cliques": t.cliques,
-                 "friedman_p": t.chi2_p}, notes)
+                 "friedman_p": t.chi2_p})
 
 
 # -- which figures, with which settings ---------------------------------------------------------
@@ -336,59 +391,108 @@ def _with_coverage(plot: Plot, coverage) -> Plot:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def draw(plot: Plot):
-    """The matplotlib Figure of a Plot (no pyplot, no display)."""
+def draw(plot: Plot, title: bool = True):
+    """The matplotlib Figure of a Plot (no pyplot, no display), `WIDTH` inches wide (wider when
+    its bars need it); `title`: the plot's title above it (the HTML report prints it instead)."""
     from matplotlib.figure import Figure
 
     d = plot.data
     bars = len(d["classifiers"]) if "classifiers" in d else 0          # times, biasvar
     if plot.kind == "wdl":
-        bars = max(len(others) for by_group in d["bars"].values() for others in by_group.values())
+        bars = len(d["groups"]) * max(len(others) for by_group in d["bars"].values() for others in by_group.values())
     drawer, width, height = {
-        "scatter": (_draw_scatter, 5.2, 4.4),
-        "times": (_draw_times, max(6.0, 0.9 * bars + 2), 3.6),
-        "wdl": (_draw_wdl, max(7.0, 1.8 * bars + 2), 3.0 * len(d.get("bars", ())) + 0.5),
-        "gd": (_draw_gd, 6.4, 3.8),
-        "biasvar": (_draw_biasvar, max(5.0, 0.8 * bars + 1.5), 3.8),
-        "cd": (_draw_cd, 7.0, 1.3 + 0.22 * ((len(d.get("labels", ())) + 1) // 2) + 0.12 * len(d.get("cliques", ()))),
+        "scatter": (_draw_scatter, WIDTH, 3.5),
+        "times": (_draw_times, max(WIDTH, 0.9 * bars + 2), 3.0),
+        "wdl": (_draw_wdl, max(WIDTH, 0.9 * bars + 2), 2.4 * len(d.get("bars", ())) + 0.6),
+        "gd": (_draw_gd, WIDTH, 3.1),
+        "biasvar": (_draw_biasvar, max(WIDTH, 0.8 * bars + 1.5), 3.2),
+        "cd": (_draw_cd, WIDTH, 1.0 + 0.22 * ((len(d.get("labels", ())) + 1) // 2) + 0.12 * len(d.get("cliques", ()))),
     }[plot.kind]
     fig = Figure(figsize=(width, height), layout="constrained")
     drawer(fig, d)
-    fig.suptitle(plot.title, fontsize=9)
+    if title:
+        fig.suptitle(plot.title, fontsize=9)
     return fig
 
 
-def _draw_scatter(fig, d: dict) -> None:
-    from matplotlib.colors import LogNorm
+_SIDE = {"b": "tab:blue", "a": "tab:orange", "": "0.6"}  # scatter colours: B better, A better, a draw
 
-    ax = fig.add_subplot()
-    xs, ys = [p["x"] for p in d["points"]], [p["y"] for p in d["points"]]
-    sizes = [p["size"] for p in d["points"]]
+
+def _draw_scatter(fig, d: dict) -> None:
+    """(a) y against x with the diagonal; (b) y − x against the data set's size (log scale). In
+    both the points are coloured by the better classifier and the `labelled` data sets named."""
+    a, b, metric, points = d["a"], d["b"], d["metric"], d["points"]
+    ax, bx = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.35]})
+    xs, ys = [p["x"] for p in points], [p["y"] for p in points]
     lo, hi = min(xs + ys), max(xs + ys)
-    pad = 0.05 * (hi - lo) or 0.05 * (abs(hi) or 1.0)
-    ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="0.5", linewidth=0.8, linestyle="--", zorder=1)
-    norm = LogNorm(vmin=max(min(sizes), 1), vmax=max(max(sizes), min(sizes) * 10, 10))
-    pts = ax.scatter(xs, ys, c=sizes, cmap="viridis", norm=norm, s=22, edgecolors="black", linewidths=0.4,
-                     zorder=2)
-    fig.colorbar(pts, ax=ax, label="instances")
+    pad = 0.06 * (hi - lo) or 0.05 * (abs(hi) or 1.0)
+    ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="0.5", linewidth=0.8, linestyle="--", zorder=1,
+            gid="diagonal")
+    bx.axhline(0, color="0.5", linewidth=0.8, linestyle="--", zorder=1)
+    for side, who in (("b", b), ("a", a), ("", "")):
+        group = [p for p in points if p["better"] == who]
+        if not group:
+            continue
+        label = f"{who} better ({len(group)})" if who else f"draw ({len(group)})"
+        style = {"color": _SIDE[side], "s": 26, "edgecolors": "black", "linewidths": 0.4, "zorder": 2}
+        ax.scatter([p["x"] for p in group], [p["y"] for p in group], label=label,
+                   gid=f"scatter-points-{side or 'draw'}", **style)
+        bx.scatter([p["size"] for p in group], [p["y"] - p["x"] for p in group],
+                   gid=f"difference-points-{side or 'draw'}", **style)
+    for p in points:
+        if p["dataset"] in d["labelled"]:
+            up = p["y"] > p["x"]
+            for axis, panel, xy in ((ax, "scatter", (p["x"], p["y"])), (bx, "difference", (p["size"], p["y"] - p["x"]))):
+                note = axis.annotate(p["dataset"], xy, xytext=(-4, 5) if up else (4, -5), textcoords="offset points",
+                                     ha="right" if up else "left", va="bottom" if up else "top", fontsize=7)
+                note.set_gid(f"{panel}-label-{p['dataset']}")  # ids in an SVG are unique
     ax.set_xlim(lo - pad, hi + pad)
     ax.set_ylim(lo - pad, hi + pad)
     ax.set_aspect("equal")
-    ax.set_xlabel(f"{d['a']} ({d['metric']})")
-    ax.set_ylabel(f"{d['b']} ({d['metric']})")
+    ax.set_xlabel(f"{a} ({metric})")
+    ax.set_ylabel(f"{b} ({metric})")
+    ax.set_title(f"(a) below the diagonal: {d['below']} better; above: {d['above']} better")
+    bx.set_xscale("log")
+    bx.set_xlabel("instances in the data set (log scale)")
+    bx.set_ylabel(f"{b} − {a} ({metric})")
+    bx.set_title(f"(b) {b} − {a} by data-set size: below 0, {d['below']} better; above, {d['above']} better")
+    m = max(abs(p["y"] - p["x"]) for p in points) or 1.0
+    bx.set_ylim(-1.25 * m, 1.25 * m)
+    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
 
 
 def _draw_times(fig, d: dict) -> None:
+    """Training and classification time side by side on one shared y scale: a box per classifier
+    over the data sets and its mean (a diamond)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
     labels = d["classifiers"]
-    for i, (metric, name) in enumerate((("train_time", "training"), ("test_time", "classification"))):
-        ax = fig.add_subplot(1, 2, i + 1)
-        vals = [0.0 if math.isnan(v) else v for v in d[metric]]
-        ax.bar(range(len(labels)), vals, color="tab:blue" if i == 0 else "tab:orange")
+    axes = fig.subplots(1, 2, sharey=True)
+    for i, (ax, metric, name) in enumerate(zip(axes, ("train_time", "test_time"), ("training", "classification"))):
+        values = d[f"{metric}_values"]
+        colour = "tab:blue" if i == 0 else "tab:orange"
+        box = ax.boxplot(values, positions=range(len(labels)), widths=0.5, whis=(0, 100), showfliers=False,
+                         patch_artist=True, boxprops={"facecolor": colour, "alpha": 0.35, "edgecolor": colour},
+                         medianprops={"color": colour, "linewidth": 1.5}, whiskerprops={"color": colour},
+                         capprops={"color": colour})
+        for j, lab in enumerate(labels):  # named, so the least, greatest and median can be read back
+            box["caps"][2 * j].set_gid(f"least-{metric}-{lab}")
+            box["caps"][2 * j + 1].set_gid(f"greatest-{metric}-{lab}")
+            box["medians"][j].set_gid(f"median-{metric}-{lab}")
+        ax.scatter(range(len(labels)), [0.0 if math.isnan(v) else v for v in d[metric]], marker="D", s=18,
+                   color="black", zorder=3, label="mean over the data sets" if i == 0 else None, gid=f"mean-{metric}")
         ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
-        if d[f"{metric}_log"]:
-            ax.set_yscale("log")
-        ax.set_ylabel("seconds per fold" + (" (log scale)" if d[f"{metric}_log"] else ""))
         ax.set_title(f"({'ab'[i]}) {name} time")
+        ax.grid(axis="y", color="0.9", linewidth=0.6)
+        ax.set_axisbelow(True)
+    if d["log"]:
+        axes[0].set_yscale("log")
+    axes[0].set_ylabel("seconds per fold" + (" (log scale)" if d["log"] else ""))
+    keys = [Patch(facecolor="0.85", edgecolor="0.4", label="middle half of the data sets (line: median)"),
+            Line2D([], [], color="0.4", label="whiskers: least to greatest")]
+    fig.legend(handles=[*axes[0].get_legend_handles_labels()[0], *keys], loc="outside lower center", ncols=3,
+               fontsize=8, frameon=False)
 
 
 def _draw_wdl(fig, d: dict) -> None:
@@ -400,11 +504,8 @@ def _draw_wdl(fig, d: dict) -> None:
         for c, group in enumerate(groups):
             ax = fig.add_subplot(len(d["bars"]), len(groups), r * len(groups) + c + 1)
             others = list(by_group[group])
-            ax.set_title(f"{row} against: {group} instances ({len(d['groups'][group])} data sets)")
-            if not d["groups"][group]:
-                ax.text(0.5, 0.5, "no data set", ha="center", va="center", transform=ax.transAxes)
-                ax.set_axis_off()
-                continue
+            ax.set_title(f"{row} against each classifier: {len(d['groups'][group])} data sets of "
+                         f"{_size_words(group)}")
             for j, (what, colour) in enumerate(zip(("wins", "draws", "losses"), colours)):
                 xs = [i + (j - 1) * 0.27 for i in range(len(others))]
                 counts = [by_group[group][o][j] for o in others]
@@ -414,7 +515,7 @@ def _draw_wdl(fig, d: dict) -> None:
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_ylabel("data sets")
             ax.margins(y=0.15)
-    fig.legend(loc="outside lower center", ncols=3, fontsize=7, frameon=False)
+    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
 
 
 def _draw_gd(fig, d: dict) -> None:
@@ -422,17 +523,21 @@ def _draw_gd(fig, d: dict) -> None:
 
     ax = fig.add_subplot()
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ts = list(range(1, len(d["datasets"]) + 1))
+    names = d["datasets"]
+    ts = list(range(1, len(names) + 1))
     for name, curve in d["curves"].items():
         ax.plot(ts, curve, marker="o", markersize=3, linewidth=1.2, label=name)
     ax.axhline(0, color="0.5", linewidth=0.8)
     if d["first_large"]:
         ax.axvline(d["first_large"] - 0.5, color="0.5", linewidth=0.8, linestyle="--")
-        ax.annotate(f"≥ {SPLIT} instances", (d["first_large"] - 0.5, 1), xycoords=("data", "axes fraction"),
+        ax.annotate(f"{SPLIT} instances or more →", (d["first_large"] - 0.5, 1), xycoords=("data", "axes fraction"),
                     xytext=(3, -12), textcoords="offset points", fontsize=7, color="0.3")
-    ax.set_xlabel("t (data sets in table order)")
-    ax.set_ylabel(f"GD ({d['metric']})")
+    step = -(-len(names) // GD_NAMES)
+    ax.set_xticks(ts[::step], names[::step], rotation=45, ha="right", rotation_mode="anchor",
+                  fontsize=7 if len(names) > 20 else 8)
+    ax.set_xlim(0.5, len(names) + 0.5)
+    ax.set_xlabel("data set t, in table order" + (f" (every {step}th named)" if step > 1 else ""))
+    ax.set_ylabel(f"GD ({d['metric']}): wins − losses")
     ax.legend(fontsize=8, frameon=False)
 
 
@@ -480,23 +585,30 @@ def _draw_cd(fig, d: dict) -> None:
                 va="center", fontsize=8, gid=f"label-{i + 1}")
 
 
-def render(plot: Plot, fmt: str) -> bytes:
-    """The figure as PNG, SVG or PDF bytes; the same Plot always gives the same bytes."""
+def render(plot: Plot, fmt: str, title: bool = True) -> bytes:
+    """The figure as PNG, SVG or PDF bytes (`title`: with the plot's title drawn above it); the
+    same Plot always gives the same bytes."""
     import matplotlib
 
     if fmt not in FORMATS:
         raise UserError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
     with matplotlib.rc_context(_RC):
-        fig = draw(plot)
+        fig = draw(plot, title)
         buf = io.BytesIO()
         fig.savefig(buf, format=fmt, dpi=150, metadata=_SAVE_METADATA[fmt], bbox_inches="tight")
     return buf.getvalue()
 
 
-def figures_for_html(results_dir: str) -> list[tuple[str, str]]:
-    """[(title, SVG text), ...] of the figures `bncbench figures RESULTS` makes with no options
-    (the stored `figures:` section, else all five), leaving out those the results cannot show
-    (a UserError: e.g. bias/variance of a one-run store, a metric no classifier has yet; none
+def svg_text(plot: Plot, title: bool = True) -> str:
+    """`render(plot, "svg", title)` as text."""
+    return render(plot, "svg", title).decode("utf-8")
+
+
+def figures_for_html(results_dir: str, skip: tuple[str, ...] = ()) -> list[tuple[Plot, str]]:
+    """[(Plot, SVG text drawn without its title), ...] of the figures `bncbench figures RESULTS`
+    makes with no options (the stored `figures:` section, else all), leaving out the names in
+    `skip` (e.g. the CD diagram the report's summary already shows) and those the results cannot
+    show (a UserError: e.g. bias/variance of a one-run store, a metric no classifier has yet; none
     when the store itself cannot be read as figures, which `bncbench figures` reports)."""
     try:
         src = Source(results_dir)
@@ -508,17 +620,17 @@ def figures_for_html(results_dir: str) -> list[tuple[str, str]]:
             made = plots(src, [kind])
         except UserError:
             continue
-        out += [(p.title, render(p, "svg").decode("utf-8")) for p in made]
+        out += [(p, svg_text(p, title=False)) for p in made if p.name not in skip]
     return out
 
 
-def cd_svg(results_dir: str, metric: str | None = None, alpha: float | None = None) -> str | None:
+def cd_svg(results_dir: str, metric: str | None = None, alpha: float | None = None, title: bool = True) -> str | None:
     """The critical-difference diagram of a store as SVG text, the same bytes as `bncbench figures
     --only cd --format svg` (settings: the arguments, else the stored `figures:` section's `cd`,
-    else every classifier, the `wdl:` section's metric or zol, α = 0.05); None when the results
-    cannot show one (fewer than two classifiers or data sets with values)."""
+    else every classifier, the `wdl:` section's metric or zol, α = 0.05; `title`: drawn above it);
+    None when the results cannot show one (fewer than two classifiers or data sets with values)."""
     try:
         made = plots(Source(results_dir), ["cd"], Options(metric=[metric] if metric else None, alpha=alpha))
     except UserError:
         return None
-    return render(made[0], "svg").decode("utf-8")
+    return svg_text(made[0], title)

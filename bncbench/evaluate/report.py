@@ -40,7 +40,8 @@ def summary_rows(datasets, labels, values, lower_is_better: bool,
     """The mean row and the average-rank row (Demšar 2006) of a report table, and the notes they
     need. Both are over the data sets where every shown classifier has a value; ranks are of the
     values as printed (rounded to 4 decimals), so equal printed values tie. `no_mean` (a reason,
-    `NO_MEAN`) leaves the mean row out and says why."""
+    `NO_MEAN`) leaves the mean row out and says why; a table of one classifier has no average-rank
+    row (its rank is 1 on every data set) and says so."""
     complete = [ds for ds in datasets if not any(math.isnan(values[(ds, lab)][0]) for lab in labels)]
     n, total = len(complete), len(datasets)
     if n:
@@ -51,15 +52,18 @@ def summary_rows(datasets, labels, values, lower_is_better: bool,
     else:
         means = rank_cells = ["n/a"] * len(labels)
     over = "" if n == total else f" ({n} of {total} data sets)"
-    rows = ([] if no_mean else [[f"mean{over}"] + means]) + [[f"average rank{over}"] + rank_cells]
-    notes = [f"average rank: 1 = best ({'lower' if lower_is_better else 'higher'} is better); "
-             "equal values as printed share the average of their ranks"]
+    ranked = len(labels) >= 2
+    rows = ([] if no_mean else [[f"mean{over}"] + means]) + ([[f"average rank{over}"] + rank_cells] if ranked else [])
+    notes = ([(f"average rank: 1 = best ({'lower' if lower_is_better else 'higher'} is better); "
+               "equal values as printed share the average of their ranks")] if ranked else
+             ["no average-rank row: one classifier (its rank is 1 on every data set)"])
     if no_mean:
         notes.append(f"no mean row: {no_mean}")
-    if n < total:
+    if n < total and rows:
         left = [ds for ds in datasets if ds not in complete]
-        notes.append(f"{'average rank' if no_mean else 'mean and average rank'} over the {n} data set(s) where "
-                     f"every classifier shown has a value; left out: {', '.join(left)}")
+        what = " and ".join(r[0].split(" (")[0] for r in rows)
+        notes.append(f"{what} over the {n} data set(s) where every classifier shown has a value; "
+                     f"left out: {', '.join(left)}")
     return rows, notes
 
 

@@ -25,6 +25,15 @@ def parse_draw(rule: str) -> tuple[str, float]:
     raise ValueError(f"draw rule {rule!r} is not 'exact4' or 'relative:F' (e.g. relative:0.05)")
 
 
+def draw_words(rule: str) -> str:
+    """When two values draw under `rule`, in words: 'equal at 4 decimals' (exact4), 'at most 5 %
+    apart' (relative:0.05: |a − b| ≤ 0.05·max(|a|, |b|)), 'equal' (relative:0)."""
+    kind, f = parse_draw(rule)
+    if kind == "exact4":
+        return "equal at 4 decimals"
+    return "equal" if f == 0 else f"at most {format(100 * f, 'g')} % apart"
+
+
 def compare(a: float, b: float, rule: str, lower_is_better: bool = True) -> int:
     """+1 if a wins over b, 0 for a draw, −1 if a loses."""
     kind, f = parse_draw(rule)

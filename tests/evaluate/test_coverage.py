@@ -70,10 +70,12 @@ def test_report_shows_only_classifiers_with_the_metric(store):
     header = next(ln for ln in _lines(out) if ln.startswith("| dataset"))
     assert [c.strip() for c in header.split("|")[1:-1]] == ["dataset", "STAN"]
     assert "not shown, having no selected values: NB, KDB1" in out
-    # a count of each data set's own attributes: no mean row (said why), the average rank stays
+    # a count of each data set's own attributes: no mean row (said why); one classifier: no
+    # average-rank row either (its rank is 1 everywhere; issue 22 item 4)
     rows = {ln.split("|")[1].strip() for ln in _lines(out) if ln.startswith("| ")}
-    assert "average rank" in rows and not any(r.startswith("mean") for r in rows)
+    assert not any(r.startswith(("mean", "average rank")) for r in rows)
     assert "no mean row: selected: the attributes kept are a count" in out
+    assert "no average-rank row: one classifier (its rank is 1 on every data set)" in out
     # zol: every classifier, with its mean row
     zol = bnc("report", store).stdout
     assert "| mean " in zol and "not shown" not in zol

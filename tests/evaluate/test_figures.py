@@ -165,14 +165,125 @@ def test_gd_curves_are_the_gd_commands(default_store):
         assert plot.data["curves"][name] == [int(r[name]) for r in rows]
 
 
-def test_figures_for_html_gives_svg_text(default_store):
-    from bncbench.evaluate.figures import figures_for_html
+def test_figures_for_html_gives_svg_text_without_the_title(default_store):
+    from bncbench.evaluate.figures import figures_for_html, render
 
     got = figures_for_html(str(default_store))
-    assert len(got) == 4
-    for title, svg in got:
-        assert title and isinstance(svg, str) and "<svg" in svg[:500] and svg.rstrip().endswith("</svg>")
+    assert [p.kind for p, _ in got] == ["scatter", "times", "wdl", "gd"]
+    for plot, svg in got:
+        assert isinstance(svg, str) and "<svg" in svg[:500] and svg.rstrip().endswith("</svg>")
+        head = plot.title.split(":")[0] + ":" if plot.kind != "times" else "training and classification time"
+        assert head not in svg and head in render(plot, "svg").decode()   # the caption, not in the image
     assert figures_for_html(str(default_store)) == got
+    assert [p.kind for p, _ in figures_for_html(str(default_store), skip=("wdl",))] == ["scatter", "times", "gd"]
+
+
+# ------------------------------------------------------------------ what each drawing holds
+
+def _printed(x: float) -> float:
+    return float(f"{x:.4f}")
+
+
+def test_scatter_drawing_names_the_better_side_and_the_farthest_data_sets(default_store):
+    """Panel (a): y against x, coloured by the better one (exact4 as printed: the smaller zol);
+    panel (b): y − x against the catalog's size; the 5 data sets farthest from the diagonal
+    (computed here from report's numbers) named at their points in both panels."""
+    from bncbench.data import catalog
+    from bncbench.evaluate.figures import LABELLED, draw
+
+    (plot,) = _plots(default_store, ["scatter"])
+    zol = _report(default_store, "zol")
+    datasets = list(dict.fromkeys(d for d, _ in zol))
+    x = {d: zol[(d, "TAN")] for d in datasets}
+    y = {d: zol[(d, "STAN-MRMR")] for d in datasets}
+    size = {d: catalog.expected_counts(d)[1]["instances"] for d in datasets}
+    side = {d: "b" if _printed(y[d]) < _printed(x[d]) else "a" if _printed(y[d]) > _printed(x[d]) else "draw"
+            for d in datasets}
+    fig = draw(plot)
+    ax, bx = fig.axes
+    for axis, panel, point in ((ax, "scatter", lambda d: (x[d], y[d])),
+                               (bx, "difference", lambda d: (size[d], y[d] - x[d]))):
+        got = {c.get_gid(): sorted(map(tuple, c.get_offsets().tolist())) for c in axis.collections}
+        want = {}
+        for d in datasets:
+            want.setdefault(f"{panel}-points-{side[d]}", []).append(point(d))
+        assert got == {k: sorted(v) for k, v in want.items()}
+        names = {t.get_text(): t.xy for t in axis.texts if (t.get_gid() or "").startswith(f"{panel}-label-")}
+        far = sorted((d for d in datasets if y[d] != x[d]), key=lambda d: -abs(y[d] - x[d]))[:LABELLED]
+        assert names == {d: point(d) for d in far}
+    assert bx.get_xscale() == "log"
+    # lower zol is better: below the diagonal (y < x) STAN-MRMR is better
+    assert ax.get_title() == "(a) below the diagonal: STAN-MRMR better; above: TAN better"
+    assert bx.get_title().startswith("(b) STAN-MRMR − TAN by data-set size: below 0, STAN-MRMR better")
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == [f"STAN-MRMR better ({list(side.values()).count('b')})", f"draw ({list(side.values()).count('draw')})"]
+    assert "draws: equal at 4 decimals" in plot.title and "exact4" not in plot.title
+    # accuracy: higher is better, so below the diagonal the x classifier (TAN) is better
+    (acc,) = _plots(default_store, ["scatter"], metric=["accuracy"])
+    assert draw(acc).axes[0].get_title() == "(a) below the diagonal: TAN better; above: STAN-MRMR better"
+
+
+def test_times_drawing_one_scale_with_the_spread(default_store):
+    """Both panels share one y axis (log: the report's times span more than 100×); per
+    classifier the box's whiskers end at the least and greatest of report's per-data-set times,
+    its median line at their median, the diamond at their mean."""
+    import statistics
+
+    from bncbench.evaluate.figures import draw
+
+    (plot,) = _plots(default_store, ["times"])
+    fig = draw(plot)
+    a0, a1 = fig.axes
+    assert a0.get_shared_y_axes().joined(a0, a1)
+    every = []
+    for ax, metric in ((a0, "train_time"), (a1, "test_time")):
+        rep = _report(default_store, metric)
+        lines = {ln.get_gid(): ln for ln in ax.get_lines() if ln.get_gid()}
+        (means,) = [c for c in ax.collections if c.get_gid() == f"mean-{metric}"]
+        for i, lab in enumerate(plot.data["classifiers"]):
+            v = [value for (d, la), value in rep.items() if la == lab]
+            every += v
+            assert set(lines[f"least-{metric}-{lab}"].get_ydata()) == {min(v)}
+            assert set(lines[f"greatest-{metric}-{lab}"].get_ydata()) == {max(v)}
+            assert list(lines[f"median-{metric}-{lab}"].get_ydata()) == pytest.approx([statistics.median(v)] * 2,
+                                                                                       rel=1e-12)
+            assert tuple(means.get_offsets()[i]) == (i, pytest.approx(math.fsum(v) / len(v), rel=1e-12))
+    log = min(every) > 0 and max(every) > 100 * min(every)
+    assert log and a0.get_yscale() == a1.get_yscale() == "log" and plot.data["log"] is True
+    assert "(log scale)" in a0.get_ylabel()
+
+
+def test_wdl_drawing_has_no_empty_panel_and_says_the_draw_rule_in_words(default_store):
+    from bncbench.evaluate.figures import draw
+
+    (plot,) = _plots(default_store, ["wdl"])
+    assert list(plot.data["groups"]) == ["< 2000"] and len(plot.data["groups"]["< 2000"]) == 7  # all < 2000
+    assert any("no panel of data sets with 2000 instances or more" in n for n in plot.notes)
+    (ax,) = draw(plot).axes
+    assert ax.get_title() == "STAN-MRMR against each classifier: 7 data sets of fewer than 2000 instances"
+    assert "draws: equal at 4 decimals" in plot.title and "exact4" not in plot.title
+    heights = sorted(round(p.get_height()) for p in ax.patches)
+    want = sorted(x for wdl in plot.data["bars"]["STAN-MRMR"]["< 2000"].values() for x in wdl)
+    assert heights == want
+
+
+def test_draw_rules_in_words():
+    from bncbench.evaluate.stats import draw_words
+
+    assert draw_words("exact4") == "equal at 4 decimals"
+    assert draw_words("relative:0.05") == "at most 5 % apart"
+    assert draw_words("relative:0") == "equal"
+
+
+def test_gd_axis_names_the_data_sets(default_store):
+    from bncbench.evaluate.figures import draw
+
+    (plot,) = _plots(default_store, ["gd"])
+    rows = _csv(bnc("gd", default_store, "--pairs", "STAN-MRMR:TAN,AODE:NB", "--format", "csv", check=True).stdout)
+    (ax,) = draw(plot).axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == [r["dataset"] for r in rows]
+    assert list(ax.get_xticks()) == list(range(1, len(rows) + 1))
+    assert "draws: equal at 4 decimals" in plot.title
 
 
 # ------------------------------------------------------------------ refusals

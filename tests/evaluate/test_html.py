@@ -1,12 +1,22 @@
-"""bncbench report --format html: one self-contained page of the default experiment.
+"""bncbench report --format html: one self-contained page of the default experiment that leads
+with its findings (issue 22 item 4).
 
-It passes html5lib's strict (WHATWG) parser without a parse error, holds every table the default
-config gives (one per metric it has values of, a W/D/L matrix and p-values per loss metric,
-provenance, data files, and the comparison with --compare) and every figure of
-`figures.figures_for_html`, references nothing outside itself, and opens in headless Chromium
-(test marked `browser`) with its title, tables and the sort script's count in the DOM.
+It passes html5lib's strict (WHATWG) parser without a parse error; the summary comes first (the
+experiment in words from configs/default.yaml, the coverage, the average ranks and Friedman test
+as `bncbench ranks` prints them, the CD diagram as inline SVG, the pairs that differ, every judged
+metric at a glance, the reproduction status with --compare / --claims); then the tables, the best
+value of each row in bold (checked against report's printed numbers), significant W/D/L records
+marked (checked against a plain binomial sign test), the detailed matrices and the provenance
+collapsed, the rows that mean nothing absent; the figures of `figures.figures_for_html` with their
+titles as captions only; `processor` filled; the same bytes on a second run; nothing outside
+itself; and in headless Chromium (test marked `browser`) the summary first with the CD diagram
+as inline SVG.
 """
 
+import csv
+import io
+import math
+import platform
 import re
 import shutil
 import subprocess
@@ -21,14 +31,18 @@ from tests.support.skips import need
 
 ROOT = Path(__file__).resolve().parents[2]
 TITLE = "bncbench report: default"
+LABELS = ["NB", "TAN", "STAN-MRMR", "KDB1", "KDB2", "AODE"]
 # configs/default.yaml: one run of 10-fold CV of NB, TAN, STAN-MRMR, KDB1, KDB2, AODE. Its metrics
 # with values: every one but bias/variance (repeated runs) and elimination (paper 003's family);
-# `selected` has values for STAN-MRMR only.
-METRIC_TABLES = ["zol", "accuracy", "rmse", "rmse_all", "cll", "logloss", "train_time", "test_time", "selected"]
-WDL_TABLES = ["zol", "rmse", "rmse_all", "cll", "logloss"]
-EXPECTED_IDS = (["provenance-run", "provenance-data"] + [f"metric-{m}" for m in METRIC_TABLES]
-                + [x for m in WDL_TABLES for x in (f"wdl-{m}", f"wdl-p-{m}")])
-LABELS = ["NB", "TAN", "STAN-MRMR", "KDB1", "KDB2", "AODE"]
+# `selected` has values for STAN-MRMR only. Judged (open tables, W/D/L): zol, rmse, rmse_all, cll,
+# logloss; the summary metric is zol (no wdl: metric in the config).
+JUDGED = ["zol", "rmse", "rmse_all", "cll", "logloss"]
+OTHERS = ["accuracy", "train_time", "test_time", "selected"]
+EXPECTED_IDS = (["ranks", "glance"]
+                + [x for m in JUDGED for x in (f"metric-{m}", f"wdl-{m}", f"wdl-p-{m}")]
+                + [f"metric-{m}" for m in OTHERS] + ["provenance-run", "provenance-data"])
+COLLAPSED = ({f"wdl-p-{m}" for m in JUDGED} | {f"wdl-{m}" for m in JUDGED[1:]} | {f"metric-{m}" for m in OTHERS}
+             | {"provenance-run", "provenance-data", "compare-values", "compare-summary", "claims-verdicts"})
 
 
 def bnc(*args, check=False):
@@ -37,20 +51,41 @@ def bnc(*args, check=False):
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    """The default experiment's results and its HTML report, without and with --compare."""
+    """The default experiment's results and its HTML report, without and with --compare and a
+    claims file."""
     tmp = tmp_path_factory.mktemp("html")
     res = tmp / "default"
     bnc("run", "configs/default.yaml", "--results", res, "--quiet", check=True)
+    claims = tmp / "claims.yaml"
+    claims.write_text(f"""paper: "default (a test)"
+results: {{main: {res}}}
+wdl: {{draw: exact4, draws: ignore, tails: two}}
+claims:
+  - text: "AODE beats TAN in ZOL"
+    wdl: {{results: main, metric: zol, row: AODE, column: TAN, expect: better}}
+  - text: "KDB1 beats AODE in ZOL"
+    wdl: {{results: main, metric: zol, row: KDB1, column: AODE, expect: better}}
+""")
     plain, compared = tmp / "report.html", tmp / "compared.html"
     r = bnc("report", res, "--format", "html", "--out", plain, check=True)
     assert r.stdout == "" and str(plain) in r.stderr
-    bnc("report", res, "--format", "html", "--out", compared, "--compare", "papers/stan70/dev.tsv", check=True)
-    return res, plain.read_text(encoding="utf-8"), compared.read_text(encoding="utf-8")
+    bnc("report", res, "--format", "html", "--out", compared, "--compare", "papers/stan70/dev.tsv", "--claims", claims,
+        check=True)
+    return res, plain.read_text(encoding="utf-8"), compared.read_text(encoding="utf-8"), claims
 
 
 def _strict_parse(text: str):
     parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
     return parser.parse(text)  # raises html5lib.html5parser.ParseError at the first parse error
+
+
+def _text(e) -> str:
+    return " ".join("".join(e.itertext()).split())
+
+
+def _by_id(doc, ident: str):
+    (e,) = [e for e in doc.iter() if isinstance(e.tag, str) and e.get("id") == ident]
+    return e
 
 
 def _table_ids(doc) -> list[str]:
@@ -64,63 +99,263 @@ def _table_ids(doc) -> list[str]:
     return out
 
 
-def test_page_parses_strictly_and_holds_every_table(pages):
-    _, plain, compared = pages
+def _collapsed(doc) -> set[str]:
+    """The ids of the table blocks inside a <details> that is not open."""
+    out = set()
+    for det in doc.iter("details"):
+        if det.get("open") is None:
+            out |= {d.get("id") for d in det.iter("div") if d.get("class") == "tbl"}
+    return out
+
+
+def _rows(block) -> list[list]:
+    """The rows of a table block as lists of its cells (elements)."""
+    return [list(tr) for tr in block.iter("tr")]
+
+
+def test_page_parses_strictly_summary_first_and_holds_every_table(pages):
+    _, plain, compared, _ = pages
     doc = _strict_parse(plain)
     assert doc.find("head/title").text == TITLE
+    body = doc.find("body")
+    assert [s.get("id") for s in body.findall("section")] == ["summary", "tables", "figures", "provenance"]
+    assert [_text(a) for a in body.find("nav").iter("a")] == ["Summary", "Tables", "Figures", "Provenance"]
     assert _table_ids(doc) == EXPECTED_IDS
-    assert len(list(doc.iter("table"))) == len(EXPECTED_IDS) == 21
+    assert _collapsed(doc) == COLLAPSED & set(EXPECTED_IDS)
     doc2 = _strict_parse(compared)
-    assert _table_ids(doc2) == EXPECTED_IDS + ["compare-values", "compare-summary"]
+    assert [s.get("id") for s in doc2.find("body").findall("section")] == \
+        ["summary", "tables", "figures", "comparison", "claims", "provenance"]
+    assert _table_ids(doc2) == EXPECTED_IDS[:-2] + ["compare-values", "compare-summary", "claims-verdicts"] + EXPECTED_IDS[-2:]
+    assert _collapsed(doc2) == COLLAPSED
 
 
-def test_page_holds_every_figure_inline(pages):
+def test_summary_says_the_experiment_in_words(pages):
+    """configs/default.yaml in words: 6 classifiers, 7 data sets of 7, petal folds, 1 run of 10
+    folds, seed 0, distinct missing values, 5 equal-frequency bins (petal) on the whole data set,
+    m-estimate m = 1; the coverage line under it."""
+    _, plain, _, _ = pages
+    doc = _strict_parse(plain)
+    text = _text(_by_id(doc, "experiment"))
+    assert text.startswith("The experiment default compares 6 classifiers (NB, TAN, STAN-MRMR, KDB1, KDB2, AODE) "
+                           "on 7 of 7 data sets by 1 run of 10-fold cross-validation (the C++ "
+                           "system's folds, seed 0); missing values kept as a value of their own, equal-frequency "
+                           "discretisation into 5 bins (petal) fitted once on the whole data set; probabilities by "
+                           "the m-estimate (m = 1).")
+    assert "The summary below is of zol (zero-one loss, lower is better); every test is at α = 0.05." in text
+    assert _text(_by_id(doc, "coverage")) == "data sets: all 7"
+
+
+def _ranks_command(res, metric: str) -> tuple[dict[str, float], str, list[dict]]:
+    """({label: average rank}, the Friedman line, the pair rows) as `bncbench ranks` prints them."""
+    r = bnc("ranks", res, "--metric", metric, "--format", "csv", check=True)
+    pairs = list(csv.DictReader(io.StringIO(r.stdout)))
+    rank = {}
+    for row in pairs:
+        rank[row["a"]], rank[row["b"]] = float(row["rank_a"]), float(row["rank_b"])
+    (friedman,) = re.findall(r"^Friedman: (χ²_F = [0-9.]+, df = \d+, p = [0-9.e-]+)", r.stderr, re.MULTILINE)
+    return rank, friedman, pairs
+
+
+def test_summary_ranks_friedman_and_pairs_are_the_ranks_commands(pages):
+    res, plain, _, _ = pages
+    doc = _strict_parse(plain)
+    rank, friedman, pairs = _ranks_command(res, "zol")
+    head, row = _rows(_by_id(doc, "ranks"))
+    order = sorted(rank, key=lambda lab: (rank[lab], LABELS.index(lab)))
+    assert [_text(c) for c in head] == ["classifier"] + order
+    assert [_text(c) for c in row] == ["average rank"] + [format(rank[lab], ".2f") for lab in order]
+    assert f"zol: Friedman test over 7 data sets: {friedman}:" in _text(_by_id(doc, "friedman"))
+    nemenyi, holm, sign = [_text(li) for li in _by_id(doc, "pairs").iter("li")]
+    for flag, said in (("differs_cd", nemenyi), ("differs_holm", holm)):
+        differ = [f"{p['a']} and {p['b']}" for p in pairs if p[flag] == "true"]
+        assert said.endswith(f": {len(differ)} of 15: {'; '.join(differ) if differ else 'none'}"), said
+    assert nemenyi.startswith("Nemenyi (average ranks at least CD = 2.85 apart)") and holm.startswith("Holm's")
+    wdl = bnc("wdl", res, "--metric", "zol", "--format", "csv", check=True).stdout
+    significant = [r for r in csv.DictReader(io.StringIO(wdl)) if float(r["p"]) <= 0.05]
+    assert not significant and sign.endswith(": 0 of 15: none")  # none in the default experiment's zol
+    glance = {_text(r[0]): [_text(c) for c in r[1:]] for r in _rows(_by_id(doc, "glance"))[1:]}
+    assert list(glance) == JUDGED
+    for m in JUDGED:
+        rank, friedman, pairs = _ranks_command(res, m)
+        best = min(rank, key=lambda lab: (rank[lab], LABELS.index(lab)))
+        assert glance[m][1] == f"{best} ({rank[best]:.2f})"
+        assert glance[m][2] == friedman.rsplit("p = ", 1)[1]
+        assert glance[m][3] == f"{sum(p['differs_holm'] == 'true' for p in pairs)} of 15"
+
+
+def test_summary_holds_the_cd_diagram_inline(pages):
+    from bncbench.evaluate.figures import cd_svg
+
+    res, plain, _, _ = pages
+    doc = _strict_parse(plain)
+    summary = _by_id(doc, "summary")
+    (fig,) = [f for f in summary.iter("figure") if f.get("id") == "cd"]
+    svgs = [e for e in fig.iter() if isinstance(e.tag, str) and e.tag.split("}")[-1] == "svg"]
+    assert len(svgs) == 1
+    rank, _, _ = _ranks_command(res, "zol")
+    texts = " ".join(_text(e) for e in svgs[0].iter() if isinstance(e.tag, str) and e.tag.endswith("text"))
+    for lab, r in rank.items():
+        assert f"{lab} ({r:.2f})" in texts
+    assert "Nemenyi test" in _text(fig.find("figcaption"))
+    # the same diagram as `figures --only cd` of every classifier, drawn without its title
+    whole = cd_svg(str(res))
+    assert "Friedman p" in whole and "Friedman p" not in texts
+
+
+def test_summary_without_ranks_says_why(pages):
+    """One classifier, or one data set: no ranks, no CD diagram, and the summary says why."""
+    res, _, _, _ = pages
+    for args, why in ((["--classifiers", "NB"], "one classifier has values"),
+                      (["--datasets", "iris"], "fewer than two data sets where every classifier has a value")):
+        doc = _strict_parse(bnc("report", res, "--format", "html", *args, check=True).stdout)
+        assert _text(_by_id(doc, "friedman")) == f"zol: {why}; no ranks to compare."
+        assert not [f for f in doc.iter("figure") if f.get("id") == "cd"]
+        assert "ranks" not in _table_ids(doc)
+
+
+def test_best_value_of_each_row_is_bold(pages):
+    """Against report's printed zol table: the bold cells of a row are those holding its
+    smallest printed mean (zol: lower is better); in the footer, the smallest mean and rank."""
+    res, plain, _, _ = pages
+    md = bnc("report", res, "--metric", "zol", check=True).stdout.splitlines()
+    want = [[c.strip() for c in line.split("|")[1:-1]] for line in md if line.startswith("| ") and "dataset" not in line]
+    doc = _strict_parse(plain)
+    rows = _rows(_by_id(doc, "metric-zol"))[1:]
+    assert [[_text(c) for c in r] for r in rows] == want and len(want) == 7 + 2
+    for cells, printed in zip(rows, want):
+        values = [float(x.split(" ± ")[0]) for x in printed[1:]]
+        best = {i for i, v in enumerate(values) if v == min(values)}
+        assert {i for i, c in enumerate(cells[1:]) if c.get("class") == "best"} == best, printed[0]
+    # accuracy: higher is better
+    rows = _rows(_by_id(doc, "metric-accuracy"))[1:8]
+    for cells in rows:
+        values = [float(_text(c).split(" ± ")[0]) for c in cells[1:]]
+        assert {i for i, c in enumerate(cells[1:]) if c.get("class") == "best"} == \
+            {i for i, v in enumerate(values) if v == max(values)}
+
+
+def test_rows_that_mean_nothing_are_not_shown(pages):
+    """selected (STAN-MRMR only, a count of each data set's attributes): no mean row and no
+    average-rank row; cll (a sum over each data set's instances): no mean row, the rank kept."""
+    _, plain, _, _ = pages
+    doc = _strict_parse(plain)
+    selected = _by_id(doc, "metric-selected")
+    assert selected.find(".//tfoot") is None
+    assert [_text(c) for c in _rows(selected)[0]] == ["dataset", "STAN-MRMR"]
+    notes = [_text(p) for p in selected.iter("p")]
+    assert any(n.startswith("no average-rank row: one classifier") for n in notes)
+    assert any(n.startswith("no mean row: the attributes kept are a count") for n in notes)
+    cll = _by_id(doc, "metric-cll")
+    assert [_text(tr[0]) for tr in cll.find(".//tfoot")] == ["average rank"]
+
+
+def _plain_sign_test(w: int, d: int, l: int) -> float:
+    """One-tailed sign test, draws split evenly between W and L, one dropped if odd (§6)."""
+    w, l = w + d // 2, l + d // 2
+    n, k = w + l, max(w, l)
+    return sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n
+
+
+def test_significant_wdl_records_are_marked():
+    """A over 6 data sets always lower than B (6-0-0, p = 1/64) and C equal to A on 3, worse on
+    3 (3-3-0 for A: p = 0.25 with the draws split): only A–B is marked, green for A's row, red for
+    B's; the summary lists it."""
+    from bncbench.evaluate.html import significant_records, wdl_tables
+    from bncbench.results import Summary
+
+    ds = [f"d{i}" for i in range(6)]
+    a = [0.10, 0.20, 0.30, 0.15, 0.25, 0.05]
+    b = [x + 0.01 for x in a]
+    c = [x if i < 3 else x + 0.02 for i, x in enumerate(a)]
+    values = {(d, lab): (v, math.nan) for lab, col in (("A", a), ("B", b), ("C", c)) for d, v in zip(ds, col)}
+    s = Summary("zol", ds, ["A", "B", "C"], values)
+    wins, ps = wdl_tables(s, {"draw": "exact4", "draws": "split", "tails": "one"}, {})
+    cells = {(r[0], lab): cell for r in wins.rows for lab, cell in zip(["A", "B", "C"], r[1:])}
+    marked = {k: (v.text, v.cls) for k, v in cells.items() if getattr(v, "cls", "")}
+    assert _plain_sign_test(6, 0, 0) == 1 / 64 <= 0.05 < _plain_sign_test(3, 3, 0)
+    assert marked == {("A", "B"): ("6-0-0*", "sig win"), ("B", "A"): ("0-0-6*", "sig loss")}
+    assert cells[("A", "C")].text == "3-3-0" and cells[("A", "C")].title == f"sign test p = {_plain_sign_test(3, 3, 0):.4f}"
+    assert ps.rows[0][2] == f"{1 / 64:.4f}"
+    assert significant_records(s, {"draw": "exact4", "draws": "split", "tails": "one"}) == \
+        (["A 6-0-0 B (p = 0.0156)"], 3)
+
+
+def test_figures_full_width_with_one_title(pages):
     from bncbench.evaluate.figures import figures_for_html
 
-    res, plain, _ = pages
-    titles = [t for t, _ in figures_for_html(str(res))]
-    assert titles, "the default config's figures: section names figures"
+    res, plain, _, _ = pages
+    made = figures_for_html(str(res))
     doc = _strict_parse(plain)
-    figures = list(doc.iter("figure"))
-    assert [f.find("figcaption").text for f in figures] == titles
-    for f in figures:  # one inline <svg> each, nothing else embedded but its own data: images
-        assert sum(isinstance(e.tag, str) and e.tag.split("}")[-1] == "svg" for e in f.iter()) == 1
+    figures = list(_by_id(doc, "figures").iter("figure"))
+    assert [_text(f.find("figcaption")) for f in figures] == [" ".join(p.title.split()) for p, _ in made]
+    for f, (plot, _) in zip(figures, made):  # one inline <svg> each, without the caption's text
+        svgs = [e for e in f.iter() if isinstance(e.tag, str) and e.tag.split("}")[-1] == "svg"]
+        assert len(svgs) == 1
+        assert plot.title.split(" (")[0] not in _text(svgs[0])
+    assert ".svg svg{width:100%;" in plain
+
+
+def test_provenance_has_no_empty_item_and_names_the_processor(pages):
+    _, plain, _, _ = pages
+    doc = _strict_parse(plain)
+    items = {_text(r[0]): _text(r[1]) for r in _rows(_by_id(doc, "provenance-run"))[1:]}
+    assert all(items.values()), [k for k, v in items.items() if not v]
+    cpuinfo = Path("/proc/cpuinfo")
+    names = re.findall(r"^model name\s*:\s*(.+?)\s*$", cpuinfo.read_text(errors="replace"), re.MULTILINE) \
+        if cpuinfo.exists() else []
+    assert items["processor"] == (names[0] if names else platform.processor() or platform.machine())
+
+
+def test_second_report_is_byte_identical(pages, tmp_path):
+    res, plain, compared, claims = pages
+    again = bnc("report", res, "--format", "html", check=True).stdout
+    assert again == plain
+    out = tmp_path / "again.html"
+    bnc("report", res, "--format", "html", "--out", out, "--compare", "papers/stan70/dev.tsv", "--claims", claims,
+        check=True)
+    assert out.read_text(encoding="utf-8") == compared
 
 
 def test_page_is_self_contained_with_unique_ids(pages):
-    _, plain, _ = pages
-    doc = _strict_parse(plain)
-    assert doc.find("head/link") is None
-    refs = [e.get(a) for e in doc.iter() for a in ("src", "href", "{http://www.w3.org/1999/xlink}href")
-            if isinstance(e.tag, str) and e.get(a) is not None]
-    outside = [r[:40] for r in refs if not r.startswith(("#", "data:"))]  # in-page links, embedded images
-    assert refs and not outside, outside
-    assert "@import" not in plain and "url(http" not in plain
-    ids = re.findall(r'\sid="([^"]+)"', plain)
-    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    _, plain, compared, _ = pages
+    for page in (plain, compared):
+        doc = _strict_parse(page)
+        assert doc.find("head/link") is None
+        refs = [e.get(a) for e in doc.iter() for a in ("src", "href", "{http://www.w3.org/1999/xlink}href")
+                if isinstance(e.tag, str) and e.get(a) is not None]
+        outside = [r[:40] for r in refs if not r.startswith(("#", "data:"))]  # in-page links, embedded images
+        assert refs and not outside, outside
+        assert "@import" not in page and "url(http" not in page
+        ids = re.findall(r'\sid="([^"]+)"', page)
+        assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in plain
     assert "overflow-x:auto" in plain
 
 
-def test_metric_table_shows_the_report_numbers(pages):
-    """The zol table holds report's printed cells (the md report is the reference)."""
-    res, plain, _ = pages
-    md = bnc("report", res, "--metric", "zol", check=True).stdout.splitlines()
-    want = [[c.strip() for c in line.split("|")[1:-1]] for line in md[2:] if line.startswith("| ") and "dataset" not in line]
-    doc = _strict_parse(plain)
-    block = next(d for d in doc.iter("div") if d.get("id") == "metric-zol")
-    got = [["".join(c.itertext()) for c in tr] for tr in block.iter("tr")][1:]
-    assert got == want and len(want) == 7 + 2  # 7 data sets, the mean and average-rank rows
-    assert [["".join(c.itertext()) for c in tr] for tr in block.iter("tr")][0] == ["dataset"] + LABELS
+def test_reproduction_status_in_the_summary(pages):
+    """--compare: the total line `bncbench compare` prints; --claims: the count `bncbench claims`
+    prints (AODE beats TAN 6-0-1: holds; KDB1 beats AODE 1-0-6: does not)."""
+    res, _, compared, claims = pages
+    total = next(line for line in bnc("compare", res, "papers/stan70/dev.tsv", check=True).stdout.splitlines()
+                 if "values equal at the printed precision" in line)
+    said = _text(_by_id(_strict_parse(compared), "reproduction"))
+    assert f"Beside papers/stan70/dev.tsv: {total}" in said
+    counted = next(line for line in bnc("claims", claims, check=True).stdout.splitlines() if "judged claims hold" in line)
+    assert counted == "1 of 2 judged claims hold in our runs."
+    assert f"Claims of paper default (a test) ({claims}): {counted}" in said
+    doc = _strict_parse(compared)
+    verdicts = [[_text(c) for c in r] for r in _rows(_by_id(doc, "claims-verdicts"))[1:]]
+    assert [(v[1], v[4]) for v in verdicts] == [("AODE beats TAN in ZOL", "holds"),
+                                               ("KDB1 beats AODE in ZOL", "does not hold")]
 
 
 def test_comparison_section_counts(pages):
     """Default results beside paper 000's dev values: the 4 dev data sets the default config
     holds (car, house-votes-84, wine, pima-ind-diabetes) × its 4 of paper 000's classifiers
     (TAN, STAN-MRMR, AODE, KDB1) × zol/rmse × mean/sd = 64 values."""
-    _, _, compared = pages
+    _, _, compared, _ = pages
     doc = _strict_parse(compared)
-    block = next(d for d in doc.iter("div") if d.get("id") == "compare-values")
+    block = _by_id(doc, "compare-values")
     rows = list(block.find(".//tbody"))
     assert len(rows) == 64
     assert {"".join(tr[0].itertext()) for tr in rows} == {"car", "house-votes-84", "wine", "pima-ind-diabetes"}
@@ -135,11 +370,13 @@ def test_importing_bncbench_does_not_import_matplotlib():
 
 
 def test_bad_html_options_exit_2(pages, tmp_path):
-    res, _, _ = pages
+    res, _, _, _ = pages
     for args, word in ((["--compare", "papers/stan70/dev.tsv"], "--compare"),
+                       (["--claims", "papers/ait36/claims.yaml"], "--claims"),
                        (["--format", "pdf"], "--format"),
                        (["--format", "html", "--label-metric", "NB=rmse"], "--label-metric"),
-                       (["--format", "html", "--compare", tmp_path / "absent.tsv"], "absent.tsv")):
+                       (["--format", "html", "--compare", tmp_path / "absent.tsv"], "absent.tsv"),
+                       (["--format", "html", "--claims", tmp_path / "absent.yaml"], "absent.yaml")):
         r = bnc("report", res, *args)
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and word in lines[0], r.stderr
@@ -154,20 +391,33 @@ def _chromium() -> str | None:
 
 
 @pytest.mark.browser
-def test_page_renders_in_headless_chromium(pages, tmp_path):
-    """The DOM after Chromium loaded the page and ran its script: title, tables, sortable count."""
+def test_page_renders_in_headless_chromium_summary_first_with_the_cd_diagram(pages, tmp_path):
+    """The DOM after Chromium loaded the page and ran its script: title, tables, sortable count;
+    the first section is the summary and it holds the CD diagram as inline SVG, drawn (its
+    rendered box is wider than tall and spans the page's width)."""
     exe = _chromium()
     if exe is None:
         need("BNCBENCH_REQUIRE_BROWSER", "headless Chromium is needed (apt-get install chromium)")
-    _, _, compared = pages
+    _, _, compared, _ = pages
+    probe = ('<script>window.addEventListener("load", function () {'
+             'var s = document.querySelector("#cd svg").getBoundingClientRect();'
+             'var b = document.body.getBoundingClientRect();'
+             'document.documentElement.setAttribute("data-cd", [Math.round(s.width), Math.round(s.height), '
+             'Math.round(b.width)].join(" ")); });</script>')
     page = tmp_path / "page.html"
-    page.write_text(compared, encoding="utf-8")
-    r = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    page.write_text(compared.replace("</body>", probe + "</body>"), encoding="utf-8")
+    r = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1280,900",
                         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()],
                        capture_output=True, text=True, timeout=180)
     assert r.returncode == 0, r.stderr[-2000:]
     dom = html5lib.parse(r.stdout, namespaceHTMLElements=False)
     assert dom.find("head/title").text == TITLE
-    n = len(EXPECTED_IDS) + 2
+    n = len(EXPECTED_IDS) + 3
     assert len(list(dom.iter("table"))) == n
     assert dom.get("data-sortable") == str(n)  # the inline script ran to its end
+    first = dom.find("body/section")
+    assert first.get("id") == "summary" and _text(first.find("h2")) == "Summary"
+    (cd,) = [f for f in first.iter("figure") if f.get("id") == "cd"]
+    assert any(isinstance(e.tag, str) and e.tag.split("}")[-1] == "svg" for e in cd.iter())
+    width, height, page_width = map(int, dom.get("data-cd").split())
+    assert 0 < height < width and width >= 0.9 * page_width
