@@ -96,7 +96,7 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench report results/ait36 --metric rmse --label-metric SKDB=rmse_all
       bncbench report results/default --format html --out report.html
       bncbench report results/stan70 --format html --compare papers/stan70/dev.tsv
-      bncbench report results/ait36 --format html --claims papers/ait36/claims.yaml
+      bncbench report results/kban --format html --claims papers/kban/claims.yaml
     """
     from bncbench.cli.common import per_experiment
     from bncbench.results import experiments
