@@ -1,8 +1,7 @@
-"""Distinct CI tests and fit CPU seconds per fold of BAN(method="tpda"): the 2002 procedure with the X²
-test (`ban_test: x2`, the default) against the earlier reading (`ban_test: epsilon`), on run 0 of
-configs/kban.yaml's protocol (docs/algorithms.md §4.7; bench/README.md).
+"""Distinct CI tests and fit CPU seconds per fold of BAN(method="tpda") with the X² test of the 2002
+procedure, on run 0 of configs/kban.yaml's protocol (docs/algorithms.md §4.7; bench/README.md).
 
-BNCBENCH_MIRROR=../shared/uci python bench/bench_tpda.py [--folds 3] [--tests x2,epsilon] splice-c4.5 nursery"""
+BNCBENCH_MIRROR=../shared/uci python bench/bench_tpda.py [--folds 3] splice-c4.5 nursery"""
 
 from __future__ import annotations
 
@@ -21,7 +20,6 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("datasets", nargs="+")
     ap.add_argument("--folds", type=int, default=3, help="first F folds of run 0 (default 3)")
-    ap.add_argument("--tests", default="epsilon,x2")
     ap.add_argument("--config", default="configs/kban.yaml")
     a = ap.parse_args()
     exp = load(a.config)
@@ -31,21 +29,20 @@ def main() -> None:
     for name in a.datasets:
         folds = [preprocessed_fold(specs[name], exp.preprocess, exp.cv.scheme, exp.cv.folds, 0, f, exp.cv.seed)
                  for f in range(a.folds)]
-        for test in a.tests.split(","):
-            tests, lacking, secs, correct, n = [], [], [], 0, 0
-            for p in folds:
-                e = p.encoded
-                y_tr, y_te = p.dataset.y[p.train], p.dataset.y[p.test]
-                clf = BAN(method="tpda", ban_test=test, cardinalities=e.cardinalities, n_classes=len(p.dataset.classes))
-                t = time.process_time()
-                clf.fit(e.X_train, y_tr)
-                secs.append(time.process_time() - t)
-                tests.append(clf.info_["distinct_tests"])
-                lacking.append(clf.info_.get("tests_lacking_data", 0))
-                correct += int((clf.predict(e.X_test) == y_te).sum())
-                n += y_te.size
-            print(f"| {name} | {test} | {statistics.mean(tests):,.0f} | {statistics.mean(lacking):,.0f} | "
-                  f"{statistics.median(secs):.3f} | {100 * correct / n:.2f} |", flush=True)
+        tests, lacking, secs, correct, n = [], [], [], 0, 0
+        for p in folds:
+            e = p.encoded
+            y_tr, y_te = p.dataset.y[p.train], p.dataset.y[p.test]
+            clf = BAN(method="tpda", ban_test="x2", cardinalities=e.cardinalities, n_classes=len(p.dataset.classes))
+            t = time.process_time()
+            clf.fit(e.X_train, y_tr)
+            secs.append(time.process_time() - t)
+            tests.append(clf.info_["distinct_tests"])
+            lacking.append(clf.info_.get("tests_lacking_data", 0))
+            correct += int((clf.predict(e.X_test) == y_te).sum())
+            n += y_te.size
+        print(f"| {name} | x2 | {statistics.mean(tests):,.0f} | {statistics.mean(lacking):,.0f} | "
+              f"{statistics.median(secs):.3f} | {100 * correct / n:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

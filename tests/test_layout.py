@@ -274,9 +274,6 @@ ALLOWED: dict[str, set[str]] = {
 }
 #: (importer, imported) module pairs that cross the table, each with its reason
 EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("bncbench.classifiers.ban.ban", "bncbench.preprocess.folds"):
-        "BAN chooses ε by an inner stratified CV with the runner's own fold rule (one fold rule for the "
-        "project); preprocess/folds.py imports numpy only, so the classifiers stay light",
     ("bncbench.evaluate.figures", "bncbench.results"):
         "a figure reads a results store (`bncbench figures RESULTS`, the HTML report's figures); only the "
         "CLI imports evaluate/figures.py, lazily",
@@ -329,10 +326,9 @@ def test_direction_table_catches_a_wrong_import():
     graph = {"bncbench.classifiers.kernels.counts": {"bncbench.classifiers.tan.tan"},
              "bncbench.classifiers.kdb.kdb": {"bncbench.classifiers.aode.spode", "bncbench.classifiers.kernels.counts"},
              "bncbench.evaluate.wdl": {"bncbench.engine.store"},
-             "bncbench.classifiers.nb.nb": {"bncbench.classifiers.tables"},
-             "bncbench.classifiers.ban.ban": {"bncbench.preprocess.folds"}}
+             "bncbench.classifiers.nb.nb": {"bncbench.classifiers.tables"}}
     bad = direction_violations(graph)
-    assert len(bad) == 4 and not any("preprocess.folds" in b for b in bad), bad
+    assert len(bad) == 4, bad
 
 
 def test_no_import_of_another_modules_private_names():

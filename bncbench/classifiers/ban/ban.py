@@ -12,13 +12,11 @@ import numpy as np
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
 from bncbench.classifiers.ban.tpda import tpda
-from bncbench.classifiers.ban.tpda_epsilon import tpda as tpda_epsilon
 from bncbench.classifiers.ban.x2_test import X2Test
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import config_counts, lookup, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.ties import tie_key
-from bncbench.preprocess.folds import stratified_folds
 
 
 class BAN(BayesNetClassifier):
@@ -36,8 +34,6 @@ class BAN(BayesNetClassifier):
       stored cut-sets (`tpda.py`). The CI test (``ban_test="x2"``) is Pearson's X² with
       permutation-mean degrees of freedom and a rows-per-df sufficiency rule (`x2_test.py`; a
       reconstruction of PowerConstructor's unpublished filter, flagged in §9).
-      ``ban_test="epsilon"`` is the project's earlier reconstruction (ML CMI ≤ ε, one thinning
-      pass, orientation by re-testing; `tpda_epsilon.py`).
 
     Structure scores and CI tests are computed from count tables of `config_counts` (one
     bincount per attribute set, cached); parameters are the estimates of §2 over each
@@ -51,16 +47,13 @@ class BAN(BayesNetClassifier):
     m, cardinalities, n_classes: as in `BayesNetClassifier`.
     missing : {"value"}, default="value"
         Only "value" (paper 002 treats a missing value as one more value); "skip" raises ValueError.
-    ban_test : {"x2", "epsilon"}, default="x2"
-        tpda's CI test and procedure: the 2002 procedure with the X² test, or the earlier reading.
+    ban_test : {"x2"}, default="x2"
+        tpda's CI test: the X² test of the 2002 procedure.
     ban_alpha : float, default=0.01
         Level of the X² test: independent iff p ≥ α (``ban_test="x2"``).
     ban_min_rows_per_df : float, default=5
         The X² test is informative only if its active strata hold at least this many rows per
         degree of freedom; otherwise it says independent with p = 1 (``ban_test="x2"``).
-    ban_epsilon : float or list of float, default=0.01
-        The earlier reading's CI threshold in nats (``ban_test="epsilon"``). A list: chosen per fit by stratified 5-fold CV accuracy on
-        the training data (folds of `stratified_folds` with seed 1); ties → the larger ε.
     ban_max_parents : int, default=8
         Largest number of attribute parents (hc: a constraint of the search; tpda: nodes with
         more keep the strongest by I(X_i; X_p | Y), ties → smaller index, recorded in `info_`).
@@ -69,10 +62,6 @@ class BAN(BayesNetClassifier):
     ----------
     parents_ : list of list of int
         Attribute parents of each attribute (sorted).
-    epsilon_ : float or None
-        The ε used (tpda).
-    cv_accuracy_ : dict or None
-        ε → inner CV accuracy when `ban_epsilon` is a list.
     score_ : float or None
         The MDL/BIC score of the learnt network (hc).
     info_ : dict
@@ -82,21 +71,20 @@ class BAN(BayesNetClassifier):
     """
 
     NEEDS_PAIRS = False
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "method": ("tpda", "hc"), "ban_test": ("x2", "epsilon")}
+    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "method": ("tpda", "hc"), "ban_test": ("x2",)}
     SUPPORTED_MISSING = ("value",)
 
     def __init__(self, method: str = "tpda", estimator: str = "laplace", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None, ban_test: str = "x2", ban_alpha: float = 0.01,
-                 ban_min_rows_per_df: float = 5.0, ban_epsilon: float | list[float] = 0.01, ban_max_parents: int = 8):
+                 ban_min_rows_per_df: float = 5.0, ban_max_parents: int = 8):
         super().__init__(estimator, m, missing, cardinalities, n_classes)
         self.method = method
         self.ban_test = ban_test
         self.ban_alpha = ban_alpha
         self.ban_min_rows_per_df = ban_min_rows_per_df
-        self.ban_epsilon = ban_epsilon
         self.ban_max_parents = ban_max_parents
 
-    def _check_ban_params(self) -> list[float]:
+    def _check_ban_params(self) -> None:
         if self.missing != "value":
             raise ValueError(f"missing must be 'value' for BAN, got {self.missing!r}")
         mp = self.ban_max_parents
@@ -108,40 +96,27 @@ class BAN(BayesNetClassifier):
         r = self.ban_min_rows_per_df
         if isinstance(r, bool) or not isinstance(r, numbers.Real) or not r >= 0:
             raise ValueError(f"ban_min_rows_per_df must be a real number ≥ 0, got {r!r}")
-        eps = self.ban_epsilon
-        eps_list = list(eps) if isinstance(eps, (list, tuple)) else [eps]
-        if not eps_list or any(isinstance(e, bool) or not isinstance(e, numbers.Real) or not e >= 0 for e in eps_list):
-            raise ValueError(f"ban_epsilon must be a real number ≥ 0 or a non-empty list of them, got {eps!r}")
-        return [float(e) for e in eps_list]
 
     def _fit(self, Xc, y):
-        eps_list = self._check_ban_params()
+        self._check_ban_params()
         self.log_prior_ = log_prior(self._pair_counts(Xc, y, pairs=False).class_counts, self.estimator, self.m)
-        self.epsilon_ = self.cv_accuracy_ = self.score_ = None
+        self.score_ = None
         if self.method == "hc":
             T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
             self.parents_, moves = hill_climb(T, self.card_, self.n_classes_, int(self.ban_max_parents))
             self.score_ = mdl_score(T, self.parents_, self.card_, self.n_classes_)
             self.info_ = {"moves": moves}
-        elif self.ban_test == "x2":
-            self.parents_, self.info_ = self._tpda_structure(Xc, y, None)
         else:
-            eps = eps_list[0] if len(eps_list) == 1 else self._choose_epsilon(Xc, y, eps_list)
-            self.epsilon_ = eps
-            self.parents_, self.info_ = self._tpda_structure(Xc, y, eps)
+            self.parents_, self.info_ = self._tpda_structure(Xc, y)
         self._tables = self._count_tables(Xc, y, self.parents_)
 
-    def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray, eps: float | None) -> tuple[list[list[int]], dict]:
-        """The tpda structure: the 2002 procedure with the X² test (`eps` None) or the earlier
-        reading with ε, then the parent cap."""
+    def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray) -> tuple[list[list[int]], dict]:
+        """The tpda structure: the 2002 procedure with the X² test, then the parent cap."""
         T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
-        if eps is None:
-            test = X2Test(T, float(self.ban_alpha), float(self.ban_min_rows_per_df))
-            parents, info = tpda(Xc.shape[1], test, lambda i, j: float(tie_key(T.cmi(i, j, ()).approx)))
-            info["distinct_tests"] = test.distinct_tests
-            info["tests_lacking_data"] = test.tests_lacking_data
-        else:
-            parents, info = tpda_epsilon(T, eps)
+        test = X2Test(T, float(self.ban_alpha), float(self.ban_min_rows_per_df))
+        parents, info = tpda(Xc.shape[1], test, lambda i, j: float(tie_key(T.cmi(i, j, ()).approx)))
+        info["distinct_tests"] = test.distinct_tests
+        info["tests_lacking_data"] = test.tests_lacking_data
         cuts = []
         for i, par in enumerate(parents):
             if len(par) > self.ban_max_parents:  # memory bound: keep the strongest by I(X_i; X_p | Y)
@@ -151,22 +126,6 @@ class BAN(BayesNetClassifier):
                 parents[i] = keep
         info["parent_cap_cuts"] = cuts
         return parents, info
-
-    def _choose_epsilon(self, Xc: np.ndarray, y: np.ndarray, eps_list: list[float]) -> float:
-        """ε with the best stratified 5-fold CV accuracy on the training data (ties → larger ε)."""
-        folds = stratified_folds(y, 5, 1)
-        correct = {e: 0 for e in eps_list}
-        for f in range(5):
-            tr, te = folds != f, folds == f
-            if not te.any() or not tr.any():
-                continue
-            prior = log_prior(np.bincount(y[tr], minlength=self.n_classes_), self.estimator, self.m)
-            for e in eps_list:
-                parents, _ = self._tpda_structure(Xc[tr], y[tr], e)
-                jll = self._jll(Xc[te], prior, self._count_tables(Xc[tr], y[tr], parents))
-                correct[e] += int((np.argmax(jll, axis=1) == y[te]).sum())
-        self.cv_accuracy_ = {e: correct[e] / y.shape[0] for e in eps_list}
-        return max(eps_list, key=lambda e: (correct[e], e))
 
     def _count_tables(self, Xc: np.ndarray, y: np.ndarray, parents: list[list[int]]) -> list:
         """Per attribute: (parents, radices, N(π, y) table, N(π, x_i, y) table), sparse."""

@@ -26,7 +26,7 @@ class CMIValue(float):
 
     The fast value is a float sum of four rounded terms T, so two CMIs that are equal numbers can
     differ in the last bits, and an exact 0 can come out as ±1e-17; the spec breaks ties by exact
-    equality (§0.3), and tpda tests I ≤ ε and compares cut sets with a strict "<" (§4.7). Values
+    equality (§0.3). Values
     farther apart than `TOL` (far above the float sums' error) compare as floats; closer ones
     compare by `exact()`: N·I = Σ_v k_v·v·ln v over the cell counts v of the four tables (k_v:
     signed numbers of cells), rewritten as Σ_p e_p·ln p over primes p with integer e_p — one

@@ -1,7 +1,6 @@
 """BAN (docs/algorithms.md §4.7): the MDL/BIC score and hill climbing against the plain-Python
-reference, CMI in nats, Laplace predictions, hand-worked cut-set / thickening / thinning /
-orientation examples with a scripted CI oracle, and structure recovery on data drawn from a
-known class-augmented network."""
+reference, CMI in nats, Laplace predictions, and structure recovery on data drawn from a known
+class-augmented network (the TPDA steps: test_tpda.py, test_tpda_x2.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +12,6 @@ import pytest
 from bncbench.classifiers.ban.ban import BAN
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import mdl_score
-from bncbench.classifiers.ban.tpda_epsilon import cut_set, tpda_orient, tpda_skeleton
-from bncbench.preprocess.folds import stratified_folds
 from tests.oracles import ban as ref
 from tests.support.data import correlated_codes
 
@@ -25,13 +22,6 @@ def _data(seed, n_rows, n_attr, n_classes, p_missing, parents=2):
     rows = [tuple(int(v) if v >= 0 else int(cards[i]) for i, v in enumerate(r)) for r in X]
     card = [int(c) + int(m) for c, m in zip(cards, has_missing)]  # |X_i| of §1.5 (missing = a value)
     return X, y, cards, rows, [int(c) for c in y], card
-
-
-def _script(table):
-    """A CI oracle answering only the scripted queries (anything else is a test error)."""
-    def cmi(i, j, Z):
-        return table[(i, j, tuple(Z))]
-    return cmi
 
 
 def _skeleton(parents):
@@ -118,91 +108,6 @@ def test_cmi_in_nats_equals_direct_computation():
         assert T.cmi(i, j, Z) == pytest.approx(ref.cmi_nats(rows, ys, i, j, Z), rel=1e-10, abs=1e-13)
 
 
-# -- tpda: hand-worked steps ---------------------------------------------------------------------
-
-def test_cut_set_removes_the_node_giving_the_smallest_cmi():
-    # square 0–1–2–3–0, pair (0, 2): Z = {1, 3}; CMI 0.05 > ε; dropping 1 gives 0.02, dropping 3
-    # gives 0.03 → Z = {3}; 0.02 > ε; dropping 3 gives CMI(∅) = 0.5, not smaller → side fails;
-    # X_2's side tries the same sets and fails too.
-    adj = [{1, 3}, {0, 2}, {1, 3}, {0, 2}]
-    table = {(0, 2, (1, 3)): 0.05, (0, 2, (3,)): 0.02, (0, 2, (1,)): 0.03, (0, 2, ()): 0.5}
-    assert cut_set(adj, 0, 2, _script(table), 0.01) == (False, None)
-    # dropping 1 now reaches independence: separated by {3}
-    table[(0, 2, (3,))] = 0.005
-    assert cut_set(adj, 2, 0, _script(table), 0.01) == (True, (3,))
-    # a tie between dropping 1 and dropping 3 removes the smaller index (1)
-    table[(0, 2, (1,))] = 0.005
-    assert cut_set(adj, 0, 2, _script(table), 0.01) == (True, (3,))
-
-
-def test_cut_set_tries_the_higher_side_second():
-    # 0–1, 1–2, 2–3, 3–1; pair (0, 2). X_0's side: Z = {1}, CMI 0.03 > ε, dropping 1 gives 0.5
-    # → fails. X_2's side: Z = {1, 3} (3 reaches 0 through 1), CMI 0.004 ≤ ε → separated.
-    adj = [{1}, {0, 2, 3}, {1, 3}, {1, 2}]
-    table = {(0, 2, (1,)): 0.03, (0, 2, ()): 0.5, (0, 2, (1, 3)): 0.004}
-    assert cut_set(adj, 0, 2, _script(table), 0.01) == (True, (1, 3))
-
-
-def test_cut_set_empty_set_only_in_orientation():
-    # 0–2–1, pair (0, 1): Z = {2}, CMI 0.2 > ε, dropping 2 gives 0.001 < 0.2 → Z = ∅: fails in
-    # thickening / thinning, separates (S = ∅) in the orientation step.
-    adj = [{2}, {2}, {0, 1}]
-    table = {(0, 1, (2,)): 0.2, (0, 1, ()): 0.001}
-    assert cut_set(adj, 0, 1, _script(table), 0.01) == (False, None)
-    assert cut_set(adj, 0, 1, _script(table), 0.01, allow_empty=True) == (True, ())
-
-
-def test_drafting_thickening_thinning_hand_worked():
-    # I(0;1|Y)=0.5, I(1;2|Y)=0.4, I(0;2|Y)=0.3: drafting joins 0–1 and 1–2, (0,2) goes to R.
-    base = {(0, 1, ()): 0.5, (1, 2, ()): 0.4, (0, 2, ()): 0.3}
-    # (a) I(0;2|1,Y) = 0.005 ≤ ε: thickening separates (0,2); thinning keeps both edges (no
-    #     other path).
-    adj, info = tpda_skeleton(3, _script({**base, (0, 2, (1,)): 0.005}), 0.01)
-    assert adj == [{1}, {0, 2}, {1}]
-    assert info == {"draft_edges": 2, "thickening_edges": 0, "thinning_removed": 0}
-    # (b) I(0;2|1,Y) = 0.2: thickening adds 0–2; thinning tests 0–1 first: another path 0–2–1,
-    #     X_0's side Z = {2}, I(0;1|2,Y) = 0.005 → removed; 1–2 and 0–2 then have no other path.
-    adj, info = tpda_skeleton(3, _script({**base, (0, 2, (1,)): 0.2, (0, 1, (2,)): 0.005}), 0.01)
-    assert adj == [{2}, {2}, {0, 1}]
-    assert info == {"draft_edges": 2, "thickening_edges": 1, "thinning_removed": 1}
-    # pairs at or below ε are never connected
-    adj, _ = tpda_skeleton(3, _script({(0, 1, ()): 0.01, (1, 2, ()): 0.4, (0, 2, ()): 0.0}), 0.01)
-    assert adj == [set(), {2}, {1}]
-
-
-def test_orientation_collider_and_meek_rule_1():
-    # skeleton 0–2, 1–2, 2–3. (0,1): Z = {2}, I = 0.3 > ε, dropping 2 gives 0 → Z = ∅, tested:
-    # separated by ∅ → propose 0→2←1. (0,3) and (1,3): separated by {2} → nothing. Meek rule 1
-    # (0 → 2 − 3, 0 and 3 not adjacent) orients 2 → 3.
-    adj = [{2}, {2}, {0, 1, 3}, {2}]
-    table = {(0, 1, (2,)): 0.3, (0, 1, ()): 0.0, (0, 3, (2,)): 0.001, (1, 3, (2,)): 0.001}
-    parents, info = tpda_orient(adj, _script(table), 0.01)
-    assert parents == [[], [], [0, 1], [2]]
-    assert info == {"collider_arcs": 2, "conflicting_edges": 0, "meek_arcs": 1, "free_edges": 0}
-
-
-def test_orientation_conflict_stays_undirected_then_meek():
-    # path 0–1–2–3: (0,2) separated by ∅ → 0→1←2; (1,3) separated by ∅ → 1→2←3. Edge 1–2 is
-    # proposed both ways: not oriented by the proposals (one conflict); then Meek rule 1 with
-    # 0 → 1 − 2 (0, 2 not adjacent) orients 1 → 2 (tried before 2 → 1).
-    adj = [{1}, {0, 2}, {1, 3}, {2}]
-    table = {(0, 2, (1,)): 0.2, (0, 2, ()): 0.0, (1, 3, (2,)): 0.2, (1, 3, ()): 0.0}
-    parents, info = tpda_orient(adj, _script(table), 0.01)
-    assert parents == [[], [0], [1, 3], []]
-    assert info == {"collider_arcs": 2, "conflicting_edges": 1, "meek_arcs": 1, "free_edges": 0}
-
-
-def test_orientation_free_edges_low_to_high():
-    # a triangle 0–1–2 plus 2–3: no non-adjacent pair with a separating set → no collider;
-    # (0,3) has Z = {1, 2} (1 reaches 3 through 2) and (1,3) Z = {0, 2}: both separated with the
-    # common neighbour 2 in the set → no proposal. Remaining edges low → high.
-    adj = [{1, 2}, {0, 2}, {0, 1, 3}, {2}]
-    table = {(0, 3, (1, 2)): 0.0, (1, 3, (0, 2)): 0.0}
-    parents, info = tpda_orient(adj, _script(table), 0.01)
-    assert parents == [[], [0], [0, 1], [2]]
-    assert info["free_edges"] == 4 and info["collider_arcs"] == 0
-
-
 # -- recovery of a known network -----------------------------------------------------------------
 
 def _known_network(n_rows, seed=11):
@@ -237,25 +142,6 @@ def test_both_methods_recover_a_known_network():
 
 # -- parameters ----------------------------------------------------------------------------------
 
-def test_epsilon_list_chosen_by_inner_cv():
-    X, y, cards, rows, ys, card = _data(12, 200, 5, 2, 0.0)
-    eps = [0.001, 0.01, 0.05, 0.2]
-    b = BAN(method="tpda", ban_test="epsilon", cardinalities=cards, n_classes=2, ban_epsilon=eps).fit(X, y)
-    # consistency with single-ε fits on the same inner folds (seed 1, 5 stratified folds)
-    folds = stratified_folds(y, 5, 1)
-    acc = {}
-    for e in eps:
-        correct = 0
-        for f in range(5):
-            tr, te = folds != f, folds == f
-            m = BAN(method="tpda", ban_test="epsilon", cardinalities=cards, n_classes=2, ban_epsilon=e).fit(X[tr], y[tr])
-            correct += int((m.predict(X[te]) == y[te]).sum())
-        acc[e] = correct / len(y)
-    assert b.cv_accuracy_ == pytest.approx(acc)
-    best = max(acc.values())
-    assert b.epsilon_ == max(e for e in eps if acc[e] == best)
-
-
 def test_parent_cap_in_tpda_keeps_strongest():
     X, y = _known_network(5000)
     b = BAN(method="tpda", cardinalities=[2, 2, 3, 3, 3], n_classes=2, ban_max_parents=1).fit(X, y)
@@ -266,8 +152,8 @@ def test_parent_cap_in_tpda_keeps_strongest():
     assert b.info_["parent_cap_cuts"] == [(2, [1 - kept])]
 
 
-@pytest.mark.parametrize("kw", [{"method": "bic"}, {"missing": "skip"}, {"ban_max_parents": -1},
-                                {"ban_epsilon": -0.1}, {"ban_epsilon": []}, {"ban_epsilon": "x"}])
+@pytest.mark.parametrize("kw", [{"method": "bic"}, {"missing": "skip"}, {"ban_max_parents": -1}, {"ban_alpha": 1.5},
+                                {"ban_test": "epsilon"}])
 def test_invalid_parameters(kw):
     X, y = _known_network(50)
     with pytest.raises(ValueError, match=next(iter(kw))):
