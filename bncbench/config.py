@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import inspect
 import json
 import os
 import sys
@@ -16,9 +15,9 @@ import yaml
 
 from bncbench.data import catalog
 from bncbench.data.userdata import ReadOptions, file_format
-from bncbench.classifiers import REGISTRY, BayesNetClassifier
+from bncbench.classifiers import REGISTRY
+from bncbench.classifiers.kernels.params import ENGINE_PARAMS, SHARED_PARAMS, Param
 from bncbench.errors import UserError
-from bncbench.classifiers.kernels.estimators import ESTIMATORS
 from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import SCHEMES
 from bncbench.utils.suggest import did_you_mean
@@ -34,7 +33,6 @@ PREPROCESS_CHOICES = {
 }
 CV_KEYS = {"scheme": SCHEMES, "folds": int, "runs": int, "seed": int, "divisor": int}
 WDL_KEYS = {"draw": str, "draws": ("split", "ignore"), "tails": ("one", "two"), "metric": str}
-SHARED_PARAMS = ("estimator", "m", "info_precision")
 #: the figures of `bncbench figures` and the keys each takes in a config's `figures:` section
 FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl": {"rows", "metric", "split"},
                "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}, "cd": {"classifiers", "metric", "alpha"}}
@@ -170,6 +168,17 @@ class _Checker:
             self.fail(path, f"invalid value {value!r}{did_you_mean(value, choices)}; choose one of {', '.join(map(str, choices))}")
         return value
 
+    def param(self, value, path, name: str, param: Param):
+        """A classifier parameter's value against its declaration (a float parameter's value as a float)."""
+        if param.choices and isinstance(value, str):
+            self.choice(value, path, param.choices)
+        if not param.type_ok(value):
+            kind = param.kind.__name__ + (" or null" if param.none else "")
+            self.fail(path, f"expected {kind}, got {value!r}")
+        if not param.value_ok(value):
+            self.fail(path, f"{name} must be {param.describe()}, got {value!r}")
+        return float(value) if param.kind is float and value is not None else value
+
     def typed(self, value, path, typ, minimum=None):
         ok = isinstance(value, typ) and not (typ in (int, float) and isinstance(value, bool))
         if typ is float and isinstance(value, int) and not isinstance(value, bool):
@@ -201,6 +210,8 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
     cls = getattr(mod, attr, None)
     if cls is None:
         ck.fail(path, f"module {module!r} has no {attr!r}{did_you_mean(attr, [n for n in dir(mod) if not n.startswith('_')])}")
+    from bncbench.classifiers import BayesNetClassifier
+
     if not (isinstance(cls, type) and issubclass(cls, BayesNetClassifier)):
         ck.fail(path, f"{name!r} is not a subclass of bncbench.classifiers.BayesNetClassifier")
     return cls
@@ -222,9 +233,9 @@ def _selectable(name: str) -> bool:
     return bool(name.strip()) and "," not in name and all(ord(ch) >= 32 and ord(ch) != 127 for ch in name)
 
 
-def _classifier_params(cls) -> dict[str, inspect.Parameter]:
-    sig = inspect.signature(cls.__init__)
-    return {k: p for k, p in sig.parameters.items() if k not in ("self", "cardinalities", "n_classes", "missing")}
+def _classifier_params(cls) -> dict[str, Param]:
+    """The parameters a config may set for `cls` (its declared ones but those the engine sets)."""
+    return {k: p for k, p in cls.param_constraints().items() if k not in ENGINE_PARAMS}
 
 
 def _preprocess_overrides(ck: _Checker, raw, path: list) -> tuple[tuple[str, Any], ...]:
@@ -350,14 +361,7 @@ def _cv(ck: _Checker, raw) -> CVSpec:
 
 def _shared_params(ck: _Checker, raw: dict) -> dict[str, Any]:
     """The top-level classifier parameters (SHARED_PARAMS) the config sets."""
-    shared: dict[str, Any] = {}
-    if "estimator" in raw:
-        shared["estimator"] = ck.choice(raw["estimator"], ["estimator"], ESTIMATORS)
-    if "m" in raw:
-        shared["m"] = float(ck.typed(raw["m"], ["m"], float, 0))
-    if "info_precision" in raw:
-        shared["info_precision"] = ck.choice(raw["info_precision"], ["info_precision"], ("float32", "float64"))
-    return shared
+    return {k: ck.param(raw[k], [k], k, p) for k, p in SHARED_PARAMS.items() if k in raw}
 
 
 def _datasets(ck: _Checker, dsraw, file: str, config_pre: dict[str, Any]) -> list[DatasetSpec]:
@@ -473,7 +477,7 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
         cls = _resolve_classifier(cname, ck, ["classifiers", i, "name"], config_dir)
         params = _classifier_entry_params(ck, c, i, cls, shared)
         modes = {"skip" if d.settings(settings).missing == "skip" else "value" for d in datasets}
-        unsupported = sorted(modes - set(getattr(cls, "SUPPORTED_MISSING", ("value", "skip"))))
+        unsupported = sorted(modes - set(cls.SUPPORTED_MISSING))
         if unsupported:
             ck.fail(["classifiers", i, "name"], f"{cname} does not support missing values handled as "
                                                 f"'{unsupported[0]}' (preprocess.missing: skip); use distinct or impute")
@@ -490,8 +494,8 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
 
 def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type, shared: dict[str, Any]) -> dict[str, Any]:
     """The parameters of classifier entry `i` (`c`, of class `cls`): the shared ones it takes and
-    its own, type-checked against the constructor's defaults, PARAM_CHOICES and the model's own
-    `_check_params`."""
+    its own, checked against the class's declarations (`param_constraints`) and its own
+    `_check_params` (rules across parameters)."""
     cname = c.get("name")
     allowed = _classifier_params(cls)
     params = {k: v for k, v in shared.items() if k in allowed}
@@ -501,19 +505,7 @@ def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type, shared: d
         if k not in allowed:
             ck.fail(["classifiers", i, k], f"unknown parameter {k!r} of {cname}{did_you_mean(k, allowed)}; "
                                            f"valid: {', '.join(allowed)}")
-        default = allowed[k].default
-        if isinstance(default, bool):
-            ck.typed(v, ["classifiers", i, k], bool)
-        elif isinstance(default, int):
-            ck.typed(v, ["classifiers", i, k], int, 0)
-        elif isinstance(default, float):
-            v = float(ck.typed(v, ["classifiers", i, k], float, 0))
-        elif isinstance(default, str):
-            ck.typed(v, ["classifiers", i, k], str)
-        params[k] = v
-    for k, choices in cls.PARAM_CHOICES.items():
-        if k in params:
-            ck.choice(params[k], ["classifiers", i, k], choices)
+        params[k] = ck.param(v, ["classifiers", i, k], k, allowed[k])
     try:
         check = getattr(cls(**params), "_check_params", None)  # the model's own rules (a ratio in (0, 1], ...)
     except Exception as e:  # noqa: BLE001 - a plug-in's constructor: reported in one line

@@ -1,40 +1,59 @@
-"""Bayesian network classifiers on discrete value codes, each a scikit-learn classifier
-(BaseEstimator + ClassifierMixin: fit / predict_proba / predict / score, clone, model selection).
+"""Bayesian network classifiers on discrete value codes, each a scikit-learn classifier: `base.py` the
+contract, `kernels/` what two or more families share, one folder per family (nb, tan, kdb, ait, aode,
+ban); `REGISTRY` names them for configs (docs/architecture.md, docs/adding-a-classifier.md).
 
-Layout: `base.py` is the contract every classifier implements (`BayesNetClassifier`: input checks,
-predict / predict_proba from the model's joint log-likelihood); `kernels/` holds what two or more
-families share (counts, estimators, tables, information measures, orders, structure learners); one
-folder per family holds its classifiers and the code only that family uses: `nb/`, `tan/`, `kdb/`,
-`ait/`, `aode/`, `ban/`. `REGISTRY` names the classifiers for configs. A researcher's own classifier
-needs only the names exported here: `BayesNetClassifier` and the estimate and table helpers
-(docs/adding-a-classifier.md).
-"""
+A name is imported on first use (PEP 562 `__getattr__`), so that importing the package does not
+import scikit-learn (docs/algorithms.md §0)."""
 
-from bncbench.classifiers.ait.ait import AIT
-from bncbench.classifiers.aode.aode import AODE
-from bncbench.classifiers.aode.iwaode import IWAODE
-from bncbench.classifiers.aode.rc import RC, SPRC
-from bncbench.classifiers.aode.sp import SP
-from bncbench.classifiers.aode.subsumption import NSR, SR
-from bncbench.classifiers.aode.taode import TAODE
-from bncbench.classifiers.aode.wrappers import CAA, CAE, PAA, PAE
-from bncbench.classifiers.ban.ban import BAN
-from bncbench.classifiers.ban.kban import KBAN
-from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kdb.fkdb import FKDB
-from bncbench.classifiers.kdb.kdb import KDB
-from bncbench.classifiers.kdb.skdb import SKDB
-from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
-from bncbench.classifiers.kernels.tables import nb_tables, pair_table
-from bncbench.classifiers.nb.cfwnb import CFWNB
-from bncbench.classifiers.nb.nb import NB
-from bncbench.classifiers.tan.stan import STAN
-from bncbench.classifiers.tan.tan import TAN
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+#: where each exported name lives
+_WHERE = {
+    "NB": "nb.nb", "TAN": "tan.tan", "KDB": "kdb.kdb", "AODE": "aode.aode", "STAN": "tan.stan", "SKDB": "kdb.skdb",
+    "AIT": "ait.ait", "CFWNB": "nb.cfwnb", "FKDB": "kdb.fkdb", "TAODE": "aode.taode", "IWAODE": "aode.iwaode",
+    "SP": "aode.sp", "RC": "aode.rc", "SPRC": "aode.rc", "PAA": "aode.wrappers", "CAA": "aode.wrappers",
+    "PAE": "aode.wrappers", "CAE": "aode.wrappers", "SR": "aode.subsumption", "NSR": "aode.subsumption",
+    "KBAN": "ban.kban", "BAN": "ban.ban",
+}
+_HELPERS = {
+    "BayesNetClassifier": "base", "log_cond": "kernels.estimators", "log_joint": "kernels.estimators",
+    "log_prior": "kernels.estimators", "nb_tables": "kernels.tables", "pair_table": "kernels.tables",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name) or _HELPERS.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    globals()[name] = value
+    return value
+
+
+class _Registry(Mapping):
+    """The classifiers a config names by their class name, each imported when looked up."""
+
+    def __getitem__(self, name: str) -> type:
+        if name not in _WHERE:
+            raise KeyError(name)
+        return __getattr__(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_WHERE)
+
+    def __len__(self) -> int:
+        return len(_WHERE)
+
+    def __repr__(self) -> str:
+        return f"REGISTRY({', '.join(_WHERE)})"
+
 
 #: the classifiers a config names by their class name
-REGISTRY: dict[str, type[BayesNetClassifier]] = {
-    c.__name__: c for c in (NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, SP, RC, SPRC, PAA, CAA,
-                            PAE, CAE, SR, NSR, KBAN, BAN)}
+REGISTRY: Mapping[str, type] = _Registry()
 
 __all__ = ["AIT", "AODE", "BAN", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KBAN", "KDB", "NB", "NSR", "PAA", "PAE", "RC",
            "REGISTRY", "SKDB", "SP", "SPRC", "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier",

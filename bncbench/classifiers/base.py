@@ -1,33 +1,29 @@
-"""Base class: the scikit-learn estimator API, input checking, internal codes, and predict /
-predict_proba from the joint log-likelihood that each model supplies.
-
-scikit-learn is NOT imported here: `import sklearn.base` costs over a second and ~150 MB per
-process (it pulls scipy.stats and pandas), and every runner process and Dask worker imports the
-classifiers. So `BayesNetClassifier` is a duck-typed scikit-learn estimator (as the developer
-guide allows for estimators that do not inherit `BaseEstimator`): it implements get_params /
-set_params, __repr__, score, __sklearn_tags__ and __sklearn_is_fitted__ itself, and checks the
-engine's input (integer code arrays) with numpy alone. Every other input (floats, lists,
-DataFrames, string labels) and every error that scikit-learn words (NotFittedError, feature
-names, …) imports scikit-learn lazily, inside the function, and uses its own validation."""
+"""Base class of every classifier: scikit-learn's estimator API, input checking, internal codes, and
+predict / predict_proba from the joint log-likelihood each model supplies (docs/algorithms.md §0)."""
 
 from __future__ import annotations
 
 import inspect
-import numbers
 import warnings
+from typing import Any, ClassVar
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    assert_all_finite,
+    check_consistent_length,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
 
 from bncbench.classifiers.kernels.counts import PairCounts, pair_counts
-from bncbench.classifiers.kernels.estimators import ESTIMATORS
-
-MISSING_MODES = ("value", "skip")
+from bncbench.classifiers.kernels.params import MISSING_MODES, SHARED_PARAMS, Param
 
 
-class BayesNetClassifier:
-    """Common machinery of every classifier: a scikit-learn classifier on discrete data
-    (duck-typed: it does not inherit scikit-learn's BaseEstimator / ClassifierMixin, so that
-    importing it does not import scikit-learn; see the module docstring).
+class BayesNetClassifier(ClassifierMixin, BaseEstimator):
+    """Common machinery of every classifier: a scikit-learn classifier on discrete data.
 
     Input. X is a 2-D array of value codes: attribute i takes the codes 0..K_i−1 and −1 marks a
     missing value (the contract of scikit-learn's CategoricalNB, plus −1). Integer arrays are
@@ -96,131 +92,54 @@ class BayesNetClassifier:
 
     #: whether fit uses the pairwise (x_i, x_j, y) counts (NB needs only (x_i, y))
     NEEDS_PAIRS = True
-    #: allowed values of string parameters (checked by the config validator and by fit)
-    PARAM_CHOICES: dict[str, tuple[str, ...]] = {"estimator": ESTIMATORS}
+    #: each constructor parameter's type, range and choices (the one declaration: checked by `fit`,
+    #: by the config validator and against docs/cli.md's table); a subclass adds its own with
+    #: `{**Parent.PARAMS, "p": Param(...)}`
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "estimator": SHARED_PARAMS["estimator"], "m": SHARED_PARAMS["m"], "missing": Param(str, MISSING_MODES),
+        "cardinalities": Param(object, none=True), "n_classes": Param(int, low=1, none=True)}
     #: the `missing` modes the model defines (the config validator refuses a preprocessing
     #: with `missing: skip` for a classifier without "skip")
-    SUPPORTED_MISSING: tuple[str, ...] = MISSING_MODES
+    SUPPORTED_MISSING: ClassVar[tuple[str, ...]] = MISSING_MODES
 
-    def __init__(self, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities: Any = None, n_classes: int | None = None):
         self.estimator = estimator
         self.m = m
         self.missing = missing
         self.cardinalities = cardinalities
         self.n_classes = n_classes
 
-    # -- the scikit-learn estimator API (what BaseEstimator + ClassifierMixin provide) ----
     @classmethod
-    def _get_param_names(cls) -> list[str]:
-        """The constructor's parameter names, sorted (BaseEstimator's rule: the signature of
-        the class's own __init__; no *args)."""
-        init = getattr(cls.__init__, "deprecated_original", cls.__init__)
-        if init is object.__init__:
-            return []
-        parameters = [p for p in inspect.signature(init).parameters.values()
-                      if p.name != "self" and p.kind != p.VAR_KEYWORD]
-        for p in parameters:
-            if p.kind == p.VAR_POSITIONAL:
-                raise RuntimeError(f"scikit-learn estimators should always specify their parameters in the signature "
-                                   f"of their __init__ (no varargs). {cls} with constructor {inspect.signature(init)} "
-                                   f"doesn't follow this convention.")
-        return sorted(p.name for p in parameters)
-
-    def get_params(self, deep: bool = True) -> dict:
-        """The constructor parameters of this estimator (with `deep`, also those of parameters
-        that are estimators, as `name__param`)."""
+    def param_constraints(cls) -> dict[str, Param]:
+        """Each constructor parameter's `Param`, in signature order: the declared one, or (a plug-in's
+        undeclared parameter) one inferred from its default's type."""
         out = {}
-        for key in self._get_param_names():
-            value = getattr(self, key)
-            if deep and hasattr(value, "get_params") and not isinstance(value, type):
-                out.update((key + "__" + k, v) for k, v in value.get_params().items())
-            out[key] = value
+        for name, p in inspect.signature(cls.__init__).parameters.items():
+            if name == "self":
+                continue
+            kind = type(p.default) if isinstance(p.default, (bool, int, float, str)) else object
+            out[name] = cls.PARAMS.get(name) or Param(kind, low=0 if kind in (int, float) else None,
+                                                      none=p.default is None)
         return out
 
-    def set_params(self, **params):
-        """Set constructor parameters (`name__param` for a nested estimator); returns self."""
-        if not params:
-            return self
-        valid_params = self.get_params(deep=True)
-        nested: dict[str, dict] = {}
-        for full_key, value in params.items():
-            key, delim, sub_key = full_key.partition("__")
-            if key not in valid_params:
-                raise ValueError(f"Invalid parameter {key!r} for estimator {self}. "
-                                 f"Valid parameters are: {self._get_param_names()!r}.")
-            if delim:
-                nested.setdefault(key, {})[sub_key] = value
-            else:
-                setattr(self, key, value)
-                valid_params[key] = value
-        for key, sub_params in nested.items():
-            valid_params[key].set_params(**sub_params)
-        return self
-
-    def __repr__(self) -> str:
-        """`TAN(m=2.0)`: the parameters that differ from their defaults (scikit-learn's
-        print_changed_only)."""
-        init = getattr(type(self).__init__, "deprecated_original", type(self).__init__)
-        defaults = {k: p.default for k, p in inspect.signature(init).parameters.items()}
-        changed = []
-        for k, v in self.get_params(deep=False).items():
-            d = defaults.get(k, inspect.Parameter.empty)
-            if d is not inspect.Parameter.empty and repr(v) == repr(d):
-                continue
-            if _is_scalar_nan(v) and _is_scalar_nan(d):
-                continue
-            changed.append(f"{k}={v!r}")
-        return f"{type(self).__name__}({', '.join(changed)})"
-
     def __sklearn_tags__(self):
-        # what ClassifierMixin + BaseEstimator returned, plus the discrete-codes input tags
-        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
-        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True), transformer_tags=None,
-                    regressor_tags=None, classifier_tags=ClassifierTags(),
-                    input_tags=InputTags(categorical=True,    # value codes of discrete attributes
-                                         positive_only=True,  # codes ≥ 0 (−1 = missing is our one exception)
-                                         sparse=False))
-
-    def __sklearn_is_fitted__(self) -> bool:
-        # scikit-learn's default rule: some attribute ends with "_" (and is not a dunder)
-        return any(v.endswith("_") and not v.startswith("__") for v in vars(self))
-
-    def _check_is_fitted(self) -> None:
-        if not self.__sklearn_is_fitted__():
-            from sklearn.utils.validation import check_is_fitted
-            check_is_fitted(self)  # raises sklearn's NotFittedError
-
-    def score(self, X, y, sample_weight=None) -> float:
-        """Accuracy of `predict(X)` against y (weighted by `sample_weight`), as
-        ClassifierMixin.score."""
-        pred = self.predict(X)
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = y.reshape(-1)
-        if y.ndim != 1:
-            raise ValueError(f"y must be 1-D (one label per sample); got shape {y.shape}")
-        if y.shape[0] != pred.shape[0]:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{y.shape[0]}, {pred.shape[0]}]")
-        if sample_weight is not None:
-            sample_weight = np.asarray(sample_weight)
-            if sample_weight.shape != y.shape:
-                raise ValueError(f"sample_weight.shape == {sample_weight.shape}, expected {y.shape}!")
-        return float(np.average(y == pred, weights=sample_weight))
+        """ClassifierMixin's tags with the inputs of value codes of discrete attributes."""
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.positive_only = True  # codes ≥ 0 (−1 = missing is our one exception)
+        tags.input_tags.sparse = False
+        return tags
 
     # -- input handling -------------------------------------------------------------
     def _check_params(self) -> None:
-        for name, choices in self.PARAM_CHOICES.items():
-            if getattr(self, name) not in choices:
-                raise ValueError(f"{name} must be one of {choices}, got {getattr(self, name)!r}")
-        if self.missing not in MISSING_MODES:
-            raise ValueError(f"missing must be one of {MISSING_MODES}, got {self.missing!r}")
-        if isinstance(self.m, bool) or not isinstance(self.m, numbers.Real) or not self.m >= 0:
-            raise ValueError(f"m must be a real number ≥ 0, got {self.m!r}")
-        if self.n_classes is not None and (isinstance(self.n_classes, bool)
-                                           or not isinstance(self.n_classes, numbers.Integral) or self.n_classes < 1):
-            raise ValueError(f"n_classes must be None or an integer ≥ 1, got {self.n_classes!r}")
+        """The declared constraints (`param_constraints`) and `SUPPORTED_MISSING`; a model with rules
+        across parameters adds them after calling this."""
+        for name, param in self.param_constraints().items():
+            param.check(name, getattr(self, name))
+        if self.missing not in self.SUPPORTED_MISSING:
+            raise ValueError(f"{type(self).__name__} supports missing={self.SUPPORTED_MISSING[0]!r} only, "
+                             f"got missing={self.missing!r}")
 
     def _validate_X(self, X, reset: bool) -> tuple[np.ndarray, int, int]:
         """(integer codes, smallest code, largest code); checks X once and sets / checks
@@ -237,10 +156,8 @@ class BayesNetClassifier:
                 self.n_features_in_ = X.shape[1]
             elif getattr(self, "feature_names_in_", None) is not None \
                     or getattr(self, "n_features_in_", X.shape[1]) != X.shape[1]:
-                from sklearn.utils.validation import validate_data
                 validate_data(self, X, reset=reset, skip_check_array=True)  # warns / raises
         else:
-            from sklearn.utils.validation import validate_data
             if _is_dataframe(X):
                 X = self._frame_codes(X, reset)
             else:
@@ -341,10 +258,8 @@ class BayesNetClassifier:
         """y as a 1-D array of as many rows as X (scikit-learn's column_or_1d and
         check_consistent_length; numpy alone for a 1-D integer ndarray)."""
         if not (type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "iu"):
-            from sklearn.utils.validation import column_or_1d
             y = column_or_1d(y, warn=True)
         if y.shape[0] != X.shape[0]:
-            from sklearn.utils.validation import check_consistent_length
             check_consistent_length(X, y)  # raises
         return y
 
@@ -363,8 +278,6 @@ class BayesNetClassifier:
             self.n_classes_ = int(self.n_classes)
             return y.astype(np.int64, copy=False)
         if y.dtype.kind not in "iu":  # integer labels are always binary or multiclass targets
-            from sklearn.utils.multiclass import check_classification_targets
-            from sklearn.utils.validation import assert_all_finite
             if y.dtype.kind in "fc":
                 assert_all_finite(y, input_name="y")
             check_classification_targets(y)
@@ -437,7 +350,7 @@ class BayesNetClassifier:
     # -- prediction -----------------------------------------------------------------
     def predict_proba(self, X) -> np.ndarray:
         """P(y | x) of each class of `classes_`, shape (n_samples, n_classes_)."""
-        self._check_is_fitted()
+        check_is_fitted(self)
         X, lo, hi = self._validate_X(X, reset=False)
         jll = self._joint_log_likelihood(self._internal(X, lo, hi))
         jll = jll - jll.max(axis=1, keepdims=True)
@@ -465,10 +378,6 @@ class BayesNetClassifier:
 def _is_dataframe(X) -> bool:
     """Whether X is a pandas DataFrame (without importing pandas)."""
     return type(X).__module__.startswith("pandas") and hasattr(X, "iloc") and hasattr(X, "columns")
-
-
-def _is_scalar_nan(x) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool) and x != x
 
 
 def fit_counts(X, y, cardinalities, n_classes: int, pairs: bool = True) -> PairCounts:

@@ -9,9 +9,9 @@ from bncbench.classifiers import BayesNetClassifier, log_prior, nb_tables, pair_
 class ChainNB(BayesNetClassifier):
     """P(y | x) ∝ P̂(y) P̂(x_first | y) Π P̂(x_i | y, x_previous), in column order or reversed."""
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, reverse=False):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, reverse=False, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
+                 n_classes=None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.reverse = reverse
 
     def _fit(self, Xc, y):

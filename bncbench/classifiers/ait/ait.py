@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
 from bncbench.classifiers.base import BayesNetClassifier
@@ -14,6 +15,7 @@ from bncbench.classifiers.kernels.counts import count_flat, lookup
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
 from bncbench.classifiers.kernels.ordering import descending_orders
+from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import (
     kdb_parents,
     kdb_parents_batch,
@@ -91,16 +93,16 @@ class AIT(BayesNetClassifier):
     where the child is known, which can differ).
     """
 
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "base": ("TAN", "KDB"),
-                     "cip_structure": ("instance", "per_label"), "ait_default_interval": ("paper", "first", "last"),
-                     "local_kdb_order": ("local", "global"), "info_precision": ("float32", "float64")}
+    PARAMS = {**BayesNetClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0),
+              "backoff": Param(bool), "cii": Param(bool), "cip": Param(bool), "ait": Param(bool),
+              "cip_structure": Param(str, ("instance", "per_label")),
+              "ait_default_interval": Param(str, ("paper", "first", "last")), "local_kdb_backoff": Param(bool),
+              "local_kdb_order": Param(str, ("local", "global")), "local_k": Param(int, low=0, none=True),
+              "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, base: str = "TAN", k: int = 2, backoff: bool = True, cii: bool = True, cip: bool = True,
-                 ait: bool = True, cip_structure: str = "instance", ait_default_interval: str = "paper",
-                 local_kdb_backoff: bool = True, local_kdb_order: str = "local", local_k: int | None = None,
-                 info_precision: str = "float64",
-                 estimator="mestimate", m=1.0, missing="value", cardinalities=None, n_classes=None):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, base: str = "TAN", k: int = 2, backoff: bool = True, cii: bool = True, cip: bool = True, ait: bool = True, cip_structure: str = "instance", ait_default_interval: str = "paper", local_kdb_backoff: bool = True, local_kdb_order: str = "local", local_k: int | None = None, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.base = base
         self.k = k
         self.backoff = backoff
@@ -115,14 +117,10 @@ class AIT(BayesNetClassifier):
         self.info_precision = info_precision
 
     def _check_params(self) -> None:
+        """The declared constraints, and at least one of the two networks."""
         super()._check_params()
         if not (self.cii or self.cip):
             raise ValueError("cii and cip are both False: AIT needs at least one of the two networks")
-        if isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer)) or self.k < 0:
-            raise ValueError(f"k must be an integer ≥ 0, got {self.k!r}")
-        if self.local_k is not None and (isinstance(self.local_k, bool) or not isinstance(self.local_k, (int, np.integer))
-                                         or self.local_k < 0):
-            raise ValueError(f"local_k must be None or an integer ≥ 0, got {self.local_k!r}")
 
     # -- training ---------------------------------------------------------------------
     def _fit(self, Xc, y):
@@ -252,7 +250,7 @@ class AIT(BayesNetClassifier):
         T_P, and `pruned` (B, |Y|, n, k): for "instance" the network that scores label y after the
         arcs with I(x_i; x_j | y) ≤ T_P are removed, for "per_label" the network of label s after
         removing its own label's arcs."""
-        self._check_is_fitted()
+        check_is_fitted(self)
         X, lo, hi = self._validate_X(X, reset=False)
         return self._structures(self._internal(X, lo, hi))
 

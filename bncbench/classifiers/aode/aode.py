@@ -7,6 +7,7 @@ import numpy as np
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
+from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.tables import nb_tables
 
 
@@ -15,9 +16,11 @@ class AODE(BayesNetClassifier):
     value occurs at least `min_freq` times in training (never a missing value under skip);
     NB when Q is empty."""
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, min_freq: int = 1):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    PARAMS = {**BayesNetClassifier.PARAMS, "min_freq": Param(int, low=0)}
+
+    def __init__(self, *, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.min_freq = min_freq
 
     def _fit(self, Xc, y):

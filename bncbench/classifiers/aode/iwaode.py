@@ -8,6 +8,7 @@ import numpy as np
 from bncbench.classifiers.aode.spode import inverse_normalise, logsumexp, spode_blocks
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
+from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.tables import nb_tables
 
 
@@ -61,18 +62,12 @@ class IWAODE(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "iwaode_weight_power": ("children", "once")}
+    PARAMS = {**BayesNetClassifier.PARAMS, "iwaode_weight_power": Param(str, ("children", "once"))}
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, iwaode_weight_power: str = "children"):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, iwaode_weight_power: str = "children", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.iwaode_weight_power = iwaode_weight_power
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.missing != "value":
-            raise ValueError(f"IWAODE supports missing='value' only (a missing value is one more value, as in the "
-                             f"authors' code); got missing={self.missing!r}")
 
     def _fit(self, Xc, y):
         pc = self._pair_counts(Xc, y)

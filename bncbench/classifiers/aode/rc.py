@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.fds import (
@@ -16,18 +15,17 @@ from bncbench.classifiers.aode.fds import (
     instance_fds,
 )
 from bncbench.classifiers.aode.sp import SP, average_spodes
+from bncbench.classifiers.kernels.params import Param
 
 
 class _ChildRemoval:
     """What RC and SP+RC share: FD tables over the LHS attributes `parent_mask_`, the per-row
     eliminations, the SPODE average without the eliminated children, and `test_info`."""
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        ms = self.rc_min_support
-        if isinstance(ms, bool) or not isinstance(ms, numbers.Integral) or ms < 1:
-            # an FD supported by no training instance would hold vacuously for every target
-            raise ValueError(f"rc_min_support must be an integer ≥ 1, got {ms!r}")
+    #: RC's own parameters (rc_min_support ≥ 1: an FD supported by no training instance would hold
+    #: vacuously for every target)
+    RC_PARAMS = {"rc_min_support": Param(int, low=1), "rc_canonical_cover": Param(bool),
+                 "rc_remove_as_parent": Param(bool)}
 
     def _fit_fds(self, Xc: np.ndarray) -> None:
         self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),
@@ -37,7 +35,7 @@ class _ChildRemoval:
         return eliminated(self.fd_tables_, Xc)
 
     def _internal_X(self, X) -> np.ndarray:
-        self._check_is_fitted()
+        check_is_fitted(self)
         X, lo, hi = self._validate_X(X, reset=False)
         return self._internal(X, lo, hi)
 
@@ -107,10 +105,11 @@ class RC(_ChildRemoval, AODE):
     `dependencies(X)` the FDs.
     """
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, min_freq: int = 1, rc_min_support: int = 100,
-                 rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False):
-        super().__init__(estimator, m, missing, cardinalities, n_classes, min_freq)
+    PARAMS = {**AODE.PARAMS, **_ChildRemoval.RC_PARAMS}
+
+    def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.rc_min_support = rc_min_support
         self.rc_canonical_cover = rc_canonical_cover
         self.rc_remove_as_parent = rc_remove_as_parent
@@ -144,11 +143,11 @@ class SPRC(_ChildRemoval, SP):
     `info_` = {"parent_elimination": (n − |P|)/n}; `eliminated(X)`, `test_info(X)` and `dependencies(X)` as in RC.
     """
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, min_freq: int = 1, info_precision: str = "float64",
-                 rc_min_support: int = 100, rc_canonical_cover: bool = True,
-                 rc_remove_as_parent: bool = False):
-        super().__init__(estimator, m, missing, cardinalities, n_classes, min_freq, info_precision)
+    PARAMS = {**SP.PARAMS, **_ChildRemoval.RC_PARAMS}
+
+    def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False, min_freq: int = 1, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, info_precision=info_precision, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.rc_min_support = rc_min_support
         self.rc_canonical_cover = rc_canonical_cover
         self.rc_remove_as_parent = rc_remove_as_parent

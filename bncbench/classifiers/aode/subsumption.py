@@ -3,12 +3,12 @@ resolution (Zheng, Webb, Suraweera & Zhu 2012) — docs/algorithms.md §4.8.5, a
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
+from bncbench.classifiers.kernels.params import Param
 
 _SCAN_CELLS = 1 << 21  # rows × attributes of one block of the subsumption scan
 
@@ -46,13 +46,6 @@ class _SubsumptionAODE(AODE):
         """(l, strict, r): x_j is a candidate iff N(x_j) > l (strict) or ≥ l, and x_i covers it
         iff N(x_i, x_j) = N(x_j) (r = 1) or N(x_i, x_j) ≥ r·N(x_j) (r < 1)."""
         raise NotImplementedError
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        lim = self.sr_min_freq
-        if isinstance(lim, bool) or not isinstance(lim, numbers.Integral) or lim < 0:
-            raise ValueError(f"sr_min_freq must be an integer ≥ 0, got {lim!r}")
-        self._rule()  # validates the subclass's own parameters
 
     def _fit(self, Xc, y):
         super()._fit(Xc, y)
@@ -116,7 +109,7 @@ class _SubsumptionAODE(AODE):
     def deleted_attributes(self, X) -> np.ndarray:
         """Bool (rows, n_features_in_): the attributes deleted (as superparents and children) for
         each row of X (value codes, −1 = missing)."""
-        self._check_is_fitted()
+        check_is_fitted(self)
         X, lo, hi = self._validate_X(X, reset=False)
         return self._generalised(self._internal(X, lo, hi)) >= 0
 
@@ -179,15 +172,15 @@ class SR(_SubsumptionAODE):
     elimination ratio of §6.6) report what was deleted.
     """
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, min_freq: int = 1, sr_min_freq: int = 50, sr_strict: bool = True):
-        super().__init__(estimator, m, missing, cardinalities, n_classes, min_freq)
+    PARAMS = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0), "sr_strict": Param(bool)}
+
+    def __init__(self, *, sr_min_freq: int = 50, sr_strict: bool = True, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.sr_min_freq = sr_min_freq
         self.sr_strict = sr_strict
 
     def _rule(self) -> tuple[int, bool, float]:
-        if type(self.sr_strict) not in (bool, np.bool_):
-            raise ValueError(f"sr_strict must be a bool, got {self.sr_strict!r}")
         return int(self.sr_min_freq), bool(self.sr_strict), 1.0
 
 
@@ -218,14 +211,13 @@ class NSR(_SubsumptionAODE):
     Methods `deleted_attributes(X)` and `test_info(X)` as in `SR`.
     """
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, min_freq: int = 1, sr_min_freq: int = 50, nsr_ratio: float = 0.99):
-        super().__init__(estimator, m, missing, cardinalities, n_classes, min_freq)
+    PARAMS = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0), "nsr_ratio": Param(float, low=0, high=1, open="low")}
+
+    def __init__(self, *, sr_min_freq: int = 50, nsr_ratio: float = 0.99, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.sr_min_freq = sr_min_freq
         self.nsr_ratio = nsr_ratio
 
     def _rule(self) -> tuple[int, bool, float]:
-        r = self.nsr_ratio
-        if isinstance(r, bool) or not isinstance(r, numbers.Real) or not 0.0 < r <= 1.0:
-            raise ValueError(f"nsr_ratio must be a number in (0, 1], got {r!r}")
-        return int(self.sr_min_freq), False, float(r)
+        return int(self.sr_min_freq), False, float(self.nsr_ratio)

@@ -7,6 +7,7 @@ import numpy as np
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import inverse_normalise, logsumexp, spode_blocks
+from bncbench.classifiers.kernels.params import Param
 
 
 class TAODE(AODE):
@@ -40,11 +41,11 @@ class TAODE(AODE):
         "uniform": w_p = 1/|Q(x)|, which is AODE (an ablation).
     """
 
-    PARAM_CHOICES = {**AODE.PARAM_CHOICES, "taode_weight": ("likelihood", "log_likelihood", "uniform")}
+    PARAMS = {**AODE.PARAMS, "taode_weight": Param(str, ("likelihood", "log_likelihood", "uniform"))}
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, min_freq: int = 1, taode_weight: str = "likelihood"):
-        super().__init__(estimator, m, missing, cardinalities, n_classes, min_freq)
+    def __init__(self, *, taode_weight: str = "likelihood", min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.taode_weight = taode_weight
 
     def _log_weights(self, L: np.ndarray, ok: np.ndarray) -> np.ndarray:

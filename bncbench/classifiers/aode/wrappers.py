@@ -9,6 +9,7 @@ import numpy as np
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.loo_engine import WRAPPER_LOSSES, LooEngine
 from bncbench.classifiers.aode.spode import logsumexp, spode_blocks
+from bncbench.classifiers.kernels.params import Param
 
 
 class _AODEWrapper(AODE):
@@ -18,11 +19,11 @@ class _AODEWrapper(AODE):
     P̂(y) Π_{c∈C} P̂(x_c | y), when P_x is empty."""
 
     SEARCH = ""
-    PARAM_CHOICES = {**AODE.PARAM_CHOICES, "wrapper_loss": WRAPPER_LOSSES}
+    PARAMS = {**AODE.PARAMS, "wrapper_loss": Param(str, WRAPPER_LOSSES)}
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, min_freq: int = 1, wrapper_loss: str = "rmse"):
-        super().__init__(estimator, m, missing, cardinalities, n_classes, min_freq)
+    def __init__(self, *, wrapper_loss: str = "rmse", min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.wrapper_loss = wrapper_loss
 
     def _fit(self, Xc, y):

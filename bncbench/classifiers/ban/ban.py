@@ -5,7 +5,6 @@ BAN (`method="tpda"`, the search of `tpda.py`) — the classifier over either st
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from bncbench.classifiers.ban.x2_test import X2Test
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import config_counts, lookup, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
 
 
@@ -71,34 +71,21 @@ class BAN(BayesNetClassifier):
     """
 
     NEEDS_PAIRS = False
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "method": ("tpda", "hc"), "ban_test": ("x2",)}
+    PARAMS = {**BayesNetClassifier.PARAMS, "method": Param(str, ("tpda", "hc")), "ban_test": Param(str, ("x2",)),
+              "ban_alpha": Param(float, low=0, high=1, open="both"), "ban_min_rows_per_df": Param(float, low=0),
+              "ban_max_parents": Param(int, low=0)}
     SUPPORTED_MISSING = ("value",)
 
-    def __init__(self, method: str = "tpda", estimator: str = "laplace", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None, ban_test: str = "x2", ban_alpha: float = 0.01,
-                 ban_min_rows_per_df: float = 5.0, ban_max_parents: int = 8):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, method: str = "tpda", ban_test: str = "x2", ban_alpha: float = 0.01, ban_min_rows_per_df: float = 5.0, ban_max_parents: int = 8, estimator: str = "laplace", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.method = method
         self.ban_test = ban_test
         self.ban_alpha = ban_alpha
         self.ban_min_rows_per_df = ban_min_rows_per_df
         self.ban_max_parents = ban_max_parents
 
-    def _check_ban_params(self) -> None:
-        if self.missing != "value":
-            raise ValueError(f"missing must be 'value' for BAN, got {self.missing!r}")
-        mp = self.ban_max_parents
-        if isinstance(mp, bool) or not isinstance(mp, numbers.Integral) or mp < 0:
-            raise ValueError(f"ban_max_parents must be an integer ≥ 0, got {mp!r}")
-        a = self.ban_alpha
-        if isinstance(a, bool) or not isinstance(a, numbers.Real) or not 0 < a < 1:
-            raise ValueError(f"ban_alpha must be a number in (0, 1), got {a!r}")
-        r = self.ban_min_rows_per_df
-        if isinstance(r, bool) or not isinstance(r, numbers.Real) or not r >= 0:
-            raise ValueError(f"ban_min_rows_per_df must be a real number ≥ 0, got {r!r}")
-
     def _fit(self, Xc, y):
-        self._check_ban_params()
         self.log_prior_ = log_prior(self._pair_counts(Xc, y, pairs=False).class_counts, self.estimator, self.m)
         self.score_ = None
         if self.method == "hc":

@@ -4,8 +4,6 @@ improved-MRMR candidate parents (paper 002, docs/algorithms.md §4.6)."""
 from __future__ import annotations
 
 import itertools
-import numbers
-
 import numpy as np
 
 from bncbench.classifiers.ban.kban_scorer import StructureScorer
@@ -13,6 +11,7 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
 
 
@@ -98,21 +97,13 @@ class KBAN(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "kban_eval": ("loo", "train")}
+    PARAMS = {**BayesNetClassifier.PARAMS, "k": Param(int, low=0), "kban_eval": Param(str, ("loo", "train"))}
 
-    def __init__(self, k: int = 3, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, kban_eval: str = "loo"):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, k: int = 3, kban_eval: str = "loo", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k = k
         self.kban_eval = kban_eval
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if isinstance(self.k, bool) or not isinstance(self.k, numbers.Integral) or self.k < 0:
-            raise ValueError(f"k must be an integer ≥ 0, got {self.k!r}")
-        if self.missing != "value":
-            raise ValueError(f"KBAN supports missing='value' only (paper 002 treats a missing value as one more "
-                             f"value); got missing={self.missing!r}")
 
     # -- structure -------------------------------------------------------------------
     def _candidates(self, i: int, parents: tuple[int, ...]) -> list[int]:

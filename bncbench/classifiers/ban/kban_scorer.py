@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.estimators import log_cond, log_prior, prior
 
 Structure = tuple[tuple[int, ...], ...]  # per attribute, its attribute parents (sorted)
 # relative score gap below which a row's prediction is recomputed by the in-order sum (the swapped-
@@ -93,10 +93,7 @@ class StructureScorer:
         cc = np.bincount(y, minlength=n_classes).astype(np.float64)
         if loo:  # the held-out row's own class count removed
             num = cc[:, None] - (np.arange(n_classes)[:, None] == y[None, :])
-            if estimator == "mestimate":
-                self._prior = np.log((num + m / n_classes) / (self.total + m))
-            else:
-                self._prior = np.log((num + 1.0) / (self.total + n_classes))
+            self._prior = np.log(prior(num, self.total, n_classes, estimator, m))
         else:
             self._prior = np.repeat(log_prior(cc, estimator, m)[:, None], N, axis=1)
         self._yi = y.astype(np.int64)

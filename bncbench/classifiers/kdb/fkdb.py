@@ -58,9 +58,9 @@ class FKDB(KDB):
     attribute, its parents in the order their arcs were added).
     """
 
-    def __init__(self, k: int = 2, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, info_precision: str = "float64", backoff: bool = True):
-        super().__init__(k, estimator, m, missing, cardinalities, n_classes, info_precision, backoff)
+    def __init__(self, *, k: int = 2, backoff: bool = True, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(k=k, backoff=backoff, info_precision=info_precision, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
 
     def _structure(self, pc: PairCounts, skip: bool) -> None:
         """§4.11's structure; the tables and the prediction are KDB's."""

@@ -13,6 +13,7 @@ from bncbench.classifiers.kernels.counts import (
 )
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
 
@@ -44,18 +45,16 @@ class KDB(BayesNetClassifier):
     Attributes: `mi_` (I(X_i;Y)), `order_`, `parents_` (per attribute, its parents in CMI order).
     """
 
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "info_precision": ("float32", "float64")}
+    PARAMS = {**BayesNetClassifier.PARAMS, "k": Param(int, low=0), "backoff": Param(bool), "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, k: int = 1, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, info_precision: str = "float64", backoff: bool = False):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, k: int = 1, backoff: bool = False, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k = k
-        self.info_precision = info_precision
         self.backoff = backoff
+        self.info_precision = info_precision
 
     def _fit(self, Xc, y):
-        if self.k < 0:
-            raise ValueError("k must be ≥ 0")
         skip = self.missing == "skip"
         pc = self._pair_counts(Xc, y, pairs=self.k > 0)
         self._structure(pc, skip)

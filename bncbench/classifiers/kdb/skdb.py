@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import config_counts, count_flat, lookup
-from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.estimators import cond, log_cond, log_prior, prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 
 
@@ -75,13 +74,12 @@ class SKDB(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "skdb_variant": ("petal", "textbook"),
-                     "info_precision": ("float32", "float64")}
+    PARAMS = {**BayesNetClassifier.PARAMS, "k_max": Param(int, low=0), "select_k": Param(bool),
+              "skdb_variant": Param(str, ("petal", "textbook")), "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, k_max: int = 5, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, select_k: bool = True, skdb_variant: str = "petal",
-                 info_precision: str = "float64"):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, k_max: int = 5, select_k: bool = True, skdb_variant: str = "petal", info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k_max = k_max
         self.select_k = select_k
         self.skdb_variant = skdb_variant
@@ -89,13 +87,6 @@ class SKDB(BayesNetClassifier):
 
     # -- fit --------------------------------------------------------------------------
     def _fit(self, Xc, y):
-        if isinstance(self.k_max, bool) or not isinstance(self.k_max, numbers.Integral) or self.k_max < 0:
-            raise ValueError(f"k_max must be an integer ≥ 0, got {self.k_max!r}")
-        if not isinstance(self.select_k, (bool, np.bool_)):
-            raise ValueError(f"select_k must be True or False, got {self.select_k!r}")
-        if self.missing != "value":
-            raise ValueError(f"SKDB supports only missing='value' (the missing code as one more value), "
-                             f"got missing={self.missing!r}")
         k_max = int(self.k_max)
         pc = self._pair_counts(Xc, y, pairs=k_max > 0)
         # pass 1: the KDB structure with k_max parents
@@ -128,11 +119,7 @@ class SKDB(BayesNetClassifier):
 
     def _cond_prob(self, num, den, card: float, cells: float, total: float) -> np.ndarray:
         """P̂(x | ctx) from counts (§2.1, §2.2), as a probability (the C++ multiplies them)."""
-        if self.estimator == "mestimate":
-            return (num + self.m / card) / (den + self.m)
-        if self.estimator == "laplace":
-            return (num + 1.0) / (den + card)
-        return ((num + 1.0) / (total + cells * card)) / ((den + 1.0) / (total + cells))
+        return cond(num, den, card, self.estimator, self.m, ctx_cells=cells, tot_num=total, tot_den=total)
 
     def _loo_losses(self, Xc: np.ndarray, y: np.ndarray, class_counts: np.ndarray) -> np.ndarray:
         """Pass 3: leave-one-out RMSE of every model (s, k), as `loo_losses_`, in one pass
@@ -148,15 +135,11 @@ class SKDB(BayesNetClassifier):
         K = int(self.k_max)
         petal = self.skdb_variant == "petal"
         cc = class_counts.astype(np.float64)
-        if self.estimator == "mestimate":
-            prior = (cc + self.m / ny) / (N - 1 + self.m)
-            prior_own = (cc[y] - 1 + self.m / ny) / (N - 1 + self.m)
-        else:
-            prior = (cc + 1.0) / (N - 1 + ny)
-            prior_own = (cc[y] - 1 + 1.0) / (N - 1 + ny)
+        prior_all = prior(cc, N - 1, ny, self.estimator, self.m)
+        prior_own = prior(cc[y] - 1, N - 1, ny, self.estimator, self.m)
         # class-major layout (|Y|, N): sums over classes add whole rows in class order
         own_cell = y * N + np.arange(N)  # flat index of each instance's own class
-        first = np.tile(prior[:, None], (1, N))
+        first = np.tile(prior_all[:, None], (1, N))
         first.flat[own_cell] = prior_own
         if petal:  # products of probabilities, normalised after each attribute
             first /= first.sum(axis=0)

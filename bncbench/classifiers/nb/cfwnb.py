@@ -8,6 +8,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import PairCounts
 from bncbench.classifiers.kernels.estimators import log_prior
+from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.tables import nb_tables
 
 #: ML terms whose joint probability is below this are skipped (§4.10 step 1)
@@ -52,11 +53,11 @@ class CFWNB(BayesNetClassifier):
     (per attribute, ln P̂(a_i | c) of each value slot, the missing slot last).
     """
 
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "cfwnb_mi": ("ml", "smoothed")}
+    PARAMS = {**BayesNetClassifier.PARAMS, "cfwnb_mi": Param(str, ("ml", "smoothed"))}
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None, n_classes=None,
-                 cfwnb_mi: str = "ml"):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, cfwnb_mi: str = "ml", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.cfwnb_mi = cfwnb_mi
 
     def _fit(self, Xc, y):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.classifiers.kernels.estimators import log_cond
+from bncbench.classifiers.kernels.estimators import log_cond, prior
+from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.tan.rankings import RANKINGS, rank
 from bncbench.classifiers.tan.tan import TAN
 
@@ -34,12 +35,12 @@ class STAN(TAN):
     `info_` (what the benchmark stores: {"selected", "ranking"}).
     """
 
-    PARAM_CHOICES = {**TAN.PARAM_CHOICES, "ranking": RANKINGS, "mrmr_form": ("ratio", "difference")}
+    PARAMS = {**TAN.PARAMS, "ranking": Param(str, RANKINGS), "mrmr_form": Param(str, ("ratio", "difference")),
+              "loo_backoff": Param(bool), "include_empty": Param(bool)}
 
-    def __init__(self, ranking: str = "mrmr", estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, info_precision: str = "float64", mrmr_form: str = "ratio",
-                 loo_backoff: bool = False, include_empty: bool = False):
-        super().__init__(estimator, m, missing, cardinalities, n_classes, info_precision)
+    def __init__(self, *, ranking: str = "mrmr", mrmr_form: str = "ratio", loo_backoff: bool = False, include_empty: bool = False, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(info_precision=info_precision, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.ranking = ranking
         self.mrmr_form = mrmr_form
         self.loo_backoff = loo_backoff
@@ -128,10 +129,7 @@ class STAN(TAN):
         cc = self.counts_.class_counts.astype(np.float64)
         own = np.zeros((N, ny))
         own[np.arange(N), y] = 1.0
-        if self.estimator == "mestimate":
-            L = np.log((cc[None, :] - own + self.m / ny) / (N - 1 + self.m))
-        else:
-            L = np.log((cc[None, :] - own + 1.0) / (N - 1 + ny))
+        L = np.log(prior(cc[None, :] - own, N - 1, ny, self.estimator, self.m))
         risks = np.empty(len(self.ranking_) + 1)
         own_cell = np.arange(N) * ny + y  # flat index of each instance's own class in L
         buf = np.empty_like(L)

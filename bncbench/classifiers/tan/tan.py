@@ -7,6 +7,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+from bncbench.classifiers.kernels.params import SHARED_PARAMS
 from bncbench.classifiers.kernels.structure import prim_tree
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
 
@@ -30,11 +31,11 @@ class TAN(BayesNetClassifier):
     `log_cond_`.
     """
 
-    PARAM_CHOICES = {**BayesNetClassifier.PARAM_CHOICES, "info_precision": ("float32", "float64")}
+    PARAMS = {**BayesNetClassifier.PARAMS, "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, estimator="mestimate", m=1.0, missing="value", cardinalities=None,
-                 n_classes=None, info_precision: str = "float64"):
-        super().__init__(estimator, m, missing, cardinalities, n_classes)
+    def __init__(self, *, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.info_precision = info_precision
 
     def _fit(self, Xc, y):

@@ -209,5 +209,5 @@ def test_parameters():
         PAA(wrapper_loss="auc", cardinalities=cards, n_classes=nc).fit(X, y)
     clf = CAE(wrapper_loss="zol", min_freq=3)
     assert clf.get_params()["wrapper_loss"] == "zol" and clf.get_params()["min_freq"] == 3
-    assert PAA.PARAM_CHOICES["wrapper_loss"] == ("rmse", "zol")
+    assert PAA.PARAMS["wrapper_loss"].choices == ("rmse", "zol")
     assert set(PAA.SUPPORTED_MISSING) == {"value", "skip"}
