@@ -140,7 +140,7 @@ def test_graph_sees_function_level_and_relative_imports(tmp_path):
     (config.parse imports the executors lazily), and TYPE_CHECKING imports are left out."""
     graph, _ = import_graph()
     assert "bncbench.classifiers" in graph["bncbench.config"]              # module level, package
-    assert "bncbench.classifiers.kernels.estimators" in graph["bncbench.config"]   # module level, module
+    assert "bncbench.classifiers.kernels.params" in graph["bncbench.config"]       # module level, module
     assert "bncbench.engine.executors" in graph["bncbench.config"]         # inside parse()
     assert "bncbench.results" in graph["bncbench.cli.report"]              # inside a command
     assert "bncbench.config" not in graph["bncbench.engine.units"]         # under TYPE_CHECKING only
@@ -349,3 +349,44 @@ def test_utils_import_no_other_bncbench_module():
     found = [f"{m} imports {t} (line {lines[(m, t)]})" for m in graph if m.startswith("bncbench.utils")
              for t in graph[m] if not t.startswith("bncbench.utils")]
     assert not found, "\n".join(found)
+
+
+# -- third-party imports are declared dependencies -------------------------------------------------
+#: import name → distribution name where they differ
+DISTRIBUTIONS = {"sklearn": "scikit-learn", "yaml": "pyyaml", "distributed": "dask"}
+
+
+def third_party_imports() -> dict[str, str]:
+    """{top-level import name: first file:line} of every non-stdlib, non-bncbench import under bncbench/."""
+    import sys
+
+    found: dict[str, str] = {}
+    for path in _module_files().values():
+        for node in _import_statements(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                continue
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            for name in names:
+                top = name.split(".")[0]
+                if top and top != "bncbench" and top not in sys.stdlib_module_names:
+                    found.setdefault(top, f"{path.relative_to(PKG.parent)}:{node.lineno}")
+    return found
+
+
+def declared_dependencies() -> set[str]:
+    """The distribution names of pyproject.toml's [project] dependencies (extras and versions dropped)."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((PKG.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return {re.split(r"[\[<>=!~; ]", d, maxsplit=1)[0].lower() for d in project["dependencies"]}
+
+
+def test_third_party_imports_are_declared_dependencies():
+    """Every third-party module bncbench/ imports (at any depth) is in [project] dependencies, not
+    only in an extra (scipy once was only in `test`)."""
+    declared = declared_dependencies()
+    missing = {name: where for name, where in third_party_imports().items()
+               if DISTRIBUTIONS.get(name, name).lower() not in declared}
+    assert not missing, f"imported but not in pyproject's [project] dependencies: {missing}"
+    assert {"numpy", "scipy", "sklearn", "yaml"} <= set(third_party_imports())  # the scan is not vacuous
