@@ -285,8 +285,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("bncbench.evaluate.figures", "bncbench.data.catalog"):
         "the scatter colours points by a catalog data set's number of instances",
 }
-#: modules kept for code outside bncbench only (plug-ins written before the family layout)
-COMPAT_ONLY = {"bncbench.classifiers.estimators", "bncbench.classifiers.tables"}
 
 
 def part_of(module: str) -> str:
@@ -305,9 +303,7 @@ def direction_violations(graph: dict[str, set[str]]) -> list[str]:
     for a, targets in sorted(graph.items()):
         for b in sorted(targets):
             pa, pb = part_of(a), part_of(b)
-            if b in COMPAT_ONLY and a != "bncbench.classifiers":
-                bad.append(f"{a} imports {b}, a path kept for plug-ins only: import the kernel")
-            elif pa != pb and pb not in ALLOWED.get(pa, set()) and (a, b) not in EXCEPTIONS:
+            if pa != pb and pb not in ALLOWED.get(pa, set()) and (a, b) not in EXCEPTIONS:
                 bad.append(f"{a} ({pa}) imports {b} ({pb})")
     return bad
 
@@ -324,15 +320,14 @@ def test_imports_follow_the_direction_table():
 
 
 def test_direction_table_catches_a_wrong_import():
-    """Negative check: a kernel that imports a family, a family that imports another family, an
-    evaluate module that reads the store and a module that imports a plug-in path are reported."""
+    """Negative check: a kernel that imports a family, a family that imports another family and an
+    evaluate module that reads the store are reported."""
     graph = {"bncbench.classifiers.kernels.counts": {"bncbench.classifiers.tan.tan"},
              "bncbench.classifiers.kdb.kdb": {"bncbench.classifiers.aode.spode", "bncbench.classifiers.kernels.counts"},
              "bncbench.evaluate.wdl": {"bncbench.engine.store"},
-             "bncbench.classifiers.nb.nb": {"bncbench.classifiers.tables"},
              "bncbench.classifiers.ban.ban": {"bncbench.preprocess.folds"}}
     bad = direction_violations(graph)
-    assert len(bad) == 4 and not any("preprocess.folds" in b for b in bad), bad
+    assert len(bad) == 3 and not any("preprocess.folds" in b for b in bad), bad
 
 
 def test_no_import_of_another_modules_private_names():
