@@ -348,3 +348,21 @@ def test_utils_import_no_other_bncbench_module():
     found = [f"{m} imports {t} (line {lines[(m, t)]})" for m in graph if m.startswith("bncbench.utils")
              for t in graph[m] if not t.startswith("bncbench.utils")]
     assert not found, "\n".join(found)
+
+
+def test_no_lazy_loader_shim_or_test_only_product_code():
+    """Issue 26: no module-level `__getattr__` lazy loader in bncbench/, the import-path shims
+    classifiers/estimators.py and tables.py stay gone, and so do the test-only `KDepCounts`, `LooEngine.loss_of`
+    and the preprocess core/transformers split."""
+    found = []
+    for m, path in _module_files().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{m}: module-level {node.name}" for node in tree.body
+                  if isinstance(node, ast.FunctionDef) and node.name in ("__getattr__", "__dir__")]
+    assert not found, found
+    gone = ["classifiers/estimators.py", "classifiers/tables.py", "preprocess/core.py", "preprocess/transformers.py"]
+    assert not [p for p in gone if (PKG / p).exists()]
+    from bncbench.classifiers.aode.loo_engine import LooEngine
+    from bncbench.classifiers.kernels import counts
+
+    assert not hasattr(counts, "KDepCounts") and not hasattr(LooEngine, "loss_of")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -72,8 +73,11 @@ class _State:
     (docs/algorithms.md §4.8.4)."""
 
     def __init__(self, S: np.ndarray, Bn: np.ndarray):
-        self.S, self.Bn = S, Bn
-        self.E = self.A = self.nbterm = None
+        self.S: Any = S  # None for CAA / CAE once the search starts (E is updated by factors)
+        self.Bn = Bn
+        self.E: Any = None
+        self.A: Any = None
+        self.nbterm: Any = None
 
 
 class LooEngine:
@@ -84,6 +88,7 @@ class LooEngine:
         if loss not in WRAPPER_LOSSES:
             raise ValueError(f"wrapper_loss must be one of {WRAPPER_LOSSES}, got {loss!r}")
         pc = model.counts_
+        assert pc.xxy is not None  # AODE counts attribute pairs
         N, n = Xc.shape
         ny = int(model.n_classes_)
         self.N, self.n, self.ny, self.loss = N, n, ny, loss
@@ -198,7 +203,7 @@ class LooEngine:
                 return self._units
             cond_other, cond_own = self._tab_other["cond"].reshape(V, V, ny), self._tab_own["cond"].reshape(V, V, ny)
             unit = (cond_other == 0).all(axis=2) & (cond_own == 0).all(axis=2)
-            relevant = (pc.xxy.sum(axis=2) >= 1) & self._qual_slot[:, None]
+            relevant = (np.asarray(pc.xxy).sum(axis=2) >= 1) & self._qual_slot[:, None]
             unit_nb = (self.nb_other == 0).all(axis=1) & (self.nb_own == 0).all(axis=1)
             self._units = (np.logical_and.reduceat((unit | ~relevant).all(axis=0), self._offsets),
                            np.logical_and.reduceat(unit_nb | (pc.xy.sum(axis=1) < 1), self._offsets))
@@ -480,7 +485,7 @@ class LooEngine:
         P = [] if kind == "PAA" else list(everything)
         C = [] if kind == "CAA" else list(everything)
         cache = 2 * 8 * self.n * self.m * self.ny <= _CACHE_BYTES  # S and E of every block
-        states: list[_State | None] = [None] * len(self.blocks)
+        states: list[_State] = []  # every block's state, when cached
         cur_terms = []
         total = 0.0
         for i, b in enumerate(self.blocks):
@@ -488,7 +493,7 @@ class LooEngine:
             cur_terms.append(self._start_terms(st, b, P, C))
             total += float((cur_terms[i] * b.w).sum())
             if cache:
-                states[i] = st
+                states.append(st)
         current = self._value(total)
         path = [current]
         while True:
