@@ -31,7 +31,7 @@ def load_dataset(spec: DatasetSpec) -> Dataset:
 
 @functools.lru_cache(maxsize=4)
 def _global_cuts(spec: DatasetSpec, settings: PreprocessSettings):
-    """The discretiser (preprocess/core.py) fitted once on every row (scope global)."""
+    """The discretiser (preprocess/encode.py fit_cuts) fitted once on every row (scope global)."""
     ds = load_dataset(spec)
     return fit_cuts(ds, np.arange(ds.n_instances), settings)
 

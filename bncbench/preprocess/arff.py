@@ -24,7 +24,7 @@ def value_names(ds: Dataset, enc: Encoded, missing_mode: str) -> list[list[str]]
     out = []
     for i, a in enumerate(ds.attributes):
         k = int(enc.cardinalities[i])
-        if a.nominal:
+        if a.values is not None:
             names = list(a.values)
         else:
             c = enc.cuts[i]

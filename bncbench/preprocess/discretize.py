@@ -1,18 +1,15 @@
-"""Discretisers: equal-frequency (petal / weka / quantile) and Fayyad–Irani MDL (weka / petal).
-
-Spec: docs/algorithms.md §1.2 and §1.3. Each function takes the non-missing values of one
-attribute (and their classes for MDL) and returns sorted cut points; `apply_cuts` maps
-values to bins with "v ≤ cut goes left" and a missing value to the extra bin #cuts + 1.
-The transformer cores of `preprocess/core.py` (which the runner uses, and the scikit-learn
-transformers of `preprocess/transformers.py` subclass) apply these functions column by
-column; use those rather than calling these directly.
-"""
+"""Cut points of equal-frequency and MDL discretisation, and the discretisers' shared base (docs/algorithms.md §1.7)."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from bncbench.preprocess.columns import categorical_codes, validate_X
 
 
 def eqfreq_petal(values: np.ndarray, bins: int = 5) -> np.ndarray:
@@ -36,7 +33,7 @@ def _quantile_cuts(v: np.ndarray, bins: int) -> np.ndarray:
     cuts: list = []
     vmax = v[m - 1]
     for i in range(1, k):
-        c = v[int(math.floor(size * i)) - 1]
+        c = v[math.floor(size * i) - 1]
         if (not cuts or c != cuts[-1]) and c < vmax:
             cuts.append(c)
     return np.array(cuts, dtype=v.dtype)
@@ -168,3 +165,41 @@ def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     codes = codes.astype(np.int32)
     codes[missing] = len(cuts) + 1
     return codes
+
+
+class Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """The discretisers' shared part: fitted cut points and int32 codes (docs/algorithms.md §1.7)."""
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.transformer_tags.preserves_dtype = []  # the output is int32 codes
+        return tags
+
+    def _finish_fit(self, X: np.ndarray, mask: np.ndarray, cuts: list) -> None:
+        """Store the cut points of each column (None: categorical) and the number of codes."""
+        self.is_categorical_ = mask
+        self.cuts_ = cuts
+        n_bins = np.empty(X.shape[1], dtype=np.int64)
+        for j in range(X.shape[1]):
+            if mask[j]:
+                codes = categorical_codes(X[:, j], j)
+                n_bins[j] = int(codes.max()) + 1 if codes.size else 0
+            else:
+                n_bins[j] = len(cuts[j]) + 1
+        self.n_bins_ = n_bins
+
+    def transform(self, X: Any) -> np.ndarray:
+        """int32 codes: v to the first bin whose cut c has v ≤ c, categorical codes kept, −1 for missing."""
+        check_is_fitted(self)
+        X = validate_X(self, X, reset=False)
+        out = np.empty(X.shape, dtype=np.int32)
+        for j in range(X.shape[1]):
+            col = X[:, j]
+            if self.is_categorical_[j]:
+                out[:, j] = categorical_codes(col, j)
+            else:
+                codes = apply_cuts(col, self.cuts_[j])
+                codes[np.isnan(col)] = -1
+                out[:, j] = codes
+        return out

@@ -1,15 +1,4 @@
-"""Missing values, imputation and discretisation of a data set into integer codes (§1.1–1.5).
-
-The runner's encoding is the numpy-only transformer cores of `preprocess/core.py`
-(`MissingImputerCore`, `EqualFrequencyDiscretizerCore`, `MDLDiscretizerCore`): the very fit
-and transform code of the scikit-learn transformers of `preprocess/transformers.py`, which
-subclass them and add only scikit-learn's input validation and estimator interface. They are
-applied to the data set as a float matrix (`dataset_matrix`: nominal codes as numbers, NaN = missing, the nominal attributes
-as ``categorical_features``); this module adds what only the benchmark needs: the choice of
-transformer from the settings, the fold/global scope, and the missing value as a distinct code
-(§1.5). Neither this module nor the cores import scikit-learn, so a `bncbench run` process
-or Dask worker never loads it (tests/preprocess/test_transformers.py checks this).
-"""
+"""A data set into a fold's integer codes: missing values, imputation, discretisation (docs/algorithms.md §1.7)."""
 
 from __future__ import annotations
 
@@ -18,7 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from bncbench.data.dataset import Dataset
-from bncbench.preprocess.core import EqualFrequencyDiscretizerCore, MDLDiscretizerCore, MissingImputerCore
+from bncbench.preprocess.equal_frequency import EqualFrequencyDiscretizer
+from bncbench.preprocess.imputer import MissingImputer
+from bncbench.preprocess.mdl import MDLDiscretizer
 
 
 @dataclass(frozen=True)
@@ -50,34 +41,24 @@ def nominal_indices(ds: Dataset) -> list[int]:
     return [i for i, a in enumerate(ds.attributes) if a.nominal]
 
 
-def make_discretizer(ds: Dataset, s: PreprocessSettings) -> EqualFrequencyDiscretizerCore | MDLDiscretizerCore:
-    """The (unfitted) discretiser the settings describe, with the data set's nominal attributes
-    passed through."""
-    if s.discretizer == "eqfreq":
-        return EqualFrequencyDiscretizerCore(bins=s.bins, method=s.eqfreq_method,
-                                             categorical_features=nominal_indices(ds))
-    return MDLDiscretizerCore(method=s.mdl_method, categorical_features=nominal_indices(ds))
-
-
 def fit_cuts(ds: Dataset, rows: np.ndarray, s: PreprocessSettings,
-             X: np.ndarray | None = None) -> EqualFrequencyDiscretizerCore | MDLDiscretizerCore:
-    """The discretiser fitted on `rows` (its `cuts_[i]` are the cut points of numeric attribute
-    i, fitted on its non-missing values); `X` is the data set's matrix (default
-    `dataset_matrix(ds)`, under impute the imputed one). MDL sees the data set's declared
-    classes."""
+             X: np.ndarray | None = None) -> EqualFrequencyDiscretizer | MDLDiscretizer:
+    """The settings' discretiser fitted on `rows` of `X` (default `dataset_matrix(ds)`), nominal attributes passed
+    through; MDL sees the data set's declared classes."""
     Xm = dataset_matrix(ds) if X is None else X
     rows = np.asarray(rows)
     Xr = Xm if rows.shape[0] == Xm.shape[0] and np.array_equal(rows, np.arange(Xm.shape[0])) else Xm[rows]
-    disc = make_discretizer(ds, s)
     if s.discretizer == "eqfreq":
-        return disc.fit(Xr)
-    return disc.fit(Xr, ds.y[rows], classes=np.arange(ds.n_classes))
+        return EqualFrequencyDiscretizer(bins=s.bins, method=s.eqfreq_method,
+                                         categorical_features=nominal_indices(ds)).fit(Xr)
+    return MDLDiscretizer(method=s.mdl_method, categorical_features=nominal_indices(ds)).fit(
+        Xr, ds.y[rows], classes=np.arange(ds.n_classes))
 
 
-def fit_imputer(ds: Dataset, rows: np.ndarray, X: np.ndarray | None = None) -> MissingImputerCore:
-    """`MissingImputerCore` fitted on `rows`: modes of the nominal, means of the numeric attributes."""
+def fit_imputer(ds: Dataset, rows: np.ndarray, X: np.ndarray | None = None) -> MissingImputer:
+    """`MissingImputer` fitted on `rows`: modes of the nominal, means of the numeric attributes."""
     Xm = dataset_matrix(ds) if X is None else X
-    return MissingImputerCore(categorical_features=nominal_indices(ds)).fit(Xm[np.asarray(rows)])
+    return MissingImputer(categorical_features=nominal_indices(ds)).fit(Xm[np.asarray(rows)])
 
 
 @dataclass
@@ -92,7 +73,7 @@ class Encoded:
 
 
 def encode_fold(ds: Dataset, train: np.ndarray, test: np.ndarray, s: PreprocessSettings,
-                global_cuts: EqualFrequencyDiscretizerCore | MDLDiscretizerCore | None = None) -> Encoded:
+                global_cuts: EqualFrequencyDiscretizer | MDLDiscretizer | None = None) -> Encoded:
     """Impute (statistics from `train`), discretise (fitted on `train`, or the discretiser
     `global_cuts` fitted on every row under scope global), and encode missing values per
     `s.missing`: an extra code under distinct (counted iff the attribute has a missing value
@@ -107,7 +88,7 @@ def encode_fold(ds: Dataset, train: np.ndarray, test: np.ndarray, s: PreprocessS
     return Encoded(X[train], X[test], cards, disc.cuts_)
 
 
-def encode_rows(ds: Dataset, s: PreprocessSettings, disc: EqualFrequencyDiscretizerCore | MDLDiscretizerCore,
+def encode_rows(ds: Dataset, s: PreprocessSettings, disc: EqualFrequencyDiscretizer | MDLDiscretizer,
                 X: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Codes of every row (int32, (N, n)) and the cardinalities: the fitted discretiser's codes
     of `X` (default `dataset_matrix(ds)`; under impute the imputed matrix), with a missing value
@@ -115,7 +96,7 @@ def encode_rows(ds: Dataset, s: PreprocessSettings, disc: EqualFrequencyDiscreti
     codes = disc.transform(dataset_matrix(ds) if X is None else X)
     cards = np.empty(ds.n_attributes, dtype=np.int64)
     for i, a in enumerate(ds.attributes):
-        k = len(a.values) if a.nominal else len(disc.cuts_[i]) + 1
+        k = len(a.values) if a.values is not None else len(disc.cuts_[i]) + 1
         has_missing = s.missing == "distinct" and ds.has_missing(i)
         if has_missing:
             col = codes[:, i]

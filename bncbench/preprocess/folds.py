@@ -43,16 +43,8 @@ def _mt_uniform(seed: int, n: int) -> np.ndarray:
 
 
 def petal_bv_split(n: int, run: int, seed: int = 0, divisor: int = 3) -> tuple[np.ndarray, np.ndarray]:
-    """(train, test) row numbers of experiment `run` of the C++ system's bias–variance
-    experiment (§5.5, verified for paper 004): T = floor(n / divisor) test and T training
-    instances by selection sampling over the rows in file order. The test generator is seeded
-    with `seed` (so the test set is the same in every experiment), the training generator with
-    `seed + run`; a draw u = genrand_int32() / 2^32 selects while u ≤ need / left.
-
-    The walk is sequential (each decision changes the next probability), so it is a loop over
-    rows — once per experiment, far from the classifiers' hot paths. The test draws come from a
-    generator of their own, so they are taken in one block; the training generator is drawn
-    only for rows that are not test rows (at most n draws)."""
+    """(train, test) row numbers of experiment `run` of the C++ system's bias–variance experiment
+    (docs/algorithms.md §5.5)."""
     t = n // divisor
     u = _mt_uniform(seed, n)
     v = _mt_uniform(seed + run, n)

@@ -119,15 +119,3 @@ def test_bad_plugins_exit_2_one_line(tmp_path, case):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert message in r.stderr and f"{cfg}:4" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "r").exists()
-
-
-def test_imports_of_plugins_written_before_the_family_layout():
-    """docs/adding-a-classifier.md showed `bncbench.classifiers.estimators` and `.tables` before
-    the classifiers moved into family folders; plug-ins that import from there keep working and
-    get the same functions as `bncbench.classifiers` exports."""
-    import bncbench.classifiers as top
-    from bncbench.classifiers.estimators import log_cond, log_joint, log_prior
-    from bncbench.classifiers.tables import nb_tables, pair_table
-
-    assert (log_cond, log_joint, log_prior, nb_tables, pair_table) == \
-        (top.log_cond, top.log_joint, top.log_prior, top.nb_tables, top.pair_table)

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from bncbench.preprocess.core import EqualFrequencyDiscretizerCore
+from bncbench.preprocess import EqualFrequencyDiscretizer
 from bncbench.preprocess.discretize import (
     apply_cuts,
     eqfreq_petal,
@@ -34,7 +34,7 @@ def _oracle_quantile(values, bins=5):
     lies below the maximum."""
     v = sorted(float(x) for x in values)
     m = len(v)
-    cuts = []
+    cuts: list[float] = []
     if m == 0:
         return cuts
     k = min(bins, m)
@@ -61,8 +61,8 @@ def test_eqfreq_quantile_is_the_rule_on_float64_values(seed):
 
 def test_quantile_has_no_bin_count_quirk():
     X = np.column_stack([[1.0, 2.0] + [np.nan] * 8, np.arange(10.0)])  # 2 values < 5 bins, then 10
-    quantile = EqualFrequencyDiscretizerCore(method="quantile").fit(X).cuts_
-    petal = EqualFrequencyDiscretizerCore(method="petal").fit(X).cuts_
+    quantile = EqualFrequencyDiscretizer(method="quantile").fit(X).cuts_
+    petal = EqualFrequencyDiscretizer(method="petal").fit(X).cuts_
     assert quantile[1].tolist() == _oracle_quantile(range(10)) == [1, 3, 5, 7]
     assert petal[1].tolist() == [4]  # the C++ system's quirk: the bin count 2 carries over
 

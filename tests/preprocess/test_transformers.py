@@ -6,11 +6,12 @@ import bisect
 import functools
 import math
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import clone
+from sklearn.base import TransformerMixin, clone
 from sklearn.datasets import load_breast_cancer
 from sklearn.exceptions import NotFittedError
 from sklearn.impute import SimpleImputer
@@ -113,7 +114,7 @@ def test_petal_quirk_lowers_bins_of_later_columns_only():
 
 
 def test_bins_and_method_are_validated_in_fit():
-    for bad in (EqualFrequencyDiscretizer(bins=0), EqualFrequencyDiscretizer(bins=2.5),
+    for bad in (EqualFrequencyDiscretizer(bins=0), EqualFrequencyDiscretizer(bins=2.5),  # type: ignore[arg-type]
                 EqualFrequencyDiscretizer(method="x"), MDLDiscretizer(method="x")):
         with pytest.raises(ValueError):
             bad.fit(AB, C)
@@ -224,14 +225,14 @@ def test_weka_cut_points(weka, tmp_path, file, method):
 
 
 # -- scikit-learn API ----------------------------------------------------------------------
-@pytest.mark.parametrize("est", ALL, ids=lambda e: repr(e))
+@pytest.mark.parametrize("est", ALL, ids=repr)
 def test_check_estimator(est):
     # No expected failures: MDLDiscretizer declares its need for y (target_tags.required), so
     # the checks pass y to it and test that fit(X, None) raises.
     check_estimator(est, on_skip=None)  # check_array_api_input skips without SCIPY_ARRAY_API
 
 
-@pytest.mark.parametrize("est", ALL, ids=lambda e: repr(e))
+@pytest.mark.parametrize("est", ALL, ids=repr)
 def test_not_fitted_params_and_feature_names(est):
     with pytest.raises(NotFittedError):
         est.transform(AB)
@@ -284,7 +285,7 @@ def _oracle_eqfreq_petal(values):
     v = sorted(f32(x) for x in values)
     m = len(v)
     k = min(5, m)
-    cuts = []
+    cuts: list[float] = []
     for i in range(1, k):
         c = v[math.floor(m / k * i) - 1]
         if (not cuts or c != cuts[-1]) and c < v[-1]:
@@ -315,8 +316,9 @@ def _oracle_codes(kind, Xtr, ytr, Xte):
     return out_tr, out_te
 
 
-PIPES = {"mdl-weka": lambda: [MDLDiscretizer()], "mdl-petal": lambda: [MDLDiscretizer(method="petal")],
-         "impute-eqfreq": lambda: [MissingImputer(), EqualFrequencyDiscretizer()]}
+PIPES: dict[str, Callable[[], list[TransformerMixin]]] = {
+    "mdl-weka": lambda: [MDLDiscretizer()], "mdl-petal": lambda: [MDLDiscretizer(method="petal")],
+    "impute-eqfreq": lambda: [MissingImputer(), EqualFrequencyDiscretizer()]}
 
 
 @functools.cache
@@ -403,8 +405,8 @@ def test_pipeline_on_hepatitis_from_the_mirror(mirror, isolated_cache, monkeypat
     assert np.isnan(X).any() and cat
     cv = StratifiedKFold(5, shuffle=True, random_state=0)
     pipes = [make_pipeline(MDLDiscretizer(categorical_features=cat), _categorical_nb()),
-             make_pipeline(MissingImputer(categorical_features=cat), EqualFrequencyDiscretizer(categorical_features=cat),
-                           _categorical_nb())]
+             make_pipeline(MissingImputer(categorical_features=cat),
+                           EqualFrequencyDiscretizer(categorical_features=cat), _categorical_nb())]
     from bncbench.classifiers import TAN
 
     pipes.append(make_pipeline(MDLDiscretizer(categorical_features=cat), TAN()))
@@ -412,86 +414,21 @@ def test_pipeline_on_hepatitis_from_the_mirror(mirror, isolated_cache, monkeypat
         assert cross_val_score(pipe, X, y, cv=cv, error_score="raise").mean() > 0.7
 
 
-# -- one implementation: the public transformers are the numpy-only cores plus sklearn ----------
-def test_public_transformers_are_the_cores_and_produce_the_same_output():
-    from bncbench.preprocess import core
+# -- one implementation: the runner fits the public transformers ---------------------------------
+def test_runner_fits_the_public_transformers():
+    """encode.py builds the exported classes themselves (no second copy): one module each, no lazy loader."""
+    import bncbench.preprocess as pp
+    from bncbench.data.dataset import Attribute, Dataset
+    from bncbench.preprocess.encode import fit_cuts, fit_imputer
 
-    rng = np.random.default_rng(1)
-    X = np.column_stack([rng.normal(size=(60, 3)) * 5, rng.integers(0, 3, size=(60, 1))]).astype(float)
-    X[rng.random(X.shape) < 0.15] = np.nan
-    y = rng.integers(0, 3, 60)
-    pairs = [(EqualFrequencyDiscretizer, core.EqualFrequencyDiscretizerCore, {"method": "petal", "bins": 4}),
-             (EqualFrequencyDiscretizer, core.EqualFrequencyDiscretizerCore, {"method": "weka"}),
-             (MDLDiscretizer, core.MDLDiscretizerCore, {"method": "weka"}),
-             (MDLDiscretizer, core.MDLDiscretizerCore, {"method": "petal"}),
-             (MissingImputer, core.MissingImputerCore, {})]
-    for public, base, params in pairs:
-        assert issubclass(public, base)
-        assert public.fit is base.fit  # the fitting code is the core's, not a copy
-        pub = public(categorical_features=[3], **params).fit(X[:45], y[:45])
-        cor = base(categorical_features=[3], **params).fit(X[:45], y[:45])
-        assert type(cor).__module__ == "bncbench.preprocess.core"
-        out_pub, out_cor = pub.transform(X), cor.transform(X)
-        assert out_pub.dtype == out_cor.dtype
-        np.testing.assert_array_equal(out_pub, out_cor)
-        for attr in ("cuts_", "statistics_", "n_bins_", "is_categorical_", "classes_"):
-            if hasattr(cor, attr):
-                a, b = getattr(pub, attr), getattr(cor, attr)
-                if attr == "cuts_":
-                    assert all(p is None and c is None or p.dtype == c.dtype and np.array_equal(p, c)
-                               for p, c in zip(a, b))
-                else:
-                    np.testing.assert_array_equal(a, b)
-
-
-def test_core_checks_its_input():
-    from bncbench.preprocess import core
-
-    with pytest.raises(ValueError, match="requires y"):
-        core.MDLDiscretizerCore().fit(AB)
-    with pytest.raises(ValueError):
-        core.EqualFrequencyDiscretizerCore().transform(AB)  # not fitted
-    d = core.EqualFrequencyDiscretizerCore().fit(AB)
-    for bad in (AB[:, :1], np.array([[1.0, np.inf]]), A):
-        with pytest.raises(ValueError):
-            d.transform(bad)
-
-
-_NO_SKLEARN_SCRIPT = r"""
-import sys
-import numpy as np
-from bncbench.data import catalog
-from bncbench.preprocess.encode import PreprocessSettings, encode_fold, encode_rows, fit_cuts
-from bncbench.preprocess.folds import make_folds
-from tests.oracles import mdl as mdl_oracle
-from tests.oracles.basic import ref_nb
-from tests.oracles.mdl import f32
-
-for name in ("iris", "labor"):  # labor: nominal and numeric attributes, missing values
-    ds = catalog.load(name)
-    folds = make_folds(ds.y, "petal", 3, 0, 0)
-    train, test = np.flatnonzero(folds != 0), np.flatnonzero(folds == 0)
-    for s in (PreprocessSettings(), PreprocessSettings(eqfreq_method="weka", missing="skip"),
-              PreprocessSettings(discretizer="mdl", mdl_method="petal"),
-              PreprocessSettings(discretizer="mdl", missing="impute"),
-              PreprocessSettings(discretizer="mdl", scope="global")):
-        g = fit_cuts(ds, np.arange(ds.n_instances), s) if s.scope == "global" else None
-        enc = encode_fold(ds, train, test, s, g)
-        assert enc.X_train.shape == (train.size, ds.n_attributes)
-        if g is not None:
-            encode_rows(ds, s, g)
-loaded = sorted(m for m in sys.modules if m.startswith("sklearn"))
-print("SKLEARN:", loaded)
-assert not loaded, loaded
-"""
-
-
-def test_runner_encoding_path_does_not_import_sklearn(isolated_cache):
-    """A `bncbench run` process (and every Dask worker) encodes folds with the numpy-only cores:
-    the encoding path must not import scikit-learn (~1.3 s and >100 MB per process)."""
-    import subprocess
-    import sys
-
-    r = subprocess.run([sys.executable, "-c", _NO_SKLEARN_SCRIPT], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "SKLEARN: []" in r.stdout
+    ds = Dataset(name="t", attributes=[Attribute("a"), Attribute("b", ["u", "v"])],
+                 columns=[np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 1, -1, 1], dtype=np.int32)],
+                 y=np.array([0, 0, 1, 1]), classes=["p", "q"])
+    rows = np.arange(4)
+    assert type(fit_cuts(ds, rows, PreprocessSettings())) is EqualFrequencyDiscretizer
+    assert type(fit_cuts(ds, rows, PreprocessSettings(discretizer="mdl"))) is MDLDiscretizer
+    assert type(fit_imputer(ds, rows)) is MissingImputer
+    for cls, module in ((EqualFrequencyDiscretizer, "equal_frequency"), (MDLDiscretizer, "mdl"),
+                        (MissingImputer, "imputer")):
+        assert cls.__module__ == f"bncbench.preprocess.{module}"
+    assert "__getattr__" not in vars(pp)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -68,59 +69,26 @@ class _Block:
 
 
 class _State:
-    """What a block needs during the search: per-SPODE log-products S (n, m, |Y|) for the current
-    child set (every attribute as superparent; −inf where p does not qualify), the NB log-product
-    Bn (m, |Y|) over C, the per-row shifted probabilities E = exp(S − M) (0 where p does not
-    qualify; M = the row's largest S, so E ≤ 1), and what each search derives from them: PAA the
-    running sum A (m, |Y|) of E over P, PAE the NB term of each row. CAA / CAE keep E only (S is
-    None): accepting a child multiplies its factors into E."""
+    """A block's per-SPODE log-products S, NB log-product Bn and shifted probabilities E during the search
+    (docs/algorithms.md §4.8.4)."""
 
     def __init__(self, S: np.ndarray, Bn: np.ndarray):
-        self.S, self.Bn = S, Bn
-        self.E = self.A = self.nbterm = None
+        self.S: Any = S  # None for CAA / CAE once the search starts (E is updated by factors)
+        self.Bn = Bn
+        self.E: Any = None
+        self.A: Any = None
+        self.nbterm: Any = None
 
 
 class LooEngine:
-    """Leave-one-out losses of AODE variants with parent set P and child set C (§4.8) on the
-    training set, by count subtraction (§4.5.3): for training instance t of class y_t, every
-    count of an estimate of class y_t loses t's contribution (one), the totals (N, and under
-    missing="skip" the numbers of instances with the attribute known, K_i) lose one for every
-    class, so that each estimate equals the estimate of a refit without t (the smoothing
-    cardinalities |X_i| stay those of the whole training set). Superparent p qualifies for t iff
-    N(x_p) − 1 ≥ min_freq (and, under skip, x_p is known); no qualifying superparent → NB over C.
-
-    Every estimate is AODE's (`AODE._fit`, §2.1/§2.2, with AODE's skip conventions): with counts
-    num, den and totals T, the LOO estimate for y ≠ y_t is f(num, den, T − 1), for y = y_t
-    f(num − 1, den − 1, T − 1). Training rows are grouped by class, so a block of rows (all of
-    class k) is scored by one gather per table from that table with column k taken from the
-    own-class version (`_gather`: kept per class when small, else patched in), vectorised over
-    the rows.
-
-    The search (`search`) keeps per block the per-SPODE LOO log-products S[p, t, y] =
-    ln P̂₋(y, x_p) + Σ_{c∈C, c≠p} ln P̂₋(x_c | y, x_p) for every superparent p and their per-row
-    shifted exponentials E = exp(S − M_t), and scores all candidates of a step from them with a
-    few large array operations per candidate: PAA adds the candidate's E to the running sum over
-    P; PAE takes prefix and suffix sums of E over P (no subtraction, so no cancellation); CAA /
-    CAE gather the candidate child's factor exp(±ln P̂₋(x_a | y, x_p)) for every SPODE and row
-    and contract it with E over the superparents (one einsum), and accepting a child multiplies
-    its factors into E (no exponential; a row whose largest E drifts out of [_FAR, 1/_FAR] is
-    shifted again from scratch). The loss of a row depends only on the ratios of its class sums,
-    so no logarithm is taken; a row whose class sum falls under `_TINY` (the SPODEs left are far
-    below the row's shift) is scored again in log space from scratch. Each step's candidate
-    losses are summed row by row exactly as the current model's. A row that a candidate leaves
-    exactly unchanged (a
-    superparent that does not qualify for the row; a child whose factors are all exactly 1, e.g.
-    an attribute with one value, or missing under skip) keeps its current loss term bit for bit,
-    so such a candidate ties with the current model exactly, as in a computation from scratch.
-    Instances with the same values and class share their LOO estimates: each distinct (x, y) is
-    scored once, weighted by its count. Zero-one loss: classes within a relative 1e-12 of the
-    best posterior are tied and the first is predicted (`_ZOL_TIE`).
-    """
+    """Leave-one-out losses of AODE with parent set P and child set C on the training set, and the greedy search
+    (docs/algorithms.md §4.8.4: the leave-one-out engine)."""
 
     def __init__(self, model: AODE, Xc: np.ndarray, y: np.ndarray, loss: str = "rmse"):
         if loss not in WRAPPER_LOSSES:
             raise ValueError(f"wrapper_loss must be one of {WRAPPER_LOSSES}, got {loss!r}")
         pc = model.counts_
+        assert pc.xxy is not None  # AODE counts attribute pairs
         N, n = Xc.shape
         ny = int(model.n_classes_)
         self.N, self.n, self.ny, self.loss = N, n, ny, loss
@@ -235,7 +203,7 @@ class LooEngine:
                 return self._units
             cond_other, cond_own = self._tab_other["cond"].reshape(V, V, ny), self._tab_own["cond"].reshape(V, V, ny)
             unit = (cond_other == 0).all(axis=2) & (cond_own == 0).all(axis=2)
-            relevant = (pc.xxy.sum(axis=2) >= 1) & self._qual_slot[:, None]
+            relevant = (np.asarray(pc.xxy).sum(axis=2) >= 1) & self._qual_slot[:, None]
             unit_nb = (self.nb_other == 0).all(axis=1) & (self.nb_own == 0).all(axis=1)
             self._units = (np.logical_and.reduceat((unit | ~relevant).all(axis=0), self._offsets),
                            np.logical_and.reduceat(unit_nb | (pc.xy.sum(axis=1) < 1), self._offsets))
@@ -357,24 +325,6 @@ class LooEngine:
         if self.N == 0:
             return 0.0
         return float(np.sqrt(total / self.N)) if self.loss == "rmse" else float(total / self.N)
-
-    def _model_terms(self, st: _State, b: _Block, P) -> np.ndarray:
-        """Loss terms of the rows under the model (P, C) of `st`, from scratch in log space."""
-        P = sorted(P)
-        nb = self._terms_log(st.Bn, b.k)
-        if not P:
-            return nb
-        A = logsumexp(st.S[P], axis=0)  # S is −inf where p does not qualify
-        has = b.Q[P].any(axis=0)
-        with np.errstate(invalid="ignore"):
-            return np.where(has, self._terms_log(np.where(has[:, None], A, 0.0), b.k), nb)
-
-    def loss_of(self, parents, children) -> float:
-        """The LOO loss (RMSE or ZOL) of the model with parent set `parents`, child set `children`."""
-        total = 0.0
-        for b in self.blocks:
-            total += float((self._model_terms(self._build(b, sorted(children)), b, parents) * b.w).sum())
-        return self._value(total)
 
     # -- the search -------------------------------------------------------------------------------
     def _shift(self, st: _State, b: _Block) -> None:
@@ -535,7 +485,7 @@ class LooEngine:
         P = [] if kind == "PAA" else list(everything)
         C = [] if kind == "CAA" else list(everything)
         cache = 2 * 8 * self.n * self.m * self.ny <= _CACHE_BYTES  # S and E of every block
-        states: list[_State | None] = [None] * len(self.blocks)
+        states: list[_State] = []  # every block's state, when cached
         cur_terms = []
         total = 0.0
         for i, b in enumerate(self.blocks):
@@ -543,7 +493,7 @@ class LooEngine:
             cur_terms.append(self._start_terms(st, b, P, C))
             total += float((cur_terms[i] * b.w).sum())
             if cache:
-                states[i] = st
+                states.append(st)
         current = self._value(total)
         path = [current]
         while True:

@@ -1,9 +1,7 @@
-"""The one counting kernel: `np.bincount` on flattened mixed-radix indices.
+"""The one counting kernel: `np.bincount` on flattened mixed-radix indices of internal codes (docs/algorithms.md §2)."""
 
-All count tables of every classifier come from `count_flat`. Attribute codes here are
-internal codes 0..K_i where K_i (the last slot) holds a missing value, so tables always have
-K_i + 1 slots per attribute.
-"""
+# Attribute codes here are internal codes 0..K_i where K_i (the last slot) holds a missing value, so tables always
+# have K_i + 1 slots per attribute.
 
 from __future__ import annotations
 
@@ -19,25 +17,21 @@ def count_flat(index: np.ndarray, size: int) -> np.ndarray:
 
 @dataclass
 class PairCounts:
-    """Count tables shared by NB, TAN, KDB-1, AODE (and the later families).
+    """Count tables shared by NB, TAN, KDB-1, AODE (and the later families)."""
 
-    `offsets[i]` is the first slot of attribute i in the concatenated value axis of size V;
-    `class_counts[y]`; `xy[v, y]` = N(x_i = v, y) on that axis; `xxy[v, w, y]` = N(x_i, x_j, y)
-    for slots v of attribute i and w of attribute j (i ≠ j; the i = i diagonal blocks hold
-    N(x_i, y) on their diagonal).
-    """
-
-    offsets: np.ndarray
-    sizes: np.ndarray
-    class_counts: np.ndarray
-    xy: np.ndarray
+    offsets: np.ndarray       # offsets[i]: the first slot of attribute i on the concatenated value axis (size V)
+    sizes: np.ndarray         # slots per attribute
+    class_counts: np.ndarray  # class_counts[y]
+    xy: np.ndarray            # xy[v, y] = N(x_i = v, y) on the value axis
+    # xxy[v, w, y] = N(x_i, x_j, y) for slots v of attribute i and w of attribute j (i ≠ j; the i = i diagonal
+    # blocks hold N(x_i, y) on their diagonal)
     xxy: np.ndarray | None
 
     @property
     def n(self) -> int:
         return int(self.class_counts.sum())
 
-    def __sub__(self, other: "PairCounts") -> "PairCounts":
+    def __sub__(self, other: PairCounts) -> PairCounts:
         """Counts of a subset removed: the training counts of a fold are the counts of all rows
         minus those of its test rows (exact integer arithmetic)."""
         if not np.array_equal(self.sizes, other.sizes) or self.class_counts.size != other.class_counts.size:
@@ -50,12 +44,9 @@ class PairCounts:
 
 def pair_counts(X: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int,
                 pairs: bool = True) -> PairCounts:
-    """Build class, (x_i, y) and (optionally) (x_i, x_j, y) counts.
-
-    X: (N, n) internal codes in [0, sizes[i]); y: (N,) class codes. One `np.bincount` per
-    attribute pair on the flattened index ((x_i·|Y| + y)·|X_j| + x_j): small, cache-friendly
-    count vectors instead of one huge index array.
-    """
+    """Class, (x_i, y) and (optionally) (x_i, x_j, y) counts of internal codes X (N, n) and class codes y (N,)."""
+    # one np.bincount per attribute pair on the flat index ((x_i·|Y| + y)·|X_j| + x_j): small, cache-friendly
+    # count vectors instead of one huge index array
     N, n = X.shape
     sizes = np.asarray(sizes, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
@@ -87,13 +78,9 @@ def pair_counts(X: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int,
 
 
 def config_counts(cols: list[np.ndarray], radices: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Counts of joint configurations of several code columns.
-
-    Returns (keys, counts): the sorted distinct mixed-radix keys that occur and their counts.
-    Dense `bincount` when the key space is small against the rows (scanning a key space much
-    larger than the rows for its non-zero cells costs more than sorting the rows), `np.unique`
-    otherwise.
-    """
+    """(keys, counts): the sorted distinct mixed-radix keys of several code columns that occur, and their counts."""
+    # dense bincount when the key space is small against the rows (scanning a key space much larger than the rows
+    # for its non-zero cells costs more than sorting the rows), np.unique otherwise
     n = cols[0].shape[0]
     key = np.zeros(n, dtype=np.int64)
     space = 1
@@ -133,18 +120,14 @@ _DENSE_PER_ROW = 1
 
 @dataclass
 class ParentConfigs:
-    """The configurations of one parent set on the training rows.
-
-    `ids[r]` is row r's configuration index in [0, n_configs). Dense (`keys is None`): the
-    index is the mixed-radix key of the parent codes (every configuration has a slot). Sparse:
-    the index is the rank of the key among the sorted distinct keys that occur (`keys`), which
-    keeps tables small for large parent spaces; `radices` are the code radices of `parents`.
-    """
+    """The configurations of one parent set on the training rows."""
 
     parents: tuple[int, ...]
-    radices: tuple[int, ...]
-    ids: np.ndarray
+    radices: tuple[int, ...]  # the code radices of `parents`
+    ids: np.ndarray           # row r's configuration index in [0, n_configs)
     n_configs: int
+    # None (dense): the index is the mixed-radix key of the parent codes (every configuration has a slot);
+    # sparse: the sorted distinct keys that occur, the index a key's rank (small tables for large parent spaces)
     keys: np.ndarray | None
 
     def index(self, X: np.ndarray) -> np.ndarray:
@@ -190,29 +173,3 @@ def parent_set_counts(X: np.ndarray, y: np.ndarray, child: int, parents, sizes, 
     table = count_flat(flat, configs.n_configs * sc * n_classes).reshape(configs.n_configs, sc, n_classes)
     return table, configs
 
-
-class KDepCounts:
-    """Per-fit cache of k-dependence count tables: `table(child, parents)` counts each
-    (child, parent set) once and each parent set's configurations once (parent sets are keyed
-    as sorted tuples, so the order in which parents are given does not matter)."""
-
-    def __init__(self, X: np.ndarray, y: np.ndarray, sizes, n_classes: int):
-        self.X, self.y, self.sizes, self.n_classes = X, y, np.asarray(sizes, dtype=np.int64), n_classes
-        self._configs: dict[tuple[int, ...], ParentConfigs] = {}
-        self._tables: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
-
-    def configs(self, parents) -> ParentConfigs:
-        key = tuple(sorted(int(p) for p in parents))
-        got = self._configs.get(key)
-        if got is None:
-            got = self._configs[key] = parent_configs(self.X, key, self.sizes)
-        return got
-
-    def table(self, child: int, parents) -> tuple[np.ndarray, ParentConfigs]:
-        key = (int(child), tuple(sorted(int(p) for p in parents)))
-        cfg = self.configs(key[1])
-        got = self._tables.get(key)
-        if got is None:
-            got = self._tables[key] = parent_set_counts(self.X, self.y, key[0], key[1], self.sizes,
-                                                        self.n_classes, cfg)[0]
-        return got, cfg

@@ -8,7 +8,7 @@ import pytest
 import bncbench.classifiers.kernels.counts as counts_mod
 from bncbench.classifiers.ban.kban import KBAN, _closes_cycle, edge_sets
 from bncbench.classifiers.ban.kban_scorer import StructureScorer
-from bncbench.classifiers.kernels.counts import KDepCounts, parent_set_counts
+from bncbench.classifiers.kernels.counts import parent_set_counts
 from bncbench.classifiers.nb.nb import NB
 from tests.oracles.kban import (
     RefModel,
@@ -98,15 +98,6 @@ def test_parent_set_counts_equal_plain_counting():
                        if cc == c and rr[child] == row[child] and all(rr[p] == row[p] for p in parents))
             assert table[cfg.ids[r], row[child], c] == want
         assert table.sum() == len(rows)
-
-
-def test_kdep_cache_keys_parent_sets_in_any_order():
-    X, y, _, cards, nc = random_data(5, n_train=40)
-    Xc = np.where(X < 0, cards, X)
-    cache = KDepCounts(Xc, y, cards + 1, nc)
-    t1, c1 = cache.table(0, (3, 1))
-    t2, c2 = cache.table(0, (1, 3))
-    assert t1 is t2 and c1 is c2 and c1.parents == (1, 3)
 
 
 # -- (b) fast leave-one-out == refitting without each instance ------------------------------

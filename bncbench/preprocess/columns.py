@@ -1,0 +1,68 @@
+"""The transformers' input: a float matrix, NaN for missing, and its categorical columns (docs/algorithms.md §1.7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.utils.validation import validate_data
+
+_BAD_SPEC = "categorical_features must be None or a 1-D list of indices, booleans or column names"
+
+
+def validate_X(est: Any, X: Any, reset: bool = True) -> np.ndarray:
+    """X as a 2-D float64 array (NaN allowed, infinity refused), recording or checking its columns."""
+    return validate_data(est, X, reset=reset, dtype=np.float64, ensure_all_finite="allow-nan")
+
+
+def categorical_mask(est: Any, n_features: int) -> np.ndarray:
+    """Boolean mask of the columns `est.categorical_features` names (indices, a mask or column names)."""
+    spec = est.categorical_features
+    mask = np.zeros(n_features, dtype=bool)
+    if spec is None:
+        return mask
+    if isinstance(spec, str):
+        spec = [spec]
+    arr = np.asarray(spec)
+    if arr.ndim != 1:
+        raise ValueError(_BAD_SPEC)
+    if arr.size == 0:
+        return mask
+    if arr.dtype == bool:
+        if arr.size != n_features:
+            raise ValueError(f"categorical_features is a boolean mask of {arr.size} entries, "
+                             f"X has {n_features} columns")
+        return arr.copy()
+    if arr.dtype.kind in "US" or (arr.dtype == object and all(isinstance(a, str) for a in arr)):
+        names = getattr(est, "feature_names_in_", None)
+        if names is None:
+            raise ValueError("categorical_features holds column names, but X has no column names (not a DataFrame)")
+        pos = {str(n): i for i, n in enumerate(names)}
+        unknown = [str(a) for a in arr if str(a) not in pos]
+        if unknown:
+            raise ValueError(f"categorical_features names unknown columns: {', '.join(unknown)}")
+        mask[[pos[str(a)] for a in arr]] = True
+        return mask
+    if arr.dtype.kind not in "iu":
+        raise ValueError(_BAD_SPEC)
+    if (arr < 0).any() or (arr >= n_features).any():
+        raise ValueError(f"categorical_features holds an index outside [0, {n_features})")
+    mask[arr] = True
+    return mask
+
+
+def categorical_codes(col: np.ndarray, j: int) -> np.ndarray:
+    """int64 codes of categorical column `j`: NaN or negative → −1; other values must be integers."""
+    missing = np.isnan(col) | (col < 0)
+    v = col[~missing]
+    if v.size and ((v != np.floor(v)).any() or v.max() > np.iinfo(np.int32).max):
+        raise ValueError(f"categorical column {j} holds a value that is not an integer code in [0, 2**31)")
+    codes = np.full(col.shape[0], -1, dtype=np.int64)
+    codes[~missing] = v.astype(np.int64)
+    return codes
+
+
+def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    """ValueError unless `value` is one of `choices`."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
