@@ -6,8 +6,8 @@ predict / predict_proba from the model's joint log-likelihood); `kernels/` holds
 families share (counts, estimators, tables, information measures, orders, structure learners); one
 folder per family holds its classifiers and the code only that family uses: `nb/`, `tan/`, `kdb/`,
 `ait/`, `aode/`, `ban/`. `REGISTRY` names the classifiers for configs. A researcher's own classifier
-needs only the names exported here: `BayesNetClassifier` and the estimate and table helpers
-(docs/adding-a-classifier.md).
+needs only the names exported here: `BayesNetClassifier`, the estimate and table helpers and the
+information measures (docs/adding-a-classifier.md).
 """
 
 from bncbench.classifiers.ait.ait import AIT
@@ -25,6 +25,9 @@ from bncbench.classifiers.kdb.fkdb import FKDB
 from bncbench.classifiers.kdb.kdb import KDB
 from bncbench.classifiers.kdb.skdb import SKDB
 from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
+from bncbench.classifiers.kernels.infotheory import cond_mutual_info as conditional_mutual_information
+from bncbench.classifiers.kernels.infotheory import mutual_info_class as mutual_information
+from bncbench.classifiers.kernels.infotheory import symmetrical_uncertainty
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
 from bncbench.classifiers.nb.cfwnb import CFWNB
 from bncbench.classifiers.nb.nb import NB
@@ -36,6 +39,8 @@ REGISTRY: dict[str, type[BayesNetClassifier]] = {
     c.__name__: c for c in (NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, SP, RC, SPRC, PAA, CAA,
                             PAE, CAE, SR, NSR, KBAN, BAN)}
 
-__all__ = ["AIT", "AODE", "BAN", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KBAN", "KDB", "NB", "NSR", "PAA", "PAE", "RC",
-           "REGISTRY", "SKDB", "SP", "SPRC", "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier",
-           "log_cond", "log_joint", "log_prior", "nb_tables", "pair_table"]
+#: what a plug-in needs: the base class, estimates, tables and information measures from its count
+#: tables (docs/adding-a-classifier.md); then the classifiers, registered once in REGISTRY
+__all__ = ["REGISTRY", "BayesNetClassifier", "conditional_mutual_information", "log_cond", "log_joint", "log_prior",
+           "mutual_information", "nb_tables", "pair_table", "symmetrical_uncertainty"]
+__all__ += list(REGISTRY)

@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.classifiers.test_reference_agreement import CASES, random_data
-from tests.oracles.basic import Ref, _code
+from tests.support.data import ESTIMATOR_CASES as CASES
+from tests.support.data import random_data
+from tests.oracles.reference import Ref, _code
 from tests.support.cli import bnc
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +30,7 @@ def ChainNB():
 
 
 def ref_chain(X, y, Xt, n_classes, cards, estimator, m, missing, reverse=False):
-    """Plain loops: P(y) P(x_first | y) Π P(x_i | y, x_previous) from counts (tests/oracles/basic.py)."""
+    """Plain loops: P(y) P(x_first | y) Π P(x_i | y, x_previous) from counts (tests/oracles/reference.py)."""
     R = Ref(X, y, n_classes, cards, estimator, m, missing)
     order = list(range(R.n))[::-1] if reverse else list(range(R.n))
     parent = {order[0]: None, **{order[k]: order[k - 1] for k in range(1, R.n)}}

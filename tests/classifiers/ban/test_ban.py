@@ -15,7 +15,7 @@ from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import mdl_score
 from bncbench.classifiers.ban.tpda_epsilon import cut_set, tpda_orient, tpda_skeleton
 from bncbench.preprocess.folds import stratified_folds
-from tests.oracles import ban as ref
+from tests.oracles.ban import ban as ref
 from tests.support.data import correlated_codes
 
 

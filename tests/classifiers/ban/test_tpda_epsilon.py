@@ -28,7 +28,7 @@ import pytest
 
 from bncbench.classifiers.ban import tpda_epsilon as tpda_module
 from bncbench.classifiers.ban.ban import BAN, EntropyTerms
-from tests.oracles import ban as ref_ban
+from tests.oracles.ban import ban as ref_ban
 from tests.oracles import tpda_epsilon as ref
 from tests.support.data import random_data
 
