@@ -375,7 +375,7 @@ def test_every_classifier_is_registered_and_registry_names_resolve():
     class name; REGISTRY's names are what `bncbench.classifiers` exports (`__all__`)."""
     import pkgutil
 
-    import bncbench.classifiers as classifiers
+    from bncbench import classifiers
     from bncbench.classifiers.base import BayesNetClassifier
 
     modules = [importlib.import_module(m.name)
