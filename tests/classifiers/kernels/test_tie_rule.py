@@ -3,7 +3,8 @@ in every learner that breaks ties, under float64: data with relabelled copies of
 copy of attribute a placed FIRST (so the copy has the smaller index) and one of attribute b placed
 LAST — have equal MI, CMI, SU and conditional entropies in exact arithmetic, while their float64
 sums differ in the last bits. Each learner must choose as the plain-Python reference (which
-applies the same rule) and as the spec's smallest-index rule says.
+applies the same rule) and as the spec's smallest-index rule says: tests/classifiers/<family>/test_ties.py.
+Here: the premise (`tied_data` of tests/support/data.py), the rule itself, and derived scores.
 
 Before the rule, TAN's parents differed from the reference on several of these seeds (the
 float64 sums of the original and its copy differ by one ulp)."""
