@@ -8,6 +8,7 @@ including those inside functions (which only run when the function does), except
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 import ast
 import importlib
 from pathlib import Path
@@ -407,3 +408,49 @@ def test_no_lazy_loader_shim_or_test_only_product_code():
     from bncbench.classifiers.kernels import counts
 
     assert not hasattr(counts, "KDepCounts") and not hasattr(LooEngine, "loss_of")
+
+
+# -- the registry: a classifier is registered once ----------------------------------------
+def _unregistered_classifiers(modules, registry: Mapping) -> list[str]:
+    """`module.Class` of every public BayesNetClassifier subclass defined in `modules` that is not
+    `registry[Class]`."""
+    from bncbench.classifiers.base import BayesNetClassifier
+
+    found = []
+    for mod in modules:
+        for name, obj in vars(mod).items():
+            if (isinstance(obj, type) and issubclass(obj, BayesNetClassifier) and obj is not BayesNetClassifier
+                    and obj.__module__ == mod.__name__ and not name.startswith("_") and registry.get(name) is not obj):
+                found.append(f"{mod.__name__}.{name}")
+    return found
+
+
+def test_every_classifier_is_registered_and_registry_names_resolve():
+    """Every public BayesNetClassifier subclass under bncbench/classifiers is in REGISTRY under its
+    class name; REGISTRY's names are what `bncbench.classifiers` exports (`__all__`)."""
+    import pkgutil
+
+    from bncbench import classifiers
+    from bncbench.classifiers.base import BayesNetClassifier
+
+    modules = [importlib.import_module(m.name)
+               for m in pkgutil.walk_packages(classifiers.__path__, "bncbench.classifiers.")]
+    assert len(modules) > 20
+    assert _unregistered_classifiers(modules, classifiers.REGISTRY) == []
+    for name, cls in classifiers.REGISTRY.items():
+        assert issubclass(cls, BayesNetClassifier) and cls.__name__ == name, name
+        assert getattr(classifiers, name) is cls and name in classifiers.__all__, name
+    missing = [name for name in classifiers.__all__ if not hasattr(classifiers, name)]
+    assert missing == [], missing
+
+
+def test_registry_check_finds_an_unregistered_classifier():
+    import types
+
+    from bncbench.classifiers import NB, REGISTRY
+
+    mod = types.ModuleType("plugin_like")
+    Extra = type("Extra", (NB,), {"__module__": "plugin_like"})
+    vars(mod).update(Extra=Extra, NB=NB, _Private=type("_Private", (NB,), {"__module__": "plugin_like"}))
+    assert _unregistered_classifiers([mod], REGISTRY) == ["plugin_like.Extra"]
+    assert _unregistered_classifiers([mod], {**REGISTRY, "Extra": Extra}) == []

@@ -1,6 +1,7 @@
 """Bayesian network classifiers on discrete value codes, each a scikit-learn classifier: `base.py` the
 contract, `kernels/` what two or more families share, one folder per family (nb, tan, kdb, ait, aode,
-ban); `REGISTRY` names them for configs (docs/architecture.md, docs/adding-a-classifier.md).
+ban); `REGISTRY` names them for configs; a plug-in needs only the names exported here
+(docs/architecture.md, docs/adding-a-classifier.md).
 
 A name is imported on first use (PEP 562 `__getattr__`), so that importing the package does not
 import scikit-learn (docs/algorithms.md §0)."""
@@ -11,7 +12,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-#: where each exported name lives
+#: the classifiers, registered once: class name → module (below this package)
 _WHERE = {
     "NB": "nb.nb", "TAN": "tan.tan", "KDB": "kdb.kdb", "AODE": "aode.aode", "STAN": "tan.stan", "SKDB": "kdb.skdb",
     "AIT": "ait.ait", "CFWNB": "nb.cfwnb", "FKDB": "kdb.fkdb", "TAODE": "aode.taode", "IWAODE": "aode.iwaode",
@@ -19,17 +20,29 @@ _WHERE = {
     "PAE": "aode.wrappers", "CAE": "aode.wrappers", "SR": "aode.subsumption", "NSR": "aode.subsumption",
     "KBAN": "ban.kban", "BAN": "ban.ban",
 }
+#: what a plug-in needs: the base class, estimates, tables and information measures from its count
+#: tables: exported name → (module, name there)
 _HELPERS = {
-    "BayesNetClassifier": "base", "log_cond": "kernels.estimators", "log_joint": "kernels.estimators",
-    "log_prior": "kernels.estimators", "nb_tables": "kernels.tables", "pair_table": "kernels.tables",
+    "BayesNetClassifier": ("base", "BayesNetClassifier"),
+    "log_cond": ("kernels.estimators", "log_cond"),
+    "log_joint": ("kernels.estimators", "log_joint"),
+    "log_prior": ("kernels.estimators", "log_prior"),
+    "nb_tables": ("kernels.tables", "nb_tables"),
+    "pair_table": ("kernels.tables", "pair_table"),
+    "mutual_information": ("kernels.infotheory", "mutual_info_class"),
+    "conditional_mutual_information": ("kernels.infotheory", "cond_mutual_info"),
+    "symmetrical_uncertainty": ("kernels.infotheory", "symmetrical_uncertainty"),
 }
 
 
 def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name) or _HELPERS.get(name)
-    if where is None:
+    if name in _WHERE:
+        where, attr = _WHERE[name], name
+    elif name in _HELPERS:
+        where, attr = _HELPERS[name]
+    else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), attr)
     globals()[name] = value
     return value
 
@@ -55,6 +68,4 @@ class _Registry(Mapping):
 #: the classifiers a config names by their class name
 REGISTRY: Mapping[str, type] = _Registry()
 
-__all__ = ["AIT", "AODE", "BAN", "CAA", "CAE", "CFWNB", "FKDB", "IWAODE", "KBAN", "KDB", "NB", "NSR", "PAA", "PAE", "RC",
-           "REGISTRY", "SKDB", "SP", "SPRC", "SR", "STAN", "TAN", "TAODE", "BayesNetClassifier",
-           "log_cond", "log_joint", "log_prior", "nb_tables", "pair_table"]
+__all__ = ["REGISTRY", *_HELPERS, *_WHERE]  # noqa: PLE0604 (names resolved by __getattr__)

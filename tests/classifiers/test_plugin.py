@@ -1,6 +1,7 @@
 """Classifiers from outside the package (docs/adding-a-classifier.md): the worked example against
 a plain-Python oracle, run from a config on every executor, fingerprinted, and bad plug-ins."""
 
+import doctest
 import re
 import shutil
 import sys
@@ -9,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.classifiers.test_reference_agreement import CASES, random_data
-from tests.oracles.basic import Ref, _code
+from tests.oracles.reference import Ref, _code
 from tests.support.cli import bnc
+from tests.support.data import ESTIMATOR_CASES as CASES
+from tests.support.data import random_data
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -29,7 +31,7 @@ def ChainNB():
 
 
 def ref_chain(X, y, Xt, n_classes, cards, estimator, m, missing, reverse=False):
-    """Plain loops: P(y) P(x_first | y) Π P(x_i | y, x_previous) from counts (tests/oracles/basic.py)."""
+    """Plain loops: P(y) P(x_first | y) Π P(x_i | y, x_previous) from counts (tests/oracles/reference.py)."""
     R = Ref(X, y, n_classes, cards, estimator, m, missing)
     order = list(range(R.n))[::-1] if reverse else list(range(R.n))
     parent = {order[0]: None, **{order[k]: order[k - 1] for k in range(1, R.n)}}
@@ -53,6 +55,14 @@ def test_the_document_shows_the_example_file():
     assert blocks and blocks[0] == (EXAMPLES / "chain_nb.py").read_text()
     code_lines = [ln for ln in blocks[0].splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     assert len(code_lines) <= 35  # "a new classifier in about 30 lines"
+
+
+def test_the_count_table_and_information_examples_of_the_guide_run():
+    """The guide's `>>>` examples (the count tables of a tiny data set, the information measures
+    on them) print what the document shows."""
+    result = doctest.testfile(str(ROOT / "docs" / "adding-a-classifier.md"), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE, verbose=False)
+    assert result.attempted >= 10 and result.failed == 0, result
 
 
 @pytest.mark.parametrize("reverse", [False, True])

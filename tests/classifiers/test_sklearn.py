@@ -17,35 +17,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer, OrdinalEncoder
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from bncbench.classifiers import (
-    AIT,
-    AODE,
-    BAN,
-    CAA,
-    CAE,
-    CFWNB,
-    FKDB,
-    IWAODE,
-    KBAN,
-    KDB,
-    NB,
-    NSR,
-    PAA,
-    PAE,
-    RC,
-    REGISTRY,
-    SKDB,
-    SP,
-    SPRC,
-    SR,
-    STAN,
-    TAN,
-    TAODE,
-)
+from bncbench.classifiers import NB, REGISTRY, TAN
 
-CLASSES = [NB, TAN, KDB, AODE, STAN, SKDB, AIT, CFWNB, FKDB, TAODE, IWAODE, SP, RC, SPRC, PAA, CAA, PAE, CAE, SR, NSR,
-           KBAN, BAN]
-assert set(CLASSES) == set(REGISTRY.values())
+#: every registered classifier
+CLASSES = list(REGISTRY.values())
 
 #: checks of scikit-learn's suite that contradict the discrete-codes contract, with the reason
 EXPECTED_FAILED_CHECKS = {
@@ -54,20 +29,31 @@ EXPECTED_FAILED_CHECKS = {
                               "'Negative values in data' (checked by test_negative_codes)",
 }
 
-ESTIMATORS = [NB(), TAN(), KDB(), AODE(), STAN(),
-              # other code paths: sparse parent configurations, skip mode, other estimators
-              KDB(k=2, backoff=True, missing="skip"), AODE(missing="skip", estimator="laplace", min_freq=2),
-              STAN(ranking="cmim", estimator="laplace_joint", loo_backoff=True, include_empty=True),
-              SKDB(), SKDB(k_max=2, select_k=False, skdb_variant="textbook", estimator="laplace"),
-              AIT(), AIT(base="KDB", k=2, info_precision="float32"),
-              AIT(base="KDB", k=1, cip_structure="per_label", missing="skip", estimator="laplace"),
-              CFWNB(), CFWNB(cfwnb_mi="smoothed", missing="skip"), FKDB(), FKDB(k=3, missing="skip"),
-              TAODE(), TAODE(taode_weight="log_likelihood", missing="skip"), IWAODE(),
-              IWAODE(iwaode_weight_power="once", estimator="laplace_joint"),
-              PAA(), CAA(wrapper_loss="zol", missing="skip"), PAE(estimator="laplace_joint"), CAE(min_freq=3),
-              SR(), SR(sr_min_freq=2, sr_strict=False, missing="skip", estimator="laplace"), NSR(sr_min_freq=2),
-              SP(), RC(rc_min_support=3), SPRC(rc_min_support=2, rc_remove_as_parent=True, missing="skip"),
-              KBAN(), KBAN(k=1, kban_eval="train"), BAN(method="hc"), BAN()]
+#: the parameter settings the check suite runs per registered classifier (other code paths: sparse
+#: parent configurations, skip mode, other estimators); a classifier not listed runs at its defaults
+SETTINGS: dict[str, list[dict]] = {
+    "KDB": [{}, dict(k=2, backoff=True, missing="skip")],
+    "AODE": [{}, dict(missing="skip", estimator="laplace", min_freq=2)],
+    "STAN": [{}, dict(ranking="cmim", estimator="laplace_joint", loo_backoff=True, include_empty=True)],
+    "SKDB": [{}, dict(k_max=2, select_k=False, skdb_variant="textbook", estimator="laplace")],
+    "AIT": [{}, dict(base="KDB", k=2, info_precision="float32"),
+            dict(base="KDB", k=1, cip_structure="per_label", missing="skip", estimator="laplace")],
+    "CFWNB": [{}, dict(cfwnb_mi="smoothed", missing="skip")],
+    "FKDB": [{}, dict(k=3, missing="skip")],
+    "TAODE": [{}, dict(taode_weight="log_likelihood", missing="skip")],
+    "IWAODE": [{}, dict(iwaode_weight_power="once", estimator="laplace_joint")],
+    "CAA": [dict(wrapper_loss="zol", missing="skip")],
+    "PAE": [dict(estimator="laplace_joint")],
+    "CAE": [dict(min_freq=3)],
+    "SR": [{}, dict(sr_min_freq=2, sr_strict=False, missing="skip", estimator="laplace")],
+    "NSR": [dict(sr_min_freq=2)],
+    "RC": [dict(rc_min_support=3)],
+    "SPRC": [dict(rc_min_support=2, rc_remove_as_parent=True, missing="skip")],
+    "KBAN": [{}, dict(k=1, kban_eval="train")],
+    "BAN": [dict(method="hc"), {}],
+}
+assert set(SETTINGS) <= set(REGISTRY), set(SETTINGS) - set(REGISTRY)
+ESTIMATORS = [cls(**params) for name, cls in REGISTRY.items() for params in SETTINGS.get(name, [{}])]
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS, xfail_strict=True)
@@ -321,9 +307,9 @@ def test_float_codes_from_ordinal_encoder(cls):
 
 def test_kbins_discretizer_pipeline():
     """sklearn's KBinsDiscretizer → TAN in cross_val_score: each fold's probabilities equal the
-    plain-Python TAN reference's (tests/oracles/basic.py) on the discretizer's codes, and the
+    plain-Python TAN reference's (tests/oracles/tan/tan.py) on the discretizer's codes, and the
     scores are the accuracies of the reference's predictions."""
-    from tests.oracles.basic import ref_tan
+    from tests.oracles.tan.tan import ref_tan
 
     X, y = load_iris(return_X_y=True)
     pipe = make_pipeline(KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="uniform"), TAN())

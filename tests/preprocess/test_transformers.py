@@ -36,7 +36,7 @@ from bncbench.preprocess.encode import (
 )
 from bncbench.preprocess.folds import make_folds
 from tests.oracles import mdl as mdl_oracle
-from tests.oracles.basic import ref_nb
+from tests.oracles.nb.nb import ref_nb
 from tests.oracles.mdl import f32
 
 # docs/algorithms.md §8.2 (Weka 3.6.14): a with one missing value, b, class c
@@ -371,7 +371,7 @@ def test_pipelines_with_every_classifier(name):
     classifier, in scikit-learn's cross_val_score: in every fold the pipeline's codes equal the
     plain-Python references' and its predictions those of the classifier fitted on those codes;
     the scores are their accuracies. NB's probabilities also equal the NB reference's
-    (tests/oracles/basic.py) on the first fold."""
+    (tests/oracles/nb/nb.py) on the first fold."""
     from bncbench.classifiers import REGISTRY
 
     cls = REGISTRY[name]

@@ -44,3 +44,31 @@ def random_data_with_ties(seed, n_train=70, n_test=30, n_attr=6, n_classes=3, p_
 #: attributes and missing values
 TIE_CASES = [{"seed": s} for s in (0, 1, 2)] + [{"seed": 3, "extras": True}, {"seed": 4, "n_classes": 2, "n_attr": 4},
                                                 {"seed": 5, "n_attr": 8, "p_missing": 0.2}]
+
+
+#: (seed, estimator, missing) of the oracle agreement tests: 3 seeds × 3 estimators × 2 missing modes
+ESTIMATOR_CASES = [(seed, est, miss) for seed in (0, 1, 2) for est in ("mestimate", "laplace", "laplace_joint")
+                   for miss in ("value", "skip")]
+
+
+def tied_data(seed: int, n_train: int = 60, n_test: int = 15, n_attr: int = 5, n_classes: int = 3,
+              p_missing: float = 0.05):
+    """(X, y, Xt, cards, n_classes, (a, b)): `random_data` with a relabelled copy of attribute a as
+    column 0 and one of attribute b as the last column (original indices shifted by one); the
+    copies tie their originals in exact arithmetic (docs/algorithms.md §0.3)."""
+    X, y, Xt, cards, nc = random_data(seed, n_train, n_test, n_attr, n_classes, p_missing)
+    rng = np.random.default_rng(7919 + seed)
+    a, b = (int(v) for v in rng.choice(n_attr, 2, replace=False))
+    both = np.vstack([X, Xt])
+
+    def relabel(i):
+        perm = rng.permutation(int(cards[i]))
+        return np.where(both[:, i] < 0, -1, perm[np.maximum(both[:, i], 0)])
+
+    both = np.column_stack([relabel(a), both, relabel(b)])
+    cards = np.concatenate([[cards[a]], cards, [cards[b]]])
+    return both[:n_train], y, both[n_train:], cards, nc, (a + 1, b + 1)
+
+
+#: the seeds of `tied_data` the tie-rule tests run
+TIED_SEEDS = range(12)

@@ -11,7 +11,7 @@ import pytest
 from bncbench.classifiers.ait import ait as ait_module
 from bncbench.classifiers.ait.ait import AIT
 from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
-from tests.oracles.ait import ref_ait, ref_threshold
+from tests.oracles.ait.ait import ref_ait, ref_threshold
 from tests.support.data import correlated_codes
 
 

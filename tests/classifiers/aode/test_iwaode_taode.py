@@ -1,5 +1,5 @@
 """IWAODE (docs/algorithms.md §4.14) and TAODE (§4.13) against the plain-Python references of
-tests/oracles/iwaode_taode.py, a hand-worked IWAODE example, and TAODE's relation to AODE."""
+tests/oracles/aode/iwaode_taode.py, a hand-worked IWAODE example, and TAODE's relation to AODE."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ import pytest
 from bncbench.classifiers import AODE
 from bncbench.classifiers.aode.iwaode import IWAODE
 from bncbench.classifiers.aode.taode import TAODE, inverse_normalise
-from tests.oracles.iwaode_taode import ref_iwaode, ref_taode
+from tests.oracles.aode.iwaode_taode import ref_iwaode, ref_taode
 from tests.support.data import random_data
 
 ESTIMATORS = ("mestimate", "laplace", "laplace_joint")

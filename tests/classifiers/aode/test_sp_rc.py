@@ -1,5 +1,5 @@
 """Paper 003's SP, RC and SP+RC (docs/algorithms.md §4.8.1–§4.8.3) against the plain-Python references
-of tests/oracles/sp_rc.py (brute-force spanning trees, FDs by scanning the training rows, cover
+of tests/oracles/aode/sp_rc.py (brute-force spanning trees, FDs by scanning the training rows, cover
 and eliminations by attribute closure on sets) and against examples worked by hand."""
 
 import numpy as np
@@ -10,15 +10,15 @@ from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.fds import instance_fds
 from bncbench.classifiers.aode.rc import RC, SPRC
 from bncbench.classifiers.aode.sp import SP, kruskal_tree, select_superparents
-from tests.oracles.basic import Ref, _code
-from tests.oracles.sp_rc import (
+from tests.oracles.reference import Ref, _code
+from tests.oracles.aode.sp_rc import (
     brute_force_tree,
     ref_rc,
     ref_sp,
     sp_parents_from_weights,
 )
-from tests.oracles.sp_rc import canonical_cover as ref_cover
-from tests.oracles.sp_rc import instance_fds as ref_fds
+from tests.oracles.aode.sp_rc import canonical_cover as ref_cover
+from tests.oracles.aode.sp_rc import instance_fds as ref_fds
 from tests.support.data import random_data
 
 

@@ -1,5 +1,5 @@
 """SR and NSR (docs/algorithms.md §4.8.5) against three independent oracles: Weka 3.6's AODEsr on
-exported folds, the plain-Python reference of tests/oracles/subsumption.py, and hand-worked
+exported folds, the plain-Python reference of tests/oracles/aode/subsumption.py, and hand-worked
 examples of the tie rule and of the scan's skip rule."""
 
 import subprocess
@@ -11,7 +11,7 @@ import pytest
 
 from bncbench.classifiers.aode import subsumption
 from bncbench.classifiers.aode.subsumption import NSR, SR
-from tests.oracles.subsumption import ref_subsumption
+from tests.oracles.aode.subsumption import ref_subsumption
 from tests.support.data import correlated_codes
 
 ESTIMATORS = ("mestimate", "laplace", "laplace_joint")

@@ -1,5 +1,5 @@
 """PAA, CAA, PAE, CAE (docs/algorithms.md §4.8.4) against a plain-Python oracle that refits without
-each training instance (tests/oracles/aode_wrappers.py), and hand-worked checks of the start
+each training instance (tests/oracles/aode/wrappers.py), and hand-worked checks of the start
 models, the frequency test with the held-out instance removed and the strict stopping rule."""
 
 import functools
@@ -13,8 +13,8 @@ from bncbench.classifiers import AODE
 from bncbench.classifiers.aode.loo_engine import LooEngine
 from bncbench.classifiers.aode.spode import logsumexp
 from bncbench.classifiers.aode.wrappers import CAA, CAE, PAA, PAE
-from tests.oracles import aode_wrappers as ref
-from tests.oracles.basic import brute_force_loo_risks
+from tests.oracles.aode import wrappers as ref
+from tests.oracles.tan.stan import brute_force_loo_risks
 from tests.support.data import correlated_codes, random_data
 
 WRAPPERS = {"PAA": PAA, "CAA": CAA, "PAE": PAE, "CAE": CAE}

@@ -12,7 +12,7 @@ import pytest
 from bncbench.classifiers.ban.ban import BAN
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import mdl_score
-from tests.oracles import ban as ref
+from tests.oracles.ban import ban as ref
 from tests.support.data import correlated_codes
 
 

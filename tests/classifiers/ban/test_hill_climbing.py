@@ -1,5 +1,5 @@
 """Friedman's BAN hill climbing (docs/algorithms.md §4.7): the incremental `hill_climb` against the
-plain-Python reference `tests/oracles/hill_climbing.py` (written from the spec: dict counts, every
+plain-Python reference `tests/oracles/ban/hill_climbing.py` (written from the spec: dict counts, every
 move's score difference re-evaluated at every step, ties decided in exact arithmetic) on seeded
 random data — dependencies drawn from a random network so that many moves happen, duplicated
 columns so that moves tie exactly — with 1, 2 and 8 attribute parents at most."""
@@ -13,7 +13,7 @@ import pytest
 
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import hill_climb
-from tests.oracles import hill_climbing as oracle
+from tests.oracles.ban import hill_climbing as oracle
 
 
 def network_data(seed: int, n_rows: int, n_attr: int, n_classes: int, n_copies: int, alpha: float = 0.3,

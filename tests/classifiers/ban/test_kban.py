@@ -1,4 +1,4 @@
-"""k-BAN (docs/algorithms.md §4.6) against the plain-Python reference of tests/oracles/kban.py (every
+"""k-BAN (docs/algorithms.md §4.6) against the plain-Python reference of tests/oracles/ban/kban.py (every
 candidate structure built, leave-one-out by refitting without each instance) and hand-worked
 cases from the spec."""
 
@@ -10,7 +10,7 @@ from bncbench.classifiers.ban.kban import KBAN, _closes_cycle, edge_sets
 from bncbench.classifiers.ban.kban_scorer import StructureScorer
 from bncbench.classifiers.kernels.counts import parent_set_counts
 from bncbench.classifiers.nb.nb import NB
-from tests.oracles.kban import (
+from tests.oracles.ban.kban import (
     RefModel,
     internal_rows,
     ref_candidates,

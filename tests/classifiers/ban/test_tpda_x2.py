@@ -1,5 +1,5 @@
 """BAN(method="tpda", ban_test="x2") (ALGORITHMS.md §4.7, the calibrated X² test) against the
-plain-Python reference tests/oracles/tpda_x2.py, written from the spec text only, through the
+plain-Python reference tests/oracles/ban/tpda_x2.py, written from the spec text only, through the
 classifier's public API (`parents_`, `info_`).
 
 * test_matches_oracle — 77 inputs drawn from random class-augmented networks (3–8 attributes,
@@ -33,7 +33,7 @@ import pytest
 from scipy import special, stats
 
 from bncbench.classifiers import BAN
-from tests.oracles import tpda_x2 as ref
+from tests.oracles.ban import tpda_x2 as ref
 
 # -- data ------------------------------------------------------------------------------------------
 

@@ -1,11 +1,12 @@
-"""FKDB (docs/algorithms.md §4.11) against the plain-Python oracle of tests/oracles/cfwnb_fkdb.py,
+"""FKDB (docs/algorithms.md §4.11) against the plain-Python oracle of tests/oracles/kdb/fkdb.py,
 and its structure rules."""
 
 import numpy as np
 import pytest
 
 from bncbench.classifiers.kdb.fkdb import FKDB
-from tests.oracles.cfwnb_fkdb import Data, ref_fkdb
+from tests.oracles.kdb.fkdb import ref_fkdb
+from tests.oracles.rows import Data
 from tests.support.data import TIE_CASES as DATA
 from tests.support.data import random_data_with_ties as random_data
 

@@ -1,4 +1,4 @@
-"""SKDB (docs/algorithms.md §4.12) against the brute-force plain-Python oracle of tests/oracles/skdb.py
+"""SKDB (docs/algorithms.md §4.12) against the brute-force plain-Python oracle of tests/oracles/kdb/skdb.py
 and hand-worked cases."""
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers.kdb.skdb import SKDB
-from tests.oracles.skdb import (
+from tests.oracles.kdb.skdb import (
     brute_force_loo_losses,
     ref_predict,
     ref_select,

@@ -1,4 +1,4 @@
-"""CFWNB (docs/algorithms.md §4.10) against the plain-Python oracle of tests/oracles/cfwnb_fkdb.py
+"""CFWNB (docs/algorithms.md §4.10) against the plain-Python oracle of tests/oracles/nb/cfwnb.py
 and a hand-worked example."""
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers.nb.cfwnb import CFWNB
-from tests.oracles.cfwnb_fkdb import ref_cfwnb, ref_cfwnb_weights
+from tests.oracles.nb.cfwnb import ref_cfwnb, ref_cfwnb_weights
 from tests.support.data import TIE_CASES as DATA
 from tests.support.data import random_data_with_ties as random_data
 

@@ -5,8 +5,8 @@ import pytest
 
 from bncbench.classifiers import STAN, TAN
 from bncbench.classifiers.tan.rankings import rank
-from tests.classifiers.test_reference_agreement import random_data
-from tests.oracles.basic import brute_force_loo_risks
+from tests.support.data import random_data
+from tests.oracles.tan.stan import brute_force_loo_risks
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -36,7 +36,7 @@ def test_selection_takes_first_minimum_and_full_model_is_tan():
 # draws (noisy functions of the class and of earlier attributes) so that (1) every pick of every
 # ranking below wins by at least 0.004 bits (no near tie: the rule, not float summation order,
 # decides; see `gaps`), (2) the six orders differ from each other, and (3) each of these
-# changes of a formula changes its order (checked with tests/oracles/rankings.py): MRMR's mean
+# changes of a formula changes its order (checked with tests/oracles/tan/rankings.py): MRMR's mean
 # redundancy (1/k) Σ I(X; X') → max_{X'} I(X; X') in the ratio and in the difference form, the
 # ratio's + 0.01 → + 0, CMIM's min → max and → mean, I(X; Y | X') → I(X'; Y | X), JMI's Σ → max
 # and → min, SU → MI, and SU's denominator H(X) + H(Y) → H(X).
@@ -58,7 +58,7 @@ RANK_X = [
     "223233310320102222212100002120120131001300313002213111232303102220022212312032312203322210"
     "321301201033200021003103212020202013221133000010000010101310",
 ]
-# the full orders (tests/oracles/rankings.py, each pick by a margin of at least 0.004 bits)
+# the full orders (tests/oracles/tan/rankings.py, each pick by a margin of at least 0.004 bits)
 RANK_ORDERS = {
     ("mi", "ratio"): [0, 1, 5, 3, 6, 2, 4],
     ("su", "ratio"): [0, 3, 1, 5, 6, 2, 4],
@@ -80,7 +80,7 @@ def _ranking_data():
 def test_rankings_by_hand(method, form, precision):
     """Every ranking's FULL order (MI, SU, MRMR in both forms, CMIM, JMI; §4.5.1) against the
     plain-Python oracle and against the orders written above."""
-    from tests.oracles import rankings as oracle
+    from tests.oracles.tan import rankings as oracle
 
     X, y = _ranking_data()
     order, gaps = oracle.rank(X.tolist(), y.tolist(), method, form)
@@ -94,7 +94,7 @@ def test_rankings_by_hand(method, form, precision):
 def test_rankings_differ_and_mutants_would_show():
     """The data above separate the rankings: each order differs from the others, and the
     oracle with MRMR's redundancy as a max (not the mean) gives other orders in both forms."""
-    from tests.oracles import rankings as oracle
+    from tests.oracles.tan import rankings as oracle
 
     X, y = _ranking_data()
     orders = [tuple(o) for o in RANK_ORDERS.values()]

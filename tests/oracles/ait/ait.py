@@ -1,6 +1,6 @@
 """Plain-Python reference of AIT (paper 004, docs/algorithms.md §4.9), written from the spec with loops
 over test instances, attribute pairs and labels, and counts taken directly from the training rows.
-It shares no code with bncbench's vectorised AIT: only `tests/oracles/basic.py` (the plain reference
+It shares no code with bncbench's vectorised AIT: only `tests/oracles/reference.py` (the plain reference
 of counts, MI / CMI and estimates) and, for more than 16 attributes under float32, the GCC
 `std::sort` emulation `bncbench.classifiers.kernels.ordering.gcc_descending` (tested on its own in
 tests/classifiers/kernels/test_ordering.py) are used.
@@ -13,7 +13,7 @@ import struct
 from collections import Counter
 
 from bncbench.classifiers.kernels.ordering import gcc_descending
-from tests.oracles.basic import Ref
+from tests.oracles.reference import Ref
 from tests.oracles.ties import tie_key
 
 

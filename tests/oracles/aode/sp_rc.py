@@ -3,7 +3,7 @@
 Straight from the spec, sharing no code with bncbench: the spanning tree by brute force over all
 (n − 1)-edge subsets, FDs checked by scanning the training rows for each test instance, the
 canonical cover and the eliminations by the textbook attribute-closure algorithm on Python sets,
-and the SPODE average multiplied out per instance with `tests.oracles.basic.Ref`'s estimates (the
+and the SPODE average multiplied out per instance with `tests.oracles.reference.Ref`'s estimates (the
 same formulas as `ref_aode`). Missing values (−1) become the extra value K_i.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from tests.oracles.basic import Ref, _code
+from tests.oracles.reference import Ref, _code
 from tests.oracles.ties import tie_key
 
 LEAF_SHARE = 0.85

@@ -3,7 +3,7 @@
 Written from the spec with loops over the training rows, sharing no code with bncbench: for each
 test instance the counts N(x_j) and N(x_i, x_j) are taken by scanning the rows, the subsumption
 scan runs attribute by attribute with its tie rule, and every estimate comes from §2's formulas
-with §2.4's missing-value denominators (AODE's conventions, as tests/oracles/basic.py has them).
+with §2.4's missing-value denominators (AODE's conventions, as tests/oracles/reference.py has them).
 Missing values (−1) become the extra value K_i.
 """
 

@@ -2,13 +2,13 @@
 model (P, C) by really refitting without each training instance (every count re-derived from
 the remaining rows, smoothing cardinalities of the whole training set), the greedy searches on
 top of it, and the selected model's posteriors. No bncbench code is used; the estimates are
-written from §2.1/§2.2 with AODE's conventions (§4.4, `Ref` of tests/oracles/basic.py)."""
+written from §2.1/§2.2 with AODE's conventions (§4.4, `Ref` of tests/oracles/reference.py)."""
 
 from __future__ import annotations
 
 import math
 
-from tests.oracles.basic import Ref, _code
+from tests.oracles.reference import Ref, _code
 
 
 def _joint(R: Ref, p: int, w: int, c: int) -> float:

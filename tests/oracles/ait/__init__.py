@@ -1,0 +1,1 @@
+"""Oracles of the `ait` family: AIT."""

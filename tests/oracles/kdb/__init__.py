@@ -1,0 +1,1 @@
+"""Oracles of the `kdb` family: KDB, FKDB and SKDB."""

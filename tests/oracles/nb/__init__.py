@@ -1,0 +1,1 @@
+"""Oracles of the `nb` family: NB and CFWNB."""

@@ -1,0 +1,1 @@
+"""Oracles of the `tan` family: TAN and STAN (its LOO risks and rankings)."""
