@@ -9,7 +9,7 @@ value of each row in bold (checked against report's printed numbers), significan
 marked (checked against a plain binomial sign test), the detailed matrices and the provenance
 collapsed, the rows that mean nothing absent; the figures of `figures.figures_for_html` with their
 titles as captions only; `processor` filled; the same bytes on a second run; nothing outside
-itself; and in headless Chromium (test marked `browser`) the summary first with the CD diagram
+itself; every value text, never markup (autoescape), but our SVG; and in headless Chromium (test marked `browser`) the summary first with the CD diagram
 as inline SVG.
 """
 
