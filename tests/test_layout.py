@@ -454,3 +454,16 @@ def test_registry_check_finds_an_unregistered_classifier():
     vars(mod).update(Extra=Extra, NB=NB, _Private=type("_Private", (NB,), {"__module__": "plugin_like"}))
     assert _unregistered_classifiers([mod], REGISTRY) == ["plugin_like.Extra"]
     assert _unregistered_classifiers([mod], {**REGISTRY, "Extra": Extra}) == []
+
+
+def test_every_data_file_of_the_package_is_package_data():
+    """Each file under bncbench/ that is not Python (templates, CSS, JS, the catalog) matches a glob
+    of pyproject's [tool.setuptools.package-data], so an installed bncbench has it."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    with open(PKG.parent / "pyproject.toml", "rb") as f:
+        globs = tomllib.load(f)["tool"]["setuptools"]["package-data"]
+    shipped = {p for pkg, patterns in globs.items() for pattern in patterns
+               for p in (PKG.parent / pkg.replace(".", "/")).glob(pattern)}
+    data = [p for p in PKG.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".py"]
+    missing = [str(p.relative_to(PKG.parent)) for p in data if p not in shipped]
+    assert data and not missing, f"not in pyproject's package-data: {', '.join(missing)}"

@@ -1,33 +1,20 @@
-"""One self-contained HTML report of a results store (`bncbench report RESULTS --format html`).
-
-No network and no external file: CSS and a few lines of JavaScript (click a column header to
-sort a table) are inline, figures are inline SVG. The page leads with its findings:
-
-1. Summary: the experiment in one paragraph (data sets n of N, classifiers, protocol) with the
-   coverage line; the average ranks of the summary metric with the Friedman test; its
-   critical-difference diagram; the pairs that differ (Nemenyi, Holm, sign test); every judged
-   metric at a glance; with a published table or a claims file, the reproduction status.
-2. Tables: one per metric (as `report` prints it), the best value of each data set in bold;
-   those of the metrics a classifier is judged by open, the others (accuracy, times, counts)
-   collapsed; the W/D/L matrix of the summary metric with the records the sign test finds
-   significant marked, its p-values and the other metrics' matrices collapsed (as `wdl`).
-3. Figures (as `bncbench figures`), full width, the title as the caption only.
-4. Beside the published values / the paper's claims (collapsed), and the provenance (collapsed:
-   the run's stored `provenance`, the config, the data files and their checksums).
-
-The caller gathers the inputs (`results.py` reads the store for the CLI); everything here
-formats values it is given, and the same inputs give the same bytes.
-"""
+"""The one-file HTML report (`report --format html`, docs/cli.md): inputs as words and tables; the page: templates/."""
 
 from __future__ import annotations
 
-import html
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bncbench.evaluate.compare import CAPTION, CSV_COLUMNS, SUMMARY_HEADER, Comparison, printed_rows
+from bncbench.evaluate.compare import (
+    CAPTION,
+    CSV_COLUMNS,
+    SUMMARY_HEADER,
+    Comparison,
+    printed_rows,
+)
 from bncbench.evaluate.compare import notes as comparison_notes
 from bncbench.evaluate.metrics import LOWER_IS_BETTER
 from bncbench.evaluate.report import MARK, NO_MEAN, difference_legend, summary_rows
@@ -35,6 +22,8 @@ from bncbench.evaluate.stats import draw_words, round4
 from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes
 
 if TYPE_CHECKING:
+    from markupsafe import Markup
+
     from bncbench.evaluate.ranks import RankTest
     from bncbench.results import Summary
 
@@ -60,22 +49,30 @@ class Cell:
 
 @dataclass
 class Table:
-    """One HTML table: `ident` is its element id, `footer` rows (summaries) are not sorted; a cell
-    is text or a `Cell`."""
+    """One HTML table: `ident` its element id, `footer` rows unsorted, a cell text or a `Cell`."""
 
     ident: str
     caption: str
     header: list[str]
-    rows: list[list[str | Cell]]
-    footer: list[list[str | Cell]] = field(default_factory=list)
+    rows: Sequence[Sequence[str | Cell]]
+    footer: Sequence[Sequence[str | Cell]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     text: bool = False  # cells are text (left-aligned, wrapped), not numbers
 
 
 @dataclass
+class Details:
+    """A collapsed block of tables: `summary` always shown, the tables on a click."""
+
+    ident: str
+    summary: str
+    tables: list[Table]
+    heading: bool = True  # each table's caption as its heading (False: the summary says it)
+
+
+@dataclass
 class Claims:
-    """A claims file judged against our runs (`bncbench claims`): its caption, (claim, printed,
-    ours, verdict, holds) per claim, and the lines after them (how many hold, coverage)."""
+    """A claims file judged (`bncbench claims`): (claim, printed, ours, verdict, holds) each, then its lines."""
 
     caption: str
     source: str
@@ -119,8 +116,7 @@ def shown_labels(s: Summary) -> list[str]:
 
 
 def _best(cells: list[str], lower: bool) -> list[str | Cell]:
-    """`cells` (numbers as printed, 'n/a', 'mean ± sd') with the best value(s) as a `Cell` of class
-    `best` when at least two have a value; equal printed values are all best."""
+    """`cells` as printed with the best value(s) a `Cell` of class `best` when two or more have a value."""
     nums = [float(c.split(" ± ")[0]) if c not in ("n/a", "") else math.nan for c in cells]
     have = [x for x in nums if not math.isnan(x)]
     if len(have) < 2:
@@ -130,15 +126,13 @@ def _best(cells: list[str], lower: bool) -> list[str | Cell]:
 
 
 def metric_table(s: Summary, differences: dict[str, str]) -> Table:
-    """A metric's table as `report` prints it (md): mean ± sd, the mean and average-rank rows,
-    the best value of each row marked; classifiers with no value at all (e.g. `selected` of a
-    non-selective one) are left out."""
+    """A metric's table as `report` prints it, the best of each row marked, classifiers with no value left out."""
     labels = shown_labels(s)
     lower = LOWER_IS_BETTER[s.metric]
-    rows = [[f"{d} {MARK}" if d in differences else d] + _best([_cell(*s.values[(d, lab)]) for lab in labels], lower)
+    rows = [[f"{d} {MARK}" if d in differences else d, *_best([_cell(*s.values[(d, lab)]) for lab in labels], lower)]
             for d in s.datasets]
-    footer, notes = summary_rows(s.datasets, labels, s.values, lower, NO_MEAN.get(s.metric, ""))
-    footer = [[r[0]] + _best(r[1:], lower or r[0].startswith("average rank")) for r in footer]
+    sums, notes = summary_rows(s.datasets, labels, s.values, lower, NO_MEAN.get(s.metric, ""))
+    footer = [[r[0], *_best(r[1:], lower or r[0].startswith("average rank"))] for r in sums]
     notes = [n for n in notes if not n.startswith("average rank: 1 = best")]  # the section's legend says it
     if not s.coverage.complete:  # else the summary's coverage line says it for every table
         notes.insert(0, s.coverage.line())
@@ -148,15 +142,13 @@ def metric_table(s: Summary, differences: dict[str, str]) -> Table:
     if s.status_line():
         notes.append(f"warning: {s.status_line()}")
     direction = "lower" if lower else "higher"
-    return Table(f"metric-{s.metric}", f"{s.metric}: {WORDS.get(s.metric, s.metric)}, mean ± sd ({direction} is better)",
-                 ["dataset"] + labels,
-                 rows, footer, notes + difference_legend(s.datasets, differences))
+    return Table(f"metric-{s.metric}",
+                 f"{s.metric}: {WORDS.get(s.metric, s.metric)}, mean ± sd ({direction} is better)",
+                 ["dataset", *labels], rows, footer, notes + difference_legend(s.datasets, differences))
 
 
 def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]) -> list[Table]:
-    """The W/D/L matrix of every classifier against every other, the records the sign test finds
-    significant (p ≤ `ALPHA`) marked, and its sign-test p-values, on the data sets finished for
-    every classifier (as `bncbench wdl` computes them)."""
+    """The W/D/L matrix, significant records (sign test p ≤ `ALPHA`) marked, and its p-values (as `wdl`)."""
     excluded = [d for d in s.datasets if d in s.incomplete]
     datasets = [d for d in s.datasets if d not in excluded]
     labels, lower = shown_labels(s), LOWER_IS_BETTER[s.metric]
@@ -171,8 +163,8 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
             return Cell(str(r), title=f"sign test p = {p:.4f}")
         return Cell(f"{r}*", "sig win" if r.wins > r.losses else "sig loss", f"sign test p = {p:.4f} ≤ {ALPHA:g}")
 
-    wins = [[a] + [record(a, b) for b in labels] for a in labels]
-    ps = [[a] + ["—" if a == b else format(mat[(a, b)][1], ".4f") for b in labels] for a in labels]
+    wins = [[a, *(record(a, b) for b in labels)] for a in labels]
+    ps = [[a, *("—" if a == b else format(mat[(a, b)][1], ".4f") for b in labels)] for a in labels]
     absent = {d: why for d, why in s.coverage.missing.items() if d not in s.datasets}
     notes = (coverage_notes(datasets, s.values, labels, labels, excluded, absent=absent)
              + settings_notes(s.metric, lower, rule, draws, tails)
@@ -185,8 +177,7 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
 
 
 def significant_records(s: Summary, settings: dict[str, str]) -> tuple[list[str], int]:
-    """(['A 6-0-1 B (p = 0.0156)', ...] for each pair whose sign test gives p ≤ `ALPHA`, the
-    winner first; the number of pairs) on the data sets finished for every classifier."""
+    """(['A 6-0-1 B (p = 0.0156)', ...] per pair with sign-test p ≤ `ALPHA`, winner first; number of pairs)."""
     datasets = [d for d in s.datasets if d not in s.incomplete]
     labels, lower = shown_labels(s), LOWER_IS_BETTER[s.metric]
     mat = matrix(datasets, labels, s.values, settings.get("draw", "exact4"), lower, settings.get("draws", "split"),
@@ -223,22 +214,24 @@ def protocol_text(p: dict) -> str:
                f"{cv.get('seed', 0)})")
     else:
         folds = "the C++ system's folds" if cv.get("scheme") == "petal" else "stratified folds"
-        how = f"{_count(runs, 'run')} of {cv.get('folds', 10)}-fold cross-validation ({folds}, seed {cv.get('seed', 0)})"
+        how = (f"{_count(runs, 'run')} of {cv.get('folds', 10)}-fold cross-validation ({folds}, seed "
+               f"{cv.get('seed', 0)})")
+    missing = str(pre.get("missing"))
     missing = {"distinct": "missing values kept as a value of their own", "impute": "missing values imputed",
-               "skip": "instances with a missing value skipped"}.get(pre.get("missing"), f"missing: {pre.get('missing')}")
+               "skip": "instances with a missing value skipped"}.get(missing, f"missing: {missing}")
     if pre.get("discretizer") == "mdl":
         disc = f"MDL discretisation ({pre.get('mdl_method')})"
     else:
         disc = f"equal-frequency discretisation into {pre.get('bins')} bins ({pre.get('eqfreq_method')})"
     scope = "fitted on each training set" if pre.get("scope") == "fold" else "fitted once on the whole data set"
+    est = str(p.get("estimator"))
     est = {"mestimate": f"the m-estimate (m = {p.get('m', 1)})", "laplace": "Laplace estimates",
-           "laplace_joint": "Laplace estimates of the joint counts"}.get(p.get("estimator"), str(p.get("estimator")))
+           "laplace_joint": "Laplace estimates of the joint counts"}.get(est, est)
     return f"{how}; {missing}, {disc} {scope}; probabilities by {est}"
 
 
 def experiment_text(inp: ReportInput) -> str:
-    """The experiment in one paragraph: what, on how many data sets of how many, with which
-    classifiers, by which protocol, and the summary metric."""
+    """The experiment in one paragraph: classifiers, data sets n of N, protocol, the summary metric."""
     first = inp.summaries[0]
     labels, cov = first.labels, first.coverage
     n = len(first.datasets)
@@ -271,8 +264,7 @@ def friedman_text(t: RankTest, metric: str) -> str:
 
 
 def pairs_lines(t: RankTest, s: Summary, settings: dict[str, str]) -> list[str]:
-    """The pairs that differ, one line per test: Nemenyi, Holm's procedure (on the average ranks)
-    and the sign test (on the W/D/L records, the config's settings)."""
+    """The pairs that differ, one line per test: Nemenyi, Holm (average ranks), the sign test (W/D/L)."""
     rank = dict(zip(t.labels, t.ranks))
 
     def names(flag: str) -> str:
@@ -295,8 +287,7 @@ def _ranks_table(t: RankTest, metric: str) -> Table:
 
 
 def glance_table(inp: ReportInput) -> Table:
-    """One row per judged metric: the best average rank, the Friedman p, the pairs Holm's
-    procedure tells apart and the significant W/D/L records."""
+    """One row per judged metric: best average rank, Friedman p, pairs Holm tells apart, significant W/D/L."""
     rows = []
     settings = inp.wdl
     primary = inp.primary or inp.summaries[0].metric
@@ -334,69 +325,23 @@ def reproduction_lines(inp: ReportInput) -> list[str]:
     return out
 
 
-def summary_html(inp: ReportInput) -> str:
-    """The summary section's content."""
-    parts = [f'<p id="experiment">{_esc(experiment_text(inp))}</p>']
-    if inp.coverage:
-        parts.append(f'<p class="note" id="coverage">{_esc(inp.coverage)}</p>')
+def summary_context(inp: ReportInput) -> dict[str, object]:
+    """What the summary section shows (templates/summary.html.j2)."""
     primary = inp.primary or inp.summaries[0].metric
+    s = next(x for x in inp.summaries if x.metric == primary)
     t = inp.ranks.get(primary)
+    out: dict[str, object] = {"experiment": experiment_text(inp), "coverage": inp.coverage, "primary": primary,
+                              "alpha": f"{ALPHA:g}", "ranks": None, "glance": None,
+                              "reproduction": reproduction_lines(inp)}
     if t is None:
-        s = next(x for x in inp.summaries if x.metric == primary)
-        why = ("one classifier has values" if len(shown_labels(s)) < 2 else
-               "fewer than two data sets where every classifier has a value")
-        parts.append(f'<p id="friedman">{_esc(primary)}: {why}; no ranks to compare.</p>')
+        out["no_ranks"] = ("one classifier has values" if len(shown_labels(s)) < 2 else
+                           "fewer than two data sets where every classifier has a value")
     else:
-        parts.append(_table_html(_ranks_table(t, primary)))
-        parts.append(f'<p id="friedman">{_esc(friedman_text(t, primary))}</p>')
-        if inp.cd is not None:
-            caption, svg = inp.cd
-            parts.append(f'<figure id="cd"><div class="svg">{inline_svg(svg, "cd")}</div>'
-                         f"<figcaption>{_esc(caption)}</figcaption></figure>")
-        s = next(x for x in inp.summaries if x.metric == primary)
-        parts.append(f'<div id="pairs"><p class="lead">Pairs that differ (α = {ALPHA:g}):</p><ul>'
-                     + "".join(f"<li>{_esc(line)}</li>" for line in pairs_lines(t, s, inp.wdl)) + "</ul></div>")
+        out.update(ranks=_ranks_table(t, primary), friedman=friedman_text(t, primary), pairs=pairs_lines(t, s, inp.wdl),
+                   cd=None if inp.cd is None else {"caption": inp.cd[0], "svg": _svg(inp.cd[1], "cd")})
     if len(inp.ranks) > 1 or (inp.ranks and primary not in inp.ranks):
-        parts.append(_table_html(glance_table(inp)))
-    lines = reproduction_lines(inp)
-    if lines:
-        parts.append('<p id="reproduction">' + "<br>".join(_esc(x) for x in lines) + "</p>")
-    return "\n".join(parts)
-
-
-# -- HTML --------------------------------------------------------------------------------------
-def _esc(x) -> str:
-    return html.escape(str(x), quote=True)
-
-
-def _td(c: str | Cell) -> str:
-    if isinstance(c, Cell):
-        cls = f' class="{_esc(c.cls)}"' if c.cls else ""
-        title = f' title="{_esc(c.title)}"' if c.title else ""
-        return f"<td{cls}{title}>{_esc(c.text)}</td>"
-    return f"<td>{_esc(c)}</td>"
-
-
-def _table_html(t: Table, heading: bool = True) -> str:
-    def tr(cells: list) -> str:
-        return f'<tr><th scope="row">{_esc(cells[0])}</th>' + "".join(_td(c) for c in cells[1:]) + "</tr>"
-
-    head = "<tr>" + "".join(f'<th scope="col" title="sort">{_esc(h)}</th>' for h in t.header) + "</tr>"
-    parts = [f'<div class="tbl" id="{_esc(t.ident)}">'] + ([f"<h3>{_esc(t.caption)}</h3>"] if heading else [])
-    parts += ['<div class="scroll">', f'<table class="sortable{" text" if t.text else ""}">', f"<thead>{head}</thead>",
-              "<tbody>" + "".join(map(tr, t.rows)) + "</tbody>"]
-    if t.footer:
-        parts.append("<tfoot>" + "".join(map(tr, t.footer)) + "</tfoot>")
-    parts += ["</table>", "</div>"]
-    parts += [f'<p class="note">{_esc(n)}</p>' for n in t.notes]
-    parts.append("</div>")
-    return "\n".join(parts)
-
-
-def _details(summary: str, content: str, ident: str = "", open_: bool = False) -> str:
-    """A collapsed block: `summary` always shown, `content` on a click."""
-    attrs = (f' id="{_esc(ident)}"' if ident else "") + (" open" if open_ else "")
-    return f"<details{attrs}><summary>{_esc(summary)}</summary>\n{content}\n</details>"
+        out["glance"] = glance_table(inp)
+    return out
 
 
 def _best_rank(inp: ReportInput, s: Summary) -> str:
@@ -409,68 +354,54 @@ def _best_rank(inp: ReportInput, s: Summary) -> str:
     return f": {labels[0]} only" if len(labels) == 1 else ""
 
 
-def tables_html(inp: ReportInput) -> str:
-    """The tables section: the judged metrics' tables open (the summary metric's first, with its
-    W/D/L matrix), the others collapsed."""
+def table_blocks(inp: ReportInput) -> list[Table | Details]:
+    """The tables section: the judged metrics' open (the summary metric's first), the others collapsed."""
     primary = inp.primary or inp.summaries[0].metric
     judged = [s for s in inp.summaries if s.metric == primary or s.metric in WDL_METRICS]
     judged.sort(key=lambda s: s.metric != primary)
     rest = [s for s in inp.summaries if s not in judged]
-    parts = [('<p class="note">Cells: mean ± sd; <b>bold</b>: the best value of the row (equal printed values all '
-              "bold); average rank: per data set 1 = best, equal printed values share the average of their ranks "
-              "(Demšar 2006). Click a column header to sort.</p>")]
+    out: list[Table | Details] = []
     for s in judged:
-        parts.append(_table_html(metric_table(s, inp.differences)))
+        out.append(metric_table(s, inp.differences))
         if len(shown_labels(s)) < 2:
             continue
         wins, ps = wdl_tables(s, inp.wdl, inp.differences)
-        sig, n = significant_records(s, inp.wdl)
         if s.metric == primary:
-            parts.append(_table_html(wins))
-            parts.append(_details(ps.caption, _table_html(ps, heading=False), f"details-wdl-p-{s.metric}"))
+            out += [wins, Details(f"details-wdl-p-{s.metric}", ps.caption, [ps], heading=False)]
         else:
-            parts.append(_details(f"{s.metric}: wins-draws-losses of each classifier against each other, "
-                                  f"{len(sig)} of {n} significant (sign test)",
-                                  _table_html(wins) + "\n" + _table_html(ps), f"details-wdl-{s.metric}"))
+            sig, n = significant_records(s, inp.wdl)
+            out.append(Details(f"details-wdl-{s.metric}", f"{s.metric}: wins-draws-losses of each classifier against "
+                               f"each other, {len(sig)} of {n} significant (sign test)", [wins, ps]))
     for s in rest:
         t = metric_table(s, inp.differences)
-        parts.append(_details(t.caption + _best_rank(inp, s), _table_html(t, heading=False), f"details-{t.ident}"))
-    return "\n".join(parts)
+        out.append(Details(f"details-{t.ident}", t.caption + _best_rank(inp, s), [t], heading=False))
+    return out
 
 
-def figures_html(figures: list[tuple[str, str]]) -> str:
-    """Each figure full width, its title as the caption (the SVG is drawn without one)."""
-    return "\n".join(f'<figure id="figure-{i + 1}"><figcaption>{_esc(" ".join(title.split()))}</figcaption>'
-                     f'<div class="svg">{inline_svg(svg, f"fig{i + 1}")}</div></figure>'
-                     for i, (title, svg) in enumerate(figures))
+def claims_table(c: Claims) -> Table:
+    """Each claim with its printed value, ours and the verdict, those that hold marked."""
+    rows: list[list[str | Cell]] = [[str(i), text, printed, ours, Cell(verdict, "holds" if holds else "")]
+                                    for i, (text, printed, ours, verdict, holds) in enumerate(c.verdicts, 1)]
+    return Table("claims-verdicts", f"{c.caption} ({c.source})", ["#", "claim", "printed", "ours", "verdict"], rows,
+                 notes=c.lines, text=True)
 
 
-def claims_html(c: Claims) -> str:
-    rows = [[str(i), text, printed, ours, Cell(verdict, "holds" if holds else "")]
-            for i, (text, printed, ours, verdict, holds) in enumerate(c.verdicts, 1)]
-    return _table_html(Table("claims-verdicts", f"{c.caption} ({c.source})", ["#", "claim", "printed", "ours", "verdict"], rows,
-                             notes=c.lines, text=True), heading=False)
-
-
-def provenance_html(inp: ReportInput) -> str:
-    """The run's provenance (items with no value left out), the data files and the config."""
-    prov = [["written by", f"bncbench {inp.version}"]] + [[k, str(v)] for k, v in inp.provenance.items()
-                                                          if str(v).strip()]
-    data = [list(row) for row in inp.data_files]
-    return "\n".join([
-        _table_html(Table("provenance-run", "the run (stored with the results)", ["item", "value"], prov, text=True)),
-        _table_html(Table("provenance-data", "data files (sha256 as verified on loading)",
-                          ["data set", "file", "sha256"], data, text=True)),
-        "<h3>config</h3>", f"<pre><code>{_esc(inp.config)}</code></pre>"])
+def provenance_tables(inp: ReportInput) -> tuple[Table, Table]:
+    """The run's provenance (items with no value left out) and the data files."""
+    prov: list[list[str | Cell]] = [["written by", f"bncbench {inp.version}"]]
+    prov += [[k, str(v)] for k, v in inp.provenance.items() if str(v).strip()]
+    return (Table("provenance-run", "the run (stored with the results)", ["item", "value"], prov, text=True),
+            Table("provenance-data", "data files (sha256 as verified on loading)", ["data set", "file", "sha256"],
+                  [list(row) for row in inp.data_files], text=True))
 
 
 _SVG_REFERENCES = re.compile(r'(\bid="|url\(#|href="#)([^")]+)')
 
 
 def inline_svg(svg: str, prefix: str) -> str:
-    """An SVG document as an element of the page: the XML declaration, doctype and metadata
-    (creation date) dropped, and every id (and reference to one) prefixed, so figures drawn
-    with the same ids (matplotlib's `patch_1`, clip paths) do not collide."""
+    """An SVG document as an element of the page, its metadata dropped and every id prefixed by `prefix`."""
+    # drops the XML declaration, doctype and creation date; figures drawn with the same ids (matplotlib's
+    # `patch_1`, clip paths) must not collide on one page
     start = svg.find("<svg")
     if start < 0:
         raise ValueError("not an SVG document")
@@ -478,73 +409,36 @@ def inline_svg(svg: str, prefix: str) -> str:
     return _SVG_REFERENCES.sub(lambda m: f"{m[1]}{prefix}-{m[2]}", body)
 
 
-CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:72rem;padding:0 1rem;
-line-height:1.35;color:#222}
-h1{font-size:1.5rem;margin:1rem 0 .3rem}h2{font-size:1.2rem;border-bottom:1px solid #ccc;margin:1.5rem 0 .5rem}
-h3{font-size:1rem;margin:.8rem 0 .25rem}
-nav ul{list-style:none;padding:0;margin:0 0 .5rem;display:flex;flex-wrap:wrap;gap:0 1.2rem}
-.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}
-table{border-collapse:collapse;font-size:.85rem;font-variant-numeric:tabular-nums}
-th,td{border:1px solid #ddd;padding:.05rem .45rem;text-align:right;white-space:nowrap}
-th[scope=row],thead th:first-child{text-align:left}
-table.text td,table.text th{text-align:left;white-space:normal;overflow-wrap:anywhere}
-ul{margin:.1rem 0 .4rem;padding-left:1.4rem}p.lead{margin-bottom:0}
-thead th{background:#f3f3f3;cursor:pointer;position:sticky;top:0}
-thead th[aria-sort=ascending]::after{content:" \\25B2"}thead th[aria-sort=descending]::after{content:" \\25BC"}
-tfoot td{background:#fafafa;font-style:italic}
-td.best{font-weight:bold}td.sig{font-weight:bold}td.win{background:#dff3df}td.loss{background:#f8dddd}
-td.holds{background:#dff3df}
-p{margin:.5rem 0}.note{font-size:.8rem;color:#555;margin:.15rem 0}
-details{margin:.4rem 0}summary{cursor:pointer;font-size:.95rem}details>.tbl h3{margin-top:.4rem}
-pre{background:#f6f6f6;padding:.5rem;overflow-x:auto;font-size:.8rem}
-figure{margin:.8rem 0}figcaption{font-size:.9rem;margin-bottom:.2rem}.svg svg{width:100%;height:auto;display:block}
-@media (max-width:40rem){body{padding:0 .5rem}table{font-size:.75rem}th,td{padding:.1rem .3rem}}
-"""
+def _svg(svg: str, prefix: str) -> Markup:
+    """An SVG document of figures.py as an element of the page (`inline_svg`)."""
+    from markupsafe import Markup
 
-# Click a column header to sort the body rows by it (numbers by value, text alphabetically);
-# a second click reverses the order. Footer rows (mean, average rank) stay where they are. The
-# page's <html> element then says how many tables were made sortable (data-sortable).
-SCRIPT = """
-document.querySelectorAll("table.sortable thead th").forEach(function (th) {
-  th.addEventListener("click", function () {
-    var table = th.closest("table"), body = table.tBodies[0], i = th.cellIndex;
-    var asc = th.getAttribute("aria-sort") !== "ascending";
-    table.querySelectorAll("thead th").forEach(function (h) { h.removeAttribute("aria-sort"); });
-    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
-    function key(tr) { var t = tr.cells[i].textContent.trim(), x = parseFloat(t); return isNaN(x) ? t : x; }
-    Array.from(body.rows).sort(function (a, b) {
-      var x = key(a), y = key(b);
-      var c = typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1);
-      return asc ? c : -c;
-    }).forEach(function (tr) { body.appendChild(tr); });
-  });
-});
-document.documentElement.setAttribute("data-sortable", document.querySelectorAll("table.sortable").length);
-"""
+    # The one value the templates do not escape: SVG we drew (matplotlib escapes the text in it),
+    # inlined as markup, not shown as text. Every other value is escaped by autoescape.
+    return Markup(inline_svg(svg, prefix))
 
 
 def render(inp: ReportInput) -> str:
-    """The whole page."""
-    sections: list[tuple[str, str, str]] = [("summary", "Summary", summary_html(inp)),
-                                            ("tables", "Tables", tables_html(inp))]
-    if inp.figures:
-        sections.append(("figures", "Figures", figures_html(inp.figures)))
+    """The whole page: templates/report.html.j2 with a partial per section, every value autoescaped."""
+    import jinja2
+
+    sections = [("summary", "Summary"), ("tables", "Tables")] + ([("figures", "Figures")] if inp.figures else [])
+    comparison = claims = None
     if inp.comparison is not None:
-        sections.append(("comparison", "Beside the published values", _details(
-            f"{inp.comparison_source}: {inp.comparison.total_line()}",
-            "\n".join(_table_html(t) for t in comparison_tables(inp.comparison, inp.comparison_source)),
-            "details-comparison")))
+        sections.append(("comparison", "Beside the published values"))
+        comparison = Details("details-comparison", f"{inp.comparison_source}: {inp.comparison.total_line()}",
+                             comparison_tables(inp.comparison, inp.comparison_source))
     if inp.claims is not None:
-        sections.append(("claims", "The paper's claims", _details(
-            f"{inp.claims.caption}: {inp.claims.lines[0]}", claims_html(inp.claims), "details-claims")))
-    sections.append(("provenance", "Provenance", _details(
-        "bncbench version, machine, data files and their checksums, the config", provenance_html(inp),
-        "details-provenance")))
-    nav = "".join(f'<li><a href="#{i}">{_esc(h)}</a></li>' for i, h, _ in sections)
-    body = "\n".join(f'<section id="{i}">\n<h2>{_esc(h)}</h2>\n{content}\n</section>' for i, h, content in sections)
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{_esc(inp.title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-            f"<h1>{_esc(inp.title)}</h1>\n<nav><ul>{nav}</ul></nav>\n{body}\n"
-            f"<script>{SCRIPT}</script>\n</body>\n</html>\n")
+        sections.append(("claims", "The paper's claims"))
+        claims = Details("details-claims", f"{inp.claims.caption}: {inp.claims.lines[0]}", [claims_table(inp.claims)],
+                         heading=False)
+    sections.append(("provenance", "Provenance"))
+    run, data = provenance_tables(inp)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("bncbench.evaluate"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    env.tests.update(cell=lambda x: isinstance(x, Cell), details=lambda x: isinstance(x, Details))
+    return env.get_template("report.html.j2").render(
+        title=inp.title, sections=sections, **summary_context(inp), blocks=table_blocks(inp),
+        figures=[(" ".join(title.split()), _svg(svg, f"fig{i}")) for i, (title, svg) in enumerate(inp.figures, 1)],
+        comparison=comparison, claims=claims, run=run, data=data, config=inp.config)

@@ -9,7 +9,7 @@ value of each row in bold (checked against report's printed numbers), significan
 marked (checked against a plain binomial sign test), the detailed matrices and the provenance
 collapsed, the rows that mean nothing absent; the figures of `figures.figures_for_html` with their
 titles as captions only; `processor` filled; the same bytes on a second run; nothing outside
-itself; and in headless Chromium (test marked `browser`) the summary first with the CD diagram
+itself; every value text, never markup (autoescape), but our SVG; and in headless Chromium (test marked `browser`) the summary first with the CD diagram
 as inline SVG.
 """
 
@@ -125,7 +125,8 @@ def test_page_parses_strictly_summary_first_and_holds_every_table(pages):
     doc2 = _strict_parse(compared)
     assert [s.get("id") for s in doc2.find("body").findall("section")] == \
         ["summary", "tables", "figures", "comparison", "claims", "provenance"]
-    assert _table_ids(doc2) == EXPECTED_IDS[:-2] + ["compare-values", "compare-summary", "claims-verdicts"] + EXPECTED_IDS[-2:]
+    assert _table_ids(doc2) == [*EXPECTED_IDS[:-2], "compare-values", "compare-summary", "claims-verdicts",
+                                *EXPECTED_IDS[-2:]]
     assert _collapsed(doc2) == COLLAPSED
 
 
@@ -199,7 +200,7 @@ def test_summary_holds_the_cd_diagram_inline(pages):
     assert "Nemenyi test" in _text(fig.find("figcaption"))
     # the same diagram as `figures --only cd` of every classifier, drawn without its title
     whole = cd_svg(str(res))
-    assert "Friedman p" in whole and "Friedman p" not in texts
+    assert whole is not None and "Friedman p" in whole and "Friedman p" not in texts
 
 
 def test_summary_without_ranks_says_why(pages):
@@ -218,7 +219,8 @@ def test_best_value_of_each_row_is_bold(pages):
     smallest printed mean (zol: lower is better); in the footer, the smallest mean and rank."""
     res, plain, _, _ = pages
     md = bnc("report", res, "--metric", "zol", check=True).stdout.splitlines()
-    want = [[c.strip() for c in line.split("|")[1:-1]] for line in md if line.startswith("| ") and "dataset" not in line]
+    want = [[c.strip() for c in line.split("|")[1:-1]] for line in md
+            if line.startswith("| ") and "dataset" not in line]
     doc = _strict_parse(plain)
     rows = _rows(_by_id(doc, "metric-zol"))[1:]
     assert [[_text(c) for c in r] for r in rows] == want and len(want) == 7 + 2
@@ -260,7 +262,7 @@ def test_significant_wdl_records_are_marked():
     """A over 6 data sets always lower than B (6-0-0, p = 1/64) and C equal to A on 3, worse on
     3 (3-3-0 for A: p = 0.25 with the draws split): only A–B is marked, green for A's row, red for
     B's; the summary lists it."""
-    from bncbench.evaluate.html import significant_records, wdl_tables
+    from bncbench.evaluate.html import Cell, significant_records, wdl_tables
     from bncbench.results import Summary
 
     ds = [f"d{i}" for i in range(6)]
@@ -271,13 +273,51 @@ def test_significant_wdl_records_are_marked():
     s = Summary("zol", ds, ["A", "B", "C"], values)
     wins, ps = wdl_tables(s, {"draw": "exact4", "draws": "split", "tails": "one"}, {})
     cells = {(r[0], lab): cell for r in wins.rows for lab, cell in zip(["A", "B", "C"], r[1:])}
-    marked = {k: (v.text, v.cls) for k, v in cells.items() if getattr(v, "cls", "")}
+    marked = {k: (v.text, v.cls) for k, v in cells.items() if isinstance(v, Cell) and v.cls}
     assert _plain_sign_test(6, 0, 0) == 1 / 64 <= 0.05 < _plain_sign_test(3, 3, 0)
     assert marked == {("A", "B"): ("6-0-0*", "sig win"), ("B", "A"): ("0-0-6*", "sig loss")}
-    assert cells[("A", "C")].text == "3-3-0" and cells[("A", "C")].title == f"sign test p = {_plain_sign_test(3, 3, 0):.4f}"
+    a_c = cells[("A", "C")]
+    assert isinstance(a_c, Cell) and a_c.text == "3-3-0"
+    assert a_c.title == f"sign test p = {_plain_sign_test(3, 3, 0):.4f}"
     assert ps.rows[0][2] == f"{1 / 64:.4f}"
     assert significant_records(s, {"draw": "exact4", "draws": "split", "tails": "one"}) == \
         (["A 6-0-0 B (p = 0.0156)"], 3)
+
+
+EVIL = "<script>alert(1)</script>&\"'"
+
+
+def test_values_are_text_never_markup():
+    """A data set name, a classifier label, a claim, a config value, a provenance item and a
+    figure's title holding markup and &"' come out escaped: no element of theirs in the page, the
+    same text back when parsed; the figure's SVG (ours) is an element."""
+    from bncbench.evaluate.html import Claims, ReportInput, render
+    from bncbench.results import Summary
+
+    datasets, labels = [EVIL, "d2", "d3"], [f"A{EVIL}", "B"]
+    values = {(d, lab): (0.1 * i + j / 100, math.nan)
+              for i, d in enumerate(datasets, 1) for j, lab in enumerate(labels)}
+    claims = Claims(f"Claims of {EVIL}", "claims.yaml", [(EVIL, "1-0-0", "3-0-0", "holds", True)], [f"1 of 1 {EVIL}"])
+    svg = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" id="a"><text>drawn</text></svg>'
+    page = render(ReportInput(title=f"report {EVIL}", version="0", provenance={"host": EVIL}, config=f"name: {EVIL}\n",
+                              data_files=[(EVIL, "x.csv", "")], summaries=[Summary("zol", datasets, labels, values)],
+                              differences={}, wdl={}, figures=[(EVIL, svg)], claims=claims, name=EVIL))
+    assert "<script>alert" not in page and "&\"'" not in page
+    doc = _strict_parse(page)
+    assert [e.text.split("(")[0].strip() for e in doc.iter("script")] == ["document.querySelectorAll"]  # ours only
+    assert doc.find("head/title").text == _text(doc.find("body/h1")) == f"report {EVIL}"
+    said = _text(_by_id(doc, "experiment"))
+    assert f"The experiment {EVIL} compares 2 classifiers (A{EVIL}, B) on 3 data sets" in said
+    head, first = _rows(_by_id(doc, "metric-zol"))[:2]
+    assert [_text(c) for c in head] == ["dataset", f"A{EVIL}", "B"] and _text(first[0]) == EVIL
+    assert [_text(c) for c in _rows(_by_id(doc, "claims-verdicts"))[1]] == ["1", EVIL, "1-0-0", "3-0-0", "holds"]
+    assert f"Claims of {EVIL} (claims.yaml): 1 of 1 {EVIL}" == _text(_by_id(doc, "reproduction"))
+    assert {_text(r[0]): _text(r[1]) for r in _rows(_by_id(doc, "provenance-run"))}["host"] == EVIL
+    assert _text(_rows(_by_id(doc, "provenance-data"))[1][0]) == EVIL
+    assert doc.find(".//pre/code").text == f"name: {EVIL}\n"
+    figure = _by_id(doc, "figure-1")
+    assert _text(figure.find("figcaption")) == EVIL
+    assert [e.get("id") for e in figure.iter() if isinstance(e.tag, str) and e.tag.endswith("svg")] == ["fig1-a"]
 
 
 def test_figures_full_width_with_one_title(pages):
@@ -340,7 +380,8 @@ def test_reproduction_status_in_the_summary(pages):
                  if "values equal at the printed precision" in line)
     said = _text(_by_id(_strict_parse(compared), "reproduction"))
     assert f"Beside papers/stan70/dev.tsv: {total}" in said
-    counted = next(line for line in bnc("claims", claims, check=True).stdout.splitlines() if "judged claims hold" in line)
+    counted = next(line for line in bnc("claims", claims, check=True).stdout.splitlines()
+                   if "judged claims hold" in line)
     assert counted == "1 of 2 judged claims hold in our runs."
     assert f"Claims of paper default (a test) ({claims}): {counted}" in said
     doc = _strict_parse(compared)
@@ -408,7 +449,7 @@ def test_page_renders_in_headless_chromium_summary_first_with_the_cd_diagram(pag
     page.write_text(compared.replace("</body>", probe + "</body>"), encoding="utf-8")
     r = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1280,900",
                         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()],
-                       capture_output=True, text=True, timeout=180)
+                       capture_output=True, text=True, timeout=180, check=False)
     assert r.returncode == 0, r.stderr[-2000:]
     dom = html5lib.parse(r.stdout, namespaceHTMLElements=False)
     assert dom.find("head/title").text == TITLE
