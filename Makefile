@@ -1,4 +1,5 @@
-# bncbench — `make run` sets everything up and runs the default experiment; `make test` runs the suite.
+# bncbench — `make run` sets everything up and runs the default experiment; `make test` runs the suite;
+# `make lint` runs ruff and mypy (their settings: pyproject.toml).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -7,7 +8,7 @@ PY := $(VENV)/bin/python
 JOBS ?= $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
 # Data: bncbench itself searches BNCBENCH_MIRROR, else ../shared/uci beside this checkout (docs/cli.md: Data and cache folders).
 
-.PHONY: run test mutants bench stan70 ait36 aode22 kban clean
+.PHONY: run test lint mutants bench stan70 ait36 aode22 kban clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +28,10 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q
+
+lint: $(VENV)/.installed
+	$(PY) -m ruff check bncbench tests
+	$(PY) -m mypy
 
 # The mutation check (docs/testing.md): each deliberate bug of tools/mutants.yaml applied to a
 # temporary copy, the fast suite run there without the mirror. make mutants MUTANTS="--only ID --area-only"

@@ -49,7 +49,8 @@ SKIP_PARTS = {"__pycache__", ".venv", "results", ".pytest_cache"}
 # "(README: X)", "(see README: "X")", "(docs/cli.md: X)": the file, then X up to the closing parenthesis
 POINTER = re.compile(r"\((?:[^()]*?\s)?(README(?:\.md)?|docs/[A-Za-z0-9_./-]+?\.md):[ \t\n]*([^()]+?)\s*\)")
 # "docs/algorithms.md §4.7", "docs/algorithms.md §2.2/§2.3", "docs/algorithms.md §4.7, §4.8 and §9"
-ALGO_CITATION = re.compile(r"docs/algorithms\.md[ \t\n]*((?:§[ \t]*\d+(?:\.\d+)*(?:[ \t\n]*(?:,|/|and|or|&)[ \t\n]*)?)+)")
+ALGO_CITATION = re.compile(r"docs/algorithms\.md[ \t\n]*"
+                           r"((?:§[ \t]*\d+(?:\.\d+)*(?:[ \t\n]*(?:,|/|and|or|&)[ \t\n]*)?)+)")
 SECTION_NUMBER = re.compile(r"§[ \t]*(\d+(?:\.\d+)*)")
 LINK = re.compile(r"(?<!!)\[([^\]\n]*)\]\(([^()\s]+)\)")
 HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
@@ -161,7 +162,7 @@ def bad_section_pointers(root: Path) -> list[str]:
 
 def algorithm_citations(root: Path) -> list[tuple[str, str]]:
     """(where, section number) of every "docs/algorithms.md §N" citation in the searched files."""
-    out = []
+    out: list[tuple[str, str]] = []
     for path in searched_files(root):
         if path == root / "docs" / "algorithms.md":
             continue  # its own "§N" cross-references are not citations "docs/algorithms.md §N"

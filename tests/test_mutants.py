@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tools" / "mutants.py"
 
 _spec = importlib.util.spec_from_file_location("bncbench_tools_mutants", SCRIPT)
+assert _spec is not None and _spec.loader is not None
 mutants = sys.modules.setdefault("bncbench_tools_mutants", importlib.util.module_from_spec(_spec))
 _spec.loader.exec_module(mutants)
 

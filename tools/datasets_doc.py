@@ -50,9 +50,9 @@ def catalog_table() -> str:
         else:
             parts = []
             for f in e["files"]:
-                held = "" if f.get("sha256") else " (not held)"
+                unheld = "" if f.get("sha256") else " (not held)"
                 opt = " (optional)" if f.get("optional") else ""
-                parts.append(f"`{f['source']}:{f['path']}`{held}{opt}")
+                parts.append(f"`{f['source']}:{f['path']}`{unheld}{opt}")
             src = " + ".join(parts)
         paper = e["expected"]
         ours = dict(paper, **e.get("found", {}))

@@ -8,16 +8,17 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import yaml
 
-from bncbench.data.dataset import Attribute, Dataset
-from bncbench.errors import DataError, DataUnavailable, UserError
-from bncbench.data.generators import SYNTH_PATTERN, GENERATORS, is_synth, synth
-from bncbench.data.loaders import build_dataset, parse_arff, parse_delimited
-from bncbench.data.sources import cache_dir, sha256_of
 from bncbench.data import sources
+from bncbench.data.dataset import Attribute, Dataset
+from bncbench.data.generators import GENERATORS, SYNTH_PATTERN, is_synth, synth
+from bncbench.data.loaders import RawTable, build_dataset, parse_arff, parse_delimited
+from bncbench.data.sources import cache_dir, sha256_of
+from bncbench.errors import DataError, DataUnavailable, UserError
 from bncbench.utils.files import atomic_write
 from bncbench.utils.suggest import did_you_mean
 
@@ -115,10 +116,10 @@ def _load_cached(canonical: str) -> Dataset:
     e = _catalog()["datasets"][canonical]
     if e["format"] == "generated":
         g = dict(e["generator"])
-        ds = GENERATORS[g.pop("name")](**g)
-        ds.name = canonical
-        ds.checksums = {"generator": json.dumps(e["generator"], sort_keys=True)}
-        return ds
+        generated = GENERATORS[g.pop("name")](**g)
+        generated.name = canonical
+        generated.checksums = {"generator": json.dumps(e["generator"], sort_keys=True)}
+        return generated
     located = []
     for spec in e["files"]:
         try:
@@ -150,8 +151,8 @@ def recipe(e: dict) -> str:
     return hashlib.sha256(json.dumps(r, sort_keys=True).encode()).hexdigest()
 
 
-def _parse(canonical: str, e: dict, located) -> Dataset:
-    rows = None
+def _parse(canonical: str, e: dict, located: list[tuple[dict, Path]]) -> Dataset:
+    rows: RawTable | None = None
     for spec, path in located:
         label = f"{spec['source']}:{spec['path']}"
         text = _read_text(path, label)
@@ -167,6 +168,8 @@ def _parse(canonical: str, e: dict, located) -> Dataset:
                 raise DataError(f"{label}: {len(table.names)} columns, but the first file has {len(rows.names)}")
             rows.rows.extend(table.rows)
             rows.lines.extend(table.lines)  # each file's own line numbers
+    if rows is None:
+        raise DataUnavailable(f"{canonical}: none of its files is available (all are optional)")
     return build_dataset(canonical, rows, e.get("class", -1), drop=e.get("drop"), numeric=e.get("numeric"),
                          missing_tokens=tuple(e.get("missing", ["?"])), class_strip=e.get("class_strip", ""),
                          class_map=e.get("class_map"), class_blocks=e.get("class_blocks"), where=canonical)
@@ -190,7 +193,9 @@ def _write_parsed(path: Path, ds: Dataset) -> None:
     meta = {"attributes": [{"name": a.name, "values": a.values} for a in ds.attributes], "classes": ds.classes}
     try:
         with atomic_write(path, "wb") as f:
-            np.savez(f, meta=np.array(json.dumps(meta)), y=ds.y, **{f"c{i}": c for i, c in enumerate(ds.columns)})
+            arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta)), "y": ds.y,
+                                      **{f"c{i}": c for i, c in enumerate(ds.columns)}}  # Any: savez's **kwds
+            np.savez(f, **arrays)
     except OSError:
         pass  # a read-only cache only costs parsing time
 

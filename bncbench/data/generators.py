@@ -8,6 +8,7 @@ Regression Trees", Wadsworth 1984 (§2.6.1 LED, §2.6.2 waveform), written from 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -78,7 +79,8 @@ def synth(spec: str) -> Dataset:
     """
     m = SYNTH_PATTERN.match(spec)
     if not m:
-        raise UserError(f"{spec!r}: synthetic data sets are named synth:ROWSxATTRSxCLASSES[:seed], e.g. synth:1000000x10x10")
+        raise UserError(f"{spec!r}: synthetic data sets are named synth:ROWSxATTRSxCLASSES[:seed], "
+                        "e.g. synth:1000000x10x10")
     rows, n, nc = int(m.group(1)), int(m.group(2)), int(m.group(3))
     seed = int(m.group(4) or 0)
     if rows < 1 or n < 1 or nc < 2:
@@ -88,7 +90,7 @@ def synth(spec: str) -> Dataset:
     parents = np.array([-1] + [int(rng.integers(0, i)) for i in range(1, n)])
     prior = rng.dirichlet(np.full(nc, 2.0))
     y = np.searchsorted(np.cumsum(prior), rng.random(rows), side="right").clip(0, nc - 1).astype(np.int32)
-    cols = []
+    cols: list[np.ndarray] = []
     for i in range(n):
         pc = 1 if parents[i] < 0 else int(cards[parents[i]])
         cpt = rng.dirichlet(np.full(int(cards[i]), 0.5), size=(pc, nc))  # [parent value, class, value]
@@ -106,4 +108,4 @@ def synth(spec: str) -> Dataset:
     return ds
 
 
-GENERATORS = {"led": led, "waveform": waveform}
+GENERATORS: dict[str, Callable[..., Dataset]] = {"led": led, "waveform": waveform}

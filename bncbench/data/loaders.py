@@ -85,13 +85,13 @@ def parse_arff(text: str, where: str) -> RawTable:
     # one reader over the data lines: `line_num` (lines consumed) maps each row to its file line
     reader = csv.reader((l for _, l in body), quotechar="'", skipinitialspace=True, escapechar="\\")
     for row in reader:
-        line = body[reader.line_num - 1][0]
+        line_no = body[reader.line_num - 1][0]
         if row and row[0].startswith("{"):
-            raise DataError(f"{where}:{line}: sparse ARFF rows are not supported")
+            raise DataError(f"{where}:{line_no}: sparse ARFF rows are not supported")
         if len(row) != width:
-            raise DataError(f"{where}:{line}: {len(row)} values, expected {width} (truncated or malformed file)")
+            raise DataError(f"{where}:{line_no}: {len(row)} values, expected {width} (truncated or malformed file)")
         table.rows.append([v.strip().strip('"') for v in row])
-        table.lines.append(line)
+        table.lines.append(line_no)
     return table
 
 
@@ -144,7 +144,7 @@ def column_list(names: list[str], limit: int = 12) -> str:
     return f"{', '.join(names[:limit])}, ... ({len(names)} columns)"
 
 
-def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
+def build_dataset(name: str, table: RawTable, class_column: int | str, *,
                   drop: list[int] | None = None, numeric: list[int] | str | None = None,
                   missing_tokens: tuple[str, ...] = ("?",), class_strip: str = "",
                   class_map: dict[str, str] | None = None, class_blocks: dict | None = None,
@@ -175,9 +175,9 @@ def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
                             f"(columns: {column_list(table.names)})")
         ci = table.names.index(class_column)
     else:
-        ci = class_column % width if -width <= class_column < width else None
-        if ci is None:
+        if not -width <= class_column < width:
             raise DataError(f"{where}: class column {class_column} is out of range (file has {width} columns)")
+        ci = class_column % width
     drop_set = {d % width for d in (drop or [])}
     if numeric == "all":
         numeric = [j for j in range(width) if j != ci]
@@ -190,8 +190,9 @@ def build_dataset(name: str, table: RawTable, class_column: int | str | None, *,
         raw_class = [class_map.get(v, v) if v not in missing else v for v in raw_class]
     keep = np.array([v not in missing for v in raw_class], dtype=bool)
     line_of = [ln for ln, k in zip(table.lines, keep) if k] if len(table.lines) == len(table.rows) else None
-    if table.declared[ci] is not None and not class_map and (table.typed or class_blocks is not None):
-        classes = list(table.declared[ci])
+    declared_classes = table.declared[ci]
+    if declared_classes is not None and not class_map and (table.typed or class_blocks is not None):
+        classes = list(declared_classes)
     else:
         classes = _sorted_values({v for v, k in zip(raw_class, keep) if k})
     cindex = {v: k for k, v in enumerate(classes)}

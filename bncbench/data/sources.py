@@ -50,7 +50,8 @@ def mirror_location() -> str | None:
     if "://" in m:
         return m.rstrip("/")
     if not Path(m).is_dir():
-        raise UserError(f"BNCBENCH_MIRROR={m}: no such folder (point it at a folder whose raw/ has the UCI archive's layout, e.g. ../shared/uci)")
+        raise UserError(f"BNCBENCH_MIRROR={m}: no such folder (point it at a folder whose raw/ has the UCI archive's "
+                        "layout, e.g. ../shared/uci)")
     return str(Path(m))
 
 
@@ -77,8 +78,8 @@ def _check(path: Path, spec: dict, label: str) -> None:
     if want:
         got = sha256_of(path)
         if got != want:
-            raise DataError(f"checksum mismatch for {label} ({path}): expected sha256 {want[:12]}..., got {got[:12]}...; "
-                            f"replace the file with the original or delete it to fetch it again")
+            raise DataError(f"checksum mismatch for {label} ({path}): expected sha256 {want[:12]}..., "
+                            f"got {got[:12]}...; replace the file with the original or delete it to fetch it again")
 
 
 def _decompress(path: str, compression: str) -> None:
@@ -89,9 +90,10 @@ def _decompress(path: str, compression: str) -> None:
             with gzip.open(path, "rb") as src:
                 shutil.copyfileobj(src, out)
         else:
-            r = subprocess.run(["gzip", "-dc", path], stdout=out, stderr=subprocess.PIPE)
+            r = subprocess.run(["gzip", "-dc", path], stdout=out, stderr=subprocess.PIPE, check=False)
             if r.returncode != 0:
-                raise DataError(f"cannot decompress {path} (.{compression}): {r.stderr.decode(errors='replace').strip()}")
+                detail = r.stderr.decode(errors="replace").strip()
+                raise DataError(f"cannot decompress {path} (.{compression}): {detail}")
 
 
 def _download(url: str, dest: Path, spec: dict, label: str, compression: str | None = None) -> None:
@@ -103,13 +105,14 @@ def _download(url: str, dest: Path, spec: dict, label: str, compression: str | N
                 with urllib.request.urlopen(url, timeout=60) as resp:
                     shutil.copyfileobj(resp, out)
             except (urllib.error.URLError, OSError) as e:
-                raise DataUnavailable(f"cannot download {label} from {url}: {getattr(e, 'reason', e)}; "
-                                      f"set BNCBENCH_MIRROR to a folder holding it or place it at {dest}") from None
+                raise DataUnavailable(f"cannot download {label} from {url}: {getattr(e, 'reason', e)}; set "
+                                      f"BNCBENCH_MIRROR to a folder holding it or place it at {dest}") from None
         if compression:
             _decompress(tmp, compression)
         _check(Path(tmp), spec, label)
         if not spec.get("sha256"):
-            print(f"warning: {label} has no published checksum; recorded sha256 {sha256_of(Path(tmp))}", file=sys.stderr)
+            print(f"warning: {label} has no published checksum; recorded sha256 {sha256_of(Path(tmp))}",
+                  file=sys.stderr)
 
 
 def locate(spec: dict, base_url: str | None = None) -> Path:
@@ -144,5 +147,6 @@ def locate(spec: dict, base_url: str | None = None) -> Path:
         comp = spec.get("compression")
         _download(base.rstrip("/") + "/" + rel + (f".{comp}" if comp else ""), cached, spec, label, comp)
         return cached
-    raise DataUnavailable(f"{label} is not available: no copy in the cache ({cache_dir()}) or in {mirror_description()}; "
-                          f"set BNCBENCH_MIRROR to a folder with {sub}/{rel} or place the file at {cached}")
+    raise DataUnavailable(f"{label} is not available: no copy in the cache ({cache_dir()}) or in "
+                          f"{mirror_description()}; set BNCBENCH_MIRROR to a folder with {sub}/{rel} or place the "
+                          f"file at {cached}")

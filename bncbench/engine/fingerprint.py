@@ -55,8 +55,9 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
-                    and isinstance(body[0].value.value, str):
+            first = body[0] if body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
                 node.body = body[1:] or [ast.Pass()]
     return tree
 
@@ -72,8 +73,8 @@ def _raw_imports(tree: ast.AST) -> list[list]:
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child)
+            for stmt in node.orelse:
+                visit(stmt)
             return
         if isinstance(node, ast.Import):
             found.extend([0, a.name, None] for a in node.names)
@@ -153,7 +154,7 @@ def _save_digests() -> None:
         pass
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module_digest(name: str) -> tuple[str, frozenset[str]]:
     """(hash of the module's code, the bncbench modules it imports). The parse of a source text
     is looked up by the text's sha256; names are resolved to modules afresh every time."""
@@ -184,7 +185,7 @@ def closure(roots: list[str]) -> dict[str, str]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def code_fingerprint(cls: type) -> str:
     """Hash of the code that computes a task of classifier class `cls` (see the module docstring)."""
     modules = closure([cls.__module__, *PIPELINE_MODULES])

@@ -14,10 +14,15 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # rich is imported only for a terminal's bar
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
 
 def _duration(seconds: float) -> str:
-    s = int(round(seconds))
+    s = round(seconds)
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
@@ -113,11 +118,13 @@ class Progress:
         self.time_left = RemainingTime(sum(u.tasks for u in units), sum(u.work for u in units))
         self.fancy = sys.stderr.isatty() and not quiet
         self.start = clock()
-        self._bar = None
+        self._bar: RichProgress | None = None
+        self._task: TaskID | None = None
 
     def __enter__(self):
         if self.fancy:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as RichProgress
 
             self._bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                      TimeElapsedColumn(), TextColumn("{task.fields[eta]}"), transient=False)
@@ -141,7 +148,7 @@ class Progress:
         self.time_left.finished(n, work, seconds)
         if dataset in self.remaining:
             self.remaining[dataset] -= n
-        if self._bar is not None:
+        if self._bar is not None and self._task is not None:
             self._bar.update(self._task, advance=n, description=f"{dataset} {detail}".strip(),
                              eta=self._eta().lstrip(", "))
         elif not self.quiet and self.remaining.get(dataset, 1) <= 0:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def did_you_mean(word, choices: Iterable) -> str:

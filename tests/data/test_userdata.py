@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from bncbench import config
+from bncbench.data.dataset import Dataset
 from bncbench.data.loaders import column_list, parse_arff, parse_delimited
 from bncbench.data.userdata import DEFAULT_MISSING, PANDAS_NA, ReadOptions, load_user
 from bncbench.errors import DataError
@@ -46,14 +47,14 @@ def test_default_markers_are_pandas_na_strings():
 
 def test_na_and_question_mark_files_read_alike_and_as_pandas_reads(tmp_path):
     rng = np.random.default_rng(3)
-    rows = []
+    rows: list[list[str | None]] = []
     for i in range(60):
         rows.append([f"{rng.normal(30, 8):.1f}", f"{rng.normal(160, 9):.1f}", ["red", "green", "blue"][i % 3],
                      "yes" if rng.random() < 0.5 else "no"])
     for i, j in ((2, 0), (7, 1), (11, 2), (20, 0), (33, 2)):
         rows[i][j] = None
     opts = ReadOptions()
-    loaded = {}
+    loaded: dict[str, Dataset] = {}
     for marker in ("?", "NA", "", "NULL", "n/a"):
         text = "age,height,color,class\n" + "\n".join(",".join(marker if v is None else v for v in r)
                                                        for r in rows) + "\n"
@@ -95,7 +96,8 @@ def test_mostly_numbers_with_stray_tokens_is_an_error_naming_them(tmp_path):
     assert "column 'age'" in msg and "'N.A.' (2×, first on line 4)" in msg and "'unknown' (line 7)" in msg
     assert "missing_values" in msg and "nominal: [age]" in msg and "\n" not in msg
     ds = load_user("s", str(p), None, ReadOptions(nominal=("age",)))  # declared nominal: as meant
-    assert ds.attributes[0].nominal and ds.attributes[0].values[-2:] == ["N.A.", "unknown"]
+    values = ds.attributes[0].values
+    assert values is not None and values[-2:] == ["N.A.", "unknown"]
     ds = load_user("s", str(p), None, ReadOptions(missing_values=("N.A.", "unknown")))
     assert not ds.attributes[0].nominal and int(np.isnan(ds.columns[0]).sum()) == 3
 
@@ -160,7 +162,7 @@ def test_tsv_and_byte_order_mark(tmp_path):
 
 
 def test_header_problems(tmp_path):
-    with pytest.raises(DataError, match="column 1 has no name.*index=False"):
+    with pytest.raises(DataError, match=r"column 1 has no name.*index=False"):
         load_user("h", str(_write(tmp_path, "h.csv", ",x,class\n0,1,a\n1,2,b\n")))
     with pytest.raises(DataError, match="columns 1 and 2 both 'x'"):
         load_user("h", str(_write(tmp_path, "h2.csv", "x,x,class\n0,1,a\n1,2,b\n")))

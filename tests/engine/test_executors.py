@@ -84,7 +84,7 @@ print(restore_malloc_thresholds(), restore_malloc_thresholds(), before, faults()
 
 def _glibc() -> bool:
     try:
-        return sys.platform.startswith("linux") and os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc")
+        return sys.platform.startswith("linux") and (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
     except (ValueError, OSError):
         return False
 

@@ -76,7 +76,9 @@ def test_cost_model_recovers_the_per_task_and_per_work_costs():
     est = RemainingTime(tasks_left=40, work_left=4e6)
     for tasks, work in [(4, 1e4), (4, 1e6), (4, 1e4), (4, 1e6)]:
         est.finished(tasks, work, 0.5 * tasks + 2e-6 * work)
-    a, b = est.coefficients()
+    fit = est.coefficients()
+    assert fit is not None
+    a, b = fit
     assert a == pytest.approx(0.5, rel=1e-9) and b == pytest.approx(2e-6, rel=1e-9)
     # what is left (24 tasks, 4e6 − 2.02e6 work) costs, in the model's seconds, 12 + 3.96 = 15.96;
     # done cost 8 + 4.04 = 12.04 took 24.08 s of wall time (half speed): ETA = 24.08 · 15.96 / 12.04
@@ -101,7 +103,8 @@ def test_no_estimate_before_a_unit_is_measured_or_when_nothing_is_left():
 
 
 def test_progress_lines_show_the_work_based_eta():
-    clock, lines = _Clock(), []
+    clock = _Clock()
+    lines: list[str] = []
     units = [UnitSize("small", 2, 2 * 100), UnitSize("big", 2, 2 * 10_000)]
     with Progress(4, 0, units, log=lines.append, clock=clock) as prog:
         prog.fancy = False

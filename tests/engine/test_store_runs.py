@@ -8,11 +8,15 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
 
 from tests.support.cli import SMALL, bnc
+
+if TYPE_CHECKING:  # bncbench is imported inside the tests
+    from bncbench.engine.units import TaskOutput
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,8 +97,8 @@ def test_fingerprint_reruns_only_the_edited_classifier(tmp_path):
     pkg = tmp_path / "pkg"
     shutil.copytree(ROOT / "bncbench", pkg / "bncbench", ignore=shutil.ignore_patterns("__pycache__"))
     env = {"PYTHONPATH": str(pkg), "BNCBENCH_CACHE": str(tmp_path / "cache")}
-    where = subprocess.run([sys.executable, "-c", "import bncbench; print(bncbench.__file__)"], env={**os.environ, **env},
-                           capture_output=True, text=True, cwd=tmp_path).stdout.strip()
+    where = subprocess.run([sys.executable, "-c", "import bncbench; print(bncbench.__file__)"],
+                           env={**os.environ, **env}, capture_output=True, text=True, cwd=tmp_path).stdout.strip()
     assert where.startswith(str(pkg)), where
     cfg = tmp_path / "c.yaml"
     cfg.write_text("datasets: ['synth:300x5x3:4']\ncv: {folds: 4}\n"
@@ -111,7 +115,7 @@ def test_fingerprint_reruns_only_the_edited_classifier(tmp_path):
     tan.write_text(tan.read_text() + "\n_EDITED = 1\n")
     r = bnc("run", cfg, "--results", res, env=env, cwd=tmp_path, check=True)
     assert "8 tasks run, 8 already finished" in r.stderr  # TAN and STAN (which imports TAN)
-    counts = {}
+    counts: dict[str, int] = {}
     for row in tasks(res).values():
         counts[row[1]] = counts.get(row[1], 0) + 1
     assert counts == {"NB": 4, "TAN": 8, "STAN": 8, "KDB": 4}  # old TAN/STAN tasks stay, not reported
@@ -205,7 +209,7 @@ def test_report_says_which_cells_no_config_ran_and_mixed_protocols(tmp_path):
 
 
 def test_reading_commands_open_the_store_read_only(small_store, tmp_path):
-    cfg, res = copy_store(small_store, tmp_path)
+    _, res = copy_store(small_store, tmp_path)
     ref = bnc("report", res, "--metric", "rmse", "--format", "csv", check=True).stdout
     # the store file path works as well as the folder
     assert bnc("report", res / "results.sqlite", "--metric", "rmse", "--format", "csv", check=True).stdout == ref
@@ -227,7 +231,7 @@ def test_reading_commands_open_the_store_read_only(small_store, tmp_path):
 def test_interrupted_store_on_a_read_only_mount_is_refused_not_misread(small_store, tmp_path):
     """A killed run leaves finished tasks in results.sqlite-wal; where SQLite cannot read that
     file (read-only folder without the -shm file) the reader says so instead of dropping them."""
-    cfg, res = copy_store(small_store, tmp_path)
+    _, res = copy_store(small_store, tmp_path)
     copy = tmp_path / "copy"
     copy.mkdir()
     writer = sqlite3.connect(res / "results.sqlite")  # a writer that has not checkpointed yet
@@ -251,7 +255,7 @@ def test_interrupted_store_on_a_read_only_mount_is_refused_not_misread(small_sto
 
 
 def test_incomplete_store_gives_one_summary_line(small_store, tmp_path):
-    cfg, res = copy_store(small_store, tmp_path)
+    _, res = copy_store(small_store, tmp_path)
     with sqlite3.connect(res / "results.sqlite") as c:
         c.execute("DELETE FROM tasks WHERE dataset = 'car' AND label = 'AODE' AND run = 1")
     r = bnc("report", res, check=True)
@@ -318,13 +322,14 @@ def test_compact_store_keeps_float64_values(tmp_path):
     exp = config.parse(text)
     stats = runner.run(exp, str(tmp_path / "r"), quiet=True, log=lambda *_: None)
     assert stats["run"] == 2 * 2 * 3
-    direct = {}
+    direct: dict[tuple[str, str, int], TaskOutput] = {}
     units, _ = runner.plan(config.parse(text), runner.load_available(config.parse(text), False, print))
     for u in units:
         for spec, out in zip(u.classifiers, run_unit(u, exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)):
             direct[(u.dataset.name, spec.label, u.fold)] = out
     r = results.load(tmp_path / "r")
     assert len(r.tasks) == 12 and r.tasks["current"].all()
+    row: Any  # a pandas row: its fields are the tasks table's columns
     for row in r.tasks.itertuples():
         out = direct[(row.dataset, row.label, row.fold)]
         want = _oracle_metrics(out.y_true, out.proba)
@@ -342,7 +347,7 @@ def test_compact_store_keeps_float64_values(tmp_path):
 
 def test_export_parquet_and_csv(small_store, tmp_path):
     import pandas as pd
-    cfg, res = small_store
+    _, res = small_store
     r = bnc("export", res, "--format", "parquet", "--predictions", "--out", tmp_path / "pq", check=True)
     assert "wrote 4 file(s)" in r.stderr
     t = pd.read_parquet(tmp_path / "pq" / "tasks.parquet")

@@ -17,6 +17,12 @@ def _output(seed: int, n: int = 30, k: int = 3) -> TaskOutput:
                       {"seed": seed})
 
 
+def _db(store: Store) -> sqlite3.Connection:
+    """The store's open connection."""
+    assert store.db is not None
+    return store.db
+
+
 def _unit(labels=("NB", "TAN", "AODE"), seed=0, dataset="d"):
     return [(f"key-{label}", dataset, label, 0, 1, _output(seed + i), ["a", "b", "c"])
             for i, label in enumerate(labels)]
@@ -24,18 +30,19 @@ def _unit(labels=("NB", "TAN", "AODE"), seed=0, dataset="d"):
 
 def test_put_many_is_one_transaction_sharing_the_split(tmp_path):
     store = Store(tmp_path)
-    statements = []
-    store.db.set_trace_callback(statements.append)
+    statements: list[str] = []
+    _db(store).set_trace_callback(statements.append)
     store.put_many(_unit())
-    store.db.set_trace_callback(None)
+    _db(store).set_trace_callback(None)
     assert sum(s.strip().upper().startswith("COMMIT") for s in statements) == 1
-    assert store.db.execute("SELECT count(*) FROM splits").fetchone() == (1,)
+    assert _db(store).execute("SELECT count(*) FROM splits").fetchone() == (1,)
     got = store.get([f"key-{x}" for x in ("NB", "TAN", "AODE")])
     assert len(got) == 3
     for i, label in enumerate(("NB", "TAN", "AODE")):
         r, out = got[f"key-{label}"], _output(i)
         assert r.info == {"seed": i} and r.fold == 1 and r.train_time == 0.5
         np.testing.assert_array_equal(r.pred, out.proba.argmax(axis=1))
+        assert r.proba is not None
         np.testing.assert_allclose(r.proba, out.proba, rtol=1e-6)
     store.close()
 
@@ -47,8 +54,9 @@ def test_put_many_replaces_by_key_and_put_is_a_one_task_batch(tmp_path):
     store.put("key-TAN", "d", "TAN", 0, 1, _output(7), ["a", "b", "c"])
     after = store.get(["key-TAN", "key-NB"])
     assert after["key-TAN"].info == {"seed": 7} and after["key-NB"].info == {"seed": 0}
+    assert before.proba is not None and after["key-TAN"].proba is not None
     assert not np.array_equal(before.proba, after["key-TAN"].proba)
-    assert store.db.execute("SELECT count(*) FROM tasks").fetchone() == (3,)
+    assert _db(store).execute("SELECT count(*) FROM tasks").fetchone() == (3,)
     store.close()
 
 
@@ -59,7 +67,7 @@ def test_a_failed_unit_write_stores_none_of_its_tasks(tmp_path):
     with pytest.raises(sqlite3.IntegrityError):
         store.put_many(bad)
     assert store.done_keys() == set()
-    assert store.db.execute("SELECT count(*) FROM splits").fetchone() == (0,)
+    assert _db(store).execute("SELECT count(*) FROM splits").fetchone() == (0,)
     store.put_many(_unit())  # the connection is usable afterwards
     assert len(store.done_keys()) == 3
     store.close()
@@ -102,8 +110,8 @@ def test_outputs_encoded_by_a_worker_are_stored_as_the_driver_would_store_them(t
     for name, batch in (("driver", tasks), ("worker", as_worker)):
         store = Store(tmp_path / name)
         store.put_many(batch)
-        rows.append([store.db.execute("SELECT * FROM splits").fetchall(),
-                     store.db.execute("SELECT key, dataset, label, run, fold, split, n_classes, pred, proba, sums, "
+        rows.append([_db(store).execute("SELECT * FROM splits").fetchall(),
+                     _db(store).execute("SELECT key, dataset, label, run, fold, split, n_classes, pred, proba, sums, "
                                       "train_time, test_time, info FROM tasks ORDER BY key").fetchall()])
         store.close()
     assert rows[0] == rows[1] and len(rows[0][1]) == 3

@@ -19,10 +19,15 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.support.cli import bnc
+
+if TYPE_CHECKING:  # bncbench is imported inside the tests
+    from bncbench.config import DatasetSpec, Experiment
+    from bncbench.data.dataset import Dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,8 +202,8 @@ ROWS = [
     ("description", [("description: base of", "description: another text for")], (), Counter()),
     ("name", [("name: ident", "name: renamed")], (), Counter()),
     ("comments", [("cv: {", "# a comment\ncv: {"), ("\nm: 1\n", "\nm: 1  # the m-estimate's m\n")], (), Counter()),
-    ("figures", [("figures: {scatter: {a: NB, b: STAN}}", "figures: {times: {classifiers: [KDB1]}, wdl: {metric: rmse}}")],
-     (), Counter()),
+    ("figures", [("figures: {scatter: {a: NB, b: STAN}}",
+                  "figures: {times: {classifiers: [KDB1]}, wdl: {metric: rmse}}")], (), Counter()),
     ("wdl", [("wdl: {draws: split, tails: two}", "wdl: {draws: ignore, tails: one, metric: rmse}")], (), Counter()),
     ("executor", [("jobs: 1}", "jobs: 2}")], (), Counter()),
     ("jobs-option", [], ("--jobs", "2"), Counter()),
@@ -410,7 +415,8 @@ def test_parsed_copy_follows_the_parsing_code(tmp_path):
     shutil.copy(ROOT / "datasets" / "mirror" / "arff" / "iris.arff", cache / "arff" / "iris.arff")
     env = dict(os.environ, BNCBENCH_MIRROR="")  # no mirror, not even the default
     env.update(PYTHONPATH=str(pkg), BNCBENCH_CACHE=str(cache))
-    probe = "import bncbench; from bncbench.data import catalog; print(bncbench.__file__, catalog.load('iris').n_attributes)"
+    probe = ("import bncbench; from bncbench.data import catalog; "
+             "print(bncbench.__file__, catalog.load('iris').n_attributes)")
 
     def n_attributes() -> int:
         out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True,
@@ -456,7 +462,7 @@ def key_of(inputs, run=1, fold=2, clf_index=0):
     return runner.task_key(ds, spec, exp, run, fold, exp.classifiers[clf_index])
 
 
-def _changed(inputs, what: str, arg):
+def _changed(inputs, what: str, arg) -> tuple[tuple[Dataset, DatasetSpec, Experiment], int, int]:
     """Copies of (ds, spec, exp) with one input changed, and the run and fold."""
     ds, spec, exp = copy.copy(inputs[0]), inputs[1], copy.deepcopy(inputs[2])
     ds.checksums = dict(ds.checksums)
@@ -539,7 +545,7 @@ def test_task_key_of_petal_bv_changes_with_the_divisor(key_inputs):
     assert len(keys) == 2
 
 
-KEY_INVARIANTS = [
+KEY_INVARIANTS: list[tuple[str, dict[str, Any] | str]] = [
     ("cv", {"runs": 5}),  # adding runs reuses the stored ones
     ("experiment", {"name": "other"}), ("experiment", {"source": "# another text"}),
     ("experiment", {"wdl": {"metric": "rmse"}}), ("experiment", {"figures": {"times": {}}}),
@@ -553,7 +559,7 @@ KEY_INVARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("what, arg", KEY_INVARIANTS, ids=[f"{w}-{list(a)[0]}" for w, a in KEY_INVARIANTS])
+@pytest.mark.parametrize("what, arg", KEY_INVARIANTS, ids=[f"{w}-{next(iter(a))}" for w, a in KEY_INVARIANTS])
 def test_task_key_ignores_what_does_not_define_a_task(key_inputs, what, arg, monkeypatch):
     from bncbench.classifiers import REGISTRY
     from bncbench.engine import runner

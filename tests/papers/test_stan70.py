@@ -30,7 +30,8 @@ def _reproduce(mirror, tmp_path, labels):
     ref = mirror.parent / "reference" / "stan70-dev.tsv"
     checked, wrong = 0, []
     for row in csv.DictReader(io.StringIO(ref.read_text()), delimiter="\t"):
-        label = row["classifier"].replace("STAN", "STAN-") if row["classifier"].startswith("STAN") else row["classifier"]
+        name = row["classifier"]
+        label = name.replace("STAN", "STAN-") if name.startswith("STAN") else name
         if label not in labels:
             continue
         for metric in ("zol", "rmse"):
