@@ -57,6 +57,7 @@ def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results 
     from bncbench.evaluate import figures as fg
     from bncbench.evaluate.metrics import METRICS
     from bncbench.evaluate.paired import parse_pairs
+    from bncbench.results import open as open_results
 
     formats = split(format) or []
     for f in formats:
@@ -73,17 +74,18 @@ def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results 
         raise UserError("--format: give png, svg or pdf")
     if alpha is not None and not 0.0 < alpha < 1.0:
         raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
-    src = fg.Source(results)
     options = fg.Options(a, b, metrics, split(rows), pair_list, alpha)
     wanted = split(only)
     made = []
-    for kind in fg.kinds(src, wanted):
-        try:
-            made += fg.plots(src, [kind], options)
-        except fg.NotApplicable as e:
-            if wanted:
-                raise
-            err(f"skipped {e}")
+    with open_results(results) as r:
+        src = fg.Source(r)
+        for kind in fg.kinds(src, wanted):
+            try:
+                made += fg.plots(src, [kind], options)
+            except fg.NotApplicable as e:
+                if wanted:
+                    raise
+                err(f"skipped {e}")
     folder = Path(out) if out else (Path(results) if Path(results).is_dir() else Path(results).parent) / "figures"
     written = []
     try:

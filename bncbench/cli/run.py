@@ -106,7 +106,7 @@ def folds(config: str = typer.Argument(..., metavar="CONFIG", help="experiment Y
     n_written = 0
     for r in range(cv.runs if runs is None else min(runs, cv.runs)):
         for f in range(cv.folds):
-            p = preprocessed_fold(spec, exp.preprocess, cv.scheme, cv.folds, r, f, cv.seed, cv.divisor or 3)
+            p = preprocessed_fold(spec, exp.preprocess, cv.scheme, cv.folds, r, f, cv.seed, cv.divisor)
             ds, enc = p.dataset, p.encoded
             names = arff.value_names(ds, enc, p.settings.missing)
             for part, idx, X in (("train", p.train, enc.X_train), ("test", p.test, enc.X_test)):

@@ -286,3 +286,24 @@ def table_comparison(claims: dict, summary) -> list[PrintedTable]:
         out.append(PrintedTable(f"{t['caption']} — printed / ours ({t['metric']}, draw {rule}; * = differs)",
                                 list(rows), list(cols), cells, notes))
     return out
+
+
+def summary_lines(spec: dict, verdicts: list[Verdict], summaries: dict) -> list[str]:
+    """The lines after the claims: how many hold, which were not judged, and each results
+    folder's coverage (its missing data sets and why); `summaries`: {(results name, metric):
+    Summary} of the claims judged, in the order they were read."""
+    judged = [v for v in verdicts if v.judged]
+    lines = [f"{sum(v.holds for v in judged)} of {len(judged)} judged claims hold in our runs"
+             + (f" ({len(verdicts) - len(judged)} of {len(verdicts)} not judged)." if len(judged) < len(verdicts)
+                else ".")]
+    for name, folder in spec["results"].items():
+        n = sum(v.results == name for v in verdicts if not v.judged)
+        if n:
+            lines.append(f"not judged: {n} claim(s) of results {name!r}: {folder} does not exist; run the config "
+                         f"that writes it or give --results {name}=DIR")
+    shown = set()
+    for (name, _), s in summaries.items():
+        if name not in shown:
+            shown.add(name)
+            lines.append(f"results {name!r} ({spec['results'][name]}): {s.coverage.line()}")
+    return lines
