@@ -150,7 +150,9 @@ class Experiment:
     def from_json(cls, d: dict[str, Any], source: str = "") -> Experiment:
         """The Experiment of `to_json`'s output; a classifier's `cls` is the built-in its name is (else None)."""
         def dataset(x: dict) -> DatasetSpec:
-            read = ReadOptions(**{k: None if v is None else tuple(v) for k, v in x["read"].items()})
+            r = x["read"]
+            read = ReadOptions(None if r["missing_values"] is None else tuple(r["missing_values"]), tuple(r["nominal"]),
+                               tuple(r["numeric"]), tuple(r["drop"]))
             return DatasetSpec(**{**x, "preprocess": tuple((k, v) for k, v in x["preprocess"]), "read": read})
 
         figures = {name: {k: [tuple(p) for p in v] if k == "pairs" else v for k, v in fig.items()}

@@ -81,7 +81,8 @@ class Summary:
                          f"in {len(self.incomplete)} data set(s): {', '.join(self.incomplete)} "
                          f"(run the config again to resume)")
         if self.not_run:
-            cells = ", ".join(f"{d} × {lab}" for d, lab in self.not_run[:5]) + (", ..." if len(self.not_run) > 5 else "")
+            more = ", ..." if len(self.not_run) > 5 else ""
+            cells = ", ".join(f"{d} × {lab}" for d, lab in self.not_run[:5]) + more
             parts.append(f"{len(self.not_run)} cell(s) were never run in this folder (n/a): {cells}")
         if self.single_run:
             parts.append(f"{self.metric} needs repeated runs: n/a for {len(self.single_run)} cell(s) with one run")
@@ -325,7 +326,7 @@ class Results:
         c.coverage = coverage.line()
         for name in c.missing_datasets:
             own = name if name in coverage.datasets else _resolve(name)
-            c.missing_reasons[name] = coverage.missing.get(own, "not in the configs run here")
+            c.missing_reasons[name] = coverage.missing.get(own or name, "not in the configs run here")
         c.flags = self.classifier_flags([label for _, label, _ in plan.columns])
         c.differences = self.differences(list(dict.fromkeys(r.dataset for r in c.rows)))
         return c
@@ -345,7 +346,8 @@ class Results:
             n = len(f.y_true)
             rec = {"dataset": ds, "label": label, "run": run, "fold": fold, "n_test": n,
                    "train_time": tt, "test_time": st}
-            rec.update({m: aggregate(m, f.sums[m], n) for m in INSTANCE_METRICS})
+            sums = f.sums or {}  # a stored task always has its sums (Store.get)
+            rec.update({m: aggregate(m, sums[m], n) for m in INSTANCE_METRICS})
             rec.update({"info": json.dumps(f.info or {}, sort_keys=True), "current": key in current,
                         "finished": finished, "key": key})
             records.append(rec)
@@ -380,7 +382,7 @@ class Results:
         classes: list[str] = []
         for key, label in zip(t["key"], t["label"]):
             f = got[key]
-            classes = list(f.classes)
+            classes = list(f.classes or [])
             names = np.asarray(classes, dtype=object)
             part = pd.DataFrame({"label": label, "run": f.run, "fold": f.fold, "row": f.test_index,
                                  "true": names[f.y_true], "predicted": names[f.pred]})
@@ -421,7 +423,8 @@ class Results:
         for name, make in tables:
             target = folder / f"{name}.{fmt}"
             try:
-                with atomic_path(target, public=True) as tmp:  # public: a 0600 export would be hidden from everyone else
+                # public: a 0600 export would be hidden from everyone else
+                with atomic_path(target, public=True) as tmp:
                     df = make()
                     if fmt == "parquet":
                         df.to_parquet(tmp, index=False)

@@ -382,3 +382,18 @@ def test_cli_rule_catches_a_command_module_importing_another():
              "bncbench.cli.app": {"bncbench.cli.report"}, "bncbench.cli.figures": {"bncbench.cli"}}
     assert cli_cross_imports(graph) == ["bncbench.cli.figures imports bncbench.cli",
                                         "bncbench.cli.report imports bncbench.cli.comparisons"]
+
+
+#: the readers of a results store take the config's settings from its stored sections
+#: (results.Results.experiment), never from the YAML text
+STORE_READERS = ("bncbench.results", "bncbench.cli.report", "bncbench.cli.comparisons", "bncbench.cli.figures",
+                 "bncbench.cli.common", "bncbench.evaluate.figures", "bncbench.evaluate.html_report")
+
+
+def test_store_readers_do_not_parse_yaml():
+    files = _module_files()
+    found = [m for m in STORE_READERS
+             if any(isinstance(n, (ast.Import, ast.ImportFrom)) and "yaml" in
+                    ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module or ""])
+                    for n in ast.walk(ast.parse(files[m].read_text(encoding="utf-8"))))]
+    assert not found, f"store readers importing yaml (read Results.experiment instead): {found}"

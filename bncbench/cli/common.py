@@ -8,7 +8,7 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -23,7 +23,7 @@ def err(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
-def split(s: Optional[str]) -> list[str] | None:
+def split(s: str | None) -> list[str] | None:
     """The items of a comma-separated option ('a, b,' -> ['a', 'b']); None when not given."""
     return [x.strip() for x in s.split(",") if x.strip()] if s else None
 

@@ -6,7 +6,7 @@ headline claims beside our runs)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,18 +18,32 @@ if TYPE_CHECKING:
     from bncbench.results import Results
 
 
-def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results directory (or its results.sqlite), a folder of them (results/), or a wide table file (TSV/CSV)"),
-        metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric to compare, as for report [default: the config's wdl.metric, else zol]; for a table: the name of its values"),
-        draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
-        draws: Optional[str] = typer.Option(None, "--draws", metavar="HOW", help="split | ignore: draws in the sign test [default: the config's, else split]"),
-        tails: Optional[str] = typer.Option(None, "--tails", metavar="N", help="one | two [default: the config's, else one]"),
-        higher_is_better: bool = typer.Option(False, "--higher-is-better", help="a table's values are better when higher (accuracy, CLL)"),
-        datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
-        classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifiers [default: all]"),
-        rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="row classifiers [default: all shown]"),
-        columns: Optional[str] = typer.Option(None, "--columns", metavar="L1,L2", help="column classifiers [default: all shown]"),
-        test: str = typer.Option("sign", "--test", metavar="TEST", help="sign | wilcoxon: the test of each pair's p-value"),
-        correction: str = typer.Option("none", "--correction", metavar="HOW", help="none | holm: adjust the p-values for the pairs of the matrix"),
+def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
+                                   help="results directory (or its results.sqlite), a folder of them (results/), or a "
+                                        "wide table file (TSV/CSV)"),
+        metric: str | None = typer.Option(None, "--metric", metavar="METRIC",
+                                          help="metric to compare, as for report [default: the config's wdl.metric, "
+                                               "else zol]; for a table: the name of its values"),
+        draw: str | None = typer.Option(None, "--draw", metavar="RULE",
+                                        help="exact4 | relative:F [default: the config's, else exact4]"),
+        draws: str | None = typer.Option(None, "--draws", metavar="HOW",
+                                         help="split | ignore: draws in the sign test [default: the config's, else "
+                                              "split]"),
+        tails: str | None = typer.Option(None, "--tails", metavar="N",
+                                         help="one | two [default: the config's, else one]"),
+        higher_is_better: bool = typer.Option(False, "--higher-is-better",
+                                              help="a table's values are better when higher (accuracy, CLL)"),
+        datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
+                                            help="only these data sets [default: all]"),
+        classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
+                                               help="only these classifiers [default: all]"),
+        rows: str | None = typer.Option(None, "--rows", metavar="L1,L2", help="row classifiers [default: all shown]"),
+        columns: str | None = typer.Option(None, "--columns", metavar="L1,L2",
+                                           help="column classifiers [default: all shown]"),
+        test: str = typer.Option("sign", "--test", metavar="TEST",
+                                 help="sign | wilcoxon: the test of each pair's p-value"),
+        correction: str = typer.Option("none", "--correction", metavar="HOW",
+                                       help="none | holm: adjust the p-values for the pairs of the matrix"),
         format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
@@ -205,16 +219,23 @@ def _chosen_labels(option: str, chosen: list[str] | None, labels: list[str]) -> 
     """The classifiers --rows or --columns names (default: all `labels`), each checked to be one of them."""
     for lab in chosen or []:
         if lab not in labels:
-            raise UserError(f"{option}: no classifier {lab!r}{did_you_mean(lab, labels)}; available: {', '.join(labels)}")
+            raise UserError(f"{option}: no classifier {lab!r}{did_you_mean(lab, labels)}; "
+                            f"available: {', '.join(labels)}")
     return chosen or labels
 
 
 def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
-          metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric ranked, as for report [default: the config's wdl.metric, else zol]"),
-          control: Optional[str] = typer.Option(None, "--control", metavar="LABEL", help="also compare this classifier with each other one (Bonferroni-Dunn, Holm)"),
+          metric: str | None = typer.Option(None, "--metric", metavar="METRIC",
+                                            help="metric ranked, as for report [default: the config's wdl.metric, "
+                                                 "else zol]"),
+          control: str | None = typer.Option(None, "--control", metavar="LABEL",
+                                             help="also compare this classifier with each other one (Bonferroni-Dunn, "
+                                                  "Holm)"),
           alpha: float = typer.Option(0.05, "--alpha", metavar="A", help="significance level of the post-hoc tests"),
-          datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
-          classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifiers [default: all]"),
+          datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
+                                              help="only these data sets [default: all]"),
+          classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
+                                                 help="only these classifiers [default: all]"),
           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
 
@@ -259,11 +280,18 @@ def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results di
         err(line)
 
 
-def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite), or a folder of them (results/)"),
-            table: str = typer.Argument(..., metavar="TABLE", help="a published wide table (TSV/CSV), e.g. papers/stan70/dev.tsv"),
-            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="compare only these metrics; plain columns hold the first [default: every metric the headers name; plain columns zol]"),
-            classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels of the results"),
-            map_: Optional[str] = typer.Option(None, "--map", metavar="PAPER=OURS,...", help="the table's classifier names that differ from our labels"),
+def compare(results: str = typer.Argument(..., metavar="RESULTS",
+                                          help="results directory (or its results.sqlite), or a folder of them "
+                                               "(results/)"),
+            table: str = typer.Argument(..., metavar="TABLE",
+                                        help="a published wide table (TSV/CSV), e.g. papers/stan70/dev.tsv"),
+            metric: str | None = typer.Option(None, "--metric", metavar="M[,M2]",
+                                              help="compare only these metrics; plain columns hold the first "
+                                                   "[default: every metric the headers name; plain columns zol]"),
+            classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
+                                                   help="only these classifier labels of the results"),
+            map_: str | None = typer.Option(None, "--map", metavar="PAPER=OURS,...",
+                                            help="the table's classifier names that differ from our labels"),
             format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Our results beside a published table, value by value, at the table's printed precision.
 
@@ -312,7 +340,8 @@ def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results 
 
 def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
          pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against its baseline B"),
-         datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
+         datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
+                                             help="only these data sets [default: all]"),
          format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
 
@@ -342,7 +371,8 @@ def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results dir
 def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
        pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against B"),
        metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="metric compared, as for report"),
-       draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
+       draw: str | None = typer.Option(None, "--draw", metavar="RULE",
+                                       help="exact4 | relative:F [default: the config's, else exact4]"),
        format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
 
@@ -374,12 +404,13 @@ def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results direc
         s = r.summary(metric, None, sorted({x for p in pair_list for x in p}))
     warn_incomplete(s)
     header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric])
-    typer.echo(format_grid(header, rows, format, notes=[f"{metric}, draw rule {rule}; data sets in the config's order"]),
-               nl=False)
+    notes = [f"{metric}, draw rule {rule}; data sets in the config's order"]
+    typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
 
 
 def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
-           results: Optional[list[str]] = typer.Option(None, "--results", metavar="NAME=DIR", help="read the file's results NAME from DIR (repeatable)"),
+           results: list[str] | None = typer.Option(None, "--results", metavar="NAME=DIR",
+                                                    help="read the file's results NAME from DIR (repeatable)"),
            format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """A paper's headline claims and printed W/D/L tables beside our runs.
 

@@ -4,7 +4,7 @@ and `bncbench export` (the stored tasks as tables for pandas, R or a spreadsheet
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 def export(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
            out: str = typer.Option(..., "--out", metavar="DIR", help="folder to write the tables into"),
            format: str = typer.Option("parquet", "--format", metavar="FORMAT", help="parquet | csv"),
-           predictions: bool = typer.Option(False, "--predictions", help="also write one table of per-instance predictions per data set")):
+           predictions: bool = typer.Option(False, "--predictions",
+                                            help="also write one table of per-instance predictions per data set")):
     """Write the results as tables for pandas, R or a spreadsheet.
 
     DIR/tasks.FORMAT has one row per stored task (dataset, label, run, fold, n_test,
@@ -40,15 +41,28 @@ def export(results: str = typer.Argument(..., metavar="RESULTS", help="results d
         + (", ..." if len(files) > 4 else ""))
 
 
-def report(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite), or a folder of them (results/)"),
-           metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="what the cells show (metrics listed above)"),
-           datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all in the results]"),
-           classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels [default: all in the results]"),
+def report(results: str = typer.Argument(..., metavar="RESULTS",
+                                         help="results directory (or its results.sqlite), or a folder of them "
+                                              "(results/)"),
+           metric: str = typer.Option("zol", "--metric", metavar="METRIC",
+                                      help="what the cells show (metrics listed above)"),
+           datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
+                                               help="only these data sets [default: all in the results]"),
+           classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
+                                                  help="only these classifier labels [default: all in the results]"),
            format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex | html"),
-           label_metric: Optional[str] = typer.Option(None, "--label-metric", metavar="L=M,...", help="show these classifiers' columns in another metric (e.g. SKDB=rmse_all: paper 004's Table A4); the column is labelled 'L (M)'"),
-           out: Optional[str] = typer.Option(None, "--out", metavar="FILE", help="write the report to FILE [default: standard output]"),
-           compare_table: Optional[str] = typer.Option(None, "--compare", metavar="TABLE", help="html: add the comparison with a published table (as bncbench compare RESULTS TABLE)"),
-           claims_file: Optional[str] = typer.Option(None, "--claims", metavar="CLAIMS", help="html: add a paper's claims beside our runs (as bncbench claims CLAIMS, reading the results folders the file names)")):
+           label_metric: str | None = typer.Option(None, "--label-metric", metavar="L=M,...",
+                                                   help="show these classifiers' columns in another metric (e.g. "
+                                                        "SKDB=rmse_all: paper 004's Table A4); the column is labelled "
+                                                        "'L (M)'"),
+           out: str | None = typer.Option(None, "--out", metavar="FILE",
+                                          help="write the report to FILE [default: standard output]"),
+           compare_table: str | None = typer.Option(None, "--compare", metavar="TABLE",
+                                                    help="html: add the comparison with a published table (as "
+                                                         "bncbench compare RESULTS TABLE)"),
+           claims_file: str | None = typer.Option(None, "--claims", metavar="CLAIMS",
+                                                  help="html: add a paper's claims beside our runs (as bncbench "
+                                                       "claims CLAIMS, reading the results folders the file names)")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
     Only the classifiers that have the metric get a column. The md and latex tables end with a

@@ -127,7 +127,8 @@ class Source:
         from bncbench.data import catalog
 
         out = {}
-        for ds, g in self.tasks.groupby("dataset", sort=False):
+        for key, g in self.tasks.groupby("dataset", sort=False):
+            ds = str(key)
             n = int(g.groupby(["label", "run"])["n_test"].sum().max())
             if self.cv.scheme == "petal-bv":
                 n = int(g["n_test"].max()) * self.cv.divisor
@@ -427,7 +428,8 @@ def _draw_scatter(fig, d: dict) -> None:
     for p in points:
         if p["dataset"] in d["labelled"]:
             up = p["y"] > p["x"]
-            for axis, panel, xy in ((ax, "scatter", (p["x"], p["y"])), (bx, "difference", (p["size"], p["y"] - p["x"]))):
+            for axis, panel, xy in ((ax, "scatter", (p["x"], p["y"])),
+                                    (bx, "difference", (p["size"], p["y"] - p["x"]))):
                 note = axis.annotate(p["dataset"], xy, xytext=(-4, 5) if up else (4, -5), textcoords="offset points",
                                      ha="right" if up else "left", va="bottom" if up else "top", fontsize=7)
                 note.set_gid(f"{panel}-label-{p['dataset']}")  # ids in an SVG are unique
@@ -622,7 +624,8 @@ def figures_for_html(results: Results | str, skip: tuple[str, ...] = ()) -> list
         return out
 
 
-def cd_svg(results: Results | str, metric: str | None = None, alpha: float | None = None, title: bool = True) -> str | None:
+def cd_svg(results: Results | str, metric: str | None = None, alpha: float | None = None,
+           title: bool = True) -> str | None:
     """The critical-difference diagram of a store as SVG text, the same bytes as `bncbench figures
     --only cd --format svg` (settings: the arguments, else the stored `figures:` section's `cd`,
     else every classifier, the `wdl:` section's metric or zol, α = 0.05; `title`: drawn above it);
