@@ -85,7 +85,7 @@ class CVSpec:
     folds: int = 10
     runs: int = 1
     seed: int = 1
-    divisor: int | None = None  # petal-bv only (default 3)
+    divisor: int = 3  # petal-bv only: the sample size N // divisor (not part of other schemes' identity)
 
     def ident(self) -> dict:
         """What defines the splits (the task key's and the protocol's part)."""
@@ -95,24 +95,72 @@ class CVSpec:
         return d
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
+class WdlSettings:
+    """The validated `wdl:` section: the defaults of `bncbench wdl`, `ranks`, `gd`, the figures and
+    the HTML report; `metric` None when the config sets none (docs/cli.md: wdl)."""
+
+    metric: str | None = None
+    draw: str = "exact4"
+    draws: str = "split"
+    tails: str = "one"
+
+    @property
+    def default_metric(self) -> str:
+        """The metric a command compares when neither its option nor the config names one."""
+        return self.metric or "zol"
+
+
+@dataclass(kw_only=True)
 class Experiment:
     name: str
     datasets: list[DatasetSpec]
     classifiers: list[ClassifierSpec]
     preprocess: PreprocessSettings
     cv: CVSpec
-    wdl: dict[str, str] = field(default_factory=dict)
+    wdl: WdlSettings = field(default_factory=WdlSettings)
     source: str = ""
+    description: str = ""
+    shared: dict[str, Any] = field(default_factory=dict)  # the top-level classifier parameters the config sets
     executor: dict = field(default_factory=dict)  # {name: local|dask, jobs: N, scheduler: tcp://...}
     config_datasets: list[str] = field(default_factory=list)  # every data set and label of the config, in
     config_labels: list[str] = field(default_factory=list)    # its order (command-line subsets keep these)
-    figures: dict = field(default_factory=dict)  # the validated `figures:` section (parse_figures); not in digest()
+    figures: dict = field(default_factory=dict)  # the validated `figures:` section; not in digest()
 
     def digest(self) -> str:
         d = {"datasets": [asdict(x) for x in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
              "preprocess": asdict(self.preprocess), "cv": self.cv.ident()}
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
+
+    def shared_value(self, key: str) -> Any:
+        """A top-level classifier parameter (estimator, m, ...): the config's, else the base class's default."""
+        return self.shared[key] if key in self.shared else _classifier_params(BayesNetClassifier)[key].default
+
+    def to_json(self) -> dict[str, Any]:
+        """The validated sections as JSON, stored with the results (`Experiment.from_json` reads them)."""
+        return {"name": self.name, "description": self.description,
+                "datasets": [asdict(d) for d in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
+                "preprocess": asdict(self.preprocess), "cv": asdict(self.cv), "wdl": asdict(self.wdl),
+                "shared": self.shared, "executor": self.executor, "config_datasets": self.config_datasets,
+                "config_labels": self.config_labels, "figures": self.figures}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], source: str = "") -> Experiment:
+        """The Experiment of `to_json`'s output; a classifier's `cls` is the built-in its name is (else None)."""
+        def dataset(x: dict) -> DatasetSpec:
+            r = x["read"]
+            read = ReadOptions(None if r["missing_values"] is None else tuple(r["missing_values"]), tuple(r["nominal"]),
+                               tuple(r["numeric"]), tuple(r["drop"]))
+            return DatasetSpec(**{**x, "preprocess": tuple((k, v) for k, v in x["preprocess"]), "read": read})
+
+        figures = {name: {k: [tuple(p) for p in v] if k == "pairs" else v for k, v in fig.items()}
+                   for name, fig in d["figures"].items()}
+        return cls(name=d["name"], description=d["description"], datasets=[dataset(x) for x in d["datasets"]],
+                   classifiers=[ClassifierSpec(c["name"], c["label"], c["params"], REGISTRY.get(c["name"]))
+                                for c in d["classifiers"]],
+                   preprocess=PreprocessSettings(**d["preprocess"]), cv=CVSpec(**d["cv"]), wdl=WdlSettings(**d["wdl"]),
+                   source=source, shared=d["shared"], executor=d["executor"], config_datasets=d["config_datasets"],
+                   config_labels=d["config_labels"], figures=figures)
 
 
 class _Lines:
@@ -294,18 +342,6 @@ def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
     return out
 
 
-def parse_figures(text: str, labels: list[str], file: str = "<config>") -> dict[str, dict]:
-    """The validated `figures:` section of a config text (empty if it has none), its labels
-    checked against `labels` (e.g. those of a results store); UserError on the first problem."""
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError:
-        raise UserError(f"{file}: malformed YAML") from None
-    if not isinstance(raw, dict) or raw.get("figures") is None:
-        return {}
-    return _figures(_Checker(file, _Lines(text)), raw["figures"], labels)
-
-
 def parse(text: str, file: str = "<config>") -> Experiment:
     """Validate a config text and build the `Experiment` (UserError on the first problem).
     The sections are checked in this order: the top-level keys, preprocess, cv, the shared
@@ -335,8 +371,10 @@ def parse(text: str, file: str = "<config>") -> Experiment:
     wdl = _wdl(ck, raw.get("wdl"))
     ex = _executor(ck, raw.get("executor"))
     figures = {} if raw.get("figures") is None else _figures(ck, raw["figures"], [c.label for c in classifiers])
-    return Experiment(name, datasets, classifiers, settings, cv, wdl, text, dict(ex),
-                      [d.name for d in datasets], [c.label for c in classifiers], figures)
+    return Experiment(name=name, datasets=datasets, classifiers=classifiers, preprocess=settings, cv=cv, wdl=wdl,
+                      source=text, description=str(raw.get("description") or ""), shared=shared, executor=dict(ex),
+                      config_datasets=[d.name for d in datasets], config_labels=[c.label for c in classifiers],
+                      figures=figures)
 
 
 def _cv(ck: _Checker, raw) -> CVSpec:
@@ -353,7 +391,7 @@ def _cv(ck: _Checker, raw) -> CVSpec:
         if "folds" in cvraw:
             ck.fail(["cv", "folds"], "cv.folds does not apply to scheme petal-bv (one training sample and the fixed "
                                      "test set per run; their size is N // cv.divisor)")
-        cvraw.update(folds=1, divisor=cvraw.get("divisor", 3))
+        cvraw["folds"] = 1
     elif "divisor" in cvraw:
         ck.fail(["cv", "divisor"], "cv.divisor applies only to scheme petal-bv (the sample size N // divisor)")
     return CVSpec(**cvraw)
@@ -520,7 +558,7 @@ def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type, shared: d
     return params
 
 
-def _wdl(ck: _Checker, raw) -> dict:
+def _wdl(ck: _Checker, raw) -> WdlSettings:
     """The validated `wdl:` section (the defaults of `bncbench wdl`)."""
     wdl = dict(raw or {})
     ck.mapping(wdl, ["wdl"], set(WDL_KEYS))
@@ -538,7 +576,7 @@ def _wdl(ck: _Checker, raw) -> dict:
         from bncbench.evaluate.metrics import METRICS
 
         ck.choice(wdl["metric"], ["wdl", "metric"], METRICS)
-    return wdl
+    return WdlSettings(**{k: str(v) for k, v in wdl.items()})
 
 
 def _executor(ck: _Checker, raw) -> dict:

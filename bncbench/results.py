@@ -1,13 +1,15 @@
-"""Reading a results store: paper-style summaries and pandas DataFrames.
+"""Reading a results store: one handle (`open`) for the config sections, summaries, tasks and predictions.
 
     >>> from bncbench import results
-    >>> r = results.load("results/stan70")          # a results directory or its results.sqlite
-    >>> r.tasks                                      # one row per task: data set, label, run, fold, times, metrics
-    >>> r.predictions("adult")                       # one row per test instance of every task on adult
-    >>> results.rank_test("results/stan70", "zol")   # average ranks, Friedman, Nemenyi and Holm
+    >>> with results.open("results/stan70") as r:   # a results directory or its results.sqlite
+    ...     r.summary("zol")                          # mean, sd per (data set, label) cell and the coverage
+    ...     r.tasks                                   # one row per task: data set, label, run, fold, times, metrics
+    ...     r.predictions("adult")                    # one row per test instance of every task on adult
+    ...     r.rank_test("zol")                        # average ranks, Friedman, Nemenyi and Holm
+    ...     r.experiment.wdl                          # the config's sections, as `bncbench run` stored them
     >>> results.load_all("results")                  # {folder name: Results} of every experiment under results/
 
-Everything here opens the store read-only (docs/store.md describes its tables).
+Everything here opens the store read-only, once per handle (docs/store.md describes its tables).
 """
 
 from __future__ import annotations
@@ -15,19 +17,35 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from bncbench.data import catalog
+from bncbench.data import catalog, describe
 from bncbench.engine.store import DB_NAME, Store, store_path
 from bncbench.errors import UserError
 from bncbench.evaluate.coverage import NOT_AVAILABLE, NOT_FINISHED, NOT_RUN, Coverage
-from bncbench.evaluate.metrics import INSTANCE_METRICS, METRICS, REPEATED_RUN_METRICS, aggregate, summarize
+from bncbench.evaluate.metrics import (
+    INSTANCE_METRICS,
+    LOWER_IS_BETTER,
+    METRICS,
+    REPEATED_RUN_METRICS,
+    aggregate,
+    summarize,
+)
 from bncbench.utils.files import atomic_path
 from bncbench.utils.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from bncbench.config import Experiment
+    from bncbench.evaluate.compare import Comparison
+    from bncbench.evaluate.ranks import RankTest
 
 
 @dataclass
@@ -63,7 +81,8 @@ class Summary:
                          f"in {len(self.incomplete)} data set(s): {', '.join(self.incomplete)} "
                          f"(run the config again to resume)")
         if self.not_run:
-            cells = ", ".join(f"{d} × {lab}" for d, lab in self.not_run[:5]) + (", ..." if len(self.not_run) > 5 else "")
+            more = ", ..." if len(self.not_run) > 5 else ""
+            cells = ", ".join(f"{d} × {lab}" for d, lab in self.not_run[:5]) + more
             parts.append(f"{len(self.not_run)} cell(s) were never run in this folder (n/a): {cells}")
         if self.single_run:
             parts.append(f"{self.metric} needs repeated runs: n/a for {len(self.single_run)} cell(s) with one run")
@@ -74,13 +93,6 @@ class Summary:
         return "; ".join(parts) or None
 
 
-def _layout(store: Store, location) -> dict:
-    layout = store.get_meta("experiment")
-    if not layout or not layout.get("keys"):
-        raise UserError(f"{location}: the results store holds no experiment")
-    return layout
-
-
 def _choose(kind: str, wanted: list[str] | None, available: list[str]) -> list[str]:
     if not wanted:
         return available
@@ -89,58 +101,6 @@ def _choose(kind: str, wanted: list[str] | None, available: list[str]) -> list[s
             raise UserError(f"--{kind}: {w!r} is not in the results{did_you_mean(w, available)}; "
                             f"available: {', '.join(available)}")
     return [a for a in available if a in wanted]
-
-
-def summarize_store(location: str, metric: str, datasets: list[str] | None = None,
-                    classifiers: list[str] | None = None) -> Summary:
-    """The (mean, sd) of `metric` for every (data set, label) cell of the store's layout — the
-    latest plan of every cell any run of any config put there — optionally filtered. A cell
-    with unfinished tasks gets (nan, nan) and is listed in `incomplete`."""
-    if metric not in METRICS:
-        raise UserError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-    store = Store(location, readonly=True)
-    try:
-        layout = _layout(store, location)
-        cells = layout["keys"]
-        ds_all = [d for d in layout["datasets"] if any(f"{d}\t{lab}" in cells for lab in layout["labels"])]
-        lab_all = [lab for lab in layout["labels"] if any(f"{d}\t{lab}" in cells for d in layout["datasets"])]
-        ds_list, labels = _choose("datasets", datasets, ds_all), _choose("classifiers", classifiers, lab_all)
-        s = Summary(metric, ds_list, labels, {})
-        protocol, protocol_names = layout.get("protocol", {}), layout.get("protocol_names", {})
-        digests: list[str] = []
-        multi_run_cells = 0
-        for ds in ds_list:
-            for label in labels:
-                cell = f"{ds}\t{label}"
-                keys = cells.get(cell, [])
-                s.values[(ds, label)] = (math.nan, math.nan)
-                if not keys:
-                    s.not_run.append((ds, label))
-                    continue
-                if cell in protocol and protocol[cell] not in digests:
-                    digests.append(protocol[cell])
-                got = store.get(keys, with_proba=False)
-                s.planned += len(keys)
-                s.finished += len(got)
-                if len(got) < len(keys):
-                    s.incomplete.setdefault(ds, []).append(label)
-                    continue
-                folds = [got[k] for k in keys]
-                if metric in REPEATED_RUN_METRICS and len({f.run for f in folds}) < 2:
-                    s.single_run.append((ds, label))
-                    continue
-                multi_run_cells += 1
-                s.values[(ds, label)] = summarize(metric, folds)
-                if math.isnan(s.values[(ds, label)][0]):
-                    s.no_value.append((ds, label))
-        s.configs = [protocol_names.get(d, d) for d in digests]
-        s.coverage = _coverage(layout, ds_all, s, filtered=bool(datasets))
-        if metric in REPEATED_RUN_METRICS and s.single_run and not multi_run_cells:
-            raise UserError(f"--metric {metric} needs repeated runs (Kohavi–Wolpert over runs: cv.runs ≥ 2); "
-                            f"these results hold one run per fold")
-        return s
-    finally:
-        store.close()
 
 
 def _coverage(layout: dict, with_cells: list[str], s: Summary, filtered: bool) -> Coverage:
@@ -173,96 +133,221 @@ def catalog_differences(datasets) -> dict[str, str]:
     return out
 
 
-def store_differences(location: str, datasets) -> dict[str, str]:
-    """`catalog_differences` of a results store's data sets, except those its stored config loads
-    from a user file under a name the catalog also has (they are not the catalog's version)."""
-    import yaml
+def data_files(datasets: list[str]) -> list[tuple[str, str, str]]:
+    """(data set, file or origin, sha256) of each data set's catalog files, for the HTML report's provenance."""
+    files = []
+    for d in datasets:
+        try:
+            entry = catalog.entry(d)
+        except UserError:
+            files.append((d, "not in the catalog (its file's checksum is part of every task key)", ""))
+            continue
+        if describe.kind(d) == "files":
+            files += [(d, f"{f['source']}:{f['path']}", f.get("sha256", "")) for f in entry["files"]]
+        else:
+            files.append((d, describe.origin(d), ""))
+    return files
 
-    user = set()
+
+def _resolve(name: str) -> str | None:
+    """The catalog's name of a data set (an alias resolved), None when it is not in the catalog."""
     try:
-        config = yaml.safe_load(stored_config(location)) or {}
-    except yaml.YAMLError:
-        config = {}
-    entries = config.get("datasets") if isinstance(config, dict) else None
-    for d in entries if isinstance(entries, list) else []:
-        if isinstance(d, dict) and "path" in d:
-            user.add(str(d.get("name")))
-    return {ds: text for ds, text in catalog_differences(datasets).items() if ds not in user}
-
-
-def stored_classifiers(location: str) -> dict[str, str]:
-    """{label: classifier name} of the config the store was last run with (a label left out is
-    the name, or the class of a `module:Class`); {} when it cannot be read."""
-    import yaml
-
-    try:
-        config = yaml.safe_load(stored_config(location)) or {}
-    except yaml.YAMLError:
-        return {}
-    entries = config.get("classifiers") if isinstance(config, dict) else None
-    out = {}
-    for c in entries if isinstance(entries, list) else []:
-        c = {"name": c} if isinstance(c, str) else c
-        if isinstance(c, dict) and isinstance(c.get("name"), str):
-            name = c["name"]
-            out[str(c.get("label") or (name.rpartition(":")[2] if ":" in name else name))] = name
-    return out
-
-
-def stored_config(location: str) -> str:
-    """The YAML text of the config the store was last run with ("" if none)."""
-    store = Store(location, readonly=True)
-    try:
-        return store.get_meta("config", "") or ""
-    finally:
-        store.close()
-
-
-def stored_provenance(location: str) -> dict:
-    """What the store records of the runs' provenance (bncbench version, machine, data files;
-    the HTML report shows it), or {} if nothing."""
-    store = Store(location, readonly=True)
-    try:
-        return store.get_meta("provenance") or {}
-    finally:
-        store.close()
-
-
-def stored_wdl_settings(location: str) -> dict[str, str]:
-    """The `wdl:` section of the config the store was last run with, as strings: the defaults of
-    `bncbench wdl`, `gd` and the HTML report (empty if none)."""
-    import yaml
-
-    try:
-        config = yaml.safe_load(stored_config(location)) or {}
-    except yaml.YAMLError:
-        return {}
-    section = config.get("wdl") if isinstance(config, dict) else None
-    if not isinstance(section, dict):
-        return {}
-    return {k: str(v) for k, v in section.items() if k in ("metric", "draw", "draws", "tails")}
+        return catalog.resolve(name)
+    except UserError:
+        return None
 
 
 class Results:
-    """The tasks of a results store as pandas DataFrames (see `load`)."""
+    """A results store opened once, read-only (`open`): its layout, the config sections `bncbench
+    run` stored, summaries per metric (cached), tasks, predictions, rank tests and exports."""
 
-    def __init__(self, location: str):
-        self.location = location
-        store = Store(location, readonly=True)
+    def __init__(self, location: str | Path):
+        self.location = str(location)
+        self._store = Store(self.location, readonly=True)
+        self._summaries: dict[tuple, Summary] = {}
+
+    def close(self) -> None:
+        self._store.close()
+
+    def __enter__(self) -> Results:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what `bncbench run` stored ------------------------------------------------------------
+    @cached_property
+    def _stored_layout(self) -> dict:
+        return self._store.get_meta("experiment") or {"datasets": [], "labels": [], "keys": {}}
+
+    @property
+    def layout(self) -> dict:
+        """The cells of the store (docs/store.md: meta `experiment`); UserError when it holds none."""
+        if not self._stored_layout.get("keys"):
+            raise UserError(f"{self.location}: the results store holds no experiment")
+        return self._stored_layout
+
+    @cached_property
+    def experiment(self) -> Experiment:
+        """The validated sections of the config last run here, as `bncbench run` stored them (its
+        classifiers' `cls` is the built-in class or None); UserError for a store written before them."""
+        from bncbench.config import Experiment
+
+        stored = self._store.get_meta("sections")
+        if stored is None:
+            raise UserError(f"{self.location}: this results store predates stored config sections; run its config "
+                            f"once more with `bncbench run CONFIG --results {self.location}` (it stores them and "
+                            f"computes no task already stored)")
+        return Experiment.from_json(stored, self.config_text)
+
+    @cached_property
+    def config_text(self) -> str:
+        """The YAML text of the config the store was last run with ("" if none)."""
+        return self._store.get_meta("config", "") or ""
+
+    @cached_property
+    def provenance(self) -> dict:
+        """The runs' provenance (bncbench version, machine, data files), or {} if nothing."""
+        return self._store.get_meta("provenance") or {}
+
+    @cached_property
+    def name(self) -> str:
+        """The name of the config(s) whose results the store holds (several joined by ' + '), else
+        the folder's name."""
+        names = list(dict.fromkeys((self._stored_layout.get("protocol_names") or {}).values()))
+        folder = Path(self.location)
+        return " + ".join(names) or (folder.parent.name if folder.suffix == ".sqlite" else folder.name)
+
+    def differences(self, datasets) -> dict[str, str]:
+        """`catalog_differences` of these data sets, except those the config loads from a user file
+        under a name the catalog also has (they are not the catalog's version)."""
+        user = {d.name for d in self.experiment.datasets if d.path is not None}
+        return {ds: text for ds, text in catalog_differences(datasets).items() if ds not in user}
+
+    def classifier_flags(self, labels: list[str]) -> dict[str, str]:
+        """{label: the registry's flag} of the `labels` whose built-in classifier its docstrings call
+        a reconstruction (evaluate.compare.reconstruction_flag)."""
+        from bncbench.evaluate.compare import reconstruction_flag
+
+        out = {}
+        for c in self.experiment.classifiers:
+            if c.label in labels and c.cls is not None:
+                flag = reconstruction_flag(c.cls.__doc__, getattr(sys.modules.get(c.cls.__module__), "__doc__", None))
+                if flag:
+                    out[c.label] = flag
+        return out
+
+    # -- summaries -----------------------------------------------------------------------------
+    def summary(self, metric: str, datasets: list[str] | None = None, classifiers: list[str] | None = None) -> Summary:
+        """The (mean, sd) of `metric` for every (data set, label) cell of the store's layout — the
+        latest plan of every cell any run of any config put there — optionally filtered. A cell
+        with unfinished tasks gets (nan, nan) and is listed in `incomplete`."""
+        if metric not in METRICS:
+            raise UserError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+        key = (metric, tuple(datasets or ()), tuple(classifiers or ()))
+        if key not in self._summaries:
+            self._summaries[key] = self._summarize(metric, datasets, classifiers)
+        return self._summaries[key]
+
+    def _summarize(self, metric: str, datasets: list[str] | None, classifiers: list[str] | None) -> Summary:
+        layout = self.layout
+        cells = layout["keys"]
+        ds_all = [d for d in layout["datasets"] if any(f"{d}\t{lab}" in cells for lab in layout["labels"])]
+        lab_all = [lab for lab in layout["labels"] if any(f"{d}\t{lab}" in cells for d in layout["datasets"])]
+        ds_list, labels = _choose("datasets", datasets, ds_all), _choose("classifiers", classifiers, lab_all)
+        s = Summary(metric, ds_list, labels, {})
+        protocol, protocol_names = layout.get("protocol", {}), layout.get("protocol_names", {})
+        digests: list[str] = []
+        multi_run_cells = 0
+        for ds in ds_list:
+            for label in labels:
+                cell = f"{ds}\t{label}"
+                keys = cells.get(cell, [])
+                s.values[(ds, label)] = (math.nan, math.nan)
+                if not keys:
+                    s.not_run.append((ds, label))
+                    continue
+                if cell in protocol and protocol[cell] not in digests:
+                    digests.append(protocol[cell])
+                got = self._store.get(keys, with_proba=False)
+                s.planned += len(keys)
+                s.finished += len(got)
+                if len(got) < len(keys):
+                    s.incomplete.setdefault(ds, []).append(label)
+                    continue
+                folds = [got[k] for k in keys]
+                if metric in REPEATED_RUN_METRICS and len({f.run for f in folds}) < 2:
+                    s.single_run.append((ds, label))
+                    continue
+                multi_run_cells += 1
+                s.values[(ds, label)] = summarize(metric, folds)
+                if math.isnan(s.values[(ds, label)][0]):
+                    s.no_value.append((ds, label))
+        s.configs = [protocol_names.get(d, d) for d in digests]
+        s.coverage = _coverage(layout, ds_all, s, filtered=bool(datasets))
+        if metric in REPEATED_RUN_METRICS and s.single_run and not multi_run_cells:
+            raise UserError(f"--metric {metric} needs repeated runs (Kohavi–Wolpert over runs: cv.runs ≥ 2); "
+                            f"these results hold one run per fold")
+        return s
+
+    def rank_test(self, metric: str = "zol", datasets: list[str] | None = None,
+                  classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
+        """The Friedman test of the store's classifiers over its data sets and its post-hoc tests, as
+        `bncbench ranks` prints them (an `evaluate.ranks.RankTest`: average ranks, χ²_F, F_F, the
+        Nemenyi CD, every pair with Holm's adjusted p, the cliques of the CD diagram; with `control`
+        also Bonferroni–Dunn and Holm against it). Data sets where a classifier has no value are left
+        out (`.left_out`); UserError when fewer than two data sets or classifiers remain."""
+        from bncbench.evaluate.ranks import compare_classifiers
+
+        s = self.summary(metric, datasets, classifiers)
         try:
-            layout = store.get_meta("experiment") or {"datasets": [], "labels": [], "keys": {}}
-            current = {k for keys in layout["keys"].values() for k in keys}
-            meta = {r[0]: r for r in store.rows()}
-            rows = store.get(list(meta), with_proba=False)
-        finally:
-            store.close()
+            return compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
+        except ValueError as e:
+            raise UserError(f"ranks: {e}") from None
+
+    def comparison(self, table: str, metrics: list[str] | None, only: list[str] | None,
+                   mapping: dict[str, str], warn: Callable[[str], None] = lambda line: None) -> Comparison:
+        """`evaluate.compare.compare` of this store and a published table (`bncbench compare`, the
+        HTML report's comparison); `warn` gets a line per metric the store does not show in full."""
+        from bncbench.evaluate import compare as cmp
+
+        published = cmp.read_published(table)
+        first = (metrics or ["zol"])[0]
+        summary = self.summary(first, None, only)
+        plan = cmp.plan_columns(published, metrics, mapping, summary.labels, only)
+        ours = {}
+        for m in plan.metrics:
+            s = self.summary(m, None, only)
+            if s.status_line():
+                warn(f"warning ({m}): {s.status_line()}")
+            ours[m] = (s.datasets, s.labels, s.values)
+        c = cmp.compare(published, plan, ours, _resolve)
+        coverage = summary.coverage
+        c.coverage = coverage.line()
+        for name in c.missing_datasets:
+            own = name if name in coverage.datasets else _resolve(name)
+            c.missing_reasons[name] = coverage.missing.get(own or name, "not in the configs run here")
+        c.flags = self.classifier_flags([label for _, label, _ in plan.columns])
+        c.differences = self.differences(list(dict.fromkeys(r.dataset for r in c.rows)))
+        return c
+
+    # -- tasks and predictions as DataFrames ---------------------------------------------------
+    @cached_property
+    def tasks(self) -> pd.DataFrame:
+        """One row per stored task with its per-fold metric values; `current` marks tasks of the
+        latest plan."""
+        layout = self._stored_layout
+        current = {k for keys in layout["keys"].values() for k in keys}
+        meta = {r[0]: r for r in self._store.rows()}
+        rows = self._store.get(list(meta), with_proba=False)
         records = []
         for key, f in rows.items():
             _, ds, label, run, fold, tt, st, finished = meta[key]
             n = len(f.y_true)
             rec = {"dataset": ds, "label": label, "run": run, "fold": fold, "n_test": n,
                    "train_time": tt, "test_time": st}
-            rec.update({m: aggregate(m, f.sums[m], n) for m in INSTANCE_METRICS})
+            sums = f.sums or {}  # a stored task always has its sums (Store.get)
+            rec.update({m: aggregate(m, sums[m], n) for m in INSTANCE_METRICS})
             rec.update({"info": json.dumps(f.info or {}, sort_keys=True), "current": key in current,
                         "finished": finished, "key": key})
             records.append(rec)
@@ -276,8 +361,12 @@ class Results:
                             _l=df["label"].map(lambda lab: order_lab.get(lab, len(order_lab))))
                   .sort_values(["_d", "dataset", "_l", "label", "run", "fold"], kind="stable")
                   .drop(columns=["_d", "_l"]).reset_index(drop=True))
-        self.tasks: pd.DataFrame = df
-        self.datasets: list[str] = list(dict.fromkeys(df["dataset"])) if len(df) else []
+        return df
+
+    @property
+    def datasets(self) -> list[str]:
+        """The data sets with stored tasks, in layout order."""
+        return list(dict.fromkeys(self.tasks["dataset"])) if len(self.tasks) else []
 
     def predictions(self, dataset: str, current_only: bool = True) -> pd.DataFrame:
         """One row per test instance of every task on `dataset`: label, run, fold, row (index in
@@ -288,16 +377,12 @@ class Results:
         t = self.tasks[self.tasks["dataset"] == dataset]
         if current_only:
             t = t[t["current"]]
-        store = Store(self.location, readonly=True)
-        try:
-            got = store.get(list(t["key"]))
-        finally:
-            store.close()
+        got = self._store.get(list(t["key"]))
         parts = []
         classes: list[str] = []
         for key, label in zip(t["key"], t["label"]):
             f = got[key]
-            classes = list(f.classes)
+            classes = list(f.classes or [])
             names = np.asarray(classes, dtype=object)
             part = pd.DataFrame({"label": label, "run": f.run, "fold": f.fold, "row": f.test_index,
                                  "true": names[f.y_true], "predicted": names[f.pred]})
@@ -307,110 +392,135 @@ class Results:
             return pd.DataFrame(columns=["label", "run", "fold", "row", "true", "predicted"])
         return pd.concat(parts, ignore_index=True)
 
+    def export(self, fmt: str, out: str, predictions: bool = False) -> list[Path]:
+        """Write the tasks table (and, with `predictions`, one predictions table per data set) as
+        parquet or CSV files into the folder `out`; the files written. Each file is written to a
+        temporary name and renamed, so an interrupted export leaves no half-written file."""
+        if fmt not in ("parquet", "csv"):
+            raise UserError(f"--format: {fmt!r} is not parquet or csv")
+        if fmt == "parquet":
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise UserError("--format parquet needs pyarrow: pip install pyarrow") from None
+        folder = Path(out)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
+        tables: list[tuple[str, Callable[[], pd.DataFrame]]] = [("tasks", lambda: self.tasks)]
+        if predictions:
+            used: set[str] = {"tasks"}
+            for d in self.datasets:
+                name = base = "predictions-" + export_file_name(d)
+                n = 1
+                while name in used:  # two data-set names with the same file-name form
+                    n += 1
+                    name = f"{base}-{n}"
+                used.add(name)
+                tables.append((name, partial(self.predictions, d)))
+        written = []
+        for name, make in tables:
+            target = folder / f"{name}.{fmt}"
+            try:
+                # public: a 0600 export would be hidden from everyone else
+                with atomic_path(target, public=True) as tmp:
+                    df = make()
+                    if fmt == "parquet":
+                        df.to_parquet(tmp, index=False)
+                    else:
+                        df.to_csv(tmp, index=False)
+            except OSError as e:
+                raise UserError(f"--out {out}: cannot write {target.name} ({e.strerror}); the files before it are "
+                                f"complete") from None
+            written.append(target)
+        return written
 
-def rank_test(location: str, metric: str = "zol", datasets: list[str] | None = None,
-              classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05):
-    """The Friedman test of the store's classifiers over its data sets and its post-hoc tests, as
-    `bncbench ranks` prints them (an `evaluate.ranks.RankTest`: average ranks, χ²_F, F_F, the
-    Nemenyi CD, every pair with Holm's adjusted p, the cliques of the CD diagram; with `control`
-    also Bonferroni–Dunn and Holm against it). Data sets where a classifier has no value are left
-    out (`.left_out`); UserError when fewer than two data sets or classifiers remain."""
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER
-    from bncbench.evaluate.ranks import compare_classifiers
 
-    s = summarize_store(str(location), metric, datasets, classifiers)
-    try:
-        return compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
-    except ValueError as e:
-        raise UserError(f"ranks: {e}") from None
-def experiments(location: str | Path) -> list[tuple[str, str]]:
-    """[(config name, results folder)] of the experiments at `location`: the store itself when
-    `location` is one (a folder holding results.sqlite, or the .sqlite file), else each folder
-    directly under it that holds one, in the folders' name order (`bncbench run` names them
-    results/<config name>). UserError when there is none."""
+def open(location: str | Path) -> Results:
+    """The results store of a directory (or its results.sqlite), opened once, read-only; close it
+    with `.close()` or use it as a context manager."""
+    return Results(location)
+
+
+def load(location: str | Path) -> Results:
+    """`open`: `.tasks` (DataFrame, one row per stored task) and `.predictions(dataset)`."""
+    return Results(location)
+
+
+def open_all(location: str | Path) -> list[Results]:
+    """The experiments at `location`, each opened once: the store itself when `location` is one (a
+    folder holding results.sqlite, or the .sqlite file), else each folder directly under it that
+    holds one, in the folders' name order (`bncbench run` names them results/<config name>).
+    UserError when there is none."""
     p = Path(location)
     if p.suffix == ".sqlite" or store_path(p).is_file() or not p.is_dir():
-        Store(location, readonly=True).close()  # the store's own message when it is not one
-        return [(experiment_name(str(p)), str(p))]
+        return [Results(location)]  # the store's own message when it is not one
     folders = sorted((d for d in p.iterdir() if d.is_dir() and (d / DB_NAME).is_file()), key=lambda d: d.name)
     if not folders:
         raise UserError(f"{location}: no results here (expected {DB_NAME}, or folders {p / '<name>'} that hold one; "
                         f"run `bncbench run CONFIG` first)")
-    return [(experiment_name(str(d)), str(d)) for d in folders]
-
-
-def experiment_name(location: str) -> str:
-    """The name of the config(s) whose results a store holds (several joined by ' + '), else the
-    folder's name."""
-    store = Store(location, readonly=True)
-    try:
-        layout = store.get_meta("experiment") or {}
-    finally:
-        store.close()
-    names = list(dict.fromkeys((layout.get("protocol_names") or {}).values()))
-    folder = Path(location)
-    return " + ".join(names) or (folder.parent.name if folder.suffix == ".sqlite" else folder.name)
+    return [Results(d) for d in folders]
 
 
 def load_all(location: str | Path) -> dict[str, Results]:
-    """`load` of every experiment at `location` (`experiments`: a folder such as results/ that
-    holds one folder per experiment, or one store), keyed by the folder's name, in name order."""
-    return {Path(folder).name if Path(folder).suffix != ".sqlite" else Path(folder).parent.name: load(folder)
-            for _, folder in experiments(location)}
+    """`open` of every experiment at `location` (`open_all`), keyed by the folder's name, in name order."""
+    return {Path(r.location).name if Path(r.location).suffix != ".sqlite" else Path(r.location).parent.name: r
+            for r in open_all(location)}
 
 
-def load(location: str | Path) -> Results:
-    """The results of a directory (or its results.sqlite): `.tasks` (DataFrame, one row per
-    stored task with per-fold metric values; `current` marks tasks of the latest plan) and
-    `.predictions(dataset)` (DataFrame, one row per test instance)."""
-    return Results(str(location))
+def summarize_store(location: str, metric: str, datasets: list[str] | None = None,
+                    classifiers: list[str] | None = None) -> Summary:
+    """`Results.summary` of the store at `location` (opened for this call)."""
+    with Results(location) as r:
+        return r.summary(metric, datasets, classifiers)
+
+
+def rank_test(location: str, metric: str = "zol", datasets: list[str] | None = None,
+              classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
+    """`Results.rank_test` of the store at `location` (opened for this call)."""
+    with Results(location) as r:
+        return r.rank_test(metric, datasets, classifiers, control, alpha)
+
+
+def store_differences(location: str, datasets) -> dict[str, str]:
+    """`Results.differences` of the store at `location` (opened for this call)."""
+    with Results(location) as r:
+        return r.differences(datasets)
+
+
+def judge_claims(claims_file: str, overrides: dict[str, str] | None = None, opened: tuple[Results, ...] = ()):
+    """(caption, verdicts, printed tables beside ours, the lines after the claims) of a claims file
+    judged against the results folders it names (`overrides`: {name: folder}), each opened once
+    (`opened`: handles already open, reused for their folders), as `bncbench claims` prints them;
+    also the reproduction status of `report --format html --claims`."""
+    from bncbench.evaluate import claims as cl
+
+    spec = cl.load(claims_file, overrides or {})
+    handles = {Path(r.location).resolve(): r for r in opened}
+    mine: list[Results] = []
+    summaries: dict[tuple[str, str], Summary] = {}
+
+    def summary(name: str, metric: str) -> Summary | None:
+        folder = Path(spec["results"][name])
+        if not folder.exists():
+            return None
+        if folder.resolve() not in handles:
+            handles[folder.resolve()] = r = Results(folder)
+            mine.append(r)
+        summaries.setdefault((name, metric), handles[folder.resolve()].summary(metric))
+        return summaries[(name, metric)]
+
+    try:
+        verdicts = cl.evaluate(spec, summary)
+        tables = cl.table_comparison(spec, summary)
+    finally:
+        for r in mine:
+            r.close()
+    lines = cl.summary_lines(spec, verdicts, summaries)
+    return f"Claims of paper {spec.get('paper', '')}", verdicts, tables, lines
 
 
 def export_file_name(dataset: str) -> str:
     """A file-name-safe form of a data-set name (anything but letters, digits, . _ + - becomes _)."""
     return re.sub(r"[^A-Za-z0-9._+-]", "_", dataset) or "_"
-
-
-def export(location: str, fmt: str, out: str, predictions: bool = False) -> list[Path]:
-    """Write the tasks table (and, with `predictions`, one predictions table per data set) as
-    parquet or CSV files into the folder `out`; the files written. Each file is written to a
-    temporary name and renamed, so an interrupted export leaves no half-written file."""
-    if fmt not in ("parquet", "csv"):
-        raise UserError(f"--format: {fmt!r} is not parquet or csv")
-    if fmt == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise UserError("--format parquet needs pyarrow: pip install pyarrow") from None
-    r = load(location)
-    folder = Path(out)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
-    tables = [("tasks", lambda: r.tasks)]
-    if predictions:
-        used: set[str] = {"tasks"}
-        for d in r.datasets:
-            name = base = "predictions-" + export_file_name(d)
-            n = 1
-            while name in used:  # two data-set names with the same file-name form
-                n += 1
-                name = f"{base}-{n}"
-            used.add(name)
-            tables.append((name, lambda d=d: r.predictions(d)))
-    written = []
-    for name, make in tables:
-        target = folder / f"{name}.{fmt}"
-        try:
-            with atomic_path(target, public=True) as tmp:  # public: a 0600 export would be hidden from everyone else
-                df = make()
-                if fmt == "parquet":
-                    df.to_parquet(tmp, index=False)
-                else:
-                    df.to_csv(tmp, index=False)
-        except OSError as e:
-            raise UserError(f"--out {out}: cannot write {target.name} ({e.strerror}); the files before it are "
-                            f"complete") from None
-        written.append(target)
-    return written

@@ -268,7 +268,7 @@ ALLOWED: dict[str, set[str]] = {
     "evaluate": {"errors", "utils"},
     "engine": {"bncbench", "data", "preprocess", "classifiers", "classifiers.base", "evaluate", "errors", "utils"},
     "config": {"data", "preprocess", "classifiers", "classifiers.kernels", "evaluate", "engine", "errors", "utils"},
-    "results": {"engine", "evaluate", "data", "errors", "utils"},
+    "results": {"config", "engine", "evaluate", "data", "errors", "utils"},
     "cli": {"bncbench", "config", "data", "preprocess", "classifiers", "evaluate", "engine", "errors", "utils",
             "results"},
     "__main__": {"cli"},
@@ -278,8 +278,11 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("bncbench.evaluate.figures", "bncbench.results"):
         "a figure reads a results store (`bncbench figures RESULTS`, the HTML report's figures); only the "
         "CLI imports evaluate/figures.py, lazily",
-    ("bncbench.evaluate.figures", "bncbench.config"):
-        "the defaults of `bncbench figures` come from the stored config's figures: section",
+    ("bncbench.evaluate.html_report", "bncbench.results"):
+        "the HTML report gathers its inputs from an open results handle (its claims through "
+        "results.judge_claims, the data files of its provenance); only the CLI imports it, lazily",
+    ("bncbench.evaluate.html_report", "bncbench"):
+        "the HTML report names the bncbench version that wrote it",
     ("bncbench.evaluate.figures", "bncbench.data.catalog"):
         "the scatter colours points by a catalog data set's number of instances",
 }
@@ -467,3 +470,44 @@ def test_every_data_file_of_the_package_is_package_data():
     data = [p for p in PKG.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".py"]
     missing = [str(p.relative_to(PKG.parent)) for p in data if p not in shipped]
     assert data and not missing, f"not in pyproject's package-data: {', '.join(missing)}"
+
+
+# -- the command-line modules ---------------------------------------------------------------
+#: the command table, which imports every command module to register it
+CLI_TABLE = {"bncbench.cli", "bncbench.cli.app"}
+
+
+def cli_cross_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of one cli/ command module by another (what commands share lives in cli/common.py,
+    logic in the library)."""
+    return [f"{a} imports {b}" for a, targets in sorted(graph.items()) if a.startswith("bncbench.cli.")
+            and a not in CLI_TABLE for b in sorted(targets)
+            if b.startswith("bncbench.cli") and b not in ("bncbench.cli.common", a)]
+
+
+def test_cli_modules_import_no_other_cli_module_but_common():
+    graph, _ = import_graph()
+    bad = cli_cross_imports(graph)
+    assert not bad, "cli/ modules importing another cli/ module (share through cli/common.py):\n  " + "\n  ".join(bad)
+
+
+def test_cli_rule_catches_a_command_module_importing_another():
+    graph = {"bncbench.cli.report": {"bncbench.cli.comparisons", "bncbench.cli.common", "bncbench.results"},
+             "bncbench.cli.app": {"bncbench.cli.report"}, "bncbench.cli.figures": {"bncbench.cli"}}
+    assert cli_cross_imports(graph) == ["bncbench.cli.figures imports bncbench.cli",
+                                        "bncbench.cli.report imports bncbench.cli.comparisons"]
+
+
+#: the readers of a results store take the config's settings from its stored sections
+#: (results.Results.experiment), never from the YAML text
+STORE_READERS = ("bncbench.results", "bncbench.cli.report", "bncbench.cli.comparisons", "bncbench.cli.figures",
+                 "bncbench.cli.common", "bncbench.evaluate.figures", "bncbench.evaluate.html_report")
+
+
+def test_store_readers_do_not_parse_yaml():
+    files = _module_files()
+    found = [m for m in STORE_READERS
+             if any(isinstance(n, (ast.Import, ast.ImportFrom)) and "yaml" in
+                    ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module or ""])
+                    for n in ast.walk(ast.parse(files[m].read_text(encoding="utf-8"))))]
+    assert not found, f"store readers importing yaml (read Results.experiment instead): {found}"

@@ -34,8 +34,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                   help="Reproducible benchmarks of Bayesian network classifiers on UCI data.\n\n"
                        "Start with: bncbench run configs/default.yaml, then bncbench report results/default.")
 app.add_typer(datasets.app, name="datasets")
-for command in (run.run, report.export, report.report, comparisons.wdl, comparisons.ranks, comparisons.compare, comparisons.rcll,
-                comparisons.gd, figures.figures, comparisons.claims, run.folds):
+for command in (run.run, report.export, report.report, comparisons.wdl, comparisons.ranks, comparisons.compare,
+                comparisons.rcll, comparisons.gd, figures.figures, comparisons.claims, run.folds):
     app.command()(command)
 
 

@@ -8,14 +8,14 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
 from bncbench.errors import UserError
 
 if TYPE_CHECKING:
-    from bncbench.results import Summary
+    from bncbench.results import Results, Summary
 
 
 def err(msg: str) -> None:
@@ -23,7 +23,7 @@ def err(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
-def split(s: Optional[str]) -> list[str] | None:
+def split(s: str | None) -> list[str] | None:
     """The items of a comma-separated option ('a, b,' -> ['a', 'b']); None when not given."""
     return [x.strip() for x in s.split(",") if x.strip()] if s else None
 
@@ -42,31 +42,36 @@ def warn_incomplete(summary: Summary, what: str = "") -> None:
         err(f"warning{what}: {line}")
 
 
-def per_experiment(location: str, fmt: str, one: Callable[[str], str]) -> str:
-    """`one(store)`, the text of a command for one results store, for `location`: as it is when
-    `location` is a store; for a folder of experiments (results/<name>/ each), one section per
+def per_experiment(location: str, fmt: str, one: Callable[[Results], str]) -> str:
+    """`one(results)`, the text of a command for one open results store, for `location`: as it is
+    when `location` is a store; for a folder of experiments (results/<name>/ each), one section per
     experiment in name order, headed by its config name (md: '## name (folder)', latex: a
     comment line) — in csv, a first column `experiment` instead. An experiment the command cannot
-    show (e.g. a metric it does not have) gets the one-line reason in its section and on stderr."""
-    from bncbench.results import experiments
+    show (e.g. a metric it does not have) gets the one-line reason in its section and on stderr.
+    Each store is opened once."""
+    from bncbench.results import open_all
 
-    found = experiments(location)
-    if len(found) == 1 and Path(found[0][1]) == Path(location):
-        return one(location)
-    parts = []
-    for i, (name, folder) in enumerate(found):
-        try:
-            text = one(folder)
-        except UserError as e:
-            err(f"{folder}: not shown: {e}")
-            text = "" if fmt == "csv" else f"not shown: {e}\n"
-        if fmt == "csv":
-            parts.append(_csv_with_experiment(text, name, header=i == 0))
-        elif fmt == "latex":
-            parts.append(f"% experiment {name} ({folder})\n{text}\n")
-        else:
-            parts.append(f"## {name} ({folder})\n\n{text}\n")
-    return "".join(parts)
+    found = open_all(location)
+    try:
+        if len(found) == 1 and Path(found[0].location) == Path(location):
+            return one(found[0])
+        parts = []
+        for i, r in enumerate(found):
+            try:
+                text = one(r)
+            except UserError as e:
+                err(f"{r.location}: not shown: {e}")
+                text = "" if fmt == "csv" else f"not shown: {e}\n"
+            if fmt == "csv":
+                parts.append(_csv_with_experiment(text, r.name, header=i == 0))
+            elif fmt == "latex":
+                parts.append(f"% experiment {r.name} ({r.location})\n{text}\n")
+            else:
+                parts.append(f"## {r.name} ({r.location})\n\n{text}\n")
+        return "".join(parts)
+    finally:
+        for r in found:
+            r.close()
 
 
 def _csv_with_experiment(text: str, name: str, header: bool) -> str:

@@ -6,7 +6,7 @@ headline claims beside our runs)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -14,19 +14,36 @@ from bncbench.cli.common import check_format, err, split, warn_incomplete
 from bncbench.errors import UserError
 from bncbench.utils.suggest import did_you_mean
 
+if TYPE_CHECKING:
+    from bncbench.results import Results
 
-def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results directory (or its results.sqlite), a folder of them (results/), or a wide table file (TSV/CSV)"),
-        metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric to compare, as for report [default: the config's wdl.metric, else zol]; for a table: the name of its values"),
-        draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
-        draws: Optional[str] = typer.Option(None, "--draws", metavar="HOW", help="split | ignore: draws in the sign test [default: the config's, else split]"),
-        tails: Optional[str] = typer.Option(None, "--tails", metavar="N", help="one | two [default: the config's, else one]"),
-        higher_is_better: bool = typer.Option(False, "--higher-is-better", help="a table's values are better when higher (accuracy, CLL)"),
-        datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
-        classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifiers [default: all]"),
-        rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="row classifiers [default: all shown]"),
-        columns: Optional[str] = typer.Option(None, "--columns", metavar="L1,L2", help="column classifiers [default: all shown]"),
-        test: str = typer.Option("sign", "--test", metavar="TEST", help="sign | wilcoxon: the test of each pair's p-value"),
-        correction: str = typer.Option("none", "--correction", metavar="HOW", help="none | holm: adjust the p-values for the pairs of the matrix"),
+
+def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
+                                   help="results directory (or its results.sqlite), a folder of them (results/), or a "
+                                        "wide table file (TSV/CSV)"),
+        metric: str | None = typer.Option(None, "--metric", metavar="METRIC",
+                                          help="metric to compare, as for report [default: the config's wdl.metric, "
+                                               "else zol]; for a table: the name of its values"),
+        draw: str | None = typer.Option(None, "--draw", metavar="RULE",
+                                        help="exact4 | relative:F [default: the config's, else exact4]"),
+        draws: str | None = typer.Option(None, "--draws", metavar="HOW",
+                                         help="split | ignore: draws in the sign test [default: the config's, else "
+                                              "split]"),
+        tails: str | None = typer.Option(None, "--tails", metavar="N",
+                                         help="one | two [default: the config's, else one]"),
+        higher_is_better: bool = typer.Option(False, "--higher-is-better",
+                                              help="a table's values are better when higher (accuracy, CLL)"),
+        datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
+                                            help="only these data sets [default: all]"),
+        classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
+                                               help="only these classifiers [default: all]"),
+        rows: str | None = typer.Option(None, "--rows", metavar="L1,L2", help="row classifiers [default: all shown]"),
+        columns: str | None = typer.Option(None, "--columns", metavar="L1,L2",
+                                           help="column classifiers [default: all shown]"),
+        test: str = typer.Option("sign", "--test", metavar="TEST",
+                                 help="sign | wilcoxon: the test of each pair's p-value"),
+        correction: str = typer.Option("none", "--correction", metavar="HOW",
+                                       help="none | holm: adjust the p-values for the pairs of the matrix"),
         format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
@@ -85,30 +102,28 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE", help="results d
     options = (metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
                split(columns), format, test, correction)
     if is_store:
-        typer.echo(per_experiment(path, format, lambda store: _wdl_text(store, True, *options)), nl=False)
+        typer.echo(per_experiment(path, format, lambda r: _wdl_text(path, r, *options)), nl=False)
     else:
-        typer.echo(_wdl_text(path, False, *options), nl=False)
+        typer.echo(_wdl_text(path, None, *options), nl=False)
 
 
-def _wdl_text(path: str, is_store: bool, metric, draw, draws, tails, higher_is_better, want_ds, want_lab, rows,
+def _wdl_text(path: str, r: Results | None, metric, draw, draws, tails, higher_is_better, want_ds, want_lab, rows,
               columns, format, test="sign", correction="none") -> str:
-    """What `wdl` prints for one results store or wide table: the matrices and the notes under
-    them (the data sets used of those the store should cover, the settings)."""
+    """What `wdl` prints for one open results store `r` or, with None, the wide table `path`: the
+    matrices and the notes under them (the data sets used of those the store should cover, the settings)."""
+    from bncbench.config import WdlSettings
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
     from bncbench.evaluate.report import difference_legend
     from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes
-    from bncbench.results import store_differences, stored_wdl_settings, summarize_store
 
-    defaults = {"metric": "zol", "draw": "exact4", "draws": "split", "tails": "one"}
-    if is_store:
-        defaults.update(stored_wdl_settings(path))
-    draw, draws, tails = draw or defaults["draw"], draws or defaults["draws"], tails or defaults["tails"]
+    defaults = r.experiment.wdl if r is not None else WdlSettings()
+    draw, draws, tails = draw or defaults.draw, draws or defaults.draws, tails or defaults.tails
     _check_wdl_settings(draw, draws, tails)
     excluded: list[str] = []
     absent: dict[str, str] = {}
-    if is_store:
-        metric = metric or defaults["metric"]
-        s = summarize_store(path, metric, want_ds, want_lab)
+    if r is not None:
+        metric = metric or defaults.default_metric
+        s = r.summary(metric, want_ds, want_lab)
         warn_incomplete(s)
         labels = s.with_metric()
         if len(labels) < len(s.labels):
@@ -120,7 +135,7 @@ def _wdl_text(path: str, is_store: bool, metric, draw, draws, tails, higher_is_b
         ds, labels, values, metric, lower = _wide_table_values(path, metric, higher_is_better, want_ds, want_lab)
     row_labels = _chosen_labels("--rows", rows, labels)
     col_labels = _chosen_labels("--columns", columns, labels)
-    if is_store:  # every pair on the same data sets: those finished for every classifier of the matrix
+    if r is not None:  # every pair on the same data sets: those finished for every classifier of the matrix
         shown = set(row_labels) | set(col_labels)
         excluded = [d for d in ds if shown & set(s.incomplete.get(d, []))]
         if excluded:
@@ -133,8 +148,8 @@ def _wdl_text(path: str, is_store: bool, metric, draw, draws, tails, higher_is_b
     if test == "wilcoxon" or correction == "holm":
         mat, notes, test_name, adjusted = _other_test(ds, values, row_labels, col_labels, mat, notes, test,
                                                       correction, draws, tails)
-    if is_store:
-        notes += difference_legend(ds, store_differences(path, ds))
+    if r is not None:
+        notes += difference_legend(ds, r.differences(ds))
     return format_wdl(row_labels, col_labels, mat, format, metric, notes, test_name, adjusted)
 
 
@@ -204,16 +219,23 @@ def _chosen_labels(option: str, chosen: list[str] | None, labels: list[str]) -> 
     """The classifiers --rows or --columns names (default: all `labels`), each checked to be one of them."""
     for lab in chosen or []:
         if lab not in labels:
-            raise UserError(f"{option}: no classifier {lab!r}{did_you_mean(lab, labels)}; available: {', '.join(labels)}")
+            raise UserError(f"{option}: no classifier {lab!r}{did_you_mean(lab, labels)}; "
+                            f"available: {', '.join(labels)}")
     return chosen or labels
 
 
 def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
-          metric: Optional[str] = typer.Option(None, "--metric", metavar="METRIC", help="metric ranked, as for report [default: the config's wdl.metric, else zol]"),
-          control: Optional[str] = typer.Option(None, "--control", metavar="LABEL", help="also compare this classifier with each other one (Bonferroni-Dunn, Holm)"),
+          metric: str | None = typer.Option(None, "--metric", metavar="METRIC",
+                                            help="metric ranked, as for report [default: the config's wdl.metric, "
+                                                 "else zol]"),
+          control: str | None = typer.Option(None, "--control", metavar="LABEL",
+                                             help="also compare this classifier with each other one (Bonferroni-Dunn, "
+                                                  "Holm)"),
           alpha: float = typer.Option(0.05, "--alpha", metavar="A", help="significance level of the post-hoc tests"),
-          datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
-          classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifiers [default: all]"),
+          datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
+                                              help="only these data sets [default: all]"),
+          classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
+                                                 help="only these classifiers [default: all]"),
           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
 
@@ -235,36 +257,41 @@ def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results di
       bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
     """
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
-    from bncbench.evaluate.ranks import compare_classifiers, format_ranks
-    from bncbench.results import stored_wdl_settings, summarize_store
+    from bncbench.evaluate.metrics import METRICS
+    from bncbench.evaluate.ranks import format_ranks
+    from bncbench.results import open as open_results
 
     check_format(format, ("md", "csv", "latex"))
-    metric = metric or stored_wdl_settings(results).get("metric", "zol")
-    if metric not in METRICS:
-        raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-    if not 0.0 < alpha < 1.0:
-        raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
-    s = summarize_store(results, metric, split(datasets), split(classifiers))
-    if control is not None and control not in s.labels:
-        raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
-                        f"available: {', '.join(s.labels)}")
-    warn_incomplete(s)
-    try:
-        test = compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
-    except ValueError as e:
-        raise UserError(f"ranks: {e}") from None
+    with open_results(results) as r:
+        metric = metric or r.experiment.wdl.default_metric
+        if metric not in METRICS:
+            raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+        if not 0.0 < alpha < 1.0:
+            raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
+        s = r.summary(metric, split(datasets), split(classifiers))
+        if control is not None and control not in s.labels:
+            raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
+                            f"available: {', '.join(s.labels)}")
+        warn_incomplete(s)
+        test = r.rank_test(metric, split(datasets), split(classifiers), control, alpha)
     text, notes = format_ranks(test, metric, format)
     typer.echo(text, nl=False)
     for line in notes:
         err(line)
 
 
-def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite), or a folder of them (results/)"),
-            table: str = typer.Argument(..., metavar="TABLE", help="a published wide table (TSV/CSV), e.g. papers/stan70/dev.tsv"),
-            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="compare only these metrics; plain columns hold the first [default: every metric the headers name; plain columns zol]"),
-            classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels of the results"),
-            map_: Optional[str] = typer.Option(None, "--map", metavar="PAPER=OURS,...", help="the table's classifier names that differ from our labels"),
+def compare(results: str = typer.Argument(..., metavar="RESULTS",
+                                          help="results directory (or its results.sqlite), or a folder of them "
+                                               "(results/)"),
+            table: str = typer.Argument(..., metavar="TABLE",
+                                        help="a published wide table (TSV/CSV), e.g. papers/stan70/dev.tsv"),
+            metric: str | None = typer.Option(None, "--metric", metavar="M[,M2]",
+                                              help="compare only these metrics; plain columns hold the first "
+                                                   "[default: every metric the headers name; plain columns zol]"),
+            classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
+                                                   help="only these classifier labels of the results"),
+            map_: str | None = typer.Option(None, "--map", metavar="PAPER=OURS,...",
+                                            help="the table's classifier names that differ from our labels"),
             format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Our results beside a published table, value by value, at the table's printed precision.
 
@@ -294,8 +321,15 @@ def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results 
 
     check_format(format, ("md", "csv", "latex"))
 
-    def one(store: str) -> str:
-        result = comparison(store, table, split(metric), split(classifiers), map_)
+    mapping = {}
+    for item in split(map_) or []:
+        paper, sep, ours = item.partition("=")
+        if not sep or not paper.strip() or not ours.strip():
+            raise UserError(f"--map: {item!r} is not PAPER=OURS")
+        mapping[paper.strip()] = ours.strip()
+
+    def one(r: Results) -> str:
+        result = r.comparison(table, split(metric), split(classifiers), mapping, err)
         if format == "csv":
             for line in notes(result):
                 err(line)
@@ -304,67 +338,10 @@ def compare(results: str = typer.Argument(..., metavar="RESULTS", help="results 
     typer.echo(per_experiment(results, format, one), nl=False)
 
 
-def comparison(results: str, table: str, metrics: list[str] | None, only: list[str] | None, map_: str | None):
-    """`evaluate.compare.compare` of a results store and a published table (compare, report --compare)."""
-    from bncbench.data import catalog
-    from bncbench.evaluate import compare as cmp
-    from bncbench.results import store_differences, summarize_store
-
-    mapping = {}
-    for item in split(map_) or []:
-        paper, sep, ours = item.partition("=")
-        if not sep or not paper.strip() or not ours.strip():
-            raise UserError(f"--map: {item!r} is not PAPER=OURS")
-        mapping[paper.strip()] = ours.strip()
-    published = cmp.read_published(table)
-    first = (metrics or ["zol"])[0]
-    summaries = {first: summarize_store(results, first, None, only)}
-    plan = cmp.plan_columns(published, metrics, mapping, summaries[first].labels, only)
-    ours = {}
-    for m in plan.metrics:
-        s = summaries.get(m) or summarize_store(results, m, None, only)
-        warn_incomplete(s, f" ({m})")
-        ours[m] = (s.datasets, s.labels, s.values)
-
-    def resolve(name: str) -> str | None:
-        try:
-            return catalog.resolve(name)
-        except UserError:
-            return None
-
-    c = cmp.compare(published, plan, ours, resolve)
-    coverage = summaries[first].coverage
-    c.coverage = coverage.line()
-    for name in c.missing_datasets:
-        own = name if name in coverage.datasets else resolve(name)
-        c.missing_reasons[name] = coverage.missing.get(own, "not in the configs run here")
-    c.flags = _classifier_flags(results, [label for _, label, _ in plan.columns])
-    c.differences = store_differences(results, list(dict.fromkeys(r.dataset for r in c.rows)))
-    return c
-
-
-def _classifier_flags(results: str, labels: list[str]) -> dict[str, str]:
-    """{label: the registry's flag} of the `labels` whose classifier (in the config the results
-    were last run with) its docstrings call a reconstruction (evaluate.compare.reconstruction_flag)."""
-    import sys
-
-    from bncbench.classifiers import REGISTRY
-    from bncbench.evaluate.compare import reconstruction_flag
-    from bncbench.results import stored_classifiers
-
-    out = {}
-    for label, name in stored_classifiers(results).items():
-        cls = REGISTRY.get(name)
-        if label in labels and cls is not None:
-            flag = reconstruction_flag(cls.__doc__, getattr(sys.modules.get(cls.__module__), "__doc__", None))
-            if flag:
-                out[label] = flag
-    return out
-
-
 def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
          pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against its baseline B"),
-         datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all]"),
+         datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
+                                             help="only these data sets [default: all]"),
          format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
 
@@ -372,19 +349,20 @@ def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results dir
     so A has the higher (better) likelihood when rCLL < 1; the lines under the table count
     both readings (paper 004 calls rCLL ≥ 1 better; docs/algorithms.md §5.4).
 
-    
+    \b
     Example:
       bncbench rcll results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
     """
     from bncbench.evaluate.paired import parse_pairs, rcll_rows
     from bncbench.evaluate.report import format_grid
-    from bncbench.results import summarize_store
+    from bncbench.results import open as open_results
 
     try:
         pair_list = parse_pairs(pairs)
     except ValueError as e:
         raise UserError(f"--pairs: {e}") from None
-    s = summarize_store(results, "cll", split(datasets), sorted({x for p in pair_list for x in p}))
+    with open_results(results) as r:
+        s = r.summary("cll", split(datasets), sorted({x for p in pair_list for x in p}))
     warn_incomplete(s)
     header, rows, notes = rcll_rows(s.datasets, s.values, pair_list)
     typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
@@ -393,14 +371,15 @@ def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results dir
 def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
        pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against B"),
        metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="metric compared, as for report"),
-       draw: Optional[str] = typer.Option(None, "--draw", metavar="RULE", help="exact4 | relative:F [default: the config's, else exact4]"),
+       draw: str | None = typer.Option(None, "--draw", metavar="RULE",
+                                       help="exact4 | relative:F [default: the config's, else exact4]"),
        format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
 
     S_t holds the first t data sets in the config's order (paper 004's Table 1 order: by
     instances); GD counts A's wins minus its losses on them, with the W/D/L draw rule.
 
-    
+    \b
     Example:
       bncbench gd results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
     """
@@ -408,7 +387,7 @@ def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results direc
     from bncbench.evaluate.paired import gd_rows, parse_pairs
     from bncbench.evaluate.report import format_grid
     from bncbench.evaluate.stats import parse_draw
-    from bncbench.results import stored_wdl_settings, summarize_store
+    from bncbench.results import open as open_results
 
     if metric not in METRICS:
         raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
@@ -416,20 +395,22 @@ def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results direc
         pair_list = parse_pairs(pairs)
     except ValueError as e:
         raise UserError(f"--pairs: {e}") from None
-    rule = draw or stored_wdl_settings(results).get("draw", "exact4")
-    try:
-        parse_draw(rule)
-    except ValueError as e:
-        raise UserError(f"--draw: {e}") from None
-    s = summarize_store(results, metric, None, sorted({x for p in pair_list for x in p}))
+    with open_results(results) as r:
+        rule = draw or r.experiment.wdl.draw
+        try:
+            parse_draw(rule)
+        except ValueError as e:
+            raise UserError(f"--draw: {e}") from None
+        s = r.summary(metric, None, sorted({x for p in pair_list for x in p}))
     warn_incomplete(s)
     header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric])
-    typer.echo(format_grid(header, rows, format, notes=[f"{metric}, draw rule {rule}; data sets in the config's order"]),
-               nl=False)
+    notes = [f"{metric}, draw rule {rule}; data sets in the config's order"]
+    typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
 
 
 def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
-           results: Optional[list[str]] = typer.Option(None, "--results", metavar="NAME=DIR", help="read the file's results NAME from DIR (repeatable)"),
+           results: list[str] | None = typer.Option(None, "--results", metavar="NAME=DIR",
+                                                    help="read the file's results NAME from DIR (repeatable)"),
            format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
     """A paper's headline claims and printed W/D/L tables beside our runs.
 
@@ -446,6 +427,7 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
       bncbench claims papers/ait36/claims.yaml --results main=runs/ait36
     """
     from bncbench.evaluate.report import format_grid
+    from bncbench.results import judge_claims
 
     check_format(format, ("md", "csv", "latex"))
     overrides = {}
@@ -471,29 +453,6 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
                                notes=_wrapped(t.notes, format) if format != "csv" else None)
                    + ("\n" if format != "csv" else ""))
     typer.echo("".join(out), nl=False)
-
-
-def judge_claims(claims_file: str, overrides: dict[str, str] | None = None):
-    """(caption, verdicts, printed tables beside ours, the lines after the claims) of a claims
-    file judged against the results folders it names (`overrides`: {name: folder}), as `claims`
-    prints them; also the reproduction status of `report --format html --claims`."""
-    from bncbench.evaluate import claims as cl
-    from bncbench.results import summarize_store
-
-    spec = cl.load(claims_file, overrides or {})
-    cache: dict = {}
-
-    def summary(name: str, metric: str):
-        folder = spec["results"][name]
-        if not Path(folder).exists():
-            return None
-        if (name, metric) not in cache:
-            cache[(name, metric)] = summarize_store(folder, metric)
-        return cache[(name, metric)]
-
-    verdicts = cl.evaluate(spec, summary)
-    tables = cl.table_comparison(spec, summary)
-    return f"Claims of paper {spec.get('paper', '')}", verdicts, tables, _claims_summary(spec, verdicts, cache)
 
 
 WIDTH = 100  # the claims in Markdown fit this many columns
@@ -526,23 +485,3 @@ def _wrapped(lines: list[str], fmt: str) -> list[str]:
         return lines
     return [part for line in lines
             for part in textwrap.wrap(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False)]
-
-
-def _claims_summary(spec: dict, verdicts, summaries: dict) -> list[str]:
-    """The lines after the claims: how many hold, which were not judged, and each results
-    folder's coverage (its missing data sets and why)."""
-    judged = [v for v in verdicts if v.judged]
-    lines = [f"{sum(v.holds for v in judged)} of {len(judged)} judged claims hold in our runs"
-             + (f" ({len(verdicts) - len(judged)} of {len(verdicts)} not judged)." if len(judged) < len(verdicts)
-                else ".")]
-    for name, folder in spec["results"].items():
-        n = sum(v.results == name for v in verdicts if not v.judged)
-        if n:
-            lines.append(f"not judged: {n} claim(s) of results {name!r}: {folder} does not exist; run the config "
-                         f"that writes it or give --results {name}=DIR")
-    shown = set()
-    for (name, _), s in summaries.items():
-        if name not in shown:
-            shown.add(name)
-            lines.append(f"results {name!r} ({spec['results'][name]}): {s.coverage.line()}")
-    return lines

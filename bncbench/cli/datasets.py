@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from bncbench.errors import UserError
@@ -99,7 +97,7 @@ def datasets_fetch(name: str = typer.Argument(..., metavar="NAME",
 
 
 @app.command("verify")
-def datasets_verify(name: Optional[str] = typer.Argument(None, metavar="NAME",
+def datasets_verify(name: str | None = typer.Argument(None, metavar="NAME",
                                      help="catalog name or alias, or synth:ROWSxATTRSxCLASSES[:seed]"),
                     all_: bool = typer.Option(False, "--all", help="every catalog data set instead of one NAME"),
                     format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):

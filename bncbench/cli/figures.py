@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -12,15 +11,31 @@ from bncbench.errors import UserError
 
 
 def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
-            out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="folder to write into [default: RESULTS/figures]"),
-            format: str = typer.Option("png", "--format", metavar="FORMAT", help="png | svg | pdf, or several: png,svg"),
-            only: Optional[str] = typer.Option(None, "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar | cd, or several: wdl,gd [default: the config's figures: section, else all]"),
-            a: Optional[str] = typer.Option(None, "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the first]"),
-            b: Optional[str] = typer.Option(None, "--b", metavar="LABEL", help="scatter: classifier on the y axis [default: the config's, else the second]"),
-            metric: Optional[str] = typer.Option(None, "--metric", metavar="M[,M2]", help="scatter, wdl, gd, cd: metric(s), one file each [default: the config's figures:, else its wdl.metric, else zol]"),
-            rows: Optional[str] = typer.Option(None, "--rows", metavar="L1,L2", help="wdl: classifiers compared against each other one [default: the config's, else the first]"),
-            pairs: Optional[str] = typer.Option(None, "--pairs", metavar="A:B,...", help="gd: GD(A; B) curves [default: the config's, else the first two labels]"),
-            alpha: Optional[float] = typer.Option(None, "--alpha", metavar="A", help="cd: significance level of the Nemenyi test [default: the config's, else 0.05]")):
+            out: str | None = typer.Option(None, "--out", metavar="DIR",
+                                           help="folder to write into [default: RESULTS/figures]"),
+            format: str = typer.Option("png", "--format", metavar="FORMAT",
+                                       help="png | svg | pdf, or several: png,svg"),
+            only: str | None = typer.Option(None, "--only", metavar="NAME",
+                                            help="scatter | times | wdl | gd | biasvar | cd, or several: wdl,gd "
+                                                 "[default: the config's figures: section, else all]"),
+            a: str | None = typer.Option(None, "--a", metavar="LABEL",
+                                         help="scatter: classifier on the x axis [default: the config's, else the "
+                                              "first]"),
+            b: str | None = typer.Option(None, "--b", metavar="LABEL",
+                                         help="scatter: classifier on the y axis [default: the config's, else the "
+                                              "second]"),
+            metric: str | None = typer.Option(None, "--metric", metavar="M[,M2]",
+                                              help="scatter, wdl, gd, cd: metric(s), one file each [default: the "
+                                                   "config's figures:, else its wdl.metric, else zol]"),
+            rows: str | None = typer.Option(None, "--rows", metavar="L1,L2",
+                                            help="wdl: classifiers compared against each other one [default: the "
+                                                 "config's, else the first]"),
+            pairs: str | None = typer.Option(None, "--pairs", metavar="A:B,...",
+                                             help="gd: GD(A; B) curves [default: the config's, else the first two "
+                                                  "labels]"),
+            alpha: float | None = typer.Option(None, "--alpha", metavar="A",
+                                               help="cd: significance level of the Nemenyi test [default: the "
+                                                    "config's, else 0.05]")):
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b
@@ -57,6 +72,7 @@ def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results 
     from bncbench.evaluate import figures as fg
     from bncbench.evaluate.metrics import METRICS
     from bncbench.evaluate.paired import parse_pairs
+    from bncbench.results import open as open_results
 
     formats = split(format) or []
     for f in formats:
@@ -73,17 +89,18 @@ def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results 
         raise UserError("--format: give png, svg or pdf")
     if alpha is not None and not 0.0 < alpha < 1.0:
         raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
-    src = fg.Source(results)
     options = fg.Options(a, b, metrics, split(rows), pair_list, alpha)
     wanted = split(only)
     made = []
-    for kind in fg.kinds(src, wanted):
-        try:
-            made += fg.plots(src, [kind], options)
-        except fg.NotApplicable as e:
-            if wanted:
-                raise
-            err(f"skipped {e}")
+    with open_results(results) as r:
+        src = fg.Source(r)
+        for kind in fg.kinds(src, wanted):
+            try:
+                made += fg.plots(src, [kind], options)
+            except fg.NotApplicable as e:
+                if wanted:
+                    raise
+                err(f"skipped {e}")
     folder = Path(out) if out else (Path(results) if Path(results).is_dir() else Path(results).parent) / "figures"
     written = []
     try:

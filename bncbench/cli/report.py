@@ -4,18 +4,22 @@ and `bncbench export` (the stored tasks as tables for pandas, R or a spreadsheet
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING
 
 import typer
 
 from bncbench.cli.common import check_format, err, split, warn_incomplete, write_text
 from bncbench.errors import UserError
 
+if TYPE_CHECKING:
+    from bncbench.results import Results, Summary
+
 
 def export(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
            out: str = typer.Option(..., "--out", metavar="DIR", help="folder to write the tables into"),
            format: str = typer.Option("parquet", "--format", metavar="FORMAT", help="parquet | csv"),
-           predictions: bool = typer.Option(False, "--predictions", help="also write one table of per-instance predictions per data set")):
+           predictions: bool = typer.Option(False, "--predictions",
+                                            help="also write one table of per-instance predictions per data set")):
     """Write the results as tables for pandas, R or a spreadsheet.
 
     DIR/tasks.FORMAT has one row per stored task (dataset, label, run, fold, n_test,
@@ -29,22 +33,36 @@ def export(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench export results/stan70 --out exports/stan70
       bncbench export results/stan70 --format csv --predictions --out exports/stan70-csv
     """
-    from bncbench.results import export as export_tables
+    from bncbench.results import open as open_results
 
-    files = export_tables(results, format, out, predictions)
+    with open_results(results) as r:
+        files = r.export(format, out, predictions)
     err(f"wrote {len(files)} file(s) to {out}: {', '.join(f.name for f in files[:4])}"
         + (", ..." if len(files) > 4 else ""))
 
 
-def report(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite), or a folder of them (results/)"),
-           metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="what the cells show (metrics listed above)"),
-           datasets: Optional[str] = typer.Option(None, "--datasets", metavar="A,B", help="only these data sets [default: all in the results]"),
-           classifiers: Optional[str] = typer.Option(None, "--classifiers", metavar="L1,L2", help="only these classifier labels [default: all in the results]"),
+def report(results: str = typer.Argument(..., metavar="RESULTS",
+                                         help="results directory (or its results.sqlite), or a folder of them "
+                                              "(results/)"),
+           metric: str = typer.Option("zol", "--metric", metavar="METRIC",
+                                      help="what the cells show (metrics listed above)"),
+           datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
+                                               help="only these data sets [default: all in the results]"),
+           classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
+                                                  help="only these classifier labels [default: all in the results]"),
            format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex | html"),
-           label_metric: Optional[str] = typer.Option(None, "--label-metric", metavar="L=M,...", help="show these classifiers' columns in another metric (e.g. SKDB=rmse_all: paper 004's Table A4); the column is labelled 'L (M)'"),
-           out: Optional[str] = typer.Option(None, "--out", metavar="FILE", help="write the report to FILE [default: standard output]"),
-           compare_table: Optional[str] = typer.Option(None, "--compare", metavar="TABLE", help="html: add the comparison with a published table (as bncbench compare RESULTS TABLE)"),
-           claims_file: Optional[str] = typer.Option(None, "--claims", metavar="CLAIMS", help="html: add a paper's claims beside our runs (as bncbench claims CLAIMS, reading the results folders the file names)")):
+           label_metric: str | None = typer.Option(None, "--label-metric", metavar="L=M,...",
+                                                   help="show these classifiers' columns in another metric (e.g. "
+                                                        "SKDB=rmse_all: paper 004's Table A4); the column is labelled "
+                                                        "'L (M)'"),
+           out: str | None = typer.Option(None, "--out", metavar="FILE",
+                                          help="write the report to FILE [default: standard output]"),
+           compare_table: str | None = typer.Option(None, "--compare", metavar="TABLE",
+                                                    help="html: add the comparison with a published table (as "
+                                                         "bncbench compare RESULTS TABLE)"),
+           claims_file: str | None = typer.Option(None, "--claims", metavar="CLAIMS",
+                                                  help="html: add a paper's claims beside our runs (as bncbench "
+                                                       "claims CLAIMS, reading the results folders the file names)")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
     Only the classifiers that have the metric get a column. The md and latex tables end with a
@@ -99,41 +117,52 @@ def report(results: str = typer.Argument(..., metavar="RESULTS", help="results d
       bncbench report results/kban --format html --claims papers/kban/claims.yaml
     """
     from bncbench.cli.common import per_experiment
-    from bncbench.results import experiments
 
     if format == "html":
         if label_metric:
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
-        found = experiments(results)
-        if len(found) > 1 or Path(found[0][1]) != Path(results):
-            raise UserError(f"--format html takes one experiment's results; {results} holds "
-                            f"{', '.join(folder for _, folder in found)}: give one of them")
-        write_text(html_report(results, compare_table, split(datasets), split(classifiers), claims_file), out)
+        write_text(html_text(results, compare_table, split(datasets), split(classifiers), claims_file), out)
         return
     if compare_table:
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
     if claims_file:
         raise UserError("--claims is for --format html; `bncbench claims CLAIMS` prints the claims")
     check_format(format, ("md", "csv", "latex", "html"))
-    write_text(per_experiment(results, format, lambda store: report_text(store, metric, split(datasets),
-                                                                        split(classifiers), format, label_metric)),
+    write_text(per_experiment(results, format, lambda r: report_text(r, metric, split(datasets),
+                                                                    split(classifiers), format, label_metric)),
                out)
 
 
-def report_text(results: str, metric: str, datasets: list[str] | None, classifiers: list[str] | None, fmt: str,
+def html_text(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
+              claims_file: str | None) -> str:
+    """The page of `report --format html` of one experiment's results."""
+    from bncbench.evaluate.html_report import page
+    from bncbench.results import open_all
+
+    found = open_all(results)
+    try:
+        if len(found) > 1 or Path(found[0].location) != Path(results):
+            raise UserError(f"--format html takes one experiment's results; {results} holds "
+                            f"{', '.join(r.location for r in found)}: give one of them")
+        return page(found[0], table, datasets, classifiers, claims_file, err)
+    finally:
+        for r in found:
+            r.close()
+
+
+def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers: list[str] | None, fmt: str,
                 label_metric: str | None) -> str:
     """The table `report` prints for one results store: the classifiers that have `metric` (those
     that have none are named under it), with the store's coverage under it (csv: on stderr)."""
     from bncbench.evaluate.report import NO_MEAN, format_report
-    from bncbench.results import store_differences, summarize_store
 
-    s = summarize_store(results, metric, datasets, classifiers)
+    s = r.summary(metric, datasets, classifiers)
     warn_incomplete(s)
     shown = s.with_metric()
     swaps = _label_swaps(s, label_metric)
-    labels, values = _label_metrics(results, s, [lab for lab in s.labels if lab in shown or lab in swaps], swaps)
+    labels, values = _label_metrics(r, s, [lab for lab in s.labels if lab in shown or lab in swaps], swaps)
     if not labels:
-        raise UserError(f"--metric {metric}: no classifier of {results} has {metric} values "
+        raise UserError(f"--metric {metric}: no classifier of {r.location} has {metric} values "
                         f"({', '.join(s.labels)} have none)")
     notes = [s.coverage.line()]
     dropped = [lab for lab in s.labels if lab not in shown and lab not in swaps]
@@ -143,11 +172,11 @@ def report_text(results: str, metric: str, datasets: list[str] | None, classifie
         for line in notes if not s.coverage.complete or dropped else []:
             err(f"note: {line}")
     no_mean = "; ".join(f"{m}: {NO_MEAN[m]}" for m in dict.fromkeys([metric, *swaps.values()]) if m in NO_MEAN)
-    marks = store_differences(results, s.datasets) if fmt != "csv" else {}
+    marks = r.differences(s.datasets) if fmt != "csv" else {}
     return format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean)
 
 
-def _label_swaps(s, label_metric: str | None) -> dict[str, str]:
+def _label_swaps(s: Summary, label_metric: str | None) -> dict[str, str]:
     """{label: metric} of --label-metric L=M,..., each checked against summary `s`."""
     from bncbench.evaluate.metrics import METRICS
 
@@ -161,144 +190,17 @@ def _label_swaps(s, label_metric: str | None) -> dict[str, str]:
     return swaps
 
 
-def _label_metrics(results: str, s, shown: list[str], swaps: dict[str, str]):
+def _label_metrics(r: Results, s: Summary, shown: list[str], swaps: dict[str, str]):
     """(labels, values) of the `shown` labels of summary `s`, those of `swaps` ({label: metric},
     --label-metric) shown in their metric and labelled 'L (M)'."""
-    from bncbench.results import summarize_store
-
     labels, values = [], dict(s.values)
     for lab in shown:
         if lab not in swaps:
             labels.append(lab)
             continue
-        other = summarize_store(results, swaps[lab], s.datasets, [lab])
+        other = r.summary(swaps[lab], s.datasets, [lab])
         column = f"{lab} ({swaps[lab]})"
         labels.append(column)
         for d in s.datasets:
             values[(d, column)] = other.values[(d, lab)]
     return labels, values
-
-
-def html_report(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
-                claims_file: str | None = None) -> str:
-    """The page of `report --format html`: gathers from the store what evaluate/html.py renders."""
-    import math
-
-    from bncbench import __version__
-    from bncbench.cli.comparisons import comparison
-    from bncbench.evaluate import html
-    from bncbench.evaluate.figures import cd_plot, figures_for_html, svg_text
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
-    from bncbench.evaluate.ranks import compare_classifiers
-    from bncbench.results import (store_differences, stored_config, stored_provenance, stored_wdl_settings,
-                                  summarize_store)
-
-    first = summarize_store(results, METRICS[0], datasets, classifiers)  # checks the store and the filters
-    summaries = [first]
-    for m in METRICS[1:]:
-        try:
-            s = summarize_store(results, m, first.datasets, first.labels)
-        except UserError:  # only a repeated-run metric of a one-run store
-            if m not in REPEATED_RUN_METRICS:
-                raise
-            continue
-        if any(not math.isnan(mean) for mean, _ in s.values.values()):
-            summaries.append(s)
-    raw = _stored_sections(results)
-    primary = _primary_metric(raw, [s.metric for s in summaries])
-    ranks = {}
-    for s in summaries:
-        labels = html.shown_labels(s)
-        if (s.metric == primary or s.metric in html.WDL_METRICS) and len(labels) >= 2:
-            try:
-                ranks[s.metric] = compare_classifiers(s.datasets, labels, s.values, LOWER_IS_BETTER[s.metric],
-                                                      html.ALPHA)
-            except ValueError:  # fewer than two data sets where every classifier has a value
-                continue
-    cd = None
-    if primary in ranks:
-        plot = cd_plot(ranks[primary], primary)
-        caption = (f"{primary}: average ranks, 1 (best) at the right; a bar joins classifiers whose ranks differ "
-                   f"by less than CD (Nemenyi test, α = {html.ALPHA:g})")
-        cd = (caption, svg_text(plot, title=False))
-    figures = [(p.title, svg) for p, svg in figures_for_html(results)
-               if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
-    name = ", ".join(first.configs) or Path(results).name
-    return html.render(html.ReportInput(
-        title=f"bncbench report: {name}", version=__version__, provenance=stored_provenance(results),
-        config=stored_config(results), data_files=_data_files(first.datasets), summaries=summaries,
-        differences=store_differences(results, first.datasets), wdl=stored_wdl_settings(results), figures=figures,
-        comparison=comparison(results, table, [s.metric for s in summaries], classifiers, None) if table else None,
-        comparison_source=table or "", coverage=first.coverage.line(), name=name, protocol=_protocol(raw),
-        primary=primary, ranks=ranks, cd=cd, claims=_claims(claims_file) if claims_file else None))
-
-
-def _stored_sections(results: str) -> dict:
-    """The stored config as a mapping ({} when it is not one)."""
-    import yaml
-
-    from bncbench.results import stored_config
-
-    try:
-        raw = yaml.safe_load(stored_config(results)) or {}
-    except yaml.YAMLError:
-        return {}
-    return raw if isinstance(raw, dict) else {}
-
-
-def _primary_metric(raw: dict, metrics: list[str]) -> str:
-    """The metric the HTML summary is of: the first the results have of the config's `wdl:`
-    metric, the metrics of its `figures:` section (cd, wdl, scatter, gd), zol, else the first."""
-    def mapping(x) -> dict:
-        return x if isinstance(x, dict) else {}
-
-    figures = mapping(raw.get("figures"))
-    wanted = [mapping(raw.get("wdl")).get("metric")]
-    for kind in ("cd", "wdl", "scatter", "gd"):
-        m = mapping(figures.get(kind)).get("metric")
-        wanted += m if isinstance(m, list) else [m]
-    return next((m for m in [*wanted, "zol"] if m in metrics), metrics[0])
-
-
-def _protocol(raw: dict) -> dict:
-    """The stored config's evaluation and preprocessing, the defaults filled in (config.CVSpec,
-    preprocess.encode.PreprocessSettings), for the HTML summary's paragraph."""
-    from dataclasses import asdict
-
-    from bncbench.config import CVSpec
-    from bncbench.preprocess.encode import PreprocessSettings
-
-    def section(key: str) -> dict:
-        return raw.get(key) if isinstance(raw.get(key), dict) else {}
-
-    return {"cv": {**asdict(CVSpec()), **section("cv")}, "preprocess": {**asdict(PreprocessSettings()),
-                                                                       **section("preprocess")},
-            "estimator": raw.get("estimator", "mestimate"), "m": raw.get("m", 1),
-            "description": str(raw.get("description") or "")}
-
-
-def _claims(claims_file: str):
-    """The claims file judged as `bncbench claims` judges it, for the HTML report."""
-    from bncbench.cli.comparisons import judge_claims
-    from bncbench.evaluate.html import Claims
-
-    caption, verdicts, _, lines = judge_claims(claims_file)
-    return Claims(caption, claims_file, [(v.text, v.printed, v.ours, v.verdict, v.holds) for v in verdicts], lines)
-
-
-def _data_files(datasets: list[str]) -> list[tuple[str, str, str]]:
-    """(data set, file or origin, sha256) of each data set's catalog files, for the report's provenance."""
-    from bncbench.data import catalog, describe
-
-    files = []
-    for d in datasets:
-        try:
-            entry = catalog.entry(d)
-        except UserError:
-            files.append((d, "not in the catalog (its file's checksum is part of every task key)", ""))
-            continue
-        if describe.kind(d) == "files":
-            files += [(d, f"{f['source']}:{f['path']}", f.get("sha256", "")) for f in entry["files"]]
-        else:
-            files.append((d, describe.origin(d), ""))
-    return files

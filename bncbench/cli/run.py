@@ -4,7 +4,6 @@ folds look like to the classifiers)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -43,14 +42,25 @@ def select(exp, datasets: list[str] | None, classifiers: list[str] | None):
 
 
 def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML (docs/cli.md: Configuration)"),
-        results: Optional[str] = typer.Option(None, metavar="DIR", help="results directory [default: results/<config name>]"),
-        datasets: Optional[str] = typer.Option(None, metavar="A,B", help="run only these data sets of the config"),
-        classifiers: Optional[str] = typer.Option(None, metavar="L1,L2", help="run only these classifier labels of the config"),
-        jobs: Optional[int] = typer.Option(None, metavar="N", help="worker processes [default: 1, or the config's executor.jobs]"),
-        executor: Optional[str] = typer.Option(None, metavar="NAME", help="local | dask [default: local, or the config's executor.name]"),
-        scheduler: Optional[str] = typer.Option(None, metavar="tcp://HOST:PORT", help="Dask scheduler of an existing cluster [default: a LocalCluster of --jobs workers]"),
-        fresh: bool = typer.Option(False, "--fresh", help="compute THIS invocation's tasks again (its data sets × classifiers × runs × folds, after --datasets/--classifiers), each replacing its stored result when done (an interrupted fresh run loses nothing); other stored tasks are kept"),
-        strict: bool = typer.Option(False, "--strict", help="a data set that cannot be obtained is an error, not a warning"),
+        results: str | None = typer.Option(None, metavar="DIR",
+                                           help="results directory [default: results/<config name>]"),
+        datasets: str | None = typer.Option(None, metavar="A,B", help="run only these data sets of the config"),
+        classifiers: str | None = typer.Option(None, metavar="L1,L2",
+                                               help="run only these classifier labels of the config"),
+        jobs: int | None = typer.Option(None, metavar="N",
+                                        help="worker processes [default: 1, or the config's executor.jobs]"),
+        executor: str | None = typer.Option(None, metavar="NAME",
+                                            help="local | dask [default: local, or the config's executor.name]"),
+        scheduler: str | None = typer.Option(None, metavar="tcp://HOST:PORT",
+                                             help="Dask scheduler of an existing cluster [default: a LocalCluster of "
+                                                  "--jobs workers]"),
+        fresh: bool = typer.Option(False, "--fresh",
+                                   help="compute THIS invocation's tasks again (its data sets × classifiers × runs × "
+                                        "folds, after --datasets/--classifiers), each replacing its stored result "
+                                        "when done (an interrupted fresh run loses nothing); other stored tasks are "
+                                        "kept"),
+        strict: bool = typer.Option(False, "--strict",
+                                    help="a data set that cannot be obtained is an error, not a warning"),
         quiet: bool = typer.Option(False, "--quiet", help="no progress display")):
     """Run (or resume) an experiment; every finished task is stored at once.
 
@@ -87,7 +97,7 @@ def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAM
 def folds(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML"),
           dataset: str = typer.Option(..., metavar="NAME", help="data set of the config"),
           out: str = typer.Option(..., metavar="DIR", help="output directory"),
-          runs: Optional[int] = typer.Option(None, metavar="N", help="number of runs to export [default: all]")):
+          runs: int | None = typer.Option(None, metavar="N", help="number of runs to export [default: all]")):
     """Write each fold's preprocessed train and test set as ARFF (value order = our codes).
 
     The files (NAME-rR-fF-train.arff, NAME-rR-fF-test.arff) hold exactly what the
@@ -106,7 +116,7 @@ def folds(config: str = typer.Argument(..., metavar="CONFIG", help="experiment Y
     n_written = 0
     for r in range(cv.runs if runs is None else min(runs, cv.runs)):
         for f in range(cv.folds):
-            p = preprocessed_fold(spec, exp.preprocess, cv.scheme, cv.folds, r, f, cv.seed, cv.divisor or 3)
+            p = preprocessed_fold(spec, exp.preprocess, cv.scheme, cv.folds, r, f, cv.seed, cv.divisor)
             ds, enc = p.dataset, p.encoded
             names = arff.value_names(ds, enc, p.settings.missing)
             for part, idx, X in (("train", p.train, enc.X_train), ("test", p.test, enc.X_test)):

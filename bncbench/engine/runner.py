@@ -280,6 +280,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
     try:
         store.set_meta("experiment", merge_layout(store.get_meta("experiment"), exp, keys, unavailable))
         store.set_meta("config", exp.source)
+        store.set_meta("sections", exp.to_json())  # what readers use of the config (results.Results.experiment)
         store.set_meta("provenance", provenance(exp))
         stored = store.done_keys()
         planned = {k for u in units for k in u.keys}
@@ -304,7 +305,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                              unit_size(u, datasets[u.dataset.name]).work, measured.pop(id(u), None))
 
             writer = _Writer(store, on_stored)
-            args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor or 3)
+            args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor)
             # in this process, the writer thread encodes while the next unit computes; worker
             # processes send their units encoded
             in_process = executor == "local" and (jobs <= 1 or len(pending) <= 1)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import yaml
@@ -140,7 +141,8 @@ def load(path: str, results: dict[str, str] | None = None) -> dict:
         unknown = set(spec) - KINDS[kinds[0]]
         if missing or unknown:
             raise UserError(f"{path}: claims[{i}].{kinds[0]}: "
-                            + (f"missing {', '.join(sorted(missing))}" if missing else f"unknown key {sorted(unknown)[0]!r}"))
+                            + (f"missing {', '.join(sorted(missing))}" if missing
+                               else f"unknown key {sorted(unknown)[0]!r}"))
         if spec["results"] not in folders:
             raise UserError(f"{path}: claims[{i}].{kinds[0]}.results: {spec['results']!r} is not one of the results "
                             f"folders {', '.join(folders)}")
@@ -195,7 +197,7 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
                 raise UserError(f"claim {c['text']!r}: data set(s) {', '.join(unknown)} not in the results")
             ds = [d for d in ds if d in spec["datasets"]]
             of = len(spec["datasets"])
-        col = lambda lab: [vals.get((d, lab), (math.nan,))[0] for d in ds]  # noqa: E731
+        col = partial(_column, vals, ds)
         if kind == "wdl" and "expect" in spec:
             ours = wdl(col(spec["row"]), col(spec["column"]), rule, lower)
             po = sign_test(ours, draws, tails)
@@ -220,21 +222,22 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
             ours_text, used = f"{ours} (p={po:.4f})", ours.wins + ours.draws + ours.losses
         elif kind == "better_count":
             wins, n = better_count(ds, vals, spec["row"], spec["column"], spec.get("draw", rule), lower)
-            printed = int(spec["printed"])
+            count = int(spec["printed"])
             n_printed = int(spec.get("of", len(ds)) or len(ds))
-            verdict = "holds" if (wins > n / 2) == (printed > n_printed / 2) else "does not hold"
-            printed_text, ours_text, used = f"{printed} of {n_printed}", f"{wins} of {n}", n
+            verdict = "holds" if (wins > n / 2) == (count > n_printed / 2) else "does not hold"
+            printed_text, ours_text, used = f"{count} of {n_printed}", f"{wins} of {n}", n
         elif kind == "mean_change":
             a, b = col(spec["row"]), col(spec["column"])
             both = [(x, y) for x, y in zip(a, b) if not (math.isnan(x) or math.isnan(y))]
-            ma, mb = (sum(x for x, _ in both) / len(both), sum(y for _, y in both) / len(both)) if both else (math.nan,) * 2
+            ma, mb = ((sum(x for x, _ in both) / len(both), sum(y for _, y in both) / len(both)) if both
+                      else (math.nan, math.nan))
             change = ma / mb - 1 if both and mb else math.nan
-            printed = float(spec["printed"])
-            verdict = "holds" if not math.isnan(change) and (change < 0) == (printed < 0) else "does not hold"
+            printed_change = float(spec["printed"])
+            verdict = "holds" if not math.isnan(change) and (change < 0) == (printed_change < 0) else "does not hold"
             ours_text, used = f"{change:+.1%} ({ma:.4f} vs {mb:.4f}, {len(both)} data sets)", len(both)
         else:
             others = {k: list(spec.get(k) or []) for k in ("above", "below", "not_below")}
-            names = list(dict.fromkeys(list(spec["rows"]) + sum(others.values(), [])))
+            names = list(dict.fromkeys([*spec["rows"], *(lab for labs in others.values() for lab in labs)]))
             cols = {lab: col(lab) for lab in names}
             common = [i for i in range(len(ds)) if not any(math.isnan(cols[lab][i]) for lab in names)]
             means = {lab: _mean([cols[lab][i] for i in common]) for lab in names}
@@ -250,6 +253,11 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
             verdict += suffix
         out.append(Verdict(c["text"], printed_text, ours_text, verdict, spec["results"]))
     return out
+
+
+def _column(values: dict, datasets: list[str], label: str) -> list[float]:
+    """The means of `label` over `datasets` (NaN where it has none)."""
+    return [values.get((d, label), (math.nan,))[0] for d in datasets]
 
 
 def _mean(v: list[float]) -> float:
@@ -286,3 +294,24 @@ def table_comparison(claims: dict, summary) -> list[PrintedTable]:
         out.append(PrintedTable(f"{t['caption']} — printed / ours ({t['metric']}, draw {rule}; * = differs)",
                                 list(rows), list(cols), cells, notes))
     return out
+
+
+def summary_lines(spec: dict, verdicts: list[Verdict], summaries: dict) -> list[str]:
+    """The lines after the claims: how many hold, which were not judged, and each results
+    folder's coverage (its missing data sets and why); `summaries`: {(results name, metric):
+    Summary} of the claims judged, in the order they were read."""
+    judged = [v for v in verdicts if v.judged]
+    lines = [f"{sum(v.holds for v in judged)} of {len(judged)} judged claims hold in our runs"
+             + (f" ({len(verdicts) - len(judged)} of {len(verdicts)} not judged)." if len(judged) < len(verdicts)
+                else ".")]
+    for name, folder in spec["results"].items():
+        n = sum(v.results == name for v in verdicts if not v.judged)
+        if n:
+            lines.append(f"not judged: {n} claim(s) of results {name!r}: {folder} does not exist; run the config "
+                         f"that writes it or give --results {name}=DIR")
+    shown = set()
+    for (name, _), s in summaries.items():
+        if name not in shown:
+            shown.add(name)
+            lines.append(f"results {name!r} ({spec['results'][name]}): {s.coverage.line()}")
+    return lines

@@ -32,7 +32,7 @@ title; the HTML report draws without it (`draw(plot, title=False)`) and prints i
 figure's caption.
 
 Settings come from the command line (`Options`), else from the `figures:` section of the config
-stored with the results (config.parse_figures), else from defaults: the first two labels, the
+stored with the results (`Results.experiment.figures`), else from defaults: the first two labels, the
 first label against the others, the `wdl:` section's metric (else zol), a 2000-instance split.
 
 Data-set size: for k-fold schemes the sum of the test-fold sizes of one run (every instance is
@@ -43,8 +43,8 @@ The output is deterministic: the same results give byte-identical files (fixed S
 no dates in the metadata). This module imports matplotlib only inside `draw`/`render`, and is
 itself imported only by the commands that draw (`bncbench figures`, the HTML report).
 
-`figures_for_html(results_dir) -> [(Plot, SVG text), ...]` is the HTML report's entry point;
-`cd_svg(results_dir)` gives the CD diagram alone as SVG text, `cd_plot(rank test, metric)` the
+`figures_for_html(results) -> [(Plot, SVG text), ...]` is the HTML report's entry point;
+`cd_svg(results)` gives the CD diagram alone as SVG text, `cd_plot(rank test, metric)` the
 diagram of a rank test already computed (the HTML summary's).
 """
 
@@ -52,12 +52,17 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
 from bncbench.utils.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from bncbench.results import Results, Summary
 
 FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd")
 FORMATS = ("png", "svg", "pdf")
@@ -101,50 +106,33 @@ class Plot:
 class Source:
     """A results store as the figures read it: labels, stored settings, summaries, sizes."""
 
-    def __init__(self, location: str):
-        import yaml
-
-        from bncbench import config, results
-
-        self.location = location
-        self._summaries: dict[str, Any] = {}
+    def __init__(self, results: Results):
+        exp = results.experiment
+        self.results = results
         self.labels: list[str] = self.summary("zol").labels  # every label planned in the store, in order
-        tasks = results.load(location).tasks
+        tasks = results.tasks
         self.tasks = tasks[tasks["current"]]
-        text = results.stored_config(location)
-        try:
-            raw = yaml.safe_load(text) or {}
-        except yaml.YAMLError:
-            raw = {}
-        self.raw = raw if isinstance(raw, dict) else {}
-        self.settings = config.parse_figures(text, self.labels, f"{location} (stored config)")
+        self.settings: dict[str, dict] = exp.figures
+        self.wdl = exp.wdl
+        self.cv = exp.cv
+        self.user_datasets = {d.name for d in exp.datasets if d.path is not None}
 
-    def section(self, key: str) -> dict:
-        """A mapping section of the stored config (empty when absent)."""
-        value = self.raw.get(key)
-        return value if isinstance(value, dict) else {}
-
-    def summary(self, metric: str):
-        """results.summarize_store of `metric` over all cells (cached)."""
-        from bncbench.results import summarize_store
-
-        if metric not in self._summaries:
-            self._summaries[metric] = summarize_store(self.location, metric)
-        return self._summaries[metric]
+    def summary(self, metric: str) -> Summary:
+        """The store's summary of `metric` over all cells."""
+        return self.results.summary(metric)
 
     @cached_property
     def sizes(self) -> dict[str, int]:
         """{data set: number of instances} (module docstring: data-set size)."""
         from bncbench.data import catalog
 
-        cv = self.section("cv")
-        user = {str(d.get("name")) for d in self.raw.get("datasets") or [] if isinstance(d, dict) and "path" in d}
         out = {}
-        for ds, g in self.tasks.groupby("dataset", sort=False):
+        for key, g in self.tasks.groupby("dataset", sort=False):
+            ds = str(key)
             n = int(g.groupby(["label", "run"])["n_test"].sum().max())
-            if cv.get("scheme") == "petal-bv":
-                n = int(g["n_test"].max()) * int(cv.get("divisor", 3))
-                if ds not in user:
+            if self.cv.scheme == "petal-bv":
+                n = int(g["n_test"].max()) * self.cv.divisor
+                if ds not in self.user_datasets:
                     try:
                         n = int(catalog.expected_counts(ds)[1]["instances"])
                     except (UserError, KeyError):
@@ -182,7 +170,7 @@ def scatter_data(src: Source, a: str, b: str, metric: str) -> Plot:
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
     from bncbench.evaluate.stats import compare, draw_words
 
-    rule = str(src.section("wdl").get("draw", "exact4"))
+    rule = src.wdl.draw
     lower = LOWER_IS_BETTER[metric]
     datasets, values, notes = _values(src, metric, [a, b], "scatter")
     points = []
@@ -231,9 +219,7 @@ def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
     from bncbench.evaluate.stats import draw_words
     from bncbench.evaluate.wdl import matrix
 
-    settings = src.section("wdl")
-    rule, draws, tails = (str(settings.get("draw", "exact4")), str(settings.get("draws", "split")),
-                          str(settings.get("tails", "one")))
+    rule, draws, tails = src.wdl.draw, src.wdl.draws, src.wdl.tails
     labels = src.labels
     datasets, values, notes = _values(src, metric, labels, "wdl")
     incomplete = src.summary(metric).incomplete
@@ -269,7 +255,7 @@ def gd_data(src: Source, pairs: list[tuple[str, str]], metric: str) -> Plot:
     from bncbench.evaluate.paired import gd_rows
     from bncbench.evaluate.stats import draw_words
 
-    rule = str(src.section("wdl").get("draw", "exact4"))
+    rule = src.wdl.draw
     datasets, values, notes = _values(src, metric, sorted({x for p in pairs for x in p}), "gd")
     header, rows = gd_rows(datasets, values, pairs, rule, LOWER_IS_BETTER[metric])
     curves = {name: [int(r[2 + i]) for r in rows] for i, name in enumerate(header[2:])}
@@ -348,7 +334,7 @@ def plots(src: Source, only: list[str] | None = None, options: Options | None = 
     for opt, wanted in (("--a", [options.a] if options.a else []), ("--b", [options.b] if options.b else []),
                         ("--rows", options.rows or []), ("--pairs", [x for p in options.pairs or [] for x in p])):
         _check_labels(opt, wanted, src.labels)
-    default_metric = str(src.section("wdl").get("metric", "zol"))
+    default_metric = src.wdl.default_metric
     out = []
     for kind in kinds(src, only):
         conf = src.settings.get(kind, {})
@@ -442,7 +428,8 @@ def _draw_scatter(fig, d: dict) -> None:
     for p in points:
         if p["dataset"] in d["labelled"]:
             up = p["y"] > p["x"]
-            for axis, panel, xy in ((ax, "scatter", (p["x"], p["y"])), (bx, "difference", (p["size"], p["y"] - p["x"]))):
+            for axis, panel, xy in ((ax, "scatter", (p["x"], p["y"])),
+                                    (bx, "difference", (p["size"], p["y"] - p["x"]))):
                 note = axis.annotate(p["dataset"], xy, xytext=(-4, 5) if up else (4, -5), textcoords="offset points",
                                      ha="right" if up else "left", va="bottom" if up else "top", fontsize=7)
                 note.set_gid(f"{panel}-label-{p['dataset']}")  # ids in an SVG are unique
@@ -604,33 +591,48 @@ def svg_text(plot: Plot, title: bool = True) -> str:
     return render(plot, "svg", title).decode("utf-8")
 
 
-def figures_for_html(results_dir: str, skip: tuple[str, ...] = ()) -> list[tuple[Plot, str]]:
+@contextmanager
+def _handle(results: Results | str) -> Iterator[Results]:
+    """An open results handle: `results` itself, or the store at that path, opened for the block."""
+    if not isinstance(results, str):
+        yield results
+        return
+    from bncbench.results import open as open_results
+
+    with open_results(results) as r:
+        yield r
+
+
+def figures_for_html(results: Results | str, skip: tuple[str, ...] = ()) -> list[tuple[Plot, str]]:
     """[(Plot, SVG text drawn without its title), ...] of the figures `bncbench figures RESULTS`
     makes with no options (the stored `figures:` section, else all), leaving out the names in
     `skip` (e.g. the CD diagram the report's summary already shows) and those the results cannot
     show (a UserError: e.g. bias/variance of a one-run store, a metric no classifier has yet; none
     when the store itself cannot be read as figures, which `bncbench figures` reports)."""
-    try:
-        src = Source(results_dir)
-    except UserError:
-        return []
-    out = []
-    for kind in kinds(src):
+    with _handle(results) as r:
         try:
-            made = plots(src, [kind])
+            src = Source(r)
         except UserError:
-            continue
-        out += [(p, svg_text(p, title=False)) for p in made if p.name not in skip]
-    return out
+            return []
+        out = []
+        for kind in kinds(src):
+            try:
+                made = plots(src, [kind])
+            except UserError:
+                continue
+            out += [(p, svg_text(p, title=False)) for p in made if p.name not in skip]
+        return out
 
 
-def cd_svg(results_dir: str, metric: str | None = None, alpha: float | None = None, title: bool = True) -> str | None:
+def cd_svg(results: Results | str, metric: str | None = None, alpha: float | None = None,
+           title: bool = True) -> str | None:
     """The critical-difference diagram of a store as SVG text, the same bytes as `bncbench figures
     --only cd --format svg` (settings: the arguments, else the stored `figures:` section's `cd`,
     else every classifier, the `wdl:` section's metric or zol, α = 0.05; `title`: drawn above it);
     None when the results cannot show one (fewer than two classifiers or data sets with values)."""
-    try:
-        made = plots(Source(results_dir), ["cd"], Options(metric=[metric] if metric else None, alpha=alpha))
-    except UserError:
-        return None
-    return svg_text(made[0], title)
+    with _handle(results) as r:
+        try:
+            made = plots(Source(r), ["cd"], Options(metric=[metric] if metric else None, alpha=alpha))
+        except UserError:
+            return None
+        return svg_text(made[0], title)

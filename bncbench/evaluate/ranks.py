@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as st
 
+from bncbench.evaluate.stats import ranks as rank_values
 from bncbench.evaluate.stats import round4
 
 EXACT_LIMIT = 50   # the Wilcoxon p is exact for at most this many differences (no zeros, no ties)
@@ -94,9 +95,9 @@ class RankTest:
 
 
 def rank_rows(table: np.ndarray, lower_is_better: bool = True) -> np.ndarray:
-    """The ranks (1 = best, ties averaged) of each row of an N × k table."""
+    """The ranks (1 = best, ties averaged: `stats.ranks`, the report's rule) of each row of an N × k table."""
     table = np.asarray(table, dtype=float)
-    return st.rankdata(table if lower_is_better else -table, method="average", axis=1)
+    return np.array([rank_values(row.tolist(), lower_is_better) for row in table], dtype=float).reshape(table.shape)
 
 
 def friedman(ranks: np.ndarray) -> tuple[float, float]:

@@ -75,7 +75,10 @@ def test_load_all_reads_every_experiment(folder):
     assert list(found) == ["alpha", "zeta"]
     assert set(found["alpha"].tasks["dataset"]) == {"iris", "car"}
     assert set(found["zeta"].tasks["label"]) == {"NB", "TAN"}
-    assert results.experiments(folder / "zeta") == [("zeta", str(folder / "zeta"))]
+    (zeta,) = results.open_all(folder / "zeta")
+    with zeta:
+        assert (zeta.name, zeta.location) == ("zeta", str(folder / "zeta"))
+    assert [r.name for r in results.open_all(folder)] == ["alpha", "zeta"]
 
 
 def test_a_folder_without_experiments_and_html_of_several_are_refused(folder, tmp_path):

@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
+from bncbench import results
 from tests.support.cli import bnc
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ def store(tmp_path_factory):
 def _plot(store, **options):
     from bncbench.evaluate import figures as fg
 
-    (plot,) = fg.plots(fg.Source(str(store)), ["cd"], fg.Options(**options))
+    (plot,) = fg.plots(fg.Source(results.open(str(store))), ["cd"], fg.Options(**options))
     return plot
 
 
@@ -119,9 +119,7 @@ def test_cd_is_in_every_paper_configs_figures_section():
 
     for name in ("stan70", "ait36", "ait36-bv", "aode22", "kban"):
         text = (ROOT / "configs" / f"{name}.yaml").read_text()
-        raw = yaml.safe_load(text)
-        labels = [c["label"] for c in raw["classifiers"]]
-        section = config.parse_figures(text, labels, name)
+        section = config.parse(text, name).figures
         assert "cd" in section and section["cd"]["metric"], name
 
 

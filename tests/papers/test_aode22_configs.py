@@ -18,7 +18,7 @@ def test_paper_configs(name, estimator):
     assert (exp.cv.scheme, exp.cv.folds, exp.cv.runs) == ("stratified", 2, 50)
     assert (exp.preprocess.missing, exp.preprocess.discretizer, exp.preprocess.mdl_method) == ("impute", "mdl", "weka")
     assert {c.params.get("estimator") for c in exp.classifiers} == {estimator}
-    assert exp.wdl == {"draw": "exact4", "draws": "ignore", "tails": "two"}
+    assert exp.wdl == cfg.WdlSettings(draw="exact4", draws="ignore", tails="two")
 
 
 def test_large_config_compares_the_canonical_cover():

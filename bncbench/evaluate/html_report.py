@@ -1,0 +1,107 @@
+"""The inputs of the HTML report gathered from one open results store (`report --format html`).
+
+Summaries of every metric the store has values of, the rank tests of the judged metrics, the CD
+diagram of the summary metric, the figures, the comparison with a published table and a paper's
+claims; evaluate/html.py renders them (docs/cli.md: report).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bncbench.errors import UserError
+from bncbench.evaluate import html
+from bncbench.evaluate.figures import cd_plot, figures_for_html, svg_text
+from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
+from bncbench.evaluate.ranks import compare_classifiers
+
+if TYPE_CHECKING:
+    from bncbench.config import Experiment
+    from bncbench.results import Results, Summary
+
+
+def page(r: Results, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
+         claims_file: str | None = None, warn: Callable[[str], None] = lambda line: None) -> str:
+    """The page of `report --format html` of the open store `r` (--compare `table`, --claims
+    `claims_file`); `warn` gets the comparison's lines on what the store does not show in full."""
+    from bncbench import __version__
+    from bncbench.results import data_files
+
+    summaries = _summaries(r, datasets, classifiers)
+    first = summaries[0]
+    exp = r.experiment
+    primary = primary_metric(exp, [s.metric for s in summaries])
+    ranks = _rank_tests(summaries, primary)
+    cd = None
+    if primary in ranks:
+        caption = (f"{primary}: average ranks, 1 (best) at the right; a bar joins classifiers whose ranks differ "
+                   f"by less than CD (Nemenyi test, α = {html.ALPHA:g})")
+        cd = (caption, svg_text(cd_plot(ranks[primary], primary), title=False))
+    figures = [(p.title, svg) for p, svg in figures_for_html(r)
+               if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
+    name = ", ".join(first.configs) or Path(r.location).name
+    comparison = (r.comparison(table, [s.metric for s in summaries], classifiers, {}, warn) if table else None)
+    return html.render(html.ReportInput(
+        title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
+        data_files=data_files(first.datasets), summaries=summaries, differences=r.differences(first.datasets),
+        wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
+        coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
+        claims=_claims(r, claims_file) if claims_file else None))
+
+
+def _summaries(r: Results, datasets: list[str] | None, classifiers: list[str] | None) -> list[Summary]:
+    """The summary of every metric the store has a value of, the first checking the filters."""
+    first = r.summary(METRICS[0], datasets, classifiers)
+    summaries = [first]
+    for m in METRICS[1:]:
+        try:
+            s = r.summary(m, first.datasets, first.labels)
+        except UserError:  # only a repeated-run metric of a one-run store
+            if m not in REPEATED_RUN_METRICS:
+                raise
+            continue
+        if any(not math.isnan(mean) for mean, _ in s.values.values()):
+            summaries.append(s)
+    return summaries
+
+
+def _rank_tests(summaries: list[Summary], primary: str) -> dict:
+    """{metric: RankTest} of the summary metric and the judged ones, where two classifiers or more have values."""
+    ranks = {}
+    for s in summaries:
+        labels = html.shown_labels(s)
+        if (s.metric == primary or s.metric in html.WDL_METRICS) and len(labels) >= 2:
+            try:
+                ranks[s.metric] = compare_classifiers(s.datasets, labels, s.values, LOWER_IS_BETTER[s.metric],
+                                                      html.ALPHA)
+            except ValueError:  # fewer than two data sets where every classifier has a value
+                continue
+    return ranks
+
+
+def primary_metric(exp: Experiment, metrics: list[str]) -> str:
+    """The metric the HTML summary is of: the first the results have of the config's `wdl:`
+    metric, the metrics of its `figures:` section (cd, wdl, scatter, gd), zol, else the first."""
+    wanted = [exp.wdl.metric]
+    for kind in ("cd", "wdl", "scatter", "gd"):
+        wanted += exp.figures.get(kind, {}).get("metric") or []
+    return next((m for m in [*wanted, "zol"] if m in metrics), metrics[0])
+
+
+def protocol(exp: Experiment) -> dict:
+    """The config's evaluation and preprocessing for the HTML summary's paragraph (`ReportInput.protocol`)."""
+    return {"cv": asdict(exp.cv), "preprocess": asdict(exp.preprocess), "estimator": exp.shared_value("estimator"),
+            "m": format(exp.shared_value("m"), "g"), "description": exp.description}
+
+
+def _claims(r: Results, claims_file: str) -> html.Claims:
+    """The claims file judged as `bncbench claims` judges it (reusing `r` for its own folder)."""
+    from bncbench.results import judge_claims
+
+    caption, verdicts, _, lines = judge_claims(claims_file, opened=(r,))
+    return html.Claims(caption, claims_file, [(v.text, v.printed, v.ours, v.verdict, v.holds) for v in verdicts],
+                       lines)
