@@ -32,30 +32,14 @@ _DENSE_CELLS = 1 << 22
 
 
 class AIT(BayesNetClassifier):
-    """TAN^AIT / KDB^AIT (paper 004; docs/algorithms.md §4.9): the base network learned from the training
-    data with its weak arcs removed (AIT-CII, BNC_T^AIT), averaged with a local network learned from
-    each test instance under target learning (Wang, Chen & Mammadov, PAKDD 2018) with its arcs
-    removed per class label (AIT-CIP, BNC_P^AIT): P(y | x) = ½ [P_T(y | x) + P_P(y | x)].
-
-    AIT-CII: T_I = knee threshold (§4.9.1) of the n(n−1)/2 values I(X_i;X_j|Y); every arc X_j → X_i
-    of the base network with I(X_i;X_j|Y) ≤ T_I is deleted (parents are not replaced).
-    AIT-CIP: for a test instance x, local (pointwise) scores from training ML frequencies: LMI(x_i; y)
-    and CLMI I(x_i; x_j | y), summed over labels; the local network is learned with the base's
-    learner from the sums (TAN: Prim from attribute 0 on CLMI; KDB: order by LMI, ≤ k preceding
-    parents with the largest CLMI); T_P = knee threshold of the |Y|·n(n−1)/2 per-label CLMIs of x;
-    for label y every local arc with I(x_i; x_j | y) ≤ T_P is removed, and
-    P_P(y | x) ∝ P̂(y) Π_i P̂(x_i | y, π_i^y) with training-data estimates.
-
-    All local networks of a test fold are computed at once: local scores as arrays over (instances ×
-    attribute pairs × labels) in chunks of rows, the threshold, Prim's steps and KDB's parent choice
-    vectorised over the instances.
+    """TAN^AIT / KDB^AIT (paper 004): base and local networks, weak arcs removed, averaged (docs/algorithms.md §4.9).
 
     Parameters
     ----------
     base : {"TAN", "KDB"}, default="TAN"
         Base learner of both networks.
     k : int, default=2
-        KDB's maximum number of attribute parents (base="KDB" only; paper 004 uses 2).
+        KDB's maximum number of attribute parents (base="KDB" only).
     backoff : bool, default=True
         KDB base network's back-off to the longest parent prefix seen in training (§4.3).
     cii, cip : bool, default=True
@@ -63,34 +47,19 @@ class AIT(BayesNetClassifier):
     ait : bool, default=True
         Threshold the arcs; False gives the plain target-learning combination BNC_T + BNC_P.
     cip_structure : {"instance", "per_label"}, default="instance"
-        One local network per test instance from the label sums (verified for TAN^AIT), or one per
-        label from that label's scores; per_label: each label's network (pruned by its own label's
-        CLMIs) scores every class and the |Y| normalised posteriors are averaged.
+        One local network per test instance, or one per label.
     ait_default_interval : {"paper", "first", "last"}, default="paper"
-        Search box when no list box has a jump: "paper" = the last box for CII and the first for CIP.
+        Search box when no list box has a jump.
     local_kdb_backoff : bool, default=True
-        Local KDB: a parent combination of x never seen in training falls back to its longest prefix
-        that was seen (one parent: no parent if N(x_p) = 0).
+        Local KDB's back-off to the longest parent prefix seen in training.
     local_kdb_order : {"local", "global"}, default="local"
-        Local KDB attribute order: by LMI(x_i) (the spec), or the global order by I(X_i;Y).
+        Local KDB attribute order: by LMI(x_i), or the global order by I(X_i;Y).
     local_k : int or None, default=None
-        Local KDB's maximum number of parents; None: `k` (the spec: the same learner as BNC_T).
+        Local KDB's maximum number of parents; None: `k`.
     info_precision : {"float64", "float32"}, default="float64"
-        "float32" for the paper configs: information values and local scores rounded to 32-bit floats
-        (local sums over labels accumulated in float32), KDB orders in GCC `std::sort` order (§0.3).
-    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
-
-    Attributes: `cmi_`, `mi_` (KDB base), `order_` (KDB base), `base_parents_` (per attribute, the
-    base network's parents before thresholding), `parents_` (after: the pruned global network,
-    parents in CMI order), `threshold_` (T_I; −inf when nothing is thresholded), `log_prior_`,
-    `info_` (T_I and the arcs removed by CII). The per-instance thresholds T_P and pruned local
-    structures of a test set: `local_structures(X)`.
-
-    Under missing="skip" the local scores of a pair use the training rows where both attributes are
-    known (as §3's CMI does) and a pair or attribute whose test value is missing scores 0 (it stays
-    in the pooled list of T_P). Back-off looks for the parent values among all training rows (the
-    spec's N(x_p) "over all classes"; `KDB` with k ≥ 2 and missing="skip" looks only among the rows
-    where the child is known, which can differ).
+        "float32" for the paper configs (§0.3).
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     """
 
     PARAMS = {**BayesNetClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0),

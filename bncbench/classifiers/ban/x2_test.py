@@ -95,24 +95,7 @@ class _Frame:
 
 
 class X2Test:
-    """T(i, j | Z): is X_i ⊥ X_j | Z ∪ {Y}? (§4.7 items 1–7), each distinct test computed once.
-
-    Counting (the numbering machinery of `EntropyTerms`): the strata are numbered by extending
-    the class's numbering with Z's attributes in ascending order, one `bincount` per attribute
-    (prefixes cached); rows of configurations met once are dropped once they are a quarter of the
-    rows. A table is one `bincount` of (stratum, a, b). The |C| subsets that one step of Greedy
-    tests (`many`) are computed together over a *frame*: the distinct rows of (C, Y, X_i, X_j)
-    with their counts, made once per Greedy call (every later test of the call conditions on a
-    subset of C); the distinct rows are far fewer than the training rows (spambase: about 1,150
-    of 4,140; kr-vs-kp: about 150 of 2,876), and the subsets' numberings and tables are each made
-    in one batch (one `bincount` per attribute position, one for all tables), so that numpy's
-    per-call cost is paid per step, not per test. A test whose dense table would exceed
-    `DENSE_CELLS_PER_ROW` cells per counted item is counted sparsely (non-zero cells only).
-    Every term of X² is non-negative (no cancellation costs digits): over the observed values
-    (n_s·n_sab − n_sa·n_sb)² / (n_s·n_sa·n_sb), and in the sparse form the zero cells' expected
-    counts as one term per stratum, (n_s² − Σ_{n_sab > 0} n_sa·n_sb) / n_s (an integer numerator).
-    The counts are exact whatever the path; sums of X² may differ in the last bits between paths,
-    which the tie rounding of κ absorbs."""
+    """T(i, j | Z): is X_i ⊥ X_j | Z ∪ {Y}? (§4.7 items 1–7), each distinct test computed once."""
 
     DROP_SINGLETONS = 0.25  # drop the rows of configurations met once when they are this share of the rows
     DENSE_CELLS_PER_ROW = 4  # a dense table up to this many cells per counted item

@@ -1,12 +1,4 @@
-"""Information measures from maximum-likelihood counts (docs/algorithms.md §3, §0.3).
-
-`precision="float32"` reproduces the C++ system of paper 000: each pairwise CMI is
-accumulated term by term in a 32-bit float (terms in double, loop order: value of the
-higher-indexed attribute, value of the lower one, class; zero counts skipped), and MI is
-accumulated in double then stored as float32. `precision="float64"` returns the values through
-the tie rule of `ties.py` (10 significant digits), so that values equal in exact arithmetic are
-equal floats whatever the order of their sums.
-"""
+"""Information measures from maximum-likelihood counts (docs/algorithms.md §3, §0.3)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""Structure learning helpers: Prim's maximum spanning tree (TAN, STAN, AIT) and KDB parent choice
-(KDB, SKDB, AIT), each for one set of weights and batched over many (AIT's per-instance local
-structures).
-
-Each rule has two implementations on purpose: `prim_tree` / `kdb_parents` work on one weight
-matrix and read as the spec states the rule; `prim_trees` / `kdb_parents_batch` run the same rule
-over R weight vectors at once (a loop over the n − 1 steps only, not over the R rows), which is
-what makes AIT's target learning affordable. The batched forms are not used for one matrix so that
-TAN's and KDB's code stays as verified; tests/classifiers/kernels/test_ordering.py checks that
-both give the same parents on random and tied weights."""
+"""Prim's maximum spanning tree and KDB's parent choice, for one weight set and batched (docs/algorithms.md §4.2)."""
 
 from __future__ import annotations
 

@@ -11,28 +11,19 @@ from bncbench.classifiers.tan.tan import TAN
 
 
 class STAN(TAN):
-    """STAN (paper 000): TAN with the attribute subset chosen by leave-one-out risk minimisation.
-
-    TAN is learned once on all attributes; model s keeps the first s attributes of a ranking
-    with their full-tree parents. s* minimises the leave-one-out RMSE of the true class
-    (eq. 13), computed in one vectorised pass over the training data by subtracting each
-    instance's own counts (no refit); ties go to the smaller model. A scikit-learn classifier
-    on discrete value codes (−1 = missing). Parameters, input checking, missing values and
-    unseen codes: see `BayesNetClassifier` (an unseen code is treated as a missing value).
+    """STAN (paper 000): TAN with the attribute subset chosen by leave-one-out risk (docs/algorithms.md §4.5).
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes, info_precision: as in `TAN`.
+    estimator, m, missing, cardinalities, n_classes, info_precision
+        As in `TAN`.
     ranking : {"mi", "su", "mrmr", "cmim", "jmi"}, default="mrmr"
     mrmr_form : {"ratio", "difference"}, default="ratio"
         "ratio": eq. 14 (+0.01); "difference": eq. 10.
     loo_backoff : bool, default=False
-        The selective-KDB variant: a factor uses its parent only if N(x_i, x_π) ≥ 2.
+        A factor uses its parent only if N(x_i, x_π) ≥ 2.
     include_empty : bool, default=False
         Also consider s = 0 (class prior only).
-
-    Attributes: `ranking_`, `loo_risk_` (CVR_s for s = 0..n), `n_selected_`, `selected_`,
-    `info_` (what the benchmark stores: {"selected", "ranking"}).
     """
 
     PARAMS = {**TAN.PARAMS, "ranking": Param(str, RANKINGS), "mrmr_form": Param(str, ("ratio", "difference")),
