@@ -91,12 +91,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                              f"got missing={self.missing!r}")
 
     def _validate_X(self, X, reset: bool) -> tuple[np.ndarray, int, int]:
-        """(integer codes, smallest code, largest code); checks X once and sets / checks
-        `n_features_in_`, `feature_names_in_` (scikit-learn's validate_data) and `categories_`.
-        A non-empty 2-D integer ndarray (the engine's input) is used as it is and checked with
-        numpy alone: only its shape is checked, besides the codes. Any other input goes through
-        scikit-learn's validation (imported here); a DataFrame's Categorical and string columns
-        are coded first (`_frame_codes`)."""
+        """(integer codes, smallest code, largest code), X checked once (docs/algorithms.md §4)."""
         if type(X) is np.ndarray and X.ndim == 2 and X.dtype.kind in "iu" and X.size:
             self._no_categories(reset)
             if reset:  # an ndarray has no feature names
@@ -247,11 +242,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         return np.where((X < 0) | (X >= cards), cards, X).astype(np.int64, copy=False)
 
     def fit(self, X, y, counts: PairCounts | None = None):
-        """Fit on X (value codes, −1 = missing) and y (class labels).
-
-        `counts` may pass the `PairCounts` of exactly these rows (built with `fit_counts`), so
-        that classifiers sharing a training set — or folds sharing a data set (all rows minus
-        the test rows) — count only once."""
+        """Fit on X (value codes, −1 = missing) and y (class labels); `counts` may pass these rows' `PairCounts`."""
         self._check_params()
         if y is None:
             raise ValueError(f"This {type(self).__name__} estimator requires y to be passed, but the target y is None.")

@@ -155,12 +155,7 @@ class AIT(BayesNetClassifier):
 
     # -- local scores ------------------------------------------------------------------
     def _local_tables(self, pc, xxy: np.ndarray, real: np.ndarray) -> None:
-        """LMI(x_i; y) for every value slot and CLMI I(x_i; x_j | y) for every pair of slots of two
-        attributes, from training ML frequencies (§3; 0 where the joint count is 0), with their sums
-        over labels (added in label order; under float32 each value rounded and the sums accumulated
-        in float32). Under missing="skip" the frequencies of a pair are those of the rows where both
-        attributes are known, and a missing slot scores 0. A test instance's local scores are then
-        gathers from these tables."""
+        """LMI(x_i; y) per value slot and CLMI I(x_i; x_j | y) per slot pair, with their label sums (§4.9.3)."""
         off, nc, V = pc.offsets, self.n_classes_, self._V
         attr = self._attr
         kn = np.add.reduceat(xxy * real[None, :, None], off, axis=1).astype(np.float64)  # N(slot, b known, y)
@@ -213,12 +208,7 @@ class AIT(BayesNetClassifier):
         return np.take(self._lmi, g, axis=0), np.take(self._lmi_sum, g), clmi, clmi_sum
 
     def local_structures(self, X) -> dict:
-        """The local networks of the test rows of X (value codes, −1 = missing): a dict with
-        `parents` (B, S, n, k) — local parents before thresholding, −1 padded, in CLMI order; S = 1
-        for cip_structure="instance", |Y| for "per_label" (network of label s) —, `threshold` (B,)
-        T_P, and `pruned` (B, |Y|, n, k): for "instance" the network that scores label y after the
-        arcs with I(x_i; x_j | y) ≤ T_P are removed, for "per_label" the network of label s after
-        removing its own label's arcs."""
+        """The local networks of the test rows of X: `parents`, `threshold` and `pruned` (§4.9.3)."""
         check_is_fitted(self)
         X, lo, hi = self._validate_X(X, reset=False)
         return self._structures(self._internal(X, lo, hi))
@@ -275,11 +265,7 @@ class AIT(BayesNetClassifier):
 
     # -- estimates -------------------------------------------------------------------
     def _log_factors(self, Xq, row, child, par, cls, backoff: bool, cache: dict) -> np.ndarray:
-        """ln P̂(x_child | y, parents) for each query (test row `row`, attribute `child`, parents `par`
-        (Q, k) in CLMI order, −1 padded at the end) and each class of `cls` ((Q, L) or (1, L) class
-        indices); returns (Q, L). Under missing="skip" a missing child gives 0 and a missing parent
-        cuts the parent list there; with `backoff` a parent combination never seen in training falls
-        back to its longest seen prefix (§4.3)."""
+        """ln P̂(x_child | y, parents) for each query and each class of `cls`, as (Q, L) (§4.9.3)."""
         Q, k = par.shape
         K = self.cardinalities_
         off = self.counts_.offsets
@@ -317,11 +303,7 @@ class AIT(BayesNetClassifier):
         return out
 
     def _grouped(self, Xq, row, child, par, cls, cache: dict) -> np.ndarray:
-        """Queries with ≥ 2 parents, grouped by the set {child} ∪ parents, whose training counts are
-        tabulated once: with `cls` None, N(parent values) over all training rows (back-off);
-        otherwise ln P̂(x_child | y, parents) for the classes `cls` (Q, L), as KDB's levels (§4.3):
-        numerator over the rows with the child and the parents known, denominator over the same
-        rows (the rows with the parents known for laplace_joint)."""
+        """Queries with ≥ 2 parents grouped by {child} ∪ parents, their training counts tabulated once (§4.9.3)."""
         n = Xq.shape[1]
         fs = np.sort(np.concatenate([par, child[:, None]], axis=1), axis=1)
         role = (fs < child[:, None]).sum(axis=1)  # position of the child in its sorted set

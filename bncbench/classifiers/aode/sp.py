@@ -44,10 +44,7 @@ def kruskal_tree(weights: np.ndarray) -> list[tuple[int, int]]:
 
 
 def select_superparents(weights: np.ndarray) -> np.ndarray:
-    """SP's parent set P (sorted attribute indices) from the CMI matrix (§4.8.1 steps 2–4): the
-    tree's branch nodes (degree ≥ 2) and the shortest prefix of the leaves, sorted by their edge's
-    weight descending (ties → index), whose weight sum exceeds 85 % of the total leaf weight (all
-    leaves when that total is 0). n = 1 → P = {X_1}."""
+    """SP's parent set P (sorted attribute indices) from the CMI matrix (§4.8.1 steps 2–4)."""
     n = weights.shape[0]
     if n == 1:
         return np.array([0], dtype=np.int64)
@@ -70,10 +67,7 @@ def select_superparents(weights: np.ndarray) -> np.ndarray:
 
 
 def average_spodes(model: AODE, Xc: np.ndarray, parents: np.ndarray, children: np.ndarray | None) -> np.ndarray:
-    """ln of (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c∈C_x, c≠p} P̂(x_c | y, x_p) for every row (§4.8), on
-    a fitted AODE's tables: P_x = the attributes allowed by `parents` (bool (n,) or (rows, n))
-    whose value passes AODE's frequency test; C_x = `children` (bool (rows, n)) or every attribute
-    (None). Rows with P_x = ∅ get naive Bayes over C_x: P̂(y) Π_{c∈C_x} P̂(x_c | y)."""
+    """ln of (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c∈C_x, c≠p} P̂(x_c | y, x_p) for every row (§4.8)."""
     n_rows, n = Xc.shape
     ny = model.n_classes_
     if n == 0 or n_rows == 0:

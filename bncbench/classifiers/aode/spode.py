@@ -74,10 +74,7 @@ def logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def inverse_normalise(v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """Along axis 0: normalise to sum 1, replace each value by 1 − value, normalise to sum 1
-    again — IWAODE's step 3 (§4.14): low values → high weights. Entries outside `mask` (same
-    shape) take no part and get weight 0. A sum of 0 (a single entry, or all values 0) gives
-    equal weights: our convention, a case the authors' code never meets."""
+    """IWAODE's step 3 along axis 0: normalise, 1 − value, normalise again (§4.14)."""
     if mask is None:
         mask = np.ones(v.shape, dtype=bool)
     k = np.maximum(mask.sum(axis=0), 1)

@@ -11,12 +11,7 @@ from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 
 
 def family_terms(T: EntropyTerms, child: int, parents, card: np.ndarray, n_classes: int) -> tuple[list[float], int]:
-    """One family's MDL/BIC score (§4.7)
-    Σ N(x_i, π_i, y) ln(N(x_i, π_i, y) / N(π_i, y)) − (ln N / 2)·(|X_i| − 1)·|Y|·Π_{j∈π_i} |X_j|
-    as (the signed log-likelihood terms T(π ∪ {i}), −T(π); the integer (|X_i| − 1)·|Y|·Π|X_j|).
-    Keeping the parameter count an integer makes score differences of moves with the same
-    terms exactly equal (e.g. adding a → b or b → a: the count differs by
-    (|X_a| − 1)(|X_b| − 1)|Y| either way)."""
+    """One family's MDL/BIC score (§4.7) as its signed terms T and its integer parameter count."""
     par = tuple(sorted(parents))
     cells = (int(card[child]) - 1) * n_classes
     for p in par:

@@ -16,10 +16,7 @@ from bncbench.classifiers.kernels.ties import tie_key
 
 
 def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
-    """The 3^c − 1 non-empty edge sets between `child` and its candidate parents, in the order of
-    §4.6 (paper 002, note to line 21): by number of arcs, then lexicographically over the
-    candidates in their order with "into `child`" before "out of `child`". Arcs are
-    (parent, child) pairs."""
+    """The 3^c − 1 non-empty edge sets between `child` and its candidate parents, in §4.6's order."""
     keyed = []
     for dirs in itertools.product((None, 0, 1), repeat=len(candidates)):  # None: no arc, 0: into, 1: out
         key = [(pos, d) for pos, d in enumerate(dirs) if d is not None]
@@ -32,10 +29,7 @@ def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], 
 
 def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: list[int], children: list[int],
                   reach: dict[int, set[int]]) -> bool:
-    """Whether adding arcs into → i and i → out to the acyclic graph `parents` closes a directed
-    cycle. Every new arc touches i, so such a cycle leaves i to a child j, returns to a parent q of
-    i along arcs of the graph that avoid i, and uses at least one new arc. `reach` caches, per
-    start node, the nodes reachable from it without passing i."""
+    """Whether adding arcs into → i and i → out to the acyclic graph `parents` closes a directed cycle (§4.6)."""
     def reached(j: int) -> set[int]:
         got = reach.get(j)
         if got is None:

@@ -22,10 +22,7 @@ _WATCHED_RIGHT = 64
 
 
 def _ranks(key: np.ndarray, space: int) -> tuple[np.ndarray, int]:
-    """Indices of `key` (values in [0, space)) in a range of about its distinct values, and
-    the range's size: the keys themselves when `space` is far below the number of keys, else
-    their ranks among the distinct values, by a presence vector when `space` is small against
-    the keys, by sorting otherwise."""
+    """Indices of `key` in a range of about its distinct values, and the range's size (§4.6)."""
     if 4 * space <= key.size:
         return key, space
     if space <= 4 * key.size:
@@ -231,13 +228,7 @@ class StructureScorer:
         return np.subtract(self._log_odds(child, parents), base, out=out)
 
     def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
-        """For candidates given by their changes from the base, (node, new parents) pairs, an
-        upper bound of each one's count, all at once: the base count, plus the wrong rows that
-        may turn right (`correct`'s first bound), less the watched right rows that surely turn
-        wrong, their runner-up overtaking the true class by more than the rounding tolerance.
-        The watched right rows are those of the smallest gaps, where losses happen. Each
-        (node, new parents) change is a separate key of one attribute's candidates, so its
-        leads are not cached."""
+        """An upper bound of the count of each candidate, given by its changes from the base, all at once (§4.6)."""
         keys: dict[tuple[int, tuple[int, ...]], int] = {}
         idx = [[keys.setdefault(key, len(keys)) for key in change] for change in changes]
         width = max(len(ix) for ix in idx)
@@ -290,10 +281,7 @@ class StructureScorer:
         return got
 
     def _hits(self, structure: Structure, changed: list[int], rows: np.ndarray) -> int:
-        """How many of `rows` `structure` predicts right: the base scores with the changed
-        nodes' factors swapped. That sum differs from the in-order one by rounding, so rows whose
-        two best classes lie within a tolerance far above that rounding error (exact ties
-        included) are summed again in order."""
+        """How many of `rows` `structure` predicts right, from the base scores with changed factors (§4.6)."""
         base = self._base
         approx = self._base_sum.take(rows, axis=1)
         for i in changed:

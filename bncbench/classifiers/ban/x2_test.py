@@ -1,9 +1,4 @@
-"""The calibrated conditional-independence test of paper 002's BAN (docs/algorithms.md §4.7, "CI
-test"): Pearson's X² of X_i ⊥ X_j within the strata of (Z, Y), with the permutation-mean degrees of
-freedom, a rows-per-df sufficiency rule and a p-value whose logarithm does not underflow.
-
-A reconstruction of PowerConstructor's unpublished "degrees-of-freedom filter" (Cheng et al. 2002,
-§5.4.3), flagged in the spec's uncertainty register."""
+"""The calibrated conditional-independence test of paper 002's BAN (docs/algorithms.md §4.7, CI test)."""
 
 from __future__ import annotations
 
@@ -22,12 +17,7 @@ _LOG_P_DIRECT = 1e-250  # below this p, ln p comes from the continued fraction (
 
 
 def log_chi2_sf(x2: float, df: float) -> float:
-    """ln P(χ²_df ≥ x2) for real df > 0: ln Q(df/2, x2/2), the regularised upper incomplete gamma.
-
-    Where Q > 0.5 it is ln(1 − P) from scipy's lower tail `gammainc` (log1p keeps the digits of a
-    p near 1); where Q is ≥ 1e-250, ln of scipy's `gammaincc`; below, the Lentz continued fraction of
-    Q(a, x) = e^{−x} x^a / Γ(a) · 1/(x + 1 − a − 1·(1 − a)/(x + 3 − a − 2·(2 − a)/(x + 5 − a − …)))
-    in log form (it converges fast there, since such a p needs x far above a + 1)."""
+    """ln P(χ²_df ≥ x2) for real df > 0, without underflow (§4.7)."""
     if x2 <= 0.0:
         return 0.0
     a, x = 0.5 * df, 0.5 * x2
@@ -232,10 +222,7 @@ class X2Test:
         d.cache[Z] = num
 
     def _extend_many(self, d: _Domain, jobs: list[tuple[Numbering, int]]) -> list[Numbering]:
-        """Each numbering extended by its attribute, all in one `bincount` (the configurations of
-        job k are offset by those of the jobs before it). Over the training rows, the rows of
-        configurations met once are dropped once they are `DROP_SINGLETONS` of the rows; over a
-        frame's distinct rows, the items of configurations of one training row always are."""
+        """Each numbering extended by its attribute, all in one `bincount` (§4.7)."""
         codes, wts, bases, base = [], [], [], 0
         for (items, ids, g), a in jobs:
             r = int(self.T.sizes[a])

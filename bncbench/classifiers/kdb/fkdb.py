@@ -45,10 +45,7 @@ class FKDB(KDB):
 
 
 def conditional_entropies(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
-    """H[i, j] = H(X_i | X_j, Y) in bits from ML frequencies (§3), diagonal 0:
-    −Σ P(x_i, x_j, y) log2 [N(x_i, x_j, y) / N(x_j, y)] over the instances on which both
-    attributes are known (all of them when missing is a value); zero counts contribute 0.
-    One vectorised step per attribute i (all j at once on the slab of i's slots)."""
+    """H[i, j] = H(X_i | X_j, Y) in bits from ML frequencies (§3), diagonal 0."""
     n = pc.offsets.size
     real = pc.sizes - (1 if skip_missing else 0)
     sel = np.concatenate([pc.offsets[j] + np.arange(real[j]) for j in range(n)]) if n else np.zeros(0, np.int64)
@@ -68,10 +65,7 @@ def conditional_entropies(pc: PairCounts, precision: str = "float64", skip_missi
 
 
 def fkdb_parents(order: np.ndarray, cmi: np.ndarray, cond_entropy: np.ndarray, k: int) -> list[list[int]]:
-    """Parents of each attribute (§4.11 steps 2–3): every pair in descending CMI (ties → the pair
-    earliest in the MI order `order`), directed by conditional entropy (ties → the earlier
-    attribute in the MI order is the parent), added iff the child has < k parents and no cycle
-    arises. Each attribute's parents are listed in the order their arcs were added."""
+    """Parents of each attribute (§4.11 steps 2–3), in the order their arcs were added."""
     n = int(order.size)
     parents: list[list[int]] = [[] for _ in range(n)]
     if n < 2 or k <= 0:

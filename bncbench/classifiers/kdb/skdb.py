@@ -62,10 +62,7 @@ class SKDB(BayesNetClassifier):
         self._tables = [self._final_tables(Xc, y, int(a)) for a in self.selected_]
 
     def _prefix_ids(self, Xc: np.ndarray, par: list[int]):
-        """For d = 0..len(par): (d, g, G, keys) with g[t] ∈ [0, G) the id of instance t's parent
-        prefix (x_{p_1}..x_{p_d}) among the G prefixes that occur, and their sorted keys over
-        (id at depth d − 1, x_{p_d}) (None at depth 0). Ids instead of mixed-radix keys of the
-        parent values: no overflow however many parents and values."""
+        """For d = 0..len(par): (d, g, G, keys), the ids of the parent prefixes that occur (§4.12)."""
         g = np.zeros(Xc.shape[0], dtype=np.int64)
         G, keys = 1, None
         for d in range(len(par) + 1):

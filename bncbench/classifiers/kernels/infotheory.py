@@ -38,12 +38,7 @@ def _mutual_info_class(pc: PairCounts, skip_missing: bool) -> np.ndarray:
 
 
 def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
-    """Symmetric matrix of I(X_i; X_j | Y) in bits (diagonal 0).
-
-    Each pair's non-zero terms are taken in the loop order of the C++ system (value of the
-    higher-indexed attribute, value of the lower one, class = C order of the count block).
-    Under float32 the t-th terms of all pairs are added in one vectorised step, t = 1, 2, ...
-    """
+    """Symmetric matrix of I(X_i; X_j | Y) in bits (diagonal 0), in the C++ system's term order (§3)."""
     n = pc.offsets.size
     cmi = np.zeros((n, n), dtype=np.float64)
     if n < 2:

@@ -65,14 +65,7 @@ def cfwnb_weights(relevance: np.ndarray, redundancy: np.ndarray) -> np.ndarray:
 
 
 def _cfwnb_mutual_info(pc: PairCounts, card: np.ndarray, smoothed: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(I(A_i;C) per attribute, matrix of I(A_i;A_j)) in bits, over the first card[i] slots of
-    each attribute (the values of §1.5: the missing slot is among them iff it is a value).
-
-    Vectorised over all slot pairs at once: N(a, b) is the V×V matrix of the class-summed pair
-    counts, and per pair (i, j) the total T_ij and the marginals N(a), N(b) are those of its
-    block (the instances on which both attributes are known: all of them when missing is a
-    value).
-    """
+    """(I(A_i;C) per attribute, matrix of I(A_i;A_j)) in bits, over each attribute's value slots (§4.10)."""
     n = pc.offsets.size
     card = np.asarray(card, dtype=np.int64)
     att = np.repeat(np.arange(n), card)                     # attribute of each selected slot

@@ -49,10 +49,7 @@ class STAN(TAN):
         self.info_ = {"selected": self.n_selected_, "ranking": self.ranking_}
 
     def _loo_tables(self, i: int, p: int) -> tuple[np.ndarray, np.ndarray]:
-        """Two tables over (child slot, parent slot, y) — one parent slot when i is the root:
-        the leave-one-out estimate ln P̂_−(x_i | y, x_π) for a class y other than the held-out
-        instance's (only the totals shrink by one) and for its own class (its count removed).
-        p = −1: no parent."""
+        """Leave-one-out tables ln P̂_−(x_i | y, x_π) for another class and for the held-out one's (§4.5.3)."""
         pc = self.counts_
         ny = self.n_classes_
         skip = self.missing == "skip"
@@ -85,11 +82,7 @@ class STAN(TAN):
         return other, own
 
     def _loo_table(self, i: int) -> np.ndarray:
-        """ln P̂_−(x_i | y, x_π(i)) for every (x_i, x_π, class of the held-out instance t, y), as a
-        (K_i·K_π·|Y|, |Y|) table: the held-out instance's count is removed for y = t only. The
-        per-cell choices (no parent for the root, for the back-off variant when N(x_i, x_π) < 2,
-        or under skip when x_π is missing; 0 under skip when x_i is missing) depend only on the
-        cell, so the whole pass over the training data is one gather per attribute."""
+        """ln P̂_−(x_i | y, x_π(i)) for every (x_i, x_π, held-out class, y), as one table (§4.5.3)."""
         ny = self.n_classes_
         skip = self.missing == "skip"
         p = int(self.parents_[i])
