@@ -1,10 +1,4 @@
-"""Bayesian network classifiers on discrete value codes, each a scikit-learn classifier: `base.py` the
-contract, `kernels/` what two or more families share, one folder per family (nb, tan, kdb, ait, aode,
-ban); `REGISTRY` names them for configs; a plug-in needs only the names exported here
-(docs/architecture.md, docs/adding-a-classifier.md).
-
-A name is imported on first use (PEP 562 `__getattr__`), so that importing the package does not
-import scikit-learn (docs/algorithms.md §0)."""
+"""Bayesian network classifiers on discrete value codes, each a scikit-learn classifier (docs/architecture.md)."""
 
 from __future__ import annotations
 

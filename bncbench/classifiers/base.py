@@ -23,71 +23,20 @@ from bncbench.classifiers.kernels.params import MISSING_MODES, SHARED_PARAMS, Pa
 
 
 class BayesNetClassifier(ClassifierMixin, BaseEstimator):
-    """Common machinery of every classifier: a scikit-learn classifier on discrete data.
-
-    Input. X is a 2-D array of value codes: attribute i takes the codes 0..K_i−1 and −1 marks a
-    missing value (the contract of scikit-learn's CategoricalNB, plus −1). Integer arrays are
-    used as they are (no copy when nothing is missing); integer-valued floats (e.g. from
-    OrdinalEncoder or the project's discretisers) are accepted; NaN, infinity, non-integers
-    (continuous values: discretise them first with `bncbench.preprocess.MDLDiscretizer` or
-    `EqualFrequencyDiscretizer`) and codes below −1 raise a ValueError. y holds class labels of
-    any type (strings, ints, floats that are labels; continuous targets are rejected);
-    `classes_` keeps them in sorted order and predict returns them. Training on one class
-    predicts that class.
-
-    Categories. X may be a pandas DataFrame whose columns are value codes, pandas Categoricals
-    or strings. A Categorical column is coded by its categories' order (unused categories keep
-    their code); a string column (dtype str, string or object holding strings) by its sorted
-    distinct values; a missing entry (None, NaN, pd.NA) is −1. The categories of each column are
-    kept in `categories_` and predict codes a column by value with them (whatever the order of
-    a Categorical's categories there); a value not among them is unseen (below). Other inputs
-    holding strings are refused with a ValueError naming these options.
-
-    Missing values. Internally attribute i uses codes 0..K_i−1 and the extra slot K_i for a
-    missing value. With missing="value" that slot is one more value (counted in |X_i| iff the
-    attribute has a missing value in the training data); with "skip" it is left out of every
-    count and product (Weka's way).
-
-    Unseen values. A code ≥ K_i at predict time (a value never seen in training when
-    `cardinalities` was not given, or outside the declared `cardinalities`) is treated as a
-    missing value, for every estimator (as scikit-learn's HistGradientBoosting and Weka's
-    InputMappedClassifier do). So with missing="skip" it is left out of the product; with
-    missing="value" it gets the estimates of the attribute's missing slot: a value with zero
-    counts (smoothed over the training |X_i|) when training had no missing value in that
-    attribute, else those of the value "missing". Predictions never raise on unseen codes.
+    """Common machinery of every classifier: a scikit-learn classifier on discrete value codes (docs/algorithms.md §4).
 
     Parameters
     ----------
     estimator : {"mestimate", "laplace", "laplace_joint"}, default="mestimate"
-        Probability estimator (docs/algorithms.md §2).
+        Probability estimator (§2).
     m : float, default=1.0
         Weight of the prior of the m-estimate.
     missing : {"value", "skip"}, default="value"
-        How a missing value (−1) is treated (see above).
+        How a missing value (−1) is treated.
     cardinalities : array-like of int of shape (n_features,), default=None
-        K_i of each attribute; None: the largest code seen in training plus one (a column coded
-        by category: its number of categories).
+        K_i of each attribute; None: the largest code seen in training plus one.
     n_classes : int, default=None
-        If given, y must already hold the class codes 0..n_classes−1 (the benchmark engine's
-        way), classes absent from y keep their slot and `classes_` is `np.arange(n_classes)`.
-
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The class labels.
-    n_classes_ : int
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when X was a DataFrame with string column names.
-    categories_ : list of (ndarray or None), one per feature
-        Only when X was a DataFrame with Categorical or string columns: each such column's
-        categories (code = position), None for a column of value codes.
-    cardinalities_ : ndarray of shape (n_features_in_,)
-        K_i used in training.
-    card_ : ndarray of shape (n_features_in_,)
-        |X_i| of each attribute in the estimators.
-
-    Subclasses implement `_fit(Xc, y)` and `_joint_log_likelihood(Xc)` on internal codes.
+        If given, y holds the class codes 0..n_classes−1.
     """
 
     #: whether fit uses the pairwise (x_i, x_j, y) counts (NB needs only (x_i, y))
@@ -142,12 +91,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                              f"got missing={self.missing!r}")
 
     def _validate_X(self, X, reset: bool) -> tuple[np.ndarray, int, int]:
-        """(integer codes, smallest code, largest code); checks X once and sets / checks
-        `n_features_in_`, `feature_names_in_` (scikit-learn's validate_data) and `categories_`.
-        A non-empty 2-D integer ndarray (the engine's input) is used as it is and checked with
-        numpy alone: only its shape is checked, besides the codes. Any other input goes through
-        scikit-learn's validation (imported here); a DataFrame's Categorical and string columns
-        are coded first (`_frame_codes`)."""
+        """(integer codes, smallest code, largest code), X checked once (docs/algorithms.md §4)."""
         if type(X) is np.ndarray and X.ndim == 2 and X.dtype.kind in "iu" and X.size:
             self._no_categories(reset)
             if reset:  # an ndarray has no feature names
@@ -298,11 +242,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         return np.where((X < 0) | (X >= cards), cards, X).astype(np.int64, copy=False)
 
     def fit(self, X, y, counts: PairCounts | None = None):
-        """Fit on X (value codes, −1 = missing) and y (class labels).
-
-        `counts` may pass the `PairCounts` of exactly these rows (built with `fit_counts`), so
-        that classifiers sharing a training set — or folds sharing a data set (all rows minus
-        the test rows) — count only once."""
+        """Fit on X (value codes, −1 = missing) and y (class labels); `counts` may pass these rows' `PairCounts`."""
         self._check_params()
         if y is None:
             raise ValueError(f"This {type(self).__name__} estimator requires y to be passed, but the target y is None.")

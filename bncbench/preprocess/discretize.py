@@ -155,10 +155,7 @@ def mdl(values: np.ndarray, y: np.ndarray, n_classes: int, method: str = "weka")
 
 
 def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
-    """Bin index per value: first bin with v ≤ cut; NaN → len(cuts) + 1 (the extra bin).
-
-    Comparison happens in the cuts' dtype (float32 cuts compare float32 values).
-    """
+    """Bin index per value: first bin with v ≤ cut; NaN → len(cuts) + 1 (the extra bin)."""
     v = np.asarray(values, dtype=np.float64)
     missing = np.isnan(v)
     codes = np.searchsorted(cuts, v.astype(cuts.dtype) if cuts.dtype == np.float32 else v, side="left")

@@ -74,10 +74,7 @@ class Encoded:
 
 def encode_fold(ds: Dataset, train: np.ndarray, test: np.ndarray, s: PreprocessSettings,
                 global_cuts: EqualFrequencyDiscretizer | MDLDiscretizer | None = None) -> Encoded:
-    """Impute (statistics from `train`), discretise (fitted on `train`, or the discretiser
-    `global_cuts` fitted on every row under scope global), and encode missing values per
-    `s.missing`: an extra code under distinct (counted iff the attribute has a missing value
-    anywhere in the data set, §1.5), −1 under skip."""
+    """Impute, discretise and encode missing values of one fold, all fitted on `train` (§1.4, §1.5)."""
     Xm = dataset_matrix(ds)
     imputer = None
     if s.missing == "impute":

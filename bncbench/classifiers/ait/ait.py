@@ -32,30 +32,14 @@ _DENSE_CELLS = 1 << 22
 
 
 class AIT(BayesNetClassifier):
-    """TAN^AIT / KDB^AIT (paper 004; docs/algorithms.md §4.9): the base network learned from the training
-    data with its weak arcs removed (AIT-CII, BNC_T^AIT), averaged with a local network learned from
-    each test instance under target learning (Wang, Chen & Mammadov, PAKDD 2018) with its arcs
-    removed per class label (AIT-CIP, BNC_P^AIT): P(y | x) = ½ [P_T(y | x) + P_P(y | x)].
-
-    AIT-CII: T_I = knee threshold (§4.9.1) of the n(n−1)/2 values I(X_i;X_j|Y); every arc X_j → X_i
-    of the base network with I(X_i;X_j|Y) ≤ T_I is deleted (parents are not replaced).
-    AIT-CIP: for a test instance x, local (pointwise) scores from training ML frequencies: LMI(x_i; y)
-    and CLMI I(x_i; x_j | y), summed over labels; the local network is learned with the base's
-    learner from the sums (TAN: Prim from attribute 0 on CLMI; KDB: order by LMI, ≤ k preceding
-    parents with the largest CLMI); T_P = knee threshold of the |Y|·n(n−1)/2 per-label CLMIs of x;
-    for label y every local arc with I(x_i; x_j | y) ≤ T_P is removed, and
-    P_P(y | x) ∝ P̂(y) Π_i P̂(x_i | y, π_i^y) with training-data estimates.
-
-    All local networks of a test fold are computed at once: local scores as arrays over (instances ×
-    attribute pairs × labels) in chunks of rows, the threshold, Prim's steps and KDB's parent choice
-    vectorised over the instances.
+    """TAN^AIT / KDB^AIT (paper 004): base and local networks, weak arcs removed, averaged (docs/algorithms.md §4.9).
 
     Parameters
     ----------
     base : {"TAN", "KDB"}, default="TAN"
         Base learner of both networks.
     k : int, default=2
-        KDB's maximum number of attribute parents (base="KDB" only; paper 004 uses 2).
+        KDB's maximum number of attribute parents (base="KDB" only).
     backoff : bool, default=True
         KDB base network's back-off to the longest parent prefix seen in training (§4.3).
     cii, cip : bool, default=True
@@ -63,34 +47,19 @@ class AIT(BayesNetClassifier):
     ait : bool, default=True
         Threshold the arcs; False gives the plain target-learning combination BNC_T + BNC_P.
     cip_structure : {"instance", "per_label"}, default="instance"
-        One local network per test instance from the label sums (verified for TAN^AIT), or one per
-        label from that label's scores; per_label: each label's network (pruned by its own label's
-        CLMIs) scores every class and the |Y| normalised posteriors are averaged.
+        One local network per test instance, or one per label.
     ait_default_interval : {"paper", "first", "last"}, default="paper"
-        Search box when no list box has a jump: "paper" = the last box for CII and the first for CIP.
+        Search box when no list box has a jump.
     local_kdb_backoff : bool, default=True
-        Local KDB: a parent combination of x never seen in training falls back to its longest prefix
-        that was seen (one parent: no parent if N(x_p) = 0).
+        Local KDB's back-off to the longest parent prefix seen in training.
     local_kdb_order : {"local", "global"}, default="local"
-        Local KDB attribute order: by LMI(x_i) (the spec), or the global order by I(X_i;Y).
+        Local KDB attribute order: by LMI(x_i), or the global order by I(X_i;Y).
     local_k : int or None, default=None
-        Local KDB's maximum number of parents; None: `k` (the spec: the same learner as BNC_T).
+        Local KDB's maximum number of parents; None: `k`.
     info_precision : {"float64", "float32"}, default="float64"
-        "float32" for the paper configs: information values and local scores rounded to 32-bit floats
-        (local sums over labels accumulated in float32), KDB orders in GCC `std::sort` order (§0.3).
-    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
-
-    Attributes: `cmi_`, `mi_` (KDB base), `order_` (KDB base), `base_parents_` (per attribute, the
-    base network's parents before thresholding), `parents_` (after: the pruned global network,
-    parents in CMI order), `threshold_` (T_I; −inf when nothing is thresholded), `log_prior_`,
-    `info_` (T_I and the arcs removed by CII). The per-instance thresholds T_P and pruned local
-    structures of a test set: `local_structures(X)`.
-
-    Under missing="skip" the local scores of a pair use the training rows where both attributes are
-    known (as §3's CMI does) and a pair or attribute whose test value is missing scores 0 (it stays
-    in the pooled list of T_P). Back-off looks for the parent values among all training rows (the
-    spec's N(x_p) "over all classes"; `KDB` with k ≥ 2 and missing="skip" looks only among the rows
-    where the child is known, which can differ).
+        "float32" for the paper configs (§0.3).
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     """
 
     PARAMS = {**BayesNetClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0),
@@ -186,12 +155,7 @@ class AIT(BayesNetClassifier):
 
     # -- local scores ------------------------------------------------------------------
     def _local_tables(self, pc, xxy: np.ndarray, real: np.ndarray) -> None:
-        """LMI(x_i; y) for every value slot and CLMI I(x_i; x_j | y) for every pair of slots of two
-        attributes, from training ML frequencies (§3; 0 where the joint count is 0), with their sums
-        over labels (added in label order; under float32 each value rounded and the sums accumulated
-        in float32). Under missing="skip" the frequencies of a pair are those of the rows where both
-        attributes are known, and a missing slot scores 0. A test instance's local scores are then
-        gathers from these tables."""
+        """LMI(x_i; y) per value slot and CLMI I(x_i; x_j | y) per slot pair, with their label sums (§4.9.3)."""
         off, nc, V = pc.offsets, self.n_classes_, self._V
         attr = self._attr
         kn = np.add.reduceat(xxy * real[None, :, None], off, axis=1).astype(np.float64)  # N(slot, b known, y)
@@ -244,12 +208,7 @@ class AIT(BayesNetClassifier):
         return np.take(self._lmi, g, axis=0), np.take(self._lmi_sum, g), clmi, clmi_sum
 
     def local_structures(self, X) -> dict:
-        """The local networks of the test rows of X (value codes, −1 = missing): a dict with
-        `parents` (B, S, n, k) — local parents before thresholding, −1 padded, in CLMI order; S = 1
-        for cip_structure="instance", |Y| for "per_label" (network of label s) —, `threshold` (B,)
-        T_P, and `pruned` (B, |Y|, n, k): for "instance" the network that scores label y after the
-        arcs with I(x_i; x_j | y) ≤ T_P are removed, for "per_label" the network of label s after
-        removing its own label's arcs."""
+        """The local networks of the test rows of X: `parents`, `threshold` and `pruned` (§4.9.3)."""
         check_is_fitted(self)
         X, lo, hi = self._validate_X(X, reset=False)
         return self._structures(self._internal(X, lo, hi))
@@ -306,11 +265,7 @@ class AIT(BayesNetClassifier):
 
     # -- estimates -------------------------------------------------------------------
     def _log_factors(self, Xq, row, child, par, cls, backoff: bool, cache: dict) -> np.ndarray:
-        """ln P̂(x_child | y, parents) for each query (test row `row`, attribute `child`, parents `par`
-        (Q, k) in CLMI order, −1 padded at the end) and each class of `cls` ((Q, L) or (1, L) class
-        indices); returns (Q, L). Under missing="skip" a missing child gives 0 and a missing parent
-        cuts the parent list there; with `backoff` a parent combination never seen in training falls
-        back to its longest seen prefix (§4.3)."""
+        """ln P̂(x_child | y, parents) for each query and each class of `cls`, as (Q, L) (§4.9.3)."""
         Q, k = par.shape
         K = self.cardinalities_
         off = self.counts_.offsets
@@ -348,11 +303,7 @@ class AIT(BayesNetClassifier):
         return out
 
     def _grouped(self, Xq, row, child, par, cls, cache: dict) -> np.ndarray:
-        """Queries with ≥ 2 parents, grouped by the set {child} ∪ parents, whose training counts are
-        tabulated once: with `cls` None, N(parent values) over all training rows (back-off);
-        otherwise ln P̂(x_child | y, parents) for the classes `cls` (Q, L), as KDB's levels (§4.3):
-        numerator over the rows with the child and the parents known, denominator over the same
-        rows (the rows with the parents known for laplace_joint)."""
+        """Queries with ≥ 2 parents grouped by {child} ∪ parents, their training counts tabulated once (§4.9.3)."""
         n = Xq.shape[1]
         fs = np.sort(np.concatenate([par, child[:, None]], axis=1), axis=1)
         role = (fs < child[:, None]).sum(axis=1)  # position of the child in its sorted set

@@ -1,13 +1,4 @@
-"""The knee-point threshold of adaptive independence thresholding (paper 004, docs/algorithms.md §4.9.1),
-batched over many lists at once (one list per test instance for AIT-CIP).
-
-Per list: sort ascending (I_1 ≤ … ≤ I_M; M < 3 → −∞), split into m = ceil(M/5) consecutive boxes
-with numpy `array_split` sizes, take each box's mean ACMI_j, and search from the top box down for
-jumps `ACMI_j − ACMI_{j−1} ≥ 0.05·|ACMI_{j−1}|` with `ACMI_j > ACMI_{j−1}`; the search interval L_T is
-the box below the lowest jump (the default box when there is none). Within L_T the value with the
-largest knee angle θ_k (eq. 7; neighbours from the full list, θ = 0 without two neighbours; ties →
-the smallest position) is the threshold.
-"""
+"""The knee-point threshold of AIT (paper 004), batched over many lists (docs/algorithms.md §4.9.1)."""
 
 from __future__ import annotations
 

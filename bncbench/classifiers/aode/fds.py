@@ -1,18 +1,4 @@
-"""Instance-level functional dependencies for RC and SP+RC (docs/algorithms.md §4.8.2–§4.8.3), evaluated
-for all test rows at once.
-
-An FD x_S → x_j (|S| ≤ 2, j ∉ S) holds for a test instance x iff N(x_S) ≥ l_FD and every training
-instance matching x on S has X_j = x_j. At fit time `fit_fd_tables` stores, for every attribute
-value (|S| = 1) and every value pair of two attributes (|S| = 2) with support ≥ l_FD, the value
-of each other attribute it determines (−1: none), from the pairwise counts (|S| = 1) and from
-triple counts taken with the count kernel (|S| = 2). At test time the FDs of a row are the
-entries that equal the row's own values. Per row: left-reduction, the loop-safe elimination by
-attribute closure, and (for inspection; it cannot change the deletions) the canonical cover; loops run over attributes, FD ranks and
-closure steps, each step vectorised over all rows (boolean matrices and FD record arrays).
-
-With missing="skip" a missing value takes part in no FD (neither side); with missing="value" it
-is a value like any other. A training row whose X_j is missing breaks x_S → x_j under skip.
-"""
+"""Instance-level functional dependencies of RC and SP+RC, for all test rows at once (docs/algorithms.md §4.8.2)."""
 
 from __future__ import annotations
 
@@ -207,15 +193,7 @@ def eliminate(fds: FDSet, n_rows: int, n: int) -> np.ndarray:
 
 
 def eliminated(tables: FDTables, Xc: np.ndarray) -> np.ndarray:
-    """Bool (rows, n): the attributes RC deletes for each row of Xc (internal codes): elimination
-    by closure (step 3) on the row's left-reduced FDs.
-
-    The canonical cover (step 2) is not computed here: step 3 depends on the FD set only through
-    attribute closures, and a canonical cover has the same closures as the set it reduces (it
-    drops only FDs implied by the others), so the deletions are the same with or without it —
-    while the cover costs a closure per FD (on anneal ~860 FDs per row, seconds per fold).
-    `canonical_cover` computes it for inspection (RC.dependencies); the tests check both paths
-    against a literal per-instance reference."""
+    """Bool (rows, n): the attributes RC deletes for each row of Xc, by attribute closure (§4.8.2)."""
     rows, n = Xc.shape
     out = np.zeros((rows, n), dtype=bool)
     if not rows or n < 2:

@@ -20,45 +20,16 @@ def _neg_plogq(log_p: np.ndarray, log_q: np.ndarray) -> np.ndarray:
 
 
 class IWAODE(BayesNetClassifier):
-    """IWAODE — instance-weighted AODE (docs/algorithms.md §4.14).
-
-    Source: Z. Duan, L. Wang, S. Chen et al., "Instance-based weighting filter for superparent
-    one-dependence estimators", Knowledge-Based Systems 203:106085, 2020; read from the group's
-    public implementation (repository Bayes514/IWAODE), which reproduces paper 004's IWAODE column.
-
-    Every attribute p is a superparent (no frequency limit). With m-estimates and natural logs:
-
-    * global (training): W_p = H(Y) + H(X_p | Y) + Σ_{c≠p} H(X_c | X_p, Y), where
-      H(X_p|Y) = −Σ_{x_p,y} P̂(x_p, y) ln P̂(x_p | y) and
-      H(X_c|X_p,Y) = −Σ_{x_c,x_p,y} P̂(x_c, x_p, y) ln P̂(x_c | x_p, y), summed over the |X_i|
-      values of each attribute (§1.5);
-    * local (per test instance x, at its values, summed over y only):
-      w_p = H(Y) + h(x_p | Y) + Σ_{c≠p} h(x_c | x_p, Y);
-    * each of W and w (over the superparents) is normalised to sum 1, replaced by 1 − value and
-      normalised again;
-    * P(y | x) ∝ (1/n) Σ_p P̂(x_p, y) Π_{c≠p} [P̂(x_c | x_p, y) (W_p + w_p)].
-
-    The joints are P̂(x_p, y) = (N(x_p, y) + m/(|X_p||Y|)) / (N + m) and
-    P̂(x_c, x_p, y) = (N(x_c, x_p, y) + m/(|X_c||X_p||Y|)) / (N + m) (§2.1; with the Laplace
-    estimators their Laplace forms). Computed in log space, over blocks of test rows.
+    """IWAODE — instance-weighted AODE (Duan, Wang, Chen et al., KBS 2020; docs/algorithms.md §4.14).
 
     Parameters
     ----------
     estimator, m, cardinalities, n_classes
         As in `BayesNetClassifier`.
     missing : {"value"}, default="value"
-        Only "value": a missing value is one more value, as in the authors' code; "skip" raises
-        ValueError (its entropies are not defined by the source).
+        Only "value"; "skip" raises ValueError.
     iwaode_weight_power : {"children", "once"}, default="children"
-        "children": the weight multiplies every child factor, so a SPODE's product carries
-        (W_p + w_p)^(n−1), as the authors' code does (verified); "once": a single factor.
-
-    Attributes
-    ----------
-    global_entropy_ : ndarray of shape (n_features_in_,)
-        W_p before normalisation.
-    global_weight_ : ndarray of shape (n_features_in_,)
-        W_p after the normalisation of step 3.
+        The weight multiplies every child factor (the authors' code), or a single factor.
     """
 
     SUPPORTED_MISSING = ("value",)

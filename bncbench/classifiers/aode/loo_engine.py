@@ -211,10 +211,7 @@ class LooEngine:
 
     # -- LOO estimates of a block's rows ----------------------------------------------------------
     def _other(self, name: str) -> np.ndarray:
-        """The other-class version of LOO table `name`: "joint" (V, |Y|) ln P̂₋(x_p, y), "nb" (V, |Y|)
-        ln P̂₋(x_c | y), "cond" (V·V, |Y|) ln P̂₋(x_c | y, x_p) at row p slot · V + c slot, "prob+1" /
-        "prob-1" exp(±cond): the factor a new child brings, or the inverse of the factor a removed
-        child takes away."""
+        """The other-class version of LOO table `name` (§4.8.4)."""
         t = self._tab_other.get(name)
         if t is None:
             with np.errstate(over="ignore"):
@@ -375,10 +372,7 @@ class LooEngine:
 
     def _exact(self, st: _State, b: _Block, T: np.ndarray, low: np.ndarray, member: np.ndarray, C,
                child: np.ndarray | None = None, sign: float = 0.0) -> None:
-        """Score again, in log space, the (candidate j, row t) pairs of `low` into T (K, m):
-        candidate j's SPODEs are those of member[j] (K, n) that qualify for t, over child set C
-        (st.S, or from scratch when the state keeps only E); with `child`, S gains
-        sign · ln P̂₋(x_child[j] | y, x_p)."""
+        """Score again, in log space, the (candidate j, row t) pairs of `low` into T (K, m) (§4.8.4)."""
         if low is None or not low.any():
             return
         j, t = np.nonzero(low)
@@ -475,10 +469,7 @@ class LooEngine:
         # PAE: S and E stay; the prefix/suffix sums are made from P at each step
 
     def search(self, kind: str) -> tuple[list[int], list[int], list[float]]:
-        """Greedy search of §4.8.4: (P, C, losses of the accepted models, the start model first).
-        Each step scores every candidate (ascending attribute index); the best one (first
-        minimum: ties → smallest index) is taken iff its loss is strictly lower than the current
-        model's. Stops when no candidate is left or an elimination would empty P (or C)."""
+        """Greedy search of §4.8.4: (P, C, losses of the accepted models, the start model first)."""
         if kind not in SEARCHES:
             raise ValueError(f"search must be one of {SEARCHES}, got {kind!r}")
         everything = list(range(self.n))

@@ -65,27 +65,7 @@ class _ChildRemoval:
 
 
 class RC(_ChildRemoval, AODE):
-    """RC — AODE with redundant children removed per test instance by functional dependencies.
-
-    Source: L. Wang, S. Wang, X. Li, B. Chi, "Extracting credible dependencies for averaged
-    one-dependence estimator analysis", Mathematical Problems in Engineering 2014, Article ID
-    470821, §3.2 (docs/algorithms.md §4.8.2). For a test instance x, an FD x_S → x_j (|S| ≤ 2, j ∉ S)
-    holds iff N(x_S) ≥ `rc_min_support` and every training instance matching x on S has
-    X_j = x_j. Steps per instance (vectorised over test rows, bncbench.classifiers.aode.fds):
-    (1) all such FDs, left-reduced (an FD with |S| = 2 is dropped when a one-attribute subset
-    already determines x_j); (2) with `rc_canonical_cover`, redundant FDs removed in the order of
-    step 3 (target index, then |S|, then LHS — the order within a target is our choice); (3) for j
-    in index order, j is deleted iff it lies in the attribute closure of the still-kept attributes
-    other than j (and those are not none). The deleted attributes are removed as children from
-    every SPODE: P(y, x) ∝ (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c∉E_x, c≠p} P̂(x_c | y, x_p), P_x as
-    in AODE (§4.4); naive Bayes over the kept attributes when P_x is empty.
-
-    Note: the deletions depend on the FD set only through attribute closures, which the canonical
-    cover preserves (it drops only FDs implied by the others), so `rc_canonical_cover` cannot change
-    the deletions or the probabilities: predictions run step 3 on the left-reduced FDs (the cover
-    costs a closure per FD), and the option decides what `dependencies(X)` returns.
-
-    With missing="skip" a missing value takes part in no FD; with "value" it is a value.
+    """RC — AODE with redundant children removed per test instance by functional dependencies (paper 003 §3.2).
 
     Parameters
     ----------
@@ -94,15 +74,11 @@ class RC(_ChildRemoval, AODE):
     min_freq : int, default=1
         AODE's minimum frequency of a superparent's value (§4.4).
     rc_min_support : int, default=100
-        l_FD, the least number of training instances matching x_S (≥ 1; ValueError otherwise).
+        l_FD, the least number of training instances matching x_S (≥ 1).
     rc_canonical_cover : bool, default=True
-        Reduce each instance's FDs to a canonical cover (same deletions; see the note).
+        Reduce each instance's FDs to a canonical cover (same deletions; docs/algorithms.md §4.8.2).
     rc_remove_as_parent : bool, default=False
         Also drop the deleted attributes as superparents.
-
-    Attributes: `parents_` (every attribute), `parent_mask_`, `fd_tables_`, AODE's tables;
-    `eliminated(X)` returns the per-row deletions, `test_info(X)` their ratio (§6.6) and
-    `dependencies(X)` the FDs.
     """
 
     PARAMS = {**AODE.PARAMS, **_ChildRemoval.RC_PARAMS}
@@ -123,10 +99,7 @@ class RC(_ChildRemoval, AODE):
 
 
 class SPRC(_ChildRemoval, SP):
-    """SP+RC — SP's superparents (training time), then RC per test instance with the FD left-hand
-    sides restricted to SP's parents P; targets may be any attribute, and the deleted ones are
-    removed as children from every selected SPODE (docs/algorithms.md §4.8.3; paper 003 §3.1–3.2, see
-    `SP` and `RC` for the source and the steps).
+    """SP+RC — SP's superparents, then RC per test instance on FDs with SP's parents as left-hand sides (§4.8.3).
 
     Parameters
     ----------
@@ -138,9 +111,6 @@ class SPRC(_ChildRemoval, SP):
         Precision of the CMI values SP's tree compares (§0.3).
     rc_min_support, rc_canonical_cover, rc_remove_as_parent
         As in `RC`.
-
-    Attributes: SP's (`cmi_`, `tree_`, `parents_`, `parent_mask_`), `fd_tables_`,
-    `info_` = {"parent_elimination": (n − |P|)/n}; `eliminated(X)`, `test_info(X)` and `dependencies(X)` as in RC.
     """
 
     PARAMS = {**SP.PARAMS, **_ChildRemoval.RC_PARAMS}

@@ -44,10 +44,7 @@ def kruskal_tree(weights: np.ndarray) -> list[tuple[int, int]]:
 
 
 def select_superparents(weights: np.ndarray) -> np.ndarray:
-    """SP's parent set P (sorted attribute indices) from the CMI matrix (§4.8.1 steps 2–4): the
-    tree's branch nodes (degree ≥ 2) and the shortest prefix of the leaves, sorted by their edge's
-    weight descending (ties → index), whose weight sum exceeds 85 % of the total leaf weight (all
-    leaves when that total is 0). n = 1 → P = {X_1}."""
+    """SP's parent set P (sorted attribute indices) from the CMI matrix (§4.8.1 steps 2–4)."""
     n = weights.shape[0]
     if n == 1:
         return np.array([0], dtype=np.int64)
@@ -70,10 +67,7 @@ def select_superparents(weights: np.ndarray) -> np.ndarray:
 
 
 def average_spodes(model: AODE, Xc: np.ndarray, parents: np.ndarray, children: np.ndarray | None) -> np.ndarray:
-    """ln of (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c∈C_x, c≠p} P̂(x_c | y, x_p) for every row (§4.8), on
-    a fitted AODE's tables: P_x = the attributes allowed by `parents` (bool (n,) or (rows, n))
-    whose value passes AODE's frequency test; C_x = `children` (bool (rows, n)) or every attribute
-    (None). Rows with P_x = ∅ get naive Bayes over C_x: P̂(y) Π_{c∈C_x} P̂(x_c | y)."""
+    """ln of (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c∈C_x, c≠p} P̂(x_c | y, x_p) for every row (§4.8)."""
     n_rows, n = Xc.shape
     ny = model.n_classes_
     if n == 0 or n_rows == 0:
@@ -97,18 +91,7 @@ def average_spodes(model: AODE, Xc: np.ndarray, parents: np.ndarray, children: n
 
 
 class SP(AODE):
-    """SP — AODE whose superparents are chosen from a maximum weighted spanning tree.
-
-    Source: L. Wang, S. Wang, X. Li, B. Chi, "Extracting credible dependencies for averaged
-    one-dependence estimator analysis", Mathematical Problems in Engineering 2014, Article ID
-    470821, §3.1 (docs/algorithms.md §4.8.1). Kruskal's maximum spanning tree on I(X_i; X_j | Y) (ML
-    frequencies, bits); P = the branch nodes (tree degree ≥ 2) plus the fewest leaves, strongest
-    edge first, whose edge CMIs sum to more than 85 % of all leaves' (all leaves when that sum is
-    0); n = 1 → P = {X_1}, n = 2 → both. Then AODE (§4.4) with superparents P and every attribute a
-    child: P(y, x) ∝ (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c≠p} P̂(x_c | y, x_p), P_x = the p ∈ P whose
-    value occurs at least `min_freq` times in training (never a missing value under
-    missing="skip"); naive Bayes when P_x is empty. Paper 003 runs with estimator="laplace"
-    (configs/aode22.yaml).
+    """SP — AODE with superparents from a maximum weighted spanning tree (paper 003 §3.1; docs/algorithms.md §4.8.1).
 
     Parameters
     ----------
@@ -118,9 +101,6 @@ class SP(AODE):
         AODE's minimum frequency of a superparent's value (§4.4).
     info_precision : {"float64", "float32"}, default="float64"
         Precision of the CMI values the tree compares (§0.3).
-
-    Attributes: `cmi_` (I(X_i; X_j | Y)), `tree_` (Kruskal's edges), `parents_` (P, sorted),
-    `parent_mask_` (bool (n,)), `info_` = {"elimination": (n − |P|)/n} (§6.6), and AODE's tables.
     """
 
     PARAMS = {**AODE.PARAMS, "info_precision": SHARED_PARAMS["info_precision"]}

@@ -13,19 +13,7 @@ _BLOCK_BYTES = 1 << 20  # size of the n × rows × |Y| score block (test rows sc
 def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log_cond: np.ndarray,
                  pair_table: np.ndarray | None = None, children: np.ndarray | None = None
                  ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
-    """Score every SPODE on blocks of test rows (AODE's scheme: buffers reused, no loop over rows).
-
-    Xc: (rows, n) internal codes, n ≥ 1; `offsets[i]` = first slot of attribute i; `log_joint`
-    (V, |Y|) = ln P̂(x_p, y) per slot; `log_cond` (V, V, |Y|) = ln P̂(x_c | y, x_p) indexed
-    [p slot, c slot, y]; `pair_table` (V, V), optional, any per-(p slot, c slot) quantity.
-    `children`, optional: the child set C (§4.8), bool of shape (n,) (the same for every row) or
-    (rows, n) (per test instance, e.g. RC's eliminations); default every attribute.
-    Yields (start, g, sp, ps) per block of m rows starting at row `start`:
-      g  (n, m)     the rows' slots, one row per attribute;
-      sp (n, m, |Y|) ln P̂(y, x_p) + Σ_{c∈C, c≠p} ln P̂(x_c | y, x_p), c summed in attribute order
-                    (an excluded child adds exactly 0.0, so the sum equals the sum over C alone);
-      ps (n, m)     Σ_{c≠p} pair_table[x_p, x_c] (None without `pair_table`).
-    The arrays are views of buffers overwritten by the next block; the caller may modify them."""
+    """Score every SPODE on blocks of test rows, yielding (start, g, sp, ps) per block (§4.4)."""
     n_rows, n = Xc.shape
     ny = log_joint.shape[1]
     V = log_joint.shape[0]
@@ -86,10 +74,7 @@ def logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def inverse_normalise(v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """Along axis 0: normalise to sum 1, replace each value by 1 − value, normalise to sum 1
-    again — IWAODE's step 3 (§4.14): low values → high weights. Entries outside `mask` (same
-    shape) take no part and get weight 0. A sum of 0 (a single entry, or all values 0) gives
-    equal weights: our convention, a case the authors' code never meets."""
+    """IWAODE's step 3 along axis 0: normalise, 1 − value, normalise again (§4.14)."""
     if mask is None:
         mask = np.ones(v.shape, dtype=bool)
     k = np.maximum(mask.sum(axis=0), 1)

@@ -14,33 +14,7 @@ _SCAN_CELLS = 1 << 21  # rows × attributes of one block of the subsumption scan
 
 
 class _SubsumptionAODE(AODE):
-    """The shared implementation of SR and NSR: AODE (§4.4) whose deleted attribute values are
-    left out of the whole model — as superparents and as children — per test instance.
-
-    For a test instance x, `x_i` is resolved (deleted) as a generalisation of another value `x_j`
-    by Weka AODEsr's scan (§4.8.5): for i in attribute order, for j in attribute order, skipping
-    j = i and a j already marked as a generalisation of i (that is, j < i was deleted with x_i as
-    its specialisation): if `x_j` is frequent enough and `x_i` covers it (`_rule`), then when the
-    two values are equally frequent (`N(x_i) = N(x_j)`: for exact subsumption they always
-    co-occur) and i < j, j is passed over, so that of two mutually subsuming values only the one
-    with the larger index is deleted; otherwise x_i is deleted and the scan of i stops. Missing
-    values (under missing="skip"; codes unseen in training are missing too) are never involved;
-    under missing="value" the missing slot is a value like any other (§1.1) and takes part.
-    Fit decides for every pair of value slots whether x_i covers x_j, from the pair count table
-    (N(x_i, x_j) = `PairCounts.xxy` summed over y, N(x_j) from `xy`): `sr_covers_`, and
-    `sr_covers_untied_` without the equally frequent pairs (used for j > i); `sr_pairs_[i]` lists
-    the attributes j that can ever resolve x_i. The scan then runs for all test rows at once, one
-    step per attribute i. Scoring is AODE's on codes where a deleted attribute points at one extra
-    slot V: `log_joint_`, `log_cond_` and `parent_ok_` are AODE's padded with that slot (as a
-    child it contributes ln 1 = 0, as a superparent it never qualifies).
-
-    The estimates are AODE's (§4.4, §2.4 under skip). Rows without a qualifying superparent (no
-    value that is kept, known and of frequency ≥ `min_freq`) fall back to naive Bayes over every
-    known attribute, deleted ones included, as Weka's AODEsr does (§4.8 writes "NB over C"; the
-    two differ only when every kept value fails `min_freq`, which exact subsumption with
-    `min_freq` ≤ `sr_min_freq` (+1 if strict) never produces, since the most specific value of a
-    deletion chain is kept and has frequency above the limit).
-    """
+    """The shared implementation of SR and NSR: AODE without the deleted values of each test instance (§4.8.5)."""
 
     def _rule(self) -> tuple[int, bool, float]:
         """(l, strict, r): x_j is a candidate iff N(x_j) > l (strict) or ≥ l, and x_i covers it
@@ -142,20 +116,7 @@ class _SubsumptionAODE(AODE):
 
 
 class SR(_SubsumptionAODE):
-    """SR — AODE with lazy subsumption resolution (docs/algorithms.md §4.8.5, Weka AODEsr semantics).
-
-    Source: F. Zheng, G. I. Webb, "Efficient lazy elimination for averaged one-dependence
-    estimators", ICML 2006, pp. 1113–1120; compared by S003 (Wang, Wang, Li & Chi 2014).
-
-    For a test instance x, a value x_i is a generalisation of another value x_j when every
-    training instance with x_j also has x_i, N(x_i, x_j) = N(x_j), and x_j is frequent enough:
-    N(x_j) > `sr_min_freq` (Weka AODEsr's -C, strict) or ≥ it (`sr_strict=False`: Zheng & Webb's
-    and Petal's setting, with 100). Generalisations are deleted from the whole model, as
-    superparents and as children; of two values that always co-occur only the one with the
-    larger attribute index is deleted (the scan and its tie rule: `_SubsumptionAODE`). The rest is
-    AODE (§4.4): superparents whose value occurs at least `min_freq` times (Weka's -F), naive
-    Bayes when none qualifies. With missing="skip" and estimator "mestimate" (m = Weka's -M) or
-    "laplace" (-L) the posteriors are Weka 3.6 AODEsr's.
+    """SR — AODE with lazy subsumption resolution (Zheng & Webb, ICML 2006; docs/algorithms.md §4.8.5).
 
     Parameters
     ----------
@@ -167,9 +128,6 @@ class SR(_SubsumptionAODE):
         l, the frequency the specialisation x_j must exceed (or reach).
     sr_strict : bool, default=True
         N(x_j) > l (Weka AODEsr) if true, N(x_j) ≥ l if false.
-
-    Methods `deleted_attributes(X)` (bool per row and attribute) and `test_info(X)` (the
-    elimination ratio of §6.6) report what was deleted.
     """
 
     PARAMS = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0), "sr_strict": Param(bool)}
@@ -185,17 +143,7 @@ class SR(_SubsumptionAODE):
 
 
 class NSR(_SubsumptionAODE):
-    """NSR — AODE with near-subsumption resolution (docs/algorithms.md §4.8.5). A RECONSTRUCTION,
-    flagged: the criterion is the spec's best-effort definition, not the paper's.
-
-    Source: F. Zheng, G. I. Webb, P. Suraweera, L. Zhu, "Subsumption resolution: an efficient and
-    effective technique for semi-naive Bayesian learning", Machine Learning 87(1):93–125, 2012;
-    compared by S003. The paper's exact NSR criterion was not accessible: here x_i is a
-    near-generalisation of x_j iff N(x_j) ≥ `sr_min_freq` and N(x_i, x_j) / N(x_j) ≥ `nsr_ratio`
-    (tested as N(x_i, x_j) ≥ r·N(x_j), so that r = 1 is exactly SR with the non-strict frequency
-    test), resolved with SR's scan and tie rule (`_SubsumptionAODE`; the tie is equal
-    frequencies N(x_i) = N(x_j) with i < j). The training-time step the paper's abstract implies
-    (probably a selection of the criterion's parameter) is omitted (§9 item 11).
+    """NSR — AODE with near-subsumption resolution, a reconstruction (docs/algorithms.md §4.8.5).
 
     Parameters
     ----------
@@ -207,8 +155,6 @@ class NSR(_SubsumptionAODE):
         l: the specialisation x_j must occur at least l times.
     nsr_ratio : float, default=0.99
         r in (0, 1]: the share of x_j's instances that must also have x_i.
-
-    Methods `deleted_attributes(X)` and `test_info(X)` as in `SR`.
     """
 
     PARAMS = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0), "nsr_ratio": Param(float, low=0, high=1, open="low")}

@@ -13,20 +13,6 @@ from bncbench.classifiers.kernels.params import Param
 class TAODE(AODE):
     """TAODE — "Targeted AODE", a reconstruction (docs/algorithms.md §4.13; low confidence).
 
-    Source cited by S004 (its reference [31]): L. Wang, S. Chen, Y. Liu, "Self-adaptive attribute
-    value weighting for averaged one-dependence estimators", IEEE Access 8:27887–27900, 2020. S004
-    describes TAODE only as using the log-likelihood to give different SPODEs different weights per
-    test instance; this is our reading, not the authors' algorithm:
-
-        P(y | x) ∝ Σ_{p∈Q(x)} w_p(x) P_p(y, x),   P_p(y, x) = P̂(y, x_p) Π_{c≠p} P̂(x_c | y, x_p),
-
-    with `taode_weight="likelihood"` (the spec's reading): w_p(x) ∝ Σ_y P_p(y, x), normalised
-    over Q(x) by log-sum-exp (Bayesian model averaging over the SPODEs, uniform prior, the
-    instance itself as evidence). Everything is computed in log space. Q(x) and the estimates are
-    AODE's (§4.4): superparents whose value occurs at least `min_freq` times in training (never a
-    missing value under missing="skip", where a missing child is left out of the product); naive
-    Bayes when Q(x) is empty. Both missing modes are supported.
-
     Parameters
     ----------
     estimator, m, missing, cardinalities, n_classes
@@ -34,11 +20,7 @@ class TAODE(AODE):
     min_freq : int, default=1
         AODE's minimum frequency of a superparent's value (§4.4).
     taode_weight : {"likelihood", "log_likelihood", "uniform"}, default="likelihood"
-        The open choice of the reconstruction. "likelihood": w_p ∝ Σ_y P_p(y, x).
-        "log_likelihood": IWAODE's normalisation (§4.14 step 3) applied to the negative
-        log-likelihoods −ln Σ_y P_p(y, x) over Q(x) (normalise, 1 − value, normalise: a less
-        likely SPODE gets less weight) — an alternative reading of "uses log likelihood".
-        "uniform": w_p = 1/|Q(x)|, which is AODE (an ablation).
+        The SPODE weights: by likelihood, by IWAODE's normalisation of log-likelihoods, or uniform (AODE).
     """
 
     PARAMS = {**AODE.PARAMS, "taode_weight": Param(str, ("likelihood", "log_likelihood", "uniform"))}

@@ -13,10 +13,7 @@ from bncbench.classifiers.kernels.params import Param
 
 
 class _AODEWrapper(AODE):
-    """AODE with parent set P and child set C (§4.8) chosen by a greedy LOO wrapper; subclasses
-    name the search. Prediction: P(y, x) ∝ (1/|P_x|) Σ_{p∈P_x} P̂(y, x_p) Π_{c∈C, c≠p} P̂(x_c | y, x_p),
-    P_x = {p ∈ P : N(x_p) ≥ min_freq} (never a missing value under skip); NB over C,
-    P̂(y) Π_{c∈C} P̂(x_c | y), when P_x is empty."""
+    """AODE with parent set P and child set C chosen by a greedy LOO wrapper (§4.8.4)."""
 
     SEARCH = ""
     PARAMS = {**AODE.PARAMS, "wrapper_loss": Param(str, WRAPPER_LOSSES)}

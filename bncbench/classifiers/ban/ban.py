@@ -20,54 +20,25 @@ from bncbench.classifiers.kernels.ties import tie_key
 
 
 class BAN(BayesNetClassifier):
-    """Unrestricted BAN (Bayesian-network-augmented naive Bayes), paper 002's baselines
-    (docs/algorithms.md §4.7): the class is a parent of every attribute and the attributes form an
-    arbitrary DAG.
-
-    * ``method="hc"`` — Friedman, Geiger & Goldszmidt, "Bayesian network classifiers", Machine
-      Learning 29:131–163, 1997: greedy hill climbing from NB over single-arc additions,
-      deletions and reversals with the MDL/BIC score of the class-augmented network.
-    * ``method="tpda"`` — Cheng & Greiner, "Comparing Bayesian network classifiers", UAI 1999,
-      with the three-phase dependency analysis of Cheng, Greiner, Kelly, Bell & Liu (Artificial
-      Intelligence 137:43–90, 2002) run with the class in every conditioning set: drafting,
-      thickening and two thinning passes with the cut-set search Greedy, orientation from the
-      stored cut-sets (`tpda.py`). The CI test (``ban_test="x2"``) is Pearson's X² with
-      permutation-mean degrees of freedom and a rows-per-df sufficiency rule (`x2_test.py`; a
-      reconstruction of PowerConstructor's unpublished filter, flagged in §9).
-
-    Structure scores and CI tests are computed from count tables of `config_counts` (one
-    bincount per attribute set, cached); parameters are the estimates of §2 over each
-    attribute's parent configuration and the class (paper 002: Laplace).
+    """Unrestricted BAN, paper 002's baselines, by TPDA or hill climbing (docs/algorithms.md §4.7).
 
     Parameters
     ----------
     method : {"tpda", "hc"}, default="tpda"
     estimator : {"laplace", "mestimate", "laplace_joint"}, default="laplace"
         Paper 002's estimator is Laplace (§2.3).
-    m, cardinalities, n_classes: as in `BayesNetClassifier`.
+    m, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     missing : {"value"}, default="value"
-        Only "value" (paper 002 treats a missing value as one more value); "skip" raises ValueError.
+        Only "value"; "skip" raises ValueError.
     ban_test : {"x2"}, default="x2"
         tpda's CI test: the X² test of the 2002 procedure.
     ban_alpha : float, default=0.01
-        Level of the X² test: independent iff p ≥ α (``ban_test="x2"``).
+        Level of the X² test: independent iff p ≥ α.
     ban_min_rows_per_df : float, default=5
-        The X² test is informative only if its active strata hold at least this many rows per
-        degree of freedom; otherwise it says independent with p = 1 (``ban_test="x2"``).
+        Rows per degree of freedom the X² test needs to be informative.
     ban_max_parents : int, default=8
-        Largest number of attribute parents (hc: a constraint of the search; tpda: nodes with
-        more keep the strongest by I(X_i; X_p | Y), ties → smaller index, recorded in `info_`).
-
-    Attributes
-    ----------
-    parents_ : list of list of int
-        Attribute parents of each attribute (sorted).
-    score_ : float or None
-        The MDL/BIC score of the learnt network (hc).
-    info_ : dict
-        Counts of the structure steps (hc: moves; tpda: ``distinct_tests``, ``tests_lacking_data``
-        (x2: distinct tests not informative), edges per phase, colliders, ``conflicting_edges``
-        (edges proposed both ways), arcs of the orientation rules, parent-cap cuts).
+        Largest number of attribute parents.
     """
 
     NEEDS_PAIRS = False

@@ -22,16 +22,7 @@ def _exact_comparison(op):
 
 
 class CMIValue(float):
-    """A conditional mutual information (a float: its fast value) whose comparisons are exact.
-
-    The fast value is a float sum of four rounded terms T, so two CMIs that are equal numbers can
-    differ in the last bits, and an exact 0 can come out as ±1e-17; the spec breaks ties by exact
-    equality (§0.3). Values
-    farther apart than `TOL` (far above the float sums' error) compare as floats; closer ones
-    compare by `exact()`: N·I = Σ_v k_v·v·ln v over the cell counts v of the four tables (k_v:
-    signed numbers of cells), rewritten as Σ_p e_p·ln p over primes p with integer e_p — one
-    form per number (logarithms of primes are linearly independent), rounded by one `math.fsum`.
-    Equal numbers give equal floats and an exact 0 gives 0.0."""
+    """A conditional mutual information (a float: its fast value) whose comparisons are exact (§0.3, §4.7)."""
 
     TOL = 1e-9
     __slots__ = ("_exact", "_thunk")
@@ -78,22 +69,7 @@ class CMIValue(float):
 
 
 class EntropyTerms:
-    """T(S) = Σ_cells N(s, y) ln N(s, y) over the configurations of the attribute set S and the
-    class, cached per set.
-
-    Every structure score of this module is a signed sum of these terms: a family's
-    log-likelihood is T(π ∪ {i}) − T(π) and I(X_i; X_j | Z, Y) = (T(ijZ) − T(iZ) − T(jZ) + T(Z)) / N
-    (§3 with counts, in nats). Sums are taken with `math.fsum` (exactly rounded), so that the
-    same multiset of terms gives the same float whatever the order (Markov-equivalent moves tie
-    exactly, as the spec's exact-equality tie rule needs).
-
-    Counting: the configurations of an attribute set are numbered densely by extending a
-    subset's numbering one attribute at a time with one `bincount` (no sort, no overflow of
-    mixed-radix keys). A configuration met by one row only adds 1 ln 1 = 0 to T of the set and of
-    every superset, so such rows are dropped from the numbering: deep in a cut-set search few
-    rows remain. The numberings of sorted prefixes are cached (oldest dropped first); a CI test
-    extends Z's numbering by i and j. T is Σ_v m_v · v ln v over the histogram m of the cell
-    counts, so its value does not depend on how the cells are numbered."""
+    """T(S) = Σ_cells N(s, y) ln N(s, y) over the configurations of attribute set S and the class, cached (§4.7)."""
 
     _ID_CACHE_ELEMENTS = 1 << 23  # rows kept for prefixes (int32 row index + int64 number: 96 MB)
 

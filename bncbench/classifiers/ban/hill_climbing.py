@@ -11,12 +11,7 @@ from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 
 
 def family_terms(T: EntropyTerms, child: int, parents, card: np.ndarray, n_classes: int) -> tuple[list[float], int]:
-    """One family's MDL/BIC score (§4.7)
-    Σ N(x_i, π_i, y) ln(N(x_i, π_i, y) / N(π_i, y)) − (ln N / 2)·(|X_i| − 1)·|Y|·Π_{j∈π_i} |X_j|
-    as (the signed log-likelihood terms T(π ∪ {i}), −T(π); the integer (|X_i| − 1)·|Y|·Π|X_j|).
-    Keeping the parameter count an integer makes score differences of moves with the same
-    terms exactly equal (e.g. adding a → b or b → a: the count differs by
-    (|X_a| − 1)(|X_b| − 1)|Y| either way)."""
+    """One family's MDL/BIC score (§4.7) as its signed terms T and its integer parameter count."""
     par = tuple(sorted(parents))
     cells = (int(card[child]) - 1) * n_classes
     for p in par:
@@ -51,22 +46,7 @@ def _closure(adj: np.ndarray) -> np.ndarray:
 
 
 def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: int) -> tuple[list[list[int]], int]:
-    """Friedman's BAN by greedy hill climbing from NB (§4.7): add / delete / reverse one arc
-    between attributes, acyclic, ≤ `max_parents` attribute parents; the best strictly improving
-    move each step; ties → add < delete < reverse, then (parent, child) (for a reversal: the
-    arc as it is before the move). Returns (parents, number of moves).
-
-    A move's score difference depends only on the families it changes (add / delete p → c: c's;
-    reverse: c's and p's), so the differences are kept in a (move type, parent, child) array and
-    recomputed only for moves touching a family the last move changed, and only once a move is
-    legal. Each difference is `math.fsum` of the signed terms T of the old and new families minus
-    (ln N / 2)·Δcells, exactly as the score defines it, so equal differences are equal floats.
-    An addition's new terms T(π_c ∪ {p, c}) and T(π_c ∪ {p}) are counted from the numberings of
-    π_c ∪ {c} and π_c that `T` keeps for c's current family (one extra attribute, one count);
-    an addition that provably cannot improve is not counted at all (see `caps` below). Legality
-    (acyclicity, parent cap) comes from the reachability matrix, updated by one outer product
-    after an addition and recomputed by boolean squaring after a deletion or reversal; the best
-    move is the first maximum of the array in (type, parent, child) order."""
+    """Friedman's BAN by greedy hill climbing from NB (§4.7); returns (parents, number of moves)."""
     n = card.shape[0]
     if n < 2:  # no arc
         return [[] for _ in range(n)], 0

@@ -16,10 +16,7 @@ from bncbench.classifiers.kernels.ties import tie_key
 
 
 def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
-    """The 3^c − 1 non-empty edge sets between `child` and its candidate parents, in the order of
-    §4.6 (paper 002, note to line 21): by number of arcs, then lexicographically over the
-    candidates in their order with "into `child`" before "out of `child`". Arcs are
-    (parent, child) pairs."""
+    """The 3^c − 1 non-empty edge sets between `child` and its candidate parents, in §4.6's order."""
     keyed = []
     for dirs in itertools.product((None, 0, 1), repeat=len(candidates)):  # None: no arc, 0: into, 1: out
         key = [(pos, d) for pos, d in enumerate(dirs) if d is not None]
@@ -32,10 +29,7 @@ def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], 
 
 def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: list[int], children: list[int],
                   reach: dict[int, set[int]]) -> bool:
-    """Whether adding arcs into → i and i → out to the acyclic graph `parents` closes a directed
-    cycle. Every new arc touches i, so such a cycle leaves i to a child j, returns to a parent q of
-    i along arcs of the graph that avoid i, and uses at least one new arc. `reach` caches, per
-    start node, the nodes reachable from it without passing i."""
+    """Whether adding arcs into → i and i → out to the acyclic graph `parents` closes a directed cycle (§4.6)."""
     def reached(j: int) -> set[int]:
         got = reach.get(j)
         if got is None:
@@ -60,40 +54,16 @@ def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: 
 
 
 class KBAN(BayesNetClassifier):
-    """k-BAN (paper 002, docs/algorithms.md §4.6): a BAN in which every attribute has at most `k`
-    attribute parents, grown greedily from naive Bayes. In each step every attribute not yet
-    handled proposes candidate parents by improved MRMR on I(X_i;X_j|Y) (the redundancy term is
-    0 while the attribute has neither parents nor candidates — the spec's decision) and each of
-    the 3^c − 1 non-empty ways of orienting arcs to them is evaluated (acyclic, ≤ k parents, no
-    existing arc or its reverse); the structure of strictly largest training-set accuracy is
-    kept and its attribute marked as handled, until no step improves. `k = 0` gives NB.
-
-    A scikit-learn classifier on discrete value codes (−1 = missing); see `BayesNetClassifier`
-    for input checking and unseen codes. Only missing="value" (paper 002 treats a missing value
-    as one more value).
+    """k-BAN (paper 002): a BAN of ≤ `k` attribute parents grown greedily from naive Bayes (docs/algorithms.md §4.6).
 
     Parameters
     ----------
     k : int, default=3
         Maximum number of attribute parents of an attribute (paper 002's experiments: 3).
-    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier` (paper 002's
-        configuration uses estimator="laplace", §2.3).
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier` (paper 002: estimator="laplace"; missing="value" only).
     kban_eval : {"loo", "train"}, default="loo"
-        Accuracy that the wrapper maximises: leave-one-out accuracy on the training set by count
-        subtraction (no refit; §4.6's decision), or resubstitution accuracy.
-
-    Attributes
-    ----------
-    parents_ : list of list of int
-        Per attribute, its attribute parents (ascending); the class is a parent of all.
-    arcs_ : list of tuple (parent, child)
-        The learned arcs between attributes.
-    trace_ : list of float
-        The wrapper's accuracy: NB's first, then after each accepted step.
-    steps_ : list of tuple (attribute, arcs)
-        Per accepted step, the handled attribute and the arcs it added.
-    cmi_ : ndarray (n, n)
-        I(X_i; X_j | Y) in bits (ML estimates, §3).
+        Accuracy the wrapper maximises: leave-one-out by count subtraction, or resubstitution.
     """
 
     SUPPORTED_MISSING = ("value",)

@@ -22,10 +22,7 @@ _WATCHED_RIGHT = 64
 
 
 def _ranks(key: np.ndarray, space: int) -> tuple[np.ndarray, int]:
-    """Indices of `key` (values in [0, space)) in a range of about its distinct values, and
-    the range's size: the keys themselves when `space` is far below the number of keys, else
-    their ranks among the distinct values, by a presence vector when `space` is small against
-    the keys, by sorting otherwise."""
+    """Indices of `key` in a range of about its distinct values, and the range's size (§4.6)."""
     if 4 * space <= key.size:
         return key, space
     if space <= 4 * key.size:
@@ -62,25 +59,7 @@ class _Estimates(NamedTuple):
 
 
 class StructureScorer:
-    """Accuracy of a structure on the training set: leave-one-out by count subtraction (§4.5.3:
-    the held-out instance's own count is removed from the cells of its own class; no refit) or
-    resubstitution. Per node it caches the estimates of each (child, parent set) it has seen and
-    the (|Y|, N) log-factors of the base structure's, so a candidate structure recomputes only
-    the factors of nodes whose parent set changed, and only at the rows it scores.
-
-    The wrapper compares candidates with the best count so far, so most are settled by bounds:
-    `upper_bounds` bounds all candidates of one attribute at once from a few watched rows, and
-    `correct` counts exactly, in stages that stop once the count cannot beat the best.
-
-    A factor needs, per row r and class y, the counts N(π_r, x_r, y) and N(π_r, y). They come
-    from `np.bincount` over the (π, x) cells that occur, not from the full (configurations ×
-    values × classes) table of the k-dependence kernel, and the estimate is computed once per
-    occurring cell and class, then spread to the rows; under leave-one-out a row's own class
-    takes its cell and class's estimate with one count removed, also computed once per (cell,
-    class) that holds a row. The counts are the same integers and every estimate goes through
-    the same element-wise `log_cond`, so the factors are the same floating-point numbers as
-    estimating row by row. Score arrays are class-major, (|Y|, rows): numpy's reductions over
-    the few classes (max, counts) then run along whole rows of rows."""
+    """Training-set accuracy of a structure, leave-one-out or resubstitution, with bounds (§4.6)."""
 
     def __init__(self, Xc: np.ndarray, y: np.ndarray, sizes: np.ndarray, card: np.ndarray, n_classes: int,
                  estimator: str, m: float, loo: bool):
@@ -249,13 +228,7 @@ class StructureScorer:
         return np.subtract(self._log_odds(child, parents), base, out=out)
 
     def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
-        """For candidates given by their changes from the base, (node, new parents) pairs, an
-        upper bound of each one's count, all at once: the base count, plus the wrong rows that
-        may turn right (`correct`'s first bound), less the watched right rows that surely turn
-        wrong, their runner-up overtaking the true class by more than the rounding tolerance.
-        The watched right rows are those of the smallest gaps, where losses happen. Each
-        (node, new parents) change is a separate key of one attribute's candidates, so its
-        leads are not cached."""
+        """An upper bound of the count of each candidate, given by its changes from the base, all at once (§4.6)."""
         keys: dict[tuple[int, tuple[int, ...]], int] = {}
         idx = [[keys.setdefault(key, len(keys)) for key in change] for change in changes]
         width = max(len(ix) for ix in idx)
@@ -308,10 +281,7 @@ class StructureScorer:
         return got
 
     def _hits(self, structure: Structure, changed: list[int], rows: np.ndarray) -> int:
-        """How many of `rows` `structure` predicts right: the base scores with the changed
-        nodes' factors swapped. That sum differs from the in-order one by rounding, so rows whose
-        two best classes lie within a tolerance far above that rounding error (exact ties
-        included) are summed again in order."""
+        """How many of `rows` `structure` predicts right, from the base scores with changed factors (§4.6)."""
         base = self._base
         approx = self._base_sum.take(rows, axis=1)
         for i in changed:
@@ -335,19 +305,7 @@ class StructureScorer:
         return int(np.count_nonzero(hit))
 
     def correct(self, structure: Structure, changed: list[int] | None = None, beat: int = -1) -> int:
-        """Number of training rows whose (leave-one-out) prediction is right (ties → the
-        smallest class index), equal to the argmax of `scores(structure)` — or, once the count
-        is known not to exceed `beat`, some number ≤ `beat` (the wrapper keeps only counts
-        above the best so far).
-
-        Only rows whose gap the changed nodes' factors can close may change correctness; the
-        others keep the base's. The base's wrong rows go first: one turns right only if the
-        changed factors raise its true class by at least its gap to the predicted class (summed
-        leads, `_lead`); the base count plus those rows bounds the count from above, and so does
-        the base count plus those that do turn right (`_hits`). Only then are the right rows that
-        may turn wrong scored: those whose gap from the true class to the second best is at most
-        the summed rises (`_rise`, any class's gain on the true class).
-        `changed`: the nodes whose parents differ from the base's, if the caller knows them."""
+        """Number of training rows whose (leave-one-out) prediction is right, or some count ≤ `beat` (§4.6)."""
         base = self._base
         if changed is None:
             changed = [i for i, par in enumerate(structure) if par != base[i]]

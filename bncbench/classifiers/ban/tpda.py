@@ -1,12 +1,4 @@
-"""Cheng, Greiner, Kelly, Bell & Liu's three-phase dependency analysis (TPDA; "Learning Bayesian
-networks from data: an information-theory based approach", Artificial Intelligence 137:43–90, 2002,
-Figs. 6, 8, 9, 10) with the class in every conditioning set: the structure search of paper 002's
-`BAN(method="tpda")` (docs/algorithms.md §4.7).
-
-The search is written over a CI test `test(i, j, Z)` returning an outcome with `independent` and
-`key` (κ, smaller = less dependent), so that hand-worked examples can script it; `x2_test.X2Test` is
-the test of the spec (its `many(i, j, Zs)` computes the tests of one Greedy step together).
-Orientation reads the cut-sets stored by the search and makes no test."""
+"""Three-phase dependency analysis (Cheng et al. 2002), the class in each conditioning set (docs/algorithms.md §4.7)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The calibrated conditional-independence test of paper 002's BAN (docs/algorithms.md §4.7, "CI
-test"): Pearson's X² of X_i ⊥ X_j within the strata of (Z, Y), with the permutation-mean degrees of
-freedom, a rows-per-df sufficiency rule and a p-value whose logarithm does not underflow.
-
-A reconstruction of PowerConstructor's unpublished "degrees-of-freedom filter" (Cheng et al. 2002,
-§5.4.3), flagged in the spec's uncertainty register."""
+"""The calibrated conditional-independence test of paper 002's BAN (docs/algorithms.md §4.7, CI test)."""
 
 from __future__ import annotations
 
@@ -22,12 +17,7 @@ _LOG_P_DIRECT = 1e-250  # below this p, ln p comes from the continued fraction (
 
 
 def log_chi2_sf(x2: float, df: float) -> float:
-    """ln P(χ²_df ≥ x2) for real df > 0: ln Q(df/2, x2/2), the regularised upper incomplete gamma.
-
-    Where Q > 0.5 it is ln(1 − P) from scipy's lower tail `gammainc` (log1p keeps the digits of a
-    p near 1); where Q is ≥ 1e-250, ln of scipy's `gammaincc`; below, the Lentz continued fraction of
-    Q(a, x) = e^{−x} x^a / Γ(a) · 1/(x + 1 − a − 1·(1 − a)/(x + 3 − a − 2·(2 − a)/(x + 5 − a − …)))
-    in log form (it converges fast there, since such a p needs x far above a + 1)."""
+    """ln P(χ²_df ≥ x2) for real df > 0, without underflow (§4.7)."""
     if x2 <= 0.0:
         return 0.0
     a, x = 0.5 * df, 0.5 * x2
@@ -95,24 +85,7 @@ class _Frame:
 
 
 class X2Test:
-    """T(i, j | Z): is X_i ⊥ X_j | Z ∪ {Y}? (§4.7 items 1–7), each distinct test computed once.
-
-    Counting (the numbering machinery of `EntropyTerms`): the strata are numbered by extending
-    the class's numbering with Z's attributes in ascending order, one `bincount` per attribute
-    (prefixes cached); rows of configurations met once are dropped once they are a quarter of the
-    rows. A table is one `bincount` of (stratum, a, b). The |C| subsets that one step of Greedy
-    tests (`many`) are computed together over a *frame*: the distinct rows of (C, Y, X_i, X_j)
-    with their counts, made once per Greedy call (every later test of the call conditions on a
-    subset of C); the distinct rows are far fewer than the training rows (spambase: about 1,150
-    of 4,140; kr-vs-kp: about 150 of 2,876), and the subsets' numberings and tables are each made
-    in one batch (one `bincount` per attribute position, one for all tables), so that numpy's
-    per-call cost is paid per step, not per test. A test whose dense table would exceed
-    `DENSE_CELLS_PER_ROW` cells per counted item is counted sparsely (non-zero cells only).
-    Every term of X² is non-negative (no cancellation costs digits): over the observed values
-    (n_s·n_sab − n_sa·n_sb)² / (n_s·n_sa·n_sb), and in the sparse form the zero cells' expected
-    counts as one term per stratum, (n_s² − Σ_{n_sab > 0} n_sa·n_sb) / n_s (an integer numerator).
-    The counts are exact whatever the path; sums of X² may differ in the last bits between paths,
-    which the tie rounding of κ absorbs."""
+    """T(i, j | Z): is X_i ⊥ X_j | Z ∪ {Y}? (§4.7 items 1–7), each distinct test computed once."""
 
     DROP_SINGLETONS = 0.25  # drop the rows of configurations met once when they are this share of the rows
     DENSE_CELLS_PER_ROW = 4  # a dense table up to this many cells per counted item
@@ -249,10 +222,7 @@ class X2Test:
         d.cache[Z] = num
 
     def _extend_many(self, d: _Domain, jobs: list[tuple[Numbering, int]]) -> list[Numbering]:
-        """Each numbering extended by its attribute, all in one `bincount` (the configurations of
-        job k are offset by those of the jobs before it). Over the training rows, the rows of
-        configurations met once are dropped once they are `DROP_SINGLETONS` of the rows; over a
-        frame's distinct rows, the items of configurations of one training row always are."""
+        """Each numbering extended by its attribute, all in one `bincount` (§4.7)."""
         codes, wts, bases, base = [], [], [], 0
         for (items, ids, g), a in jobs:
             r = int(self.T.sizes[a])

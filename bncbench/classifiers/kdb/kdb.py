@@ -19,30 +19,18 @@ from bncbench.classifiers.kernels.tables import nb_tables, pair_table
 
 
 class KDB(BayesNetClassifier):
-    """KDB-k (Sahami 1996): attributes ordered by I(X;Y); each takes as parents the ≤ k
-    preceding attributes with the largest I(X_i;X_j|Y).
-
-    Counts over parent configurations are kept sparse (keys that occur). A scikit-learn
-    classifier on discrete value codes (−1 = missing). Parameters, input checking, missing
-    values and unseen codes: see `BayesNetClassifier` (an unseen code is treated as a missing
-    value; with `backoff` an unseen parent value counts as a parent configuration that never
-    occurred).
+    """KDB-k (Sahami 1996): each attribute in I(X;Y) order takes ≤ k preceding parents by CMI (docs/algorithms.md §4.3).
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     k : int, default=1
         Maximum number of attribute parents.
     info_precision : {"float64", "float32"}, default="float64"
-        "float32" reproduces the Webb-group C++ system of papers 000 and 004 (§0.3): information
-        values in float32 and the attribute order of GCC's `std::sort` (not stable for more than
-        16 attributes with equal MI).
+        "float32" reproduces the C++ system of papers 000 and 004 (§0.3).
     backoff : bool, default=False
-        Reproduces paper 000's C++ system (verified, §4.3): when the test instance's parent
-        values never occurred together in training, the longest occurring prefix of the
-        CMI-ordered parent list is used.
-
-    Attributes: `mi_` (I(X_i;Y)), `order_`, `parents_` (per attribute, its parents in CMI order).
+        Back off to the longest occurring prefix of the parent list (§4.3).
     """
 
     PARAMS = {**BayesNetClassifier.PARAMS, "k": Param(int, low=0), "backoff": Param(bool), "info_precision": SHARED_PARAMS["info_precision"]}

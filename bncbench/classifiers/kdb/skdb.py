@@ -13,64 +13,22 @@ from bncbench.classifiers.kernels.structure import kdb_parents
 
 
 class SKDB(BayesNetClassifier):
-    """Selective KDB (Martinez, Webb, Chen & Zaidi, "Scalable learning of Bayesian network
-    classifiers", JMLR 17(44):1–35, 2016; paper 004's SKDB column): KDB with `k_max` parents
-    (§4.3) whose number of attributes s (a prefix of the I(X;Y) order) and number of parents k
-    are chosen by minimising the leave-one-out RMSE of the true class.
-
-    Three passes over the training data: (1) the KDB structure (MI order, each attribute's
-    parents in CMI order, up to `k_max`); (2) the counts of every parent prefix; (3) one
-    incremental leave-one-out pass that scores every model (s, k), s = 0..n, k = 0..k_max, by
-    subtracting each instance's own counts (no refit), vectorised over instances and classes.
-    The selected model classifies with the deepest parent prefix of its ≤ k* parents that
-    occurred in training (KDB's back-off) and the plain estimates of §2.
-
-    A scikit-learn classifier on discrete value codes (−1 = missing). Parameters, input
-    checking and unseen codes: see `BayesNetClassifier` (an unseen code is treated as a missing
-    value; at a parent it is a prefix that never occurred, so the model backs off).
+    """Selective KDB (Martinez et al., JMLR 2016): s and k by leave-one-out RMSE (docs/algorithms.md §4.12).
 
     Parameters
     ----------
-    estimator, m, cardinalities, n_classes: as in `BayesNetClassifier`.
+    estimator, m, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     missing : {"value"}, default="value"
-        Only "value" (the missing code is one more value): the leave-one-out back-off and the
-        parent-prefix counts of SKDB are defined for that mode alone; "skip" raises ValueError.
+        Only "value"; "skip" raises ValueError.
     k_max : int, default=5
-        Largest number of attribute parents (paper 004: 5, §4.12 Decision).
+        Largest number of attribute parents (paper 004: 5).
     select_k : bool, default=True
-        True: choose k* in 0..k_max; False: k* = k_max, only the number of attributes is chosen.
+        True: choose k* in 0..k_max; False: k* = k_max.
     skdb_variant : {"petal", "textbook"}, default="petal"
-        "petal" (verified for paper 004): the conventions of the public C++ code — in the
-        leave-one-out pass an attribute walks down its parent prefixes only while at least two
-        training instances (the held-out one included) share its value and the next prefix,
-        and model k uses the node at depth min(k, that depth); posteriors are products of
-        probabilities normalised after each attribute; if no (s, k) beats the class-only model,
-        the selected model is all attributes with k = 0 (select_k=False: k = k_max).
-        "textbook": steps 3–5 of §4.12 as written — every model uses all its min(k, m) parents,
-        running log scores, and the class-only model (s = 0) is selectable.
+        The public C++ code's conventions (verified for paper 004), or §4.12's steps as written.
     info_precision : {"float64", "float32"}, default="float64"
-        "float32" reproduces the C++ system (§0.3): float32 MI and CMI and the attribute order
-        of GCC's `std::sort`.
-
-    Attributes
-    ----------
-    mi_ : ndarray of shape (n_features_in_,)
-        I(X_i; Y).
-    order_ : ndarray of shape (n_features_in_,)
-        Attributes in descending MI order.
-    parents_ : list of list of int
-        Per attribute, its parents in descending CMI order (up to k_max).
-    loo_losses_ : ndarray of shape (n_features_in_ + 1, k_max + 1)
-        Leave-one-out RMSE of the true class, sqrt(Σ_t (1 − p(y_t))² / N), of the model with the
-        first s attributes of `order_` (row s; row 0 = class only) and k parents (column k).
-    n_selected_ : int
-        s*.
-    k_ : int
-        k*.
-    selected_ : ndarray of int
-        The attributes used: `order_[:n_selected_]`.
-    info_ : dict
-        What the benchmark stores: {"n_selected": s*, "k": k*}.
+        "float32" reproduces the C++ system (§0.3).
     """
 
     SUPPORTED_MISSING = ("value",)
@@ -104,10 +62,7 @@ class SKDB(BayesNetClassifier):
         self._tables = [self._final_tables(Xc, y, int(a)) for a in self.selected_]
 
     def _prefix_ids(self, Xc: np.ndarray, par: list[int]):
-        """For d = 0..len(par): (d, g, G, keys) with g[t] ∈ [0, G) the id of instance t's parent
-        prefix (x_{p_1}..x_{p_d}) among the G prefixes that occur, and their sorted keys over
-        (id at depth d − 1, x_{p_d}) (None at depth 0). Ids instead of mixed-radix keys of the
-        parent values: no overflow however many parents and values."""
+        """For d = 0..len(par): (d, g, G, keys), the ids of the parent prefixes that occur (§4.12)."""
         g = np.zeros(Xc.shape[0], dtype=np.int64)
         G, keys = 1, None
         for d in range(len(par) + 1):
@@ -122,15 +77,7 @@ class SKDB(BayesNetClassifier):
         return cond(num, den, card, self.estimator, self.m, ctx_cells=cells, tot_num=total, tot_den=total)
 
     def _loo_losses(self, Xc: np.ndarray, y: np.ndarray, class_counts: np.ndarray) -> np.ndarray:
-        """Pass 3: leave-one-out RMSE of every model (s, k), as `loo_losses_`, in one pass
-        vectorised over instances and classes (§4.5.3, §4.12).
-
-        Per attribute (MI order) and parent depth d, the estimates of every node that occurs are
-        one table (node, y); an instance gathers the row of its node, and only its own class's
-        cell differs (its count removed from N(x_a, prefix, y_t) and N(prefix, y_t)). Model k
-        takes the node at depth min(k, D), D = the depth of the instance's walk (petal: the
-        count test; textbook: all parents). Models k ≥ m (m = the attribute's number of
-        parents) use the same factors, so only models 0..m are computed."""
+        """Pass 3: leave-one-out RMSE of every model (s, k), as `loo_losses_`, in one vectorised pass (§4.12)."""
         N, ny = Xc.shape[0], self.n_classes_
         K = int(self.k_max)
         petal = self.skdb_variant == "petal"

@@ -1,10 +1,4 @@
-"""Probability estimators (docs/algorithms.md §2), in log space, vectorised over count arrays.
-
-A conditional estimate P̂(x | ctx) is computed from
-  num = N(x, ctx), den = N(ctx) (for missing="skip": only instances with x known),
-  card = |X|, and for the joint-Laplace form also the number of context cells
-  (|Y|·Π|parents|) and the totals of instances with the variables known.
-"""
+"""Probability estimators (docs/algorithms.md §2), in log space, vectorised over count arrays."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""Information measures from maximum-likelihood counts (docs/algorithms.md §3, §0.3).
-
-`precision="float32"` reproduces the C++ system of paper 000: each pairwise CMI is
-accumulated term by term in a 32-bit float (terms in double, loop order: value of the
-higher-indexed attribute, value of the lower one, class; zero counts skipped), and MI is
-accumulated in double then stored as float32. `precision="float64"` returns the values through
-the tie rule of `ties.py` (10 significant digits), so that values equal in exact arithmetic are
-equal floats whatever the order of their sums.
-"""
+"""Information measures from maximum-likelihood counts (docs/algorithms.md §3, §0.3)."""
 
 from __future__ import annotations
 
@@ -46,12 +38,7 @@ def _mutual_info_class(pc: PairCounts, skip_missing: bool) -> np.ndarray:
 
 
 def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
-    """Symmetric matrix of I(X_i; X_j | Y) in bits (diagonal 0).
-
-    Each pair's non-zero terms are taken in the loop order of the C++ system (value of the
-    higher-indexed attribute, value of the lower one, class = C order of the count block).
-    Under float32 the t-th terms of all pairs are added in one vectorised step, t = 1, 2, ...
-    """
+    """Symmetric matrix of I(X_i; X_j | Y) in bits (diagonal 0), in the C++ system's term order (§3)."""
     n = pc.offsets.size
     cmi = np.zeros((n, n), dtype=np.float64)
     if n < 2:

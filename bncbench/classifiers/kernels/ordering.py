@@ -1,14 +1,4 @@
-"""Attribute orders by a score: the stable order of the spec (§0.3) and the order GCC's
-`std::sort` gives, which the Webb-group C++ system uses for KDB and selective KDB.
-
-libstdc++'s `std::sort` is an introsort: quicksort (median-of-three pivot moved to the front,
-unguarded Hoare partition) while a range holds more than 16 elements, heapsort past a depth of
-2·⌊log2 n⌋, then one insertion sort over the whole list. It is not stable for more than 16
-elements, so attributes with equal float32 scores can come out of attribute order, and the
-order decides KDB's parents. `gcc_sort` re-implements those steps (docs/algorithms.md §0.3) on a
-list of attribute indices; the comparator is "score of a > score of b" on the given values.
-`descending_orders` gives either order for many score vectors at once (AIT's per-instance orders).
-"""
+"""Attribute orders by a score: the spec's stable order and GCC `std::sort`'s (docs/algorithms.md §0.3)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""Structure learning helpers: Prim's maximum spanning tree (TAN, STAN, AIT) and KDB parent choice
-(KDB, SKDB, AIT), each for one set of weights and batched over many (AIT's per-instance local
-structures).
-
-Each rule has two implementations on purpose: `prim_tree` / `kdb_parents` work on one weight
-matrix and read as the spec states the rule; `prim_trees` / `kdb_parents_batch` run the same rule
-over R weight vectors at once (a loop over the n − 1 steps only, not over the R rows), which is
-what makes AIT's target learning affordable. The batched forms are not used for one matrix so that
-TAN's and KDB's code stays as verified; tests/classifiers/kernels/test_ordering.py checks that
-both give the same parents on random and tied weights."""
+"""Prim's maximum spanning tree and KDB's parent choice, for one weight set and batched (docs/algorithms.md §4.2)."""
 
 from __future__ import annotations
 
@@ -43,10 +34,7 @@ def prim_tree(weights: np.ndarray, root: int = 0) -> np.ndarray:
 
 
 def kdb_parents(mi: np.ndarray, cmi: np.ndarray, k: int, gcc_order: bool = False) -> tuple[np.ndarray, list[list[int]]]:
-    """KDB-k (Sahami 1996, §4.3): attribute order by I(X;Y) descending and, for each attribute,
-    its parents in descending CMI order (ties → earlier in the MI order). The order is stable,
-    or with `gcc_order` the one of GCC's `std::sort` (the C++ system's, §0.3; used with float32
-    information values)."""
+    """KDB-k's attribute order and each attribute's parents in descending CMI order (§4.3)."""
     order = gcc_descending(mi) if gcc_order else stable_descending(mi)
     parents: list[list[int]] = [[] for _ in range(mi.size)]
     for r, a in enumerate(order):
@@ -59,10 +47,7 @@ def kdb_parents(mi: np.ndarray, cmi: np.ndarray, k: int, gcc_order: bool = False
 
 
 def prim_trees(w: np.ndarray, pidx: np.ndarray) -> np.ndarray:
-    """Prim's maximum spanning tree from attribute 0 for each row of pair weights w (R, P) (weight of
-    attributes i ≠ j at w[:, pidx[i, j]]), the convention of §4.2 (a node's best link changes only
-    on a strictly larger weight; ties → the smallest attribute index), vectorised over the R rows.
-    Returns parents (R, n), −1 for the root."""
+    """Prim's maximum spanning tree from attribute 0 for each row of pair weights w (R, P) (§4.2)."""
     R, n = w.shape[0], pidx.shape[0]
     parent = np.full((R, n), -1, dtype=np.int64)
     if n <= 1:
@@ -92,10 +77,7 @@ def prim_trees(w: np.ndarray, pidx: np.ndarray) -> np.ndarray:
 
 
 def kdb_parents_batch(order: np.ndarray, w: np.ndarray, pidx: np.ndarray, k: int) -> np.ndarray:
-    """KDB parents of each row (R, n, k; −1 padded, in descending weight order): the ≤ k attributes
-    preceding each attribute in `order` with the largest pair weight w[:, pidx[i, j]] (any sign; a
-    candidate displaces a kept one only on a strictly larger weight, so ties keep the earlier
-    attribute)."""
+    """KDB parents of each row of pair weights (R, n, k; −1 padded, in descending weight order) (§4.3)."""
     R, n = order.shape
     par = np.full((R, n, k), -1, dtype=np.int64)
     if k == 0:

@@ -38,10 +38,7 @@ def nb_tables(pc: PairCounts, card: np.ndarray, skip: bool, estimator: str, m: f
 
 def pair_table(pc: PairCounts, child: int, parent: int, card: np.ndarray, skip: bool,
                estimator: str, m: float, nb_child: np.ndarray) -> np.ndarray:
-    """ln P̂(x_child | y, x_parent), shape (K_c + 1, K_p + 1, |Y|).
-
-    Under skip a missing child contributes 0 and a missing parent falls back to P̂(x_c | y).
-    """
+    """ln P̂(x_child | y, x_parent), shape (K_c + 1, K_p + 1, |Y|) (§2)."""
     n_classes = pc.class_counts.size
     num = pc.xxy[slots(pc, child), slots(pc, parent)].astype(np.float64)
     if skip:

@@ -1,20 +1,4 @@
-"""One tie rule for information values (docs/algorithms.md §0.3): values equal in exact arithmetic
-compare equal, whatever order their float64 sums were taken in.
-
-An attribute and a copy of it with relabelled value codes have the same mutual information with
-a third one, but the float64 sums of their terms, taken in another order, can differ in the last
-bit; a structure learner that compares them with `>` then breaks the tie by rounding noise, not
-by the spec's smallest-index rule. So every information value a learner compares (MI, CMI, SU,
-conditional entropies, and scores derived from them, such as a ranking's) goes through
-`tie_key` first: rounded to `SIGNIFICANT_DIGITS` significant digits, and flushed to 0 below
-`ZERO` (a sum that is 0 in exact arithmetic, e.g. the MI of independent attributes, comes out as
-±1e-17). The float64 error of these sums is far below both.
-
-float32 mode (the C++ system's float sums, verified against papers 000 and 004) keeps its own
-values: `info_values` leaves them as they are. `tie_key` itself never reorders distinct float32
-values (they differ by at least 2⁻²⁴ relative, far above 10 significant digits), so ordering
-kernels may apply it to any information values.
-"""
+"""One tie rule for information values: equal in exact arithmetic, equal keys (docs/algorithms.md §0.3)."""
 
 from __future__ import annotations
 

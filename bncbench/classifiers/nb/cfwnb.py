@@ -16,41 +16,14 @@ ML_MIN_JOINT = 1e-6
 
 
 class CFWNB(BayesNetClassifier):
-    """Correlation-based feature weighting filter for naive Bayes (L. Jiang, L. Zhang, C. Li,
-    J. Wu, "A correlation-based feature weighting filter for naive Bayes", IEEE TKDE
-    31(2):201–213, 2019; docs/algorithms.md §4.10).
-
-    Weights. Relevance I(A_i;C) and redundancy I(A_i;A_j) (mutual information, bits), each
-    divided by its mean over the attributes (resp. over the ordered pairs i ≠ j; a mean of 0
-    makes the normalised values 0); D_i = NI(A_i;C) − (1/(n−1)) Σ_{j≠i} NI(A_i;A_j) (n = 1:
-    D_1 = NI(A_1;C)); w_i = 1/(1 + e^{−D_i}).
-
-    Classification. P(c | x) ∝ P̂(c) Π_i P̂(a_i | c)^{w_i}, with the configured estimator
-    (the paper's: the m-estimate with m = 1, `P̂(a_i|c) = (N(a_i,c) + 1/|A_i|)/(N_c + 1)`).
-
-    A scikit-learn classifier on discrete value codes (−1 = missing). Parameters, input
-    checking, missing values and unseen codes: see `BayesNetClassifier`. With
-    missing="value" the missing slot is one more value in the information measures too (when
-    the attribute has a missing value in training); with "skip" each measure uses the
-    instances on which its attributes are known.
+    """Correlation-based feature weighting for naive Bayes (Jiang et al., IEEE TKDE 2019; docs/algorithms.md §4.10).
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     cfwnb_mi : {"ml", "smoothed"}, default="ml"
-        How the mutual informations are estimated. "ml": maximum-likelihood relative
-        frequencies, terms whose joint probability is below 1e-6 skipped (the weight routine
-        of public Weka code of Jiang's group). "smoothed": the smoothed probabilities of
-        Jiang's papers, P(c) = (N_c + 1/|C|)/(N + 1), P(a_i) = (N(a_i) + 1/|A_i|)/(N + 1),
-        P(a_i,c) = (N(a_i,c) + 1/(|A_i||C|))/(N + 1), P(a_i,a_j) likewise, summed over all
-        value combinations (no term skipped).
-
-    No `info_precision`: the weights are a continuous function of the information values (no
-    information measures are compared), so float32 rounding would decide nothing.
-
-    Attributes (besides those of `BayesNetClassifier`): `weights_` (w_i), `relevance_`
-    (I(A_i;C)), `redundancy_` (matrix of I(A_i;A_j), diagonal 0), `log_prior_`, `log_cond_`
-    (per attribute, ln P̂(a_i | c) of each value slot, the missing slot last).
+        Mutual informations from maximum-likelihood or smoothed frequencies.
     """
 
     PARAMS = {**BayesNetClassifier.PARAMS, "cfwnb_mi": Param(str, ("ml", "smoothed"))}
@@ -92,14 +65,7 @@ def cfwnb_weights(relevance: np.ndarray, redundancy: np.ndarray) -> np.ndarray:
 
 
 def _cfwnb_mutual_info(pc: PairCounts, card: np.ndarray, smoothed: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(I(A_i;C) per attribute, matrix of I(A_i;A_j)) in bits, over the first card[i] slots of
-    each attribute (the values of §1.5: the missing slot is among them iff it is a value).
-
-    Vectorised over all slot pairs at once: N(a, b) is the V×V matrix of the class-summed pair
-    counts, and per pair (i, j) the total T_ij and the marginals N(a), N(b) are those of its
-    block (the instances on which both attributes are known: all of them when missing is a
-    value).
-    """
+    """(I(A_i;C) per attribute, matrix of I(A_i;A_j)) in bits, over each attribute's value slots (§4.10)."""
     n = pc.offsets.size
     card = np.asarray(card, dtype=np.int64)
     att = np.repeat(np.arange(n), card)                     # attribute of each selected slot

@@ -10,15 +10,7 @@ from bncbench.classifiers.kernels.tables import nb_tables
 
 
 class NB(BayesNetClassifier):
-    """Naive Bayes (Duda & Hart 1973; Langley, Iba & Thompson 1992): P(y | x) ∝ P̂(y) Π_i P̂(x_i | y).
-
-    A scikit-learn classifier on discrete value codes (−1 = missing). Parameters, input
-    checking, missing values and unseen codes: see `BayesNetClassifier` (an unseen code is
-    treated as a missing value).
-
-    Attributes (besides those of `BayesNetClassifier`): `log_prior_` (ln P̂(y)) and
-    `log_cond_` (per attribute, ln P̂(x_i | y) of each value slot, the missing slot last).
-    """
+    """Naive Bayes (Duda & Hart 1973; Langley, Iba & Thompson 1992; docs/algorithms.md §4.1)."""
 
     NEEDS_PAIRS = False
 

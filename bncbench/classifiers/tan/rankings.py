@@ -1,10 +1,4 @@
-"""Attribute rankings of selective TAN (paper 000 §3, docs/algorithms.md §4.5.1).
-
-Every ranking orders all attributes; ties go to the smallest attribute index. Under float64 a
-forward ranking compares its scores through the tie rule of kernels/ties.py (scores equal in
-exact arithmetic are ties, whatever the order of their float sums); float32 mode compares the
-C++ system's values as they are.
-"""
+"""Attribute rankings of selective TAN (paper 000 §3, docs/algorithms.md §4.5.1)."""
 
 from __future__ import annotations
 

@@ -11,28 +11,19 @@ from bncbench.classifiers.tan.tan import TAN
 
 
 class STAN(TAN):
-    """STAN (paper 000): TAN with the attribute subset chosen by leave-one-out risk minimisation.
-
-    TAN is learned once on all attributes; model s keeps the first s attributes of a ranking
-    with their full-tree parents. s* minimises the leave-one-out RMSE of the true class
-    (eq. 13), computed in one vectorised pass over the training data by subtracting each
-    instance's own counts (no refit); ties go to the smaller model. A scikit-learn classifier
-    on discrete value codes (−1 = missing). Parameters, input checking, missing values and
-    unseen codes: see `BayesNetClassifier` (an unseen code is treated as a missing value).
+    """STAN (paper 000): TAN with the attribute subset chosen by leave-one-out risk (docs/algorithms.md §4.5).
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes, info_precision: as in `TAN`.
+    estimator, m, missing, cardinalities, n_classes, info_precision
+        As in `TAN`.
     ranking : {"mi", "su", "mrmr", "cmim", "jmi"}, default="mrmr"
     mrmr_form : {"ratio", "difference"}, default="ratio"
         "ratio": eq. 14 (+0.01); "difference": eq. 10.
     loo_backoff : bool, default=False
-        The selective-KDB variant: a factor uses its parent only if N(x_i, x_π) ≥ 2.
+        A factor uses its parent only if N(x_i, x_π) ≥ 2.
     include_empty : bool, default=False
         Also consider s = 0 (class prior only).
-
-    Attributes: `ranking_`, `loo_risk_` (CVR_s for s = 0..n), `n_selected_`, `selected_`,
-    `info_` (what the benchmark stores: {"selected", "ranking"}).
     """
 
     PARAMS = {**TAN.PARAMS, "ranking": Param(str, RANKINGS), "mrmr_form": Param(str, ("ratio", "difference")),
@@ -58,10 +49,7 @@ class STAN(TAN):
         self.info_ = {"selected": self.n_selected_, "ranking": self.ranking_}
 
     def _loo_tables(self, i: int, p: int) -> tuple[np.ndarray, np.ndarray]:
-        """Two tables over (child slot, parent slot, y) — one parent slot when i is the root:
-        the leave-one-out estimate ln P̂_−(x_i | y, x_π) for a class y other than the held-out
-        instance's (only the totals shrink by one) and for its own class (its count removed).
-        p = −1: no parent."""
+        """Leave-one-out tables ln P̂_−(x_i | y, x_π) for another class and for the held-out one's (§4.5.3)."""
         pc = self.counts_
         ny = self.n_classes_
         skip = self.missing == "skip"
@@ -94,11 +82,7 @@ class STAN(TAN):
         return other, own
 
     def _loo_table(self, i: int) -> np.ndarray:
-        """ln P̂_−(x_i | y, x_π(i)) for every (x_i, x_π, class of the held-out instance t, y), as a
-        (K_i·K_π·|Y|, |Y|) table: the held-out instance's count is removed for y = t only. The
-        per-cell choices (no parent for the root, for the back-off variant when N(x_i, x_π) < 2,
-        or under skip when x_π is missing; 0 under skip when x_i is missing) depend only on the
-        cell, so the whole pass over the training data is one gather per attribute."""
+        """ln P̂_−(x_i | y, x_π(i)) for every (x_i, x_π, held-out class, y), as one table (§4.5.3)."""
         ny = self.n_classes_
         skip = self.missing == "skip"
         p = int(self.parents_[i])

@@ -13,22 +13,14 @@ from bncbench.classifiers.kernels.tables import nb_tables, pair_table
 
 
 class TAN(BayesNetClassifier):
-    """TAN (Friedman, Geiger & Goldszmidt 1997): maximum spanning tree on I(X_i;X_j|Y).
-
-    The tree is grown by Prim from attribute 0; each non-root attribute gets its tree
-    neighbour towards the root as parent: P(y | x) ∝ P̂(y) Π_i P̂(x_i | y, x_π(i)).
-    A scikit-learn classifier on discrete value codes (−1 = missing). Parameters, input
-    checking, missing values and unseen codes: see `BayesNetClassifier` (an unseen code is
-    treated as a missing value).
+    """TAN (Friedman, Geiger & Goldszmidt 1997): Prim's maximum spanning tree on I(X_i;X_j|Y) (docs/algorithms.md §4.2).
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes: as in `BayesNetClassifier`.
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     info_precision : {"float64", "float32"}, default="float64"
         "float32" reproduces paper 000's C++ system (§0.3).
-
-    Attributes: `cmi_` (I(X_i;X_j|Y)), `parents_` (−1 for the root), `counts_`, `log_prior_`,
-    `log_cond_`.
     """
 
     PARAMS = {**BayesNetClassifier.PARAMS, "info_precision": SHARED_PARAMS["info_precision"]}
