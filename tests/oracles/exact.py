@@ -49,12 +49,12 @@ class Form:
         self.c = Counter({p: e for p, e in (c or {}).items() if e})
 
     @staticmethod
-    def ln(k: int, times: int = 1) -> "Form":
+    def ln(k: int, times: int = 1) -> Form:
         """times·ln k for an integer k ≥ 1."""
         return Form({p: e * times for p, e in factor(k)})
 
     @staticmethod
-    def xlnx(counts) -> "Form":
+    def xlnx(counts) -> Form:
         """Σ n·ln n over the positive integers n of `counts`."""
         out: Counter = Counter()
         for n, m in Counter(counts).items():
@@ -63,16 +63,16 @@ class Form:
                     out[p] += e * n * m
         return Form(out)
 
-    def __add__(self, other: "Form") -> "Form":
+    def __add__(self, other: Form) -> Form:
         out = Counter(self.c)
         for p, e in other.c.items():
             out[p] += e
         return Form(out)
 
-    def __sub__(self, other: "Form") -> "Form":
+    def __sub__(self, other: Form) -> Form:
         return self + other * -1
 
-    def __mul__(self, k: int) -> "Form":
+    def __mul__(self, k: int) -> Form:
         return Form({p: e * k for p, e in self.c.items()})
 
     def __eq__(self, other) -> bool:
@@ -96,5 +96,5 @@ class Form:
             raise AssertionError(f"form {dict(self.c)} too close to 0 to decide")
         return 1 if d > 0 else -1
 
-    def __lt__(self, other: "Form") -> bool:
+    def __lt__(self, other: Form) -> bool:
         return (self - other).sign() < 0

@@ -10,7 +10,6 @@ from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.fds import instance_fds
 from bncbench.classifiers.aode.rc import RC, SPRC
 from bncbench.classifiers.aode.sp import SP, kruskal_tree, select_superparents
-from tests.oracles.reference import Ref, _code
 from tests.oracles.aode.sp_rc import (
     brute_force_tree,
     ref_rc,
@@ -19,6 +18,7 @@ from tests.oracles.aode.sp_rc import (
 )
 from tests.oracles.aode.sp_rc import canonical_cover as ref_cover
 from tests.oracles.aode.sp_rc import instance_fds as ref_fds
+from tests.oracles.reference import Ref, _code
 from tests.support.data import random_data
 
 

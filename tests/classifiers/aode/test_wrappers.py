@@ -35,7 +35,7 @@ def _data(seed: int, n_attr: int = 5, constant: bool = False, dup: bool = False)
     return X, y, Xt, cards, nc
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _factors(seed, est, miss, min_freq=1, n_attr=5, constant=False, dup=False):
     X, y, _, cards, nc = _data(seed, n_attr, constant, dup)
     return ref.loo_factors(X.tolist(), y.tolist(), nc, cards.tolist(), est, 1.0, miss, min_freq)

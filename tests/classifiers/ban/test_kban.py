@@ -157,7 +157,7 @@ def test_sparse_configs_with_unseen_test_configurations(monkeypatch):
     clf = KBAN(k=3, estimator="laplace", cardinalities=cards, n_classes=nc).fit(X, y)
     assert all(cfg.keys is not None for cfg, _ in clf._tables if cfg.parents)
     unseen = 0
-    for i, (cfg, _) in enumerate(clf._tables):
+    for cfg, _ in clf._tables:
         unseen += int((cfg.index(np.where(Xt < 0, cards, Xt)) < 0).sum())
     assert unseen > 0
     _, _, post = ref_kban(X.tolist(), y.tolist(), cards.tolist(), nc, 3, "laplace", X_test=Xt.tolist())

@@ -15,16 +15,18 @@ from bncbench.classifiers.ban.tpda import TPDA, adj_path, tpda
 
 
 @dataclass(frozen=True)
-class O:
+class Outcome:
+    """A scripted CI-test answer (tpda.Outcome): independence, and κ (smaller = less dependent)."""
+
     independent: bool
     key: tuple[float, float]
 
 
-def dep(k: float) -> O:
-    return O(False, (k, k))
+def dep(k: float) -> Outcome:
+    return Outcome(False, (k, k))
 
 
-IND = O(True, (0.0, 0.0))
+IND = Outcome(True, (0.0, 0.0))
 
 
 class Script:

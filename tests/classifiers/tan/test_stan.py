@@ -5,8 +5,8 @@ import pytest
 
 from bncbench.classifiers import STAN, TAN
 from bncbench.classifiers.tan.rankings import rank
-from tests.support.data import random_data
 from tests.oracles.tan.stan import brute_force_loo_risks
+from tests.support.data import random_data
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -59,7 +59,8 @@ def cmi32(R: Ref, i: int, j: int) -> float:
     """I(X_i;X_j|Y) accumulated term by term in float32 in the C++ loop order (value of the higher
     attribute, value of the lower one, class; zero counts skipped), §0.3."""
     hi, lo = max(i, j), min(i, j)
-    rows = [(r[hi], r[lo], yy) for r, yy in zip(R.rows, R.y) if not R.is_missing(hi, r[hi]) and not R.is_missing(lo, r[lo])]
+    rows = [(r[hi], r[lo], yy) for r, yy in zip(R.rows, R.y)
+            if not R.is_missing(hi, r[hi]) and not R.is_missing(lo, r[lo])]
     n = len(rows)
     c3 = Counter(rows)
     chi = Counter((a, c) for a, _, c in rows)
@@ -170,7 +171,8 @@ def factor(R: Ref, i, r, c, parents, backoff):
     if backoff:
         while par and not any(all(row[p] == r[p] for p in par) for row in R.rows):
             par = par[:-1]
-    rows = [(row, yy) for row, yy in zip(R.rows, R.y) if not (R.skip and any(R.is_missing(p, row[p]) for p in par + [i]))]
+    rows = [(row, yy) for row, yy in zip(R.rows, R.y)
+            if not (R.skip and any(R.is_missing(p, row[p]) for p in par + [i]))]
     ctx_rows = [(row, yy) for row, yy in zip(R.rows, R.y) if not (R.skip and any(R.is_missing(p, row[p]) for p in par))]
     num = sum(1 for row, yy in rows if yy == c and row[i] == r[i] and all(row[p] == r[p] for p in par))
     den_rows = ctx_rows if R.est == "laplace_joint" else rows
@@ -182,7 +184,8 @@ def factor(R: Ref, i, r, c, parents, backoff):
 # -- the whole method ---------------------------------------------------------------------------
 def ref_ait(X, y, Xt, n_classes, cards, base="TAN", k=2, backoff=True, cii=True, cip=True, ait=True,
             cip_structure="instance", ait_default_interval="paper", local_kdb_backoff=True,
-            local_kdb_order="local", local_k=None, info_precision="float64", estimator="mestimate", m=1.0, missing="value"):
+            local_kdb_order="local", local_k=None, info_precision="float64", estimator="mestimate", m=1.0,
+            missing="value"):
     """(probabilities, global parents after CII, threshold T_I, local structures per test row).
 
     Local structures: per test row a dict with `parents` (list over networks of per-attribute parent

@@ -145,7 +145,7 @@ def eliminate(fds, n):
 # -- the SPODE average -------------------------------------------------------------------------------
 def _average(R, r, parents, children, min_freq, estimator, m):
     """P(y | x) of §4.8 for one instance r (internal codes)."""
-    n, Y = R.n, R.Y
+    Y = R.Y
 
     def joint(p, w, c):
         num = sum(1 for row, yy in zip(R.rows, R.y) if yy == c and row[p] == w)

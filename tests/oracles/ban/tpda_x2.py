@@ -342,7 +342,8 @@ class TPDA:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
         L = [p for p in pairs if not T.test(p[0], p[1], ()).independent]
         L.sort(key=lambda p: (-round10(T.i_ml(*p)), p))  # descending I_ML, ties lexicographic
-        self.trace["draft_ties"] = [(p, q) for p, q in itertools.pairwise(L) if round10(T.i_ml(*p)) == round10(T.i_ml(*q))]
+        self.trace["draft_ties"] = [(p, q) for p, q in itertools.pairwise(L)
+                                    if round10(T.i_ml(*p)) == round10(T.i_ml(*q))]
         E, R = [], []
         for i, j in L:
             if joined(self.adj, i, j):
