@@ -78,7 +78,8 @@ class Form:
     def __eq__(self, other) -> bool:
         return self.c == other.c
 
-    __hash__ = None
+    # unhashable like any class with a value __eq__; typeshed types __hash__ as a method, hence the ignore
+    __hash__ = None  # type: ignore[assignment]
 
     def value(self) -> float:
         return math.fsum(e * math.log(p) for p, e in self.c.items())
@@ -91,7 +92,7 @@ class Form:
         if abs(v) > 1e-9 * scale:
             return 1 if v > 0 else -1
         getcontext().prec = 60
-        d = sum(Decimal(e) * _ln_decimal(p) for p, e in self.c.items())
+        d = sum((Decimal(e) * _ln_decimal(p) for p, e in self.c.items()), Decimal(0))
         if abs(d) < Decimal(10) ** -45 * Decimal(scale):
             raise AssertionError(f"form {dict(self.c)} too close to 0 to decide")
         return 1 if d > 0 else -1

@@ -20,7 +20,7 @@ LEAF_SHARE = 0.85
 
 # -- SP ------------------------------------------------------------------------------------------
 def _is_spanning_tree(n, edges):
-    adj = {i: [] for i in range(n)}
+    adj: dict[int, list[int]] = {i: [] for i in range(n)}
     for i, j in edges:
         adj[i].append(j)
         adj[j].append(i)
@@ -99,7 +99,7 @@ def instance_fds(R, x, l_fd, lhs):
     """Left-reduced FDs of instance x as (S, j), S a sorted tuple, in the order (j, |S|, S)."""
     n = R.n
     single = {(a, j) for a in lhs for j in range(n) if j != a and fd_holds(R, x, (a,), j, l_fd)}
-    out = [((a,), j) for a, j in single]
+    out: list[tuple[tuple[int, ...], int]] = [((a,), j) for a, j in single]
     for a, b in itertools.combinations(sorted(lhs), 2):
         for j in range(n):
             if j in (a, b) or (a, j) in single or (b, j) in single:
