@@ -184,7 +184,7 @@ def _fd_sets(clf, X, cover):
     """Per row of X, the FDs of `clf.dependencies` as sorted (LHS tuple, target) pairs."""
     clf.set_params(rc_canonical_cover=cover)
     fd = clf.dependencies(np.asarray(X))
-    out = [[] for _ in range(len(X))]
+    out: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(len(X))]
     for r, a, b, t in zip(fd.row, fd.a, fd.b, fd.t):
         out[r].append((tuple(sorted({int(a), int(b)})), int(t)))
     return [sorted(f) for f in out]

@@ -18,7 +18,7 @@ from tests.support.data import correlated_codes
 
 def _data(seed, n_rows, n_attr, n_classes, p_missing, parents=2):
     X, y, cards = correlated_codes(np.random.default_rng(seed), n_rows, n_attr, n_classes, p_missing, parents)
-    has_missing = (X < 0).any(axis=0)
+    has_missing = np.any(X < 0, axis=0)
     rows = [tuple(int(v) if v >= 0 else int(cards[i]) for i, v in enumerate(r)) for r in X]
     card = [int(c) + int(m) for c, m in zip(cards, has_missing)]  # |X_i| of §1.5 (missing = a value)
     return X, y, cards, rows, [int(c) for c in y], card
