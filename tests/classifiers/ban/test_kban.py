@@ -230,7 +230,7 @@ def test_closes_cycle_equals_depth_first_search(seed):
         free = [j for j in range(n) if j != i and j not in parents[i] and i not in parents[j]]
         for _ in range(10):
             picks: np.ndarray | list[int] = []
-            if free:  # (no draw at all otherwise)
+            if free:  # no draw when nothing is free: the later draws stay as they were
                 picks = rng.choice(free, size=min(len(free), int(rng.integers(1, 4))), replace=False)
             into = [int(j) for j in picks if rng.random() < 0.5]
             out = [int(j) for j in picks if int(j) not in into]
