@@ -8,9 +8,10 @@ including those inside functions (which only run when the function does), except
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import ast
 import importlib
+import itertools
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -124,7 +125,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def _describe(cycle: list[str], lines: dict[tuple[str, str], int]) -> str:
     files = _module_files()
     steps = []
-    for a, b in zip(cycle, cycle[1:]):
+    for a, b in itertools.pairwise(cycle):
         where = f"{files[a].relative_to(PKG.parent)}:{lines.get((a, b), '?')}" if a in files else "?"
         steps.append(f"{a} imports {b} ({where})")
     return "import cycle: " + " -> ".join(cycle) + "\n  " + "\n  ".join(steps)
@@ -183,7 +184,7 @@ def test_every_bncbench_import_resolves():
     files = _module_files()
     names = set(files)
     missing = []
-    for m, path in files.items():
+    for path in files.values():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in _import_statements(tree):
             if isinstance(node, ast.Import):
@@ -310,7 +311,7 @@ def direction_violations(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_imports_follow_the_direction_table():
-    graph, lines = import_graph()
+    graph, _ = import_graph()
     files = _module_files()
     bad = direction_violations(graph)
     assert not bad, ("imports against the direction table of tests/test_layout.py (ALLOWED; an exception "
@@ -335,7 +336,7 @@ def test_no_import_of_another_modules_private_names():
     """`from bncbench.x import _name` across modules couples a module to another's internals
     (results.py once imported metrics._aggregate): make the name public instead."""
     found = []
-    for m, path in _module_files().items():
+    for path in _module_files().values():
         for node in _import_statements(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bncbench"):
                 found += [f"{path.relative_to(PKG.parent)}:{node.lineno}: {a.name}" for a in node.names
@@ -376,6 +377,7 @@ def third_party_imports() -> dict[str, str]:
 def declared_dependencies() -> set[str]:
     """The distribution names of pyproject.toml's [project] dependencies (extras and versions dropped)."""
     import re
+
     import tomllib
 
     project = tomllib.loads((PKG.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]

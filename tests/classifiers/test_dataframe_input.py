@@ -82,7 +82,7 @@ def test_refusals_name_what_to_do():
     mixed = frame().assign(color=pd.Series(["red", 1] * 18, dtype=object))
     with pytest.raises(ValueError, match="column 'color' holds values of several types"):
         NB().fit(mixed, Y)
-    with pytest.raises(ValueError, match="got strings.*MDLDiscretizer or EqualFrequencyDiscretizer"):
+    with pytest.raises(ValueError, match=r"got strings.*MDLDiscretizer or EqualFrequencyDiscretizer"):
         NB().fit(np.array([["blue", "red"]] * 36), Y)
     floats = pd.DataFrame({"x": np.linspace(0, 1, 36), "k": LEGS})
     with pytest.raises(ValueError, match=r"column 'x' holds non-integer values.*MDLDiscretizer.*"

@@ -11,6 +11,7 @@ import pytest
 
 from bncbench import config
 from bncbench.classifiers import REGISTRY
+from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.params import ENGINE_PARAMS, SHARED_PARAMS, Param
 from bncbench.errors import UserError
 
@@ -18,9 +19,16 @@ TAIL = ["estimator", "m", "missing", "cardinalities", "n_classes"]
 CLI_MD = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 
 
+def _registered(name: str) -> type[BayesNetClassifier]:
+    """REGISTRY[name], checked to be a BayesNetClassifier (REGISTRY is typed Mapping[str, type])."""
+    cls = REGISTRY[name]
+    assert issubclass(cls, BayesNetClassifier), cls
+    return cls
+
+
 @pytest.mark.parametrize("name", list(REGISTRY))
 def test_every_parameter_declared_keyword_only_in_one_order(name):
-    cls = REGISTRY[name]
+    cls = _registered(name)
     params = [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
     assert all(p.kind is p.KEYWORD_ONLY for p in params), name
     names = [p.name for p in params]
@@ -89,7 +97,7 @@ def test_docs_table_names_every_declared_parameter_and_choice(name):
     """docs/cli.md's table is checked against the declarations: each own parameter in backticks, each
     choice of a string parameter written out, no parameter the class does not take."""
     cell = _doc_rows()[name]
-    own = {k: p for k, p in REGISTRY[name].PARAMS.items() if k not in ("estimator", "m", *ENGINE_PARAMS)}
+    own = {k: p for k, p in _registered(name).PARAMS.items() if k not in ("estimator", "m", *ENGINE_PARAMS)}
     named = set(re.findall(r"`([a-z_0-9]+)[`:]", cell))
     assert named == set(own), (name, named ^ set(own))
     for k, p in own.items():

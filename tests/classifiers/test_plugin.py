@@ -110,7 +110,8 @@ def test_editing_the_plugin_reruns_only_its_tasks(tmp_path):
 
 BAD = {
     "no_module": ("{name: 'no_such_module:X'}", "cannot import module 'no_such_module'"),
-    "module_raises": ("{name: 'broken:X'}", "cannot import module 'broken' of classifier 'broken:X': ZeroDivisionError"),
+    "module_raises": ("{name: 'broken:X'}",
+                      "cannot import module 'broken' of classifier 'broken:X': ZeroDivisionError"),
     "no_class": ("{name: 'chain_nb:ChainBN'}", "has no 'ChainBN' (did you mean 'ChainNB'?)"),
     "not_a_bnc": ("{name: 'chain_nb:np'}", "is not a subclass of bncbench.classifiers.BayesNetClassifier"),
     "unknown_param": ("{name: 'chain_nb:ChainNB', revers: true}", "unknown parameter 'revers' of chain_nb:ChainNB"),

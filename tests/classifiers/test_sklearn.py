@@ -148,7 +148,7 @@ def test_cross_val_score_and_score(cls):
 @pytest.mark.parametrize("cls", CLASSES)
 def test_grid_search_over_m_and_estimator(cls):
     X, y = discrete_data(1)
-    grid = {"m": [0.5, 2.0], "estimator": ["mestimate", "laplace", "laplace_joint"]}
+    grid: dict[str, list[float] | list[str]] = {"m": [0.5, 2.0], "estimator": ["mestimate", "laplace", "laplace_joint"]}
     gs = GridSearchCV(cls(), grid, cv=3).fit(X, y)
     assert gs.best_params_["m"] in grid["m"] and gs.best_params_["estimator"] in grid["estimator"]
     assert np.isfinite(gs.cv_results_["mean_test_score"]).all()
@@ -338,10 +338,20 @@ def test_int_codes_fast_path(cls, monkeypatch):
     clf = cls(cardinalities=X.max(axis=0) + 1, n_classes=3).fit(X, y)
     seen = []
     inner = clf._joint_log_likelihood
-    monkeypatch.setattr(clf, "_joint_log_likelihood", lambda Xc: seen.append(Xc) or inner(Xc))
+
+    def recording_jll(Xc):
+        seen.append(Xc)
+        return inner(Xc)
+
+    monkeypatch.setattr(clf, "_joint_log_likelihood", recording_jll)
     calls = []
     real = sklearn.utils.validation.check_array
-    monkeypatch.setattr(sklearn.utils.validation, "check_array", lambda *a, **k: calls.append(1) or real(*a, **k))
+
+    def counting_check_array(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(sklearn.utils.validation, "check_array", counting_check_array)
     clf.predict_proba(X)
     assert seen[0] is X and not calls
     Xm = X.copy()

@@ -37,7 +37,8 @@ def _ours(cls, kwargs, train_path, test_path):
 
     tr = build_dataset("t", parse_arff(train_path.read_text(), str(train_path)), -1)
     te = build_dataset("t", parse_arff(test_path.read_text(), str(test_path)), -1)
-    cards = [len(a.values) for a in tr.attributes]
+    cards = [len(a.values) for a in tr.attributes if a.values is not None]
+    assert len(cards) == tr.n_attributes  # the exported folds are discretised: every attribute nominal
     Xtr, Xte = np.column_stack(tr.columns), np.column_stack(te.columns)
     clf = cls(missing="skip", cardinalities=cards, n_classes=len(tr.classes), **kwargs)
     return clf.fit(Xtr, tr.y).predict_proba(Xte)

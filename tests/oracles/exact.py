@@ -49,12 +49,12 @@ class Form:
         self.c = Counter({p: e for p, e in (c or {}).items() if e})
 
     @staticmethod
-    def ln(k: int, times: int = 1) -> "Form":
+    def ln(k: int, times: int = 1) -> Form:
         """times·ln k for an integer k ≥ 1."""
         return Form({p: e * times for p, e in factor(k)})
 
     @staticmethod
-    def xlnx(counts) -> "Form":
+    def xlnx(counts) -> Form:
         """Σ n·ln n over the positive integers n of `counts`."""
         out: Counter = Counter()
         for n, m in Counter(counts).items():
@@ -63,22 +63,23 @@ class Form:
                     out[p] += e * n * m
         return Form(out)
 
-    def __add__(self, other: "Form") -> "Form":
+    def __add__(self, other: Form) -> Form:
         out = Counter(self.c)
         for p, e in other.c.items():
             out[p] += e
         return Form(out)
 
-    def __sub__(self, other: "Form") -> "Form":
+    def __sub__(self, other: Form) -> Form:
         return self + other * -1
 
-    def __mul__(self, k: int) -> "Form":
+    def __mul__(self, k: int) -> Form:
         return Form({p: e * k for p, e in self.c.items()})
 
     def __eq__(self, other) -> bool:
         return self.c == other.c
 
-    __hash__ = None
+    # unhashable like any class with a value __eq__; typeshed types __hash__ as a method, hence the ignore
+    __hash__ = None  # type: ignore[assignment]
 
     def value(self) -> float:
         return math.fsum(e * math.log(p) for p, e in self.c.items())
@@ -91,10 +92,10 @@ class Form:
         if abs(v) > 1e-9 * scale:
             return 1 if v > 0 else -1
         getcontext().prec = 60
-        d = sum(Decimal(e) * _ln_decimal(p) for p, e in self.c.items())
+        d = sum((Decimal(e) * _ln_decimal(p) for p, e in self.c.items()), Decimal(0))
         if abs(d) < Decimal(10) ** -45 * Decimal(scale):
             raise AssertionError(f"form {dict(self.c)} too close to 0 to decide")
         return 1 if d > 0 else -1
 
-    def __lt__(self, other: "Form") -> bool:
+    def __lt__(self, other: Form) -> bool:
         return (self - other).sign() < 0

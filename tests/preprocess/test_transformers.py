@@ -36,8 +36,8 @@ from bncbench.preprocess.encode import (
 )
 from bncbench.preprocess.folds import make_folds
 from tests.oracles import mdl as mdl_oracle
-from tests.oracles.nb.nb import ref_nb
 from tests.oracles.mdl import f32
+from tests.oracles.nb.nb import ref_nb
 
 # docs/algorithms.md §8.2 (Weka 3.6.14): a with one missing value, b, class c
 A = np.array([1, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, np.nan, 9, 10], dtype=float)

@@ -1,6 +1,8 @@
 """IWAODE (docs/algorithms.md §4.14) and TAODE (§4.13) against the plain-Python references of
 tests/oracles/aode/iwaode_taode.py, a hand-worked IWAODE example, and TAODE's relation to AODE."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -160,7 +162,7 @@ def test_taode_identical_spodes_reduce_to_aode():
     Xtr, ytr, Xt = X[:50], y[:50], X[50:]
     for est in ESTIMATORS:
         for missing in ("value", "skip"):
-            kw = {"estimator": est, "missing": missing, "cardinalities": [4, 4, 4], "n_classes": 3}
+            kw: dict[str, Any] = {"estimator": est, "missing": missing, "cardinalities": [4, 4, 4], "n_classes": 3}
             t = TAODE(**kw).fit(Xtr, ytr).predict_proba(Xt)
             np.testing.assert_allclose(t, AODE(**kw).fit(Xtr, ytr).predict_proba(Xt), rtol=0, atol=1e-12)
             np.testing.assert_allclose(t, np.array(ref_taode(Xtr, ytr, Xt, 3, [4, 4, 4], 1, "likelihood", est, 1.0,

@@ -10,7 +10,6 @@ from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.fds import instance_fds
 from bncbench.classifiers.aode.rc import RC, SPRC
 from bncbench.classifiers.aode.sp import SP, kruskal_tree, select_superparents
-from tests.oracles.reference import Ref, _code
 from tests.oracles.aode.sp_rc import (
     brute_force_tree,
     ref_rc,
@@ -19,6 +18,7 @@ from tests.oracles.aode.sp_rc import (
 )
 from tests.oracles.aode.sp_rc import canonical_cover as ref_cover
 from tests.oracles.aode.sp_rc import instance_fds as ref_fds
+from tests.oracles.reference import Ref, _code
 from tests.support.data import random_data
 
 
@@ -184,7 +184,7 @@ def _fd_sets(clf, X, cover):
     """Per row of X, the FDs of `clf.dependencies` as sorted (LHS tuple, target) pairs."""
     clf.set_params(rc_canonical_cover=cover)
     fd = clf.dependencies(np.asarray(X))
-    out = [[] for _ in range(len(X))]
+    out: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(len(X))]
     for r, a, b, t in zip(fd.row, fd.a, fd.b, fd.t):
         out[r].append((tuple(sorted({int(a), int(b)})), int(t)))
     return [sorted(f) for f in out]

@@ -5,6 +5,7 @@ examples of the tie rule and of the scan's skip rule."""
 import subprocess
 import sys
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -38,7 +39,7 @@ def _data(seed, n_train=80, n_test=20, p_missing=0.06):
 
 
 # (label, class, our parameters, the reference's)
-KINDS = [
+KINDS: list[tuple[str, type[SR | NSR], dict[str, Any], dict[str, Any]]] = [
     ("SR", SR, {"sr_min_freq": 4}, {"sr_min_freq": 4}),
     ("SR-nonstrict", SR, {"sr_min_freq": 8, "sr_strict": False}, {"sr_min_freq": 8, "sr_strict": False}),
     ("NSR", NSR, {"sr_min_freq": 5, "nsr_ratio": 0.9}, {"sr_min_freq": 5, "nsr_ratio": 0.9}),
@@ -67,8 +68,10 @@ def test_matches_reference(seed, est, missing, kind):
 def test_min_freq_and_m(missing):
     """AODE's superparent frequency limit and m ≠ 1 on top of SR and NSR."""
     X, y, Xt, cards, nc = _data(5)
-    for cls, ours, theirs in [(SR, {"sr_min_freq": 3}, {"sr_min_freq": 3}),
-                              (NSR, {"sr_min_freq": 3, "nsr_ratio": 0.85}, {"sr_min_freq": 3, "nsr_ratio": 0.85})]:
+    cases: list[tuple[type[SR | NSR], dict[str, Any], dict[str, Any]]] = [
+        (SR, {"sr_min_freq": 3}, {"sr_min_freq": 3}),
+        (NSR, {"sr_min_freq": 3, "nsr_ratio": 0.85}, {"sr_min_freq": 3, "nsr_ratio": 0.85})]
+    for cls, ours, theirs in cases:
         clf = cls(m=2.5, missing=missing, min_freq=12, cardinalities=cards, n_classes=nc, **ours).fit(X, y)
         want, gone = ref_subsumption(X, y, Xt, nc, cards, m=2.5, missing=missing, min_freq=12, **theirs)
         assert [set(np.flatnonzero(d).tolist()) for d in clf.deleted_attributes(Xt)] == gone
@@ -100,7 +103,7 @@ def test_tie_rule_by_hand():
     kept. i = 1: j = 0 covers it, 1 > 0 → deleted. i = 2: nothing covers a2 = 0 (N(a2, a3) = 4 ≠ 6).
     i = 3: j = 2 covers it (N(a3, a2) = 4 = N(a2)) with N(a3) ≠ N(a2) → deleted. So {1, 3}: only the
     larger index of the co-occurring pair, and the generalisation a3."""
-    kw = {"estimator": "laplace", "cardinalities": [2, 2, 2, 2], "n_classes": 2}
+    kw: dict[str, Any] = {"estimator": "laplace", "cardinalities": [2, 2, 2, 2], "n_classes": 2}
     clf = SR(sr_min_freq=3, **kw).fit(HAND_X, HAND_Y)
     assert clf.deleted_attributes(HAND_T).tolist() == [[False, True, False, True]]
     assert clf.test_info(HAND_T) == {"elimination": 0.5}
@@ -134,7 +137,7 @@ def test_scan_skip_rule_by_hand():
     X = np.array([[0, 0]] * 100 + [[1, 0]] + [[1, 1]] * 99)
     y = np.arange(200) % 2
     T = np.array([[0, 0]])
-    kw = {"cardinalities": [2, 2], "n_classes": 2}
+    kw: dict[str, Any] = {"cardinalities": [2, 2], "n_classes": 2}
     assert SR(sr_min_freq=1, **kw).fit(X, y).deleted_attributes(T).tolist() == [[False, True]]
     assert NSR(sr_min_freq=1, nsr_ratio=0.99, **kw).fit(X, y).deleted_attributes(T).tolist() == [[True, False]]
     # ratio 0.995 > 100/101: no near-generalisation either way except the exact one (a1 ⊇ a0)
@@ -199,7 +202,8 @@ classifiers: [NB]
 
 # (Weka options, our parameters): the m-estimate default (m = 1), another m, Laplace (-L); the
 # default critical value 50 and 5 (more deletions)
-WEKA_CASES = [
+WekaCase = tuple[tuple[str, ...], dict[str, Any]]
+WEKA_CASES: list[WekaCase] = [
     ((), {}),
     (("-C", "5"), {"sr_min_freq": 5}),
     (("-C", "5", "-M", "2.5"), {"sr_min_freq": 5, "m": 2.5}),
@@ -208,9 +212,10 @@ WEKA_CASES = [
 # data sets where subsumption fires (all but hypothyroid with missing values): (has missing
 # values, extra cases); soybean's -F 300 sends rows with deletions to the naive-Bayes fallback
 # (Weka's: every known attribute)
-WEKA_DATASETS = {"house-votes-84": (True, []),
-                 "soybean": (True, [(("-C", "5", "-F", "300"), {"sr_min_freq": 5, "min_freq": 300})]),
-                 "hypothyroid": (False, []), "mushrooms": (True, [])}
+WEKA_DATASETS: dict[str, tuple[bool, list[WekaCase]]] = {
+    "house-votes-84": (True, []),
+    "soybean": (True, [(("-C", "5", "-F", "300"), {"sr_min_freq": 5, "min_freq": 300})]),
+    "hypothyroid": (False, []), "mushrooms": (True, [])}
 
 
 def _load(path):
@@ -228,7 +233,7 @@ def test_posteriors_equal_weka_aodesr(weka, mirror, tmp_path, monkeypatch, name)
     out = tmp_path / "folds"
     subprocess.run([sys.executable, "-m", "bncbench", "folds", str(cfg), "--dataset", name, "--out", str(out)],
                    check=True, capture_output=True)
-    deleted = {}
+    deleted: dict[tuple[str, ...], int] = {}
     for f in range(3):
         train, test = out / f"{name}-r0-f{f}-train.arff", out / f"{name}-r0-f{f}-test.arff"
         tr, te = _load(train), _load(test)

@@ -4,6 +4,7 @@ models, the frequency test with the held-out instance removed and the strict sto
 
 import functools
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -35,7 +36,7 @@ def _data(seed: int, n_attr: int = 5, constant: bool = False, dup: bool = False)
     return X, y, Xt, cards, nc
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _factors(seed, est, miss, min_freq=1, n_attr=5, constant=False, dup=False):
     X, y, _, cards, nc = _data(seed, n_attr, constant, dup)
     return ref.loo_factors(X.tolist(), y.tolist(), nc, cards.tolist(), est, 1.0, miss, min_freq)
@@ -56,7 +57,7 @@ def _loss_of(eng: LooEngine, parents, children) -> float:
         st = eng._build(b, sorted(children))
         terms = eng._terms_log(st.Bn, b.k)
         if P:
-            has = b.Q[P].any(axis=0)
+            has = np.any(b.Q[P], axis=0)
             A = logsumexp(st.S[P], axis=0)  # S is −inf where p does not qualify
             with np.errstate(invalid="ignore"):
                 terms = np.where(has, eng._terms_log(np.where(has[:, None], A, 0.0), b.k), terms)
@@ -111,9 +112,10 @@ def test_selection_variants(kind, est, variant):
     """ZOL as the loss; a frequency limit that rows fail once held out; an attribute of one value
     (adding / removing it as a child is an exact tie: never taken); repeated rows; 7 attributes."""
     miss = "skip" if est == "laplace" else "value"
-    kw = {"zol": dict(loss="zol"), "min_freq": dict(min_freq=4), "constant": dict(constant=True),
-          "duplicates": dict(dup=True), "wide": dict(n_attr=7)}[variant]
-    clf = _check_wrapper(kind, 3, est, miss, **kw)
+    variants: dict[str, dict[str, Any]] = {"zol": dict(loss="zol"), "min_freq": dict(min_freq=4),
+                                           "constant": dict(constant=True), "duplicates": dict(dup=True),
+                                           "wide": dict(n_attr=7)}
+    clf = _check_wrapper(kind, 3, est, miss, **variants[variant])
     if variant == "constant" and kind in ("CAA", "CAE"):
         assert (2 in clf.children_.tolist()) == (kind == "CAE")
 
@@ -149,8 +151,9 @@ def test_rows_shifted_again_after_drift(kind, monkeypatch):
     (_TABLE_BYTES = 0) as well: the same selection as the oracle."""
     monkeypatch.setattr(aw, "_FAR", 0.999)
     monkeypatch.setattr(aw, "_TABLE_BYTES", 0)
-    cases = [(0, "laplace_joint", "value", {"n_attr": 7}), (1, "laplace_joint", "value", {"dup": True}),
-             (1, "mestimate", "skip", {}), (0, "laplace", "value", {"n_attr": 7})]
+    cases: list[tuple[int, str, str, dict[str, Any]]] = [
+        (0, "laplace_joint", "value", {"n_attr": 7}), (1, "laplace_joint", "value", {"dup": True}),
+        (1, "mestimate", "skip", {}), (0, "laplace", "value", {"n_attr": 7})]
     for seed, est, miss, kw in cases:  # each takes at least one step (so rows are shifted again)
         assert len(_check_wrapper(kind, seed, est, miss, **kw).loss_path_) > 1
 

@@ -18,7 +18,7 @@ from tests.support.data import correlated_codes
 
 def _data(seed, n_rows, n_attr, n_classes, p_missing, parents=2):
     X, y, cards = correlated_codes(np.random.default_rng(seed), n_rows, n_attr, n_classes, p_missing, parents)
-    has_missing = (X < 0).any(axis=0)
+    has_missing = np.any(X < 0, axis=0)
     rows = [tuple(int(v) if v >= 0 else int(cards[i]) for i, v in enumerate(r)) for r in X]
     card = [int(c) + int(m) for c, m in zip(cards, has_missing)]  # |X_i| of §1.5 (missing = a value)
     return X, y, cards, rows, [int(c) for c in y], card
@@ -66,7 +66,7 @@ def test_hill_climbing_matches_reference(seed, max_parents):
 
 
 def test_max_parents_zero_is_naive_bayes():
-    X, y, cards, rows, ys, card = _data(6, 100, 4, 2, 0.0)
+    X, y, cards, _, _, _ = _data(6, 100, 4, 2, 0.0)
     b = BAN(method="hc", cardinalities=cards, n_classes=2, ban_max_parents=0).fit(X, y)
     assert b.parents_ == [[], [], [], []]
 
@@ -102,7 +102,7 @@ def test_predictions_are_laplace_over_parent_sets():
 # -- the CI test ---------------------------------------------------------------------------------
 
 def test_cmi_in_nats_equals_direct_computation():
-    X, y, cards, rows, ys, card = _data(9, 200, 5, 3, 0.05)
+    _, _, cards, rows, ys, _ = _data(9, 200, 5, 3, 0.05)
     T = EntropyTerms(np.array(rows), np.array(ys), np.asarray(cards) + 1, 3)
     for i, j, Z in [(0, 1, ()), (1, 3, (0,)), (0, 4, (1, 2)), (2, 3, (0, 1, 4))]:
         assert T.cmi(i, j, Z) == pytest.approx(ref.cmi_nats(rows, ys, i, j, Z), rel=1e-10, abs=1e-13)

@@ -28,7 +28,8 @@ def network_data(seed: int, n_rows: int, n_attr: int, n_classes: int, n_copies: 
     y = rng.integers(0, n_classes, size=n_rows)
     X = np.empty((n_rows, n_attr), dtype=np.int64)
     for i in range(n_attr):
-        par = rng.choice(i, size=min(i, int(rng.integers(0, max_net_parents + 1))), replace=False) if i else np.zeros(0, dtype=int)
+        par = (rng.choice(i, size=min(i, int(rng.integers(0, max_net_parents + 1))), replace=False)
+               if i else np.zeros(0, dtype=int))
         config = y.copy()
         n_config = n_classes
         for q in par:

@@ -157,7 +157,7 @@ def test_sparse_configs_with_unseen_test_configurations(monkeypatch):
     clf = KBAN(k=3, estimator="laplace", cardinalities=cards, n_classes=nc).fit(X, y)
     assert all(cfg.keys is not None for cfg, _ in clf._tables if cfg.parents)
     unseen = 0
-    for i, (cfg, _) in enumerate(clf._tables):
+    for cfg, _ in clf._tables:
         unseen += int((cfg.index(np.where(Xt < 0, cards, Xt)) < 0).sum())
     assert unseen > 0
     _, _, post = ref_kban(X.tolist(), y.tolist(), cards.tolist(), nc, 3, "laplace", X_test=Xt.tolist())
@@ -229,7 +229,9 @@ def test_closes_cycle_equals_depth_first_search(seed):
         reach: dict = {}
         free = [j for j in range(n) if j != i and j not in parents[i] and i not in parents[j]]
         for _ in range(10):
-            picks = rng.choice(free, size=min(len(free), int(rng.integers(1, 4))), replace=False) if free else []
+            picks: np.ndarray | list[int] = []
+            if free:  # no draw when nothing is free: the later draws stay as they were
+                picks = rng.choice(free, size=min(len(free), int(rng.integers(1, 4))), replace=False)
             into = [int(j) for j in picks if rng.random() < 0.5]
             out = [int(j) for j in picks if int(j) not in into]
             new = [set(par) for par in parents]
@@ -262,10 +264,10 @@ def test_upper_bounds_and_early_stop_against_exact_counts(seed, est):
         changes.append([(j, par) for j, par in enumerate(structure) if par != base[j]])
         structures.append(tuple(structure))
     bounds = scorer.upper_bounds(changes)
-    for structure, bound in zip(structures, bounds.tolist()):
-        exact = scorer.correct(structure)
-        assert exact == int(np.count_nonzero(scorer.scores(structure).argmax(axis=1) == y))
+    for candidate, bound in zip(structures, bounds.tolist()):
+        exact = scorer.correct(candidate)
+        assert exact == int(np.count_nonzero(scorer.scores(candidate).argmax(axis=1) == y))
         assert bound >= exact
         for beat in (exact - 3, exact - 1, exact, exact + 2):
-            got = scorer.correct(structure, beat=beat)
+            got = scorer.correct(candidate, beat=beat)
             assert got == exact if exact > beat else got <= beat

@@ -15,16 +15,18 @@ from bncbench.classifiers.ban.tpda import TPDA, adj_path, tpda
 
 
 @dataclass(frozen=True)
-class O:
+class Outcome:
+    """A scripted CI-test answer (tpda.Outcome): independence, and κ (smaller = less dependent)."""
+
     independent: bool
     key: tuple[float, float]
 
 
-def dep(k: float) -> O:
-    return O(False, (k, k))
+def dep(k: float) -> Outcome:
+    return Outcome(False, (k, k))
 
 
-IND = O(True, (0.0, 0.0))
+IND = Outcome(True, (0.0, 0.0))
 
 
 class Script:
@@ -42,7 +44,7 @@ class Script:
 
 
 def graph(n, edges):
-    adj = [set() for _ in range(n)]
+    adj: list[set[int]] = [set() for _ in range(n)]
     for a, b in edges:
         adj[a].add(b)
         adj[b].add(a)
@@ -196,7 +198,7 @@ def test_independent_pairs_are_never_reconsidered():
 def _star_script(leaves):
     """A star 0–{1..leaves} drafted first, then (1, 2) and (3, 4) thickened (Greedy from {0}
     fails), every later test dependent."""
-    t = {(0, v, ()): dep(10 - v) for v in range(1, leaves + 1)}
+    t: dict[tuple[int, int, tuple[int, ...]], Outcome] = {(0, v, ()): dep(10 - v) for v in range(1, leaves + 1)}
     t.update({(1, 2, ()): dep(5), (3, 4, ()): dep(4), (1, 2, (0,)): dep(3), (3, 4, (0,)): dep(3)})
     for a, b in itertools.combinations(range(1, leaves + 1), 2):
         t.setdefault((a, b, ()), IND)

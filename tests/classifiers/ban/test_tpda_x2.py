@@ -27,6 +27,8 @@ import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 import pytest
@@ -435,7 +437,7 @@ def test_log_sf_near_one_is_relative_accurate():
 # -- the oracle's graph routines -------------------------------------------------------------------
 
 def _graph(n, edges):
-    adj = [set() for _ in range(n)]
+    adj: list[set[int]] = [set() for _ in range(n)]
     for u, v in edges:
         adj[u].add(v)
         adj[v].add(u)
@@ -463,24 +465,20 @@ class _ScriptedTests:
 
     def __init__(self, script):
         self.script = script
-        self.asked = []
+        self.asked: list[tuple[int, ...]] = []
 
     def test(self, i, j, Z):
         Z = tuple(sorted(Z))
         self.asked.append(Z)
         kappa, indep = self.script[Z]
-
-        class T:
-            pass
-        t = T()
-        t.kappa, t.independent = kappa, indep
-        return t
+        return SimpleNamespace(kappa=kappa, independent=indep)
 
 
 def _greedy(script, C):
     run = ref.TPDA([[0] * 6], [0])
-    run.tests = _ScriptedTests(script)
-    return run.greedy(0, 1, C), run.cutset.get((0, 1)), run.tests.asked
+    tests = _ScriptedTests(script)
+    run.tests = cast(ref.X2Tests, tests)  # duck-typed: Greedy calls only .test
+    return run.greedy(0, 1, C), run.cutset.get((0, 1)), tests.asked
 
 
 def test_greedy_break_rule_and_cut_sets():

@@ -71,7 +71,7 @@ def test_fkdb_pair_ties_follow_the_mi_order():
 
 
 def _acyclic(parents):
-    state = {}
+    state: dict[int, int] = {}
 
     def visit(v):
         if state.get(v) == 1:

@@ -134,8 +134,8 @@ def test_class_only_best_petal_means_nb_over_all_textbook_means_prior():
     X = rng.integers(0, 4, size=(40, 4))
     y = np.array([0, 1] * 20)
     Xt = rng.integers(0, 4, size=(10, 4))
-    losses = brute_force_loo_losses(X.tolist(), y.tolist(), 2, [4] * 4, *ref_structure(X.tolist(), y.tolist(), [4] * 4, 2),
-                                    2, "petal")
+    order, parents = ref_structure(X.tolist(), y.tolist(), [4] * 4, 2)
+    losses = brute_force_loo_losses(X.tolist(), y.tolist(), 2, [4] * 4, order, parents, 2, "petal")
     assert min(min(row) for row in losses[1:]) > losses[0][0]  # the premise of this test
     assert ref_select(losses, "petal") == (4, 0)
     p = SKDB(k_max=2, cardinalities=[4] * 4, n_classes=2).fit(X, y)

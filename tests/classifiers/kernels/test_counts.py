@@ -20,7 +20,8 @@ def test_pair_counts_match_loops(seed):
     sizes = rng.integers(1, 5, size=n)
     X = np.column_stack([rng.integers(0, s, N) for s in sizes])
     y = rng.integers(0, nc, N)
-    pc = pair_counts(X, y, sizes, nc)
+    pc = pair_counts(X, y, sizes, int(nc))
+    assert pc.xxy is not None
     for i, j in itertools.product(range(n), repeat=2):
         for a, b, c in itertools.product(range(sizes[i]), range(sizes[j]), range(nc)):
             want = sum(1 for r in range(N) if X[r, i] == a and X[r, j] == b and y[r] == c) if i != j else \

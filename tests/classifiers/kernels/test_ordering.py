@@ -80,7 +80,7 @@ def test_against_gcc_std_sort_and_partial_sort(tmp_path):
     for (heap, s), line in zip(cases, out, strict=True):
         if heap:
             a = list(range(len(s)))
-            ordering._heap_sort(a, 0, len(a), lambda i, j: s[i] > s[j])
+            ordering._heap_sort(a, 0, len(a), lambda i, j, s=s: s[i] > s[j])
         else:
             a = gcc_descending(s).tolist()
         assert a == [int(x) for x in line.split()], (heap, s.tolist())

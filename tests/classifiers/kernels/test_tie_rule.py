@@ -44,7 +44,7 @@ def _raw_cmi_row_sums(pc, i, j, others):
     import bncbench.classifiers.kernels.infotheory as it
 
     saved = it.tie_key
-    it.tie_key = lambda v: np.asarray(v, dtype=np.float64)
+    it.tie_key = lambda values: np.asarray(values, dtype=np.float64)
     try:
         cmi = it.cond_mutual_info(pc)
     finally:

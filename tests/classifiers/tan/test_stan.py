@@ -1,12 +1,14 @@
 """STAN: incremental leave-one-out equals brute-force leave-one-out; rankings; selection."""
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
 from bncbench.classifiers import STAN, TAN
 from bncbench.classifiers.tan.rankings import rank
-from tests.support.data import random_data
 from tests.oracles.tan.stan import brute_force_loo_risks
+from tests.support.data import random_data
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -123,7 +125,8 @@ def test_rankings_keep_attribute_order_on_exact_ties():
     first. (Only ties that are exact floats today; ties that are equal only in exact arithmetic
     are the subject of the tie rule of issue 19.)"""
     X, y = _ranking_data()
-    cases = [(src, at, methods) for src, at in ((1, 0), (1, 7), (4, 2)) for methods in [("mi", "su")]]
+    cases: list[tuple[int, int, Sequence[str | tuple[str, str]]]] = [
+        (src, at, methods) for src, at in ((1, 0), (1, 7), (4, 2)) for methods in [("mi", "su")]]
     cases += [(src, src + 1, list(RANK_ORDERS)) for src in (0, 3, 5)]
     for src, at, methods in cases:
         Xd = np.insert(X, at, X[:, src], axis=1)

@@ -51,6 +51,7 @@ def ref_threshold(values, default: str) -> float:
             theta = 0.0
         if best_theta is None or theta > best_theta:
             best_k, best_theta = k, theta
+    assert best_k is not None
     return L[best_k]
 
 
@@ -59,7 +60,8 @@ def cmi32(R: Ref, i: int, j: int) -> float:
     """I(X_i;X_j|Y) accumulated term by term in float32 in the C++ loop order (value of the higher
     attribute, value of the lower one, class; zero counts skipped), §0.3."""
     hi, lo = max(i, j), min(i, j)
-    rows = [(r[hi], r[lo], yy) for r, yy in zip(R.rows, R.y) if not R.is_missing(hi, r[hi]) and not R.is_missing(lo, r[lo])]
+    rows = [(r[hi], r[lo], yy) for r, yy in zip(R.rows, R.y)
+            if not R.is_missing(hi, r[hi]) and not R.is_missing(lo, r[lo])]
     n = len(rows)
     c3 = Counter(rows)
     chi = Counter((a, c) for a, _, c in rows)
@@ -95,14 +97,14 @@ def local_scores(R: Ref, r: list, float32: bool):
             clmi[(i, j)] = [0.0] * Y
             if R.is_missing(i, r[i]) or R.is_missing(j, r[j]):
                 continue
-            rows = [(row[i], row[j], yy) for row, yy in zip(R.rows, R.y)
-                    if not R.is_missing(i, row[i]) and not R.is_missing(j, row[j])]
-            N = len(rows)
+            pair_rows = [(row[i], row[j], yy) for row, yy in zip(R.rows, R.y)
+                         if not R.is_missing(i, row[i]) and not R.is_missing(j, row[j])]
+            N = len(pair_rows)
             for c in range(Y):
-                k = sum(1 for a, b, yy in rows if a == r[i] and b == r[j] and yy == c)
-                ci = sum(1 for a, _, yy in rows if a == r[i] and yy == c)
-                cj = sum(1 for _, b, yy in rows if b == r[j] and yy == c)
-                cy = sum(1 for _, _, yy in rows if yy == c)
+                k = sum(1 for a, b, yy in pair_rows if a == r[i] and b == r[j] and yy == c)
+                ci = sum(1 for a, _, yy in pair_rows if a == r[i] and yy == c)
+                cj = sum(1 for _, b, yy in pair_rows if b == r[j] and yy == c)
+                cy = sum(1 for _, _, yy in pair_rows if yy == c)
                 clmi[(i, j)][c] = (k / N) * math.log2(cy * k / (ci * cj)) if k else 0.0
 
     def label_sum(vals):
@@ -138,6 +140,7 @@ def prim(w, n):
             for p in added:
                 if best is None or w[p][c] > best[0]:
                     best = (w[p][c], c, p)
+        assert best is not None
         added.append(best[1])
         parent[best[1]] = best[2]
     return [[p] if p >= 0 else [] for p in parent]
@@ -148,7 +151,7 @@ def kdb_structure(score, w, n, k, gcc: bool, order=None):
     the ≤ k preceding attributes with the largest weight, ties → earlier in the order."""
     if order is None:
         order = list(gcc_descending(score)) if gcc and n > 16 else sorted(range(n), key=lambda i: -score[i])
-    parents = [[] for _ in range(n)]
+    parents: list[list[int]] = [[] for _ in range(n)]
     for pos, a in enumerate(order):
         prev = order[:pos]
         parents[a] = sorted(prev, key=lambda p: -w[a][p])[:k]  # stable: ties keep the order
@@ -170,7 +173,8 @@ def factor(R: Ref, i, r, c, parents, backoff):
     if backoff:
         while par and not any(all(row[p] == r[p] for p in par) for row in R.rows):
             par = par[:-1]
-    rows = [(row, yy) for row, yy in zip(R.rows, R.y) if not (R.skip and any(R.is_missing(p, row[p]) for p in par + [i]))]
+    rows = [(row, yy) for row, yy in zip(R.rows, R.y)
+            if not (R.skip and any(R.is_missing(p, row[p]) for p in par + [i]))]
     ctx_rows = [(row, yy) for row, yy in zip(R.rows, R.y) if not (R.skip and any(R.is_missing(p, row[p]) for p in par))]
     num = sum(1 for row, yy in rows if yy == c and row[i] == r[i] and all(row[p] == r[p] for p in par))
     den_rows = ctx_rows if R.est == "laplace_joint" else rows
@@ -182,7 +186,8 @@ def factor(R: Ref, i, r, c, parents, backoff):
 # -- the whole method ---------------------------------------------------------------------------
 def ref_ait(X, y, Xt, n_classes, cards, base="TAN", k=2, backoff=True, cii=True, cip=True, ait=True,
             cip_structure="instance", ait_default_interval="paper", local_kdb_backoff=True,
-            local_kdb_order="local", local_k=None, info_precision="float64", estimator="mestimate", m=1.0, missing="value"):
+            local_kdb_order="local", local_k=None, info_precision="float64", estimator="mestimate", m=1.0,
+            missing="value"):
     """(probabilities, global parents after CII, threshold T_I, local structures per test row).
 
     Local structures: per test row a dict with `parents` (list over networks of per-attribute parent

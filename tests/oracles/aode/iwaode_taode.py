@@ -26,9 +26,9 @@ class Counts:
         # |X_i|: the declared values, plus "missing" under value iff training has one (§1.5)
         self.card = [self.K[i] + (0 if self.skip or all(r[i] >= 0 for r in X) else 1) for i in range(self.n)]
         self.cy = Counter(self.y)
-        self.c1 = Counter()  # (i, v, y)
-        self.c2 = Counter()  # (i, v, j, w, y), i ≠ j
-        self.f1 = Counter()  # (i, v): frequency over all classes
+        self.c1: Counter[tuple[int, int, int]] = Counter()  # (i, v, y)
+        self.c2: Counter[tuple[int, int, int, int, int]] = Counter()  # (i, v, j, w, y), i ≠ j
+        self.f1: Counter[tuple[int, int]] = Counter()  # (i, v): frequency over all classes
         for r, c in zip(self.rows, self.y):
             for i in range(self.n):
                 self.c1[(i, r[i], c)] += 1

@@ -20,7 +20,7 @@ LEAF_SHARE = 0.85
 
 # -- SP ------------------------------------------------------------------------------------------
 def _is_spanning_tree(n, edges):
-    adj = {i: [] for i in range(n)}
+    adj: dict[int, list[int]] = {i: [] for i in range(n)}
     for i, j in edges:
         adj[i].append(j)
         adj[j].append(i)
@@ -99,7 +99,7 @@ def instance_fds(R, x, l_fd, lhs):
     """Left-reduced FDs of instance x as (S, j), S a sorted tuple, in the order (j, |S|, S)."""
     n = R.n
     single = {(a, j) for a in lhs for j in range(n) if j != a and fd_holds(R, x, (a,), j, l_fd)}
-    out = [((a,), j) for a, j in single]
+    out: list[tuple[tuple[int, ...], int]] = [((a,), j) for a, j in single]
     for a, b in itertools.combinations(sorted(lhs), 2):
         for j in range(n):
             if j in (a, b) or (a, j) in single or (b, j) in single:
@@ -145,7 +145,7 @@ def eliminate(fds, n):
 # -- the SPODE average -------------------------------------------------------------------------------
 def _average(R, r, parents, children, min_freq, estimator, m):
     """P(y | x) of §4.8 for one instance r (internal codes)."""
-    n, Y = R.n, R.Y
+    Y = R.Y
 
     def joint(p, w, c):
         num = sum(1 for row, yy in zip(R.rows, R.y) if yy == c and row[p] == w)

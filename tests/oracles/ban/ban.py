@@ -50,7 +50,7 @@ def hill_climb(rows, ys, card, n_classes, max_parents, tol=1e-9):
     far by more than `tol` (float noise of the summation), so ties keep the first candidate in
     the order add < delete < reverse, then (parent, child)."""
     n = len(card)
-    parents = [[] for _ in range(n)]
+    parents: list[list[int]] = [[] for _ in range(n)]
     cur = mdl_score(rows, ys, parents, card, n_classes)
     while True:
         best, best_score = None, cur

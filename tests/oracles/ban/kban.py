@@ -56,8 +56,8 @@ class RefModel:
         self.structure, self.card, self.C, self.est, self.m = structure, card, C, est, m
         self.N = len(y)
         self.cy = Counter(y)
-        self.joint = Counter()
-        self.ctx = Counter()
+        self.joint: Counter[tuple] = Counter()
+        self.ctx: Counter[tuple] = Counter()
         for r, c in zip(rows, y):
             for i, par in enumerate(structure):
                 pv = tuple(r[p] for p in par)
@@ -112,7 +112,7 @@ def ref_correct(rows, y, structure, card, C, est, m, evaluation):
 def ref_candidates(i, parents, cmi, k):
     """Improved MRMR (paper 002 eq. 1), redundancy 0 while parents and candidates are empty."""
     n = len(cmi)
-    cand = []
+    cand: list[int] = []
     while len(cand) + len(parents) < k:
         others = sorted(parents) + cand
         best, best_v = None, None
@@ -123,7 +123,7 @@ def ref_candidates(i, parents, cmi, k):
             for a in others:
                 red += cmi[a][j]
             v = tie_key(cmi[i][j] - (red / len(others) if others else 0.0))
-            if best is None or v > best_v:
+            if best_v is None or v > best_v:
                 best, best_v = j, v
         if best is None:
             break
@@ -170,7 +170,7 @@ def ref_kban(X, y, cards, C, k, est="laplace", m=1.0, evaluation="loo", X_test=(
     n = len(cards)
     N = len(y)
     cmi = ref_cmi(rows, y, n)
-    parents = [frozenset() for _ in range(n)]
+    parents: list[frozenset[int]] = [frozenset() for _ in range(n)]
     cur = ref_correct(rows, y, tuple(tuple(sorted(p)) for p in parents), card, C, est, m, evaluation)
     trace = [cur / N]
     handled = set()

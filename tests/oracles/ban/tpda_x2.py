@@ -134,7 +134,8 @@ def x2_statistics(tables: dict) -> tuple[Fraction, Fraction, int, int]:
         n_s = sum(cells.values())
         if n_s < 2:
             continue  # a stratum with one row contributes nothing anywhere
-        row_tot, col_tot = Counter(), Counter()
+        row_tot: Counter[int] = Counter()
+        col_tot: Counter[int] = Counter()
         for (a, b), n in cells.items():
             row_tot[a] += n
             col_tot[b] += n
@@ -193,7 +194,10 @@ class X2Tests:
         return self._i_ml[(i, j)]
 
     def _compute_i_ml(self, i: int, j: int) -> float:
-        nab, na, nb, ny = Counter(), Counter(), Counter(), Counter()
+        nab: Counter[tuple[int, int, int]] = Counter()
+        na: Counter[tuple[int, int]] = Counter()
+        nb: Counter[tuple[int, int]] = Counter()
+        ny: Counter[int] = Counter()
         for row, c, w in self.rows_w:
             nab[(row[i], row[j], c)] += w
             na[(row[i], c)] += w
@@ -307,6 +311,7 @@ class TPDA:
                 tc = self.tests.test(x, y, [v for v in C if v != c])
                 if best_t is None or tc.kappa < best_t.kappa:
                     best_m, best_t = c, tc
+            assert best_t is not None
             rest = [v for v in C if v != best_m]
             if best_t.independent:
                 self.cutset[(x, y)] = tuple(rest)  # a later successful call overwrites
@@ -342,7 +347,8 @@ class TPDA:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
         L = [p for p in pairs if not T.test(p[0], p[1], ()).independent]
         L.sort(key=lambda p: (-round10(T.i_ml(*p)), p))  # descending I_ML, ties lexicographic
-        self.trace["draft_ties"] = [(p, q) for p, q in itertools.pairwise(L) if round10(T.i_ml(*p)) == round10(T.i_ml(*q))]
+        self.trace["draft_ties"] = [(p, q) for p, q in itertools.pairwise(L)
+                                    if round10(T.i_ml(*p)) == round10(T.i_ml(*q))]
         E, R = [], []
         for i, j in L:
             if joined(self.adj, i, j):
@@ -439,7 +445,7 @@ class TPDA:
         cuts = []
         for i, par in enumerate(parents):
             if len(par) > self.max_parents:  # keep the strongest by I(X_i; X_p | Y), ties → smaller index
-                ranked = sorted(par, key=lambda p, i=i: (-round10(self.tests.i_ml(min(i, p), max(i, p))), p))
+                ranked = sorted(par, key=lambda p: (-round10(self.tests.i_ml(min(i, p), max(i, p))), p))
                 keep = sorted(ranked[: self.max_parents])
                 cuts.append((i, [p for p in par if p not in keep]))
                 parents[i] = keep

@@ -68,7 +68,7 @@ def ref_fkdb_structure(D, k):
             a, b = (i, j) if pos[i] < pos[j] else (j, i)  # a earlier in the MI order
             pairs.append((-tie_key(_cmi(D, a, b)), pos[a], pos[b], a, b))
     pairs.sort()  # CMI descending, then (earlier position, later position)
-    parents = [[] for _ in range(n)]
+    parents: list[list[int]] = [[] for _ in range(n)]
     for _, _, _, a, b in pairs:
         if tie_key(_cond_entropy(D, a, b)) < tie_key(_cond_entropy(D, b, a)):  # H(a | b, Y) < H(b | a, Y): b → a
             parent, child = b, a

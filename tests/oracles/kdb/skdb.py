@@ -52,7 +52,7 @@ def ref_structure(X, y, cards, k_max):
     n = len(cards)
     mi = [tie_key(_mi(rows, y, i)) for i in range(n)]
     order = sorted(range(n), key=lambda i: -mi[i])  # sorted() is stable
-    parents = [[] for _ in range(n)]
+    parents: list[list[int]] = [[] for _ in range(n)]
     for pos, a in enumerate(order):
         parents[a] = sorted(order[:pos], key=lambda p: -tie_key(_cmi(rows, y, a, p)))[:k_max]
     return order, parents
@@ -80,10 +80,10 @@ class _Counts:
     def __init__(self, rows, y, parents):
         self.N = len(rows)
         self.cy = Counter(y)
-        self.joint = Counter()  # (a, d, prefix, x_a, y)
-        self.ctx = Counter()    # (a, d, prefix, y)
-        self.xall = Counter()   # (a, d, prefix, x_a): all classes
-        self.pall = Counter()   # (a, d, prefix): all classes
+        self.joint: Counter[tuple] = Counter()  # (a, d, prefix, x_a, y)
+        self.ctx: Counter[tuple] = Counter()    # (a, d, prefix, y)
+        self.xall: Counter[tuple] = Counter()   # (a, d, prefix, x_a): all classes
+        self.pall: Counter[tuple] = Counter()   # (a, d, prefix): all classes
         for r, c in zip(rows, y):
             for a, par in enumerate(parents):
                 for d in range(len(par) + 1):

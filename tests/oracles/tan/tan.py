@@ -23,6 +23,7 @@ def ref_tan(X, y, Xt, n_classes, cards, estimator="mestimate", m=1.0, missing="v
             for p in added:
                 if best is None or w[p][c] > best[0]:
                     best = (w[p][c], c, p)
+        assert best is not None
         added.append(best[1])
         parent[best[1]] = best[2]
     out = []
