@@ -5,6 +5,7 @@ docs/algorithms.md §4.9."""
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -93,14 +94,18 @@ class AIT(BayesNetClassifier):
     where the child is known, which can differ).
     """
 
-    PARAMS = {**BayesNetClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0),
-              "backoff": Param(bool), "cii": Param(bool), "cip": Param(bool), "ait": Param(bool),
-              "cip_structure": Param(str, ("instance", "per_label")),
-              "ait_default_interval": Param(str, ("paper", "first", "last")), "local_kdb_backoff": Param(bool),
-              "local_kdb_order": Param(str, ("local", "global")), "local_k": Param(int, low=0, none=True),
-              "info_precision": SHARED_PARAMS["info_precision"]}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0), "backoff": Param(bool),
+        "cii": Param(bool), "cip": Param(bool), "ait": Param(bool),
+        "cip_structure": Param(str, ("instance", "per_label")),
+        "ait_default_interval": Param(str, ("paper", "first", "last")), "local_kdb_backoff": Param(bool),
+        "local_kdb_order": Param(str, ("local", "global")), "local_k": Param(int, low=0, none=True),
+        "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, *, base: str = "TAN", k: int = 2, backoff: bool = True, cii: bool = True, cip: bool = True, ait: bool = True, cip_structure: str = "instance", ait_default_interval: str = "paper", local_kdb_backoff: bool = True, local_kdb_order: str = "local", local_k: int | None = None, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+    def __init__(self, *, base: str = "TAN", k: int = 2, backoff: bool = True, cii: bool = True, cip: bool = True,
+                 ait: bool = True, cip_structure: str = "instance", ait_default_interval: str = "paper",
+                 local_kdb_backoff: bool = True, local_kdb_order: str = "local", local_k: int | None = None,
+                 info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.base = base
@@ -144,7 +149,8 @@ class AIT(BayesNetClassifier):
         self._cip_default = "first" if self.ait_default_interval in ("paper", "first") else "last"
         iu = np.triu_indices(n, 1)
         self.threshold_ = knee_threshold(self.cmi_[iu], cii_default) if (self.ait and self.cii) else -np.inf
-        self.parents_ = [[p for p in par if self.cmi_[i, p] > self.threshold_] for i, par in enumerate(self.base_parents_)]
+        self.parents_ = [[p for p in par if self.cmi_[i, p] > self.threshold_]
+                         for i, par in enumerate(self.base_parents_)]
         removed = sum(len(a) - len(b) for a, b in zip(self.base_parents_, self.parents_))
         self.info_ = {"cii_threshold": float(self.threshold_) if np.isfinite(self.threshold_) else None,
                       "cii_arcs_removed": int(removed)}

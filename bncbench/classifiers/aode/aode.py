@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
@@ -16,7 +18,7 @@ class AODE(BayesNetClassifier):
     value occurs at least `min_freq` times in training (never a missing value under skip);
     NB when Q is empty."""
 
-    PARAMS = {**BayesNetClassifier.PARAMS, "min_freq": Param(int, low=0)}
+    PARAMS: ClassVar[dict[str, Param]] = {**BayesNetClassifier.PARAMS, "min_freq": Param(int, low=0)}
 
     def __init__(self, *, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
@@ -39,8 +41,8 @@ class AODE(BayesNetClassifier):
         self.value_freq_ = pc.xy.sum(axis=1)
         # ln P̂(x_p, y) per slot
         if skip:
-            known = np.array([pc.xy[pc.offsets[a]:pc.offsets[a] + self.sizes_[a] - 1].sum() for a in range(self.sizes_.size)],
-                             dtype=np.float64)
+            known = np.array([pc.xy[pc.offsets[a]:pc.offsets[a] + self.sizes_[a] - 1].sum()
+                              for a in range(self.sizes_.size)], dtype=np.float64)
             total_p = known[attr_slot][:, None]
         else:
             total_p = N

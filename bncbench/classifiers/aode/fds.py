@@ -49,7 +49,7 @@ class FDSet:
     b: np.ndarray
     t: np.ndarray
 
-    def take(self, idx: np.ndarray) -> "FDSet":
+    def take(self, idx: np.ndarray) -> FDSet:
         return FDSet(self.row[idx], self.a[idx], self.b[idx], self.t[idx])
 
 
@@ -95,7 +95,8 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
             n_ab = pair_n[offsets[a]:offsets[a] + sa, offsets[b]:offsets[b] + sb].reshape(-1)  # key x_a·S_b + x_b
             ok = n_ab >= min_support
             if skip:
-                ok = (ok.reshape(sa, sb) & (np.arange(sa) < sa - 1)[:, None] & (np.arange(sb) < sb - 1)[None, :]).ravel()
+                ok = (ok.reshape(sa, sb) & (np.arange(sa) < sa - 1)[:, None]
+                      & (np.arange(sb) < sb - 1)[None, :]).ravel()
             if not ok.any():
                 continue
             if G is None:
@@ -119,7 +120,6 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
 def instance_fds(tables: FDTables, Xc: np.ndarray) -> FDSet:
     """The left-reduced FDs that hold for each row of Xc (step 1 of §4.8.2): every x_a → x_j, and
     every {x_a, x_b} → x_j for which neither x_a → x_j nor x_b → x_j holds."""
-    rows, n = Xc.shape
     single = tables.single[Xc + tables.offsets[None, :]] == Xc[:, None, :]  # [row, a, j]: x_a → x_j
     r1, a1, t1 = np.nonzero(single)
     parts = [(r1, a1, a1, t1, np.ones(r1.size, dtype=np.int8))]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.aode.spode import inverse_normalise, logsumexp, spode_blocks
@@ -62,10 +64,11 @@ class IWAODE(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAMS = {**BayesNetClassifier.PARAMS, "iwaode_weight_power": Param(str, ("children", "once"))}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "iwaode_weight_power": Param(str, ("children", "once"))}
 
-    def __init__(self, *, iwaode_weight_power: str = "children", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, iwaode_weight_power: str = "children", estimator: str = "mestimate", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.iwaode_weight_power = iwaode_weight_power
 

@@ -5,6 +5,7 @@ BAN (`method="tpda"`, the search of `tpda.py`) — the classifier over either st
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -71,13 +72,15 @@ class BAN(BayesNetClassifier):
     """
 
     NEEDS_PAIRS = False
-    PARAMS = {**BayesNetClassifier.PARAMS, "method": Param(str, ("tpda", "hc")), "ban_test": Param(str, ("x2",)),
-              "ban_alpha": Param(float, low=0, high=1, open="both"), "ban_min_rows_per_df": Param(float, low=0),
-              "ban_max_parents": Param(int, low=0)}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "method": Param(str, ("tpda", "hc")), "ban_test": Param(str, ("x2",)),
+        "ban_alpha": Param(float, low=0, high=1, open="both"), "ban_min_rows_per_df": Param(float, low=0),
+        "ban_max_parents": Param(int, low=0)}
     SUPPORTED_MISSING = ("value",)
 
-    def __init__(self, *, method: str = "tpda", ban_test: str = "x2", ban_alpha: float = 0.01, ban_min_rows_per_df: float = 5.0, ban_max_parents: int = 8, estimator: str = "laplace", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, method: str = "tpda", ban_test: str = "x2", ban_alpha: float = 0.01,
+                 ban_min_rows_per_df: float = 5.0, ban_max_parents: int = 8, estimator: str = "laplace", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.method = method
         self.ban_test = ban_test

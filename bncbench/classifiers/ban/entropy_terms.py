@@ -14,7 +14,7 @@ import numpy as np
 
 
 def _exact_comparison(op):
-    def compare(self: "CMIValue", other) -> bool:
+    def compare(self: CMIValue, other) -> bool:
         if not isinstance(other, (CMIValue, numbers.Real)):
             return NotImplemented
         return op(*self._pair(other))
@@ -36,7 +36,7 @@ class CMIValue(float):
     TOL = 1e-9
     __slots__ = ("_exact", "_thunk")
 
-    def __new__(cls, approx: float, thunk) -> "CMIValue":
+    def __new__(cls, approx: float, thunk) -> CMIValue:
         self = super().__new__(cls, approx)
         self._exact = None
         self._thunk = thunk
@@ -68,7 +68,7 @@ class CMIValue(float):
     __gt__ = _exact_comparison(operator.gt)
     __ge__ = _exact_comparison(operator.ge)
 
-    def __neg__(self) -> "CMIValue":
+    def __neg__(self) -> CMIValue:
         return CMIValue(-self.approx, lambda: -self.exact())
 
     __hash__ = None  # equality is exact-on-near-ties: not hashable

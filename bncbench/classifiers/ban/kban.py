@@ -4,6 +4,8 @@ improved-MRMR candidate parents (paper 002, docs/algorithms.md §4.6)."""
 from __future__ import annotations
 
 import itertools
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.ban.kban_scorer import StructureScorer
@@ -97,10 +99,11 @@ class KBAN(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAMS = {**BayesNetClassifier.PARAMS, "k": Param(int, low=0), "kban_eval": Param(str, ("loo", "train"))}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "k": Param(int, low=0), "kban_eval": Param(str, ("loo", "train"))}
 
-    def __init__(self, *, k: int = 3, kban_eval: str = "loo", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, k: int = 3, kban_eval: str = "loo", estimator: str = "mestimate", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k = k
         self.kban_eval = kban_eval

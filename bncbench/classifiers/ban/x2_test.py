@@ -196,8 +196,8 @@ class X2Test:
         rep = np.empty(g, dtype=np.int64)
         rep[ids] = np.arange(T.n)
         values = {a: T._cols[a][rep] for a in C0}
-        domain = _Domain(values.__getitem__, (None, T._y[rep], T.n_classes), np.bincount(ids, minlength=g).astype(np.float64),
-                         {})
+        domain = _Domain(values.__getitem__, (None, T._y[rep], T.n_classes),
+                         np.bincount(ids, minlength=g).astype(np.float64), {})
         return _Frame(i, j, frozenset(C0), domain, self._pair(i, j)[rep])
 
     # -- numbering of the strata ------------------------------------------------------------------

@@ -8,8 +8,8 @@ import numpy as np
 from bncbench.classifiers.kdb.kdb import KDB
 from bncbench.classifiers.kernels.counts import PairCounts
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.ties import info_values
 from bncbench.classifiers.kernels.ordering import gcc_descending, stable_descending
+from bncbench.classifiers.kernels.ties import info_values
 
 
 class FKDB(KDB):
@@ -58,9 +58,11 @@ class FKDB(KDB):
     attribute, its parents in the order their arcs were added).
     """
 
-    def __init__(self, *, k: int = 2, backoff: bool = True, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(k=k, backoff=backoff, info_precision=info_precision, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, k: int = 2, backoff: bool = True, info_precision: str = "float64",
+                 estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,
+                 n_classes: int | None = None):
+        super().__init__(k=k, backoff=backoff, info_precision=info_precision, estimator=estimator, m=m, missing=missing,
+                         cardinalities=cardinalities, n_classes=n_classes)
 
     def _structure(self, pc: PairCounts, skip: bool) -> None:
         """§4.11's structure; the tables and the prediction are KDB's."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
@@ -45,10 +47,13 @@ class KDB(BayesNetClassifier):
     Attributes: `mi_` (I(X_i;Y)), `order_`, `parents_` (per attribute, its parents in CMI order).
     """
 
-    PARAMS = {**BayesNetClassifier.PARAMS, "k": Param(int, low=0), "backoff": Param(bool), "info_precision": SHARED_PARAMS["info_precision"]}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "k": Param(int, low=0), "backoff": Param(bool),
+        "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, *, k: int = 1, backoff: bool = False, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, k: int = 1, backoff: bool = False, info_precision: str = "float64",
+                 estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,
+                 n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k = k
         self.backoff = backoff
@@ -98,7 +103,8 @@ class KDB(BayesNetClassifier):
                                       rad + [int(self.sizes_[i]), self.n_classes_])
                 # a parent prefix "occurred" if some training row has it, whatever its class or child
                 # value (§4.3; under skip a row whose child is missing counts too)
-                exist = config_counts([Xc[ctx_rows, p] for p in pre], rad) if l else (np.zeros(1, np.int64), np.array([ctx_rows.sum()]))
+                exist = config_counts([Xc[ctx_rows, p] for p in pre], rad) if l \
+                    else (np.zeros(1, np.int64), np.array([ctx_rows.sum()]))
                 levels.append((pre, rad, ctx, joint, exist, int(rows.sum()), int(ctx_rows.sum())))
             self._tables.append(levels)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
@@ -74,10 +76,12 @@ class SKDB(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAMS = {**BayesNetClassifier.PARAMS, "k_max": Param(int, low=0), "select_k": Param(bool),
-              "skdb_variant": Param(str, ("petal", "textbook")), "info_precision": SHARED_PARAMS["info_precision"]}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "k_max": Param(int, low=0), "select_k": Param(bool),
+        "skdb_variant": Param(str, ("petal", "textbook")), "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, *, k_max: int = 5, select_k: bool = True, skdb_variant: str = "petal", info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+    def __init__(self, *, k_max: int = 5, select_k: bool = True, skdb_variant: str = "petal",
+                 info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k_max = k_max
@@ -230,7 +234,7 @@ class SKDB(BayesNetClassifier):
         ny, sa = self.n_classes_, int(self.sizes_[a])
         par = self.parents_[a][: self.k_]
         levels = []
-        for d, g, G, keys in self._prefix_ids(Xc, par):
+        for _, g, G, keys in self._prefix_ids(Xc, par):
             ctx = config_counts([g, y], [G, ny])
             joint = config_counts([g, Xc[:, a], y], [G, sa, ny])
             levels.append((keys, ctx, joint))

@@ -106,7 +106,8 @@ def attribute_mutual_info(pc: PairCounts, precision: str = "float64", skip_missi
     out = np.zeros((n, n))
     for i in range(n):
         for j in range(i + 1, n):
-            c = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].sum(axis=2).astype(np.float64)
+            c = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].sum(axis=2) \
+                .astype(np.float64)
             t = c.sum()
             if t <= 0:
                 continue
@@ -126,7 +127,8 @@ def class_mi_given_attribute(pc: PairCounts, precision: str = "float64", skip_mi
         for j in range(n):
             if i == j:
                 continue
-            c = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)  # [x, x', y]
+            # [x, x', y]
+            c = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)
             t = c.sum()
             if t <= 0:
                 continue

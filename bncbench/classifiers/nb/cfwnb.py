@@ -3,6 +3,8 @@ IEEE TKDE 31(2):201–213, 2019), docs/algorithms.md §4.10."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
@@ -53,7 +55,7 @@ class CFWNB(BayesNetClassifier):
     (per attribute, ln P̂(a_i | c) of each value slot, the missing slot last).
     """
 
-    PARAMS = {**BayesNetClassifier.PARAMS, "cfwnb_mi": Param(str, ("ml", "smoothed"))}
+    PARAMS: ClassVar[dict[str, Param]] = {**BayesNetClassifier.PARAMS, "cfwnb_mi": Param(str, ("ml", "smoothed"))}
 
     def __init__(self, *, cfwnb_mi: str = "ml", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
