@@ -169,7 +169,7 @@ class AIT(BayesNetClassifier):
         if skip:
             real[off + sizes - 1] = False  # the missing slot is left out of every count
         self._real = real
-        xxy = pc.xxy
+        xxy = pc.pairs
         self._V = V
         den_slots = real if (skip and self.estimator != "laplace_joint") else np.ones(V, dtype=bool)
         pden = np.add.reduceat(xxy * den_slots[:, None, None], off, axis=0)  # [child attr, parent slot, y]

@@ -48,7 +48,7 @@ class AODE(BayesNetClassifier):
             total_p = N
         self.log_joint_ = log_joint(pc.xy, total_p, card_slot[:, None] * ny, self.estimator, self.m)
         # ln P̂(x_c | y, x_p) for every (p slot, c slot): num = N(x_p, x_c, y)
-        num = pc.xxy.astype(np.float64)  # [p slot, c slot, y]
+        num = pc.pairs.astype(np.float64)  # [p slot, c slot, y]
         if skip:
             # denominator: N(x_p, y) minus instances with x_c missing = Σ over known c slots
             ends = pc.offsets + self.sizes_ - 1

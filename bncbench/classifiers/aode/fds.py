@@ -73,7 +73,7 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
     missing_slot = np.zeros(V, dtype=bool)
     missing_slot[offsets + sizes - 1] = True
     freq = pc.xy.sum(axis=1)                          # N(x_a) per slot
-    pair_n = pc.xxy.sum(axis=2) if n > 1 else None    # N(x_a, x_b) per slot pair
+    pair_n = pc.pairs.sum(axis=2) if n > 1 else None  # N(x_a, x_b) per slot pair
     usable = lhs[attr_of_slot] & (freq >= min_support)
     if skip:
         usable &= ~missing_slot

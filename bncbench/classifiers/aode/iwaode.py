@@ -85,7 +85,7 @@ class IWAODE(BayesNetClassifier):
         valid = np.arange(attr_slot.size) - pc.offsets[attr_slot] < self.card_[attr_slot]
         self.log_prior_ = log_prior(pc.class_counts, est, m)
         self.log_joint_ = log_joint(pc.xy, N, card_slot[:, None] * ny, est, m)  # ln P̂(x_p, y)
-        num = pc.xxy.astype(np.float64)  # [p slot, c slot, y]
+        num = pc.pairs.astype(np.float64)  # [p slot, c slot, y]
         self.log_cond_ = log_cond(num, np.broadcast_to(pc.xy[:, None, :], num.shape), card_slot[None, :, None],
                                   est, m, ctx_cells=ny * card_slot[:, None, None], tot_num=N, tot_den=N)
         cells3 = (card_slot[:, None] * card_slot[None, :] * ny)[:, :, None]

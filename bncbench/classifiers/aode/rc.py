@@ -20,7 +20,7 @@ from bncbench.classifiers.aode.sp import SP, average_spodes
 from bncbench.classifiers.kernels.params import Param
 
 
-class _ChildRemoval:
+class _ChildRemoval(AODE):
     """What RC and SP+RC share: FD tables over the LHS attributes `parent_mask_`, the per-row
     eliminations, the SPODE average without the eliminated children, and `test_info`."""
 
@@ -28,6 +28,9 @@ class _ChildRemoval:
     #: vacuously for every target)
     RC_PARAMS: ClassVar[dict[str, Param]] = {
         "rc_min_support": Param(int, low=1), "rc_canonical_cover": Param(bool), "rc_remove_as_parent": Param(bool)}
+    rc_min_support: int
+    rc_canonical_cover: bool
+    rc_remove_as_parent: bool
 
     def _fit_fds(self, Xc: np.ndarray) -> None:
         self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),

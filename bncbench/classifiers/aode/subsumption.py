@@ -55,7 +55,7 @@ class _SubsumptionAODE(AODE):
         V = pc.xy.shape[0]
         lim, strict, ratio = self._rule()
         f = self.value_freq_                      # N(x_j) per slot
-        both = pc.xxy.sum(axis=2)                 # N(x_i, x_j) over all classes [slot i, slot j]
+        both = pc.pairs.sum(axis=2)               # N(x_i, x_j) over all classes [slot i, slot j]
         known = np.ones(V, dtype=bool)            # slots that take part in subsumption
         if self.missing == "skip":
             known[pc.offsets + self.sizes_ - 1] = False

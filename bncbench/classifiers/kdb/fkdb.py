@@ -88,7 +88,7 @@ def conditional_entropies(pc: PairCounts, precision: str = "float64", skip_missi
     starts = np.concatenate([[0], np.cumsum(real)[:-1]]).astype(np.int64)
     out = np.zeros((n, n))
     for i in range(n):
-        slab = pc.xxy[pc.offsets[i] + np.arange(real[i])][:, sel].astype(np.float64)  # [x_i, x_j (all j), y]
+        slab = pc.pairs[pc.offsets[i] + np.arange(real[i])][:, sel].astype(np.float64)  # [x_i, x_j (all j), y]
         cond = slab.sum(axis=0)                                  # N(x_j, y) on the rows with X_i known
         with np.errstate(divide="ignore", invalid="ignore"):
             terms = np.where(slab > 0, slab * np.log2(cond[None] / slab), 0.0)

@@ -31,6 +31,13 @@ class PairCounts:
     def n(self) -> int:
         return int(self.class_counts.sum())
 
+    @property
+    def pairs(self) -> np.ndarray:
+        """`xxy`, for a model that reads the pairwise counts (ValueError when they were not counted)."""
+        if self.xxy is None:
+            raise ValueError("these counts have no (x_i, x_j, y) table: count them with pairs=True")
+        return self.xxy
+
     def __sub__(self, other: PairCounts) -> PairCounts:
         """Counts of a subset removed: the training counts of a fold are the counts of all rows
         minus those of its test rows (exact integer arithmetic)."""

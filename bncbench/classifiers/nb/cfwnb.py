@@ -122,7 +122,7 @@ def _cfwnb_mutual_info(pc: PairCounts, card: np.ndarray, smoothed: bool) -> tupl
         return relevance, np.zeros((n, n))
 
     # redundancy: block (i, j) of the class-summed pair counts
-    cab = pc.xxy[np.ix_(sel, sel)].sum(axis=2).astype(np.float64)  # N(a, b)
+    cab = pc.pairs[np.ix_(sel, sel)].sum(axis=2).astype(np.float64)  # N(a, b)
     row_m = np.add.reduceat(cab, starts, axis=1)             # (V, n): N(a) on the rows with A_j known
     col_m = np.add.reduceat(cab, starts, axis=0)             # (n, V): N(b) on the rows with A_i known
     tot = np.add.reduceat(row_m, starts, axis=0)             # (n, n): T_ij

@@ -81,7 +81,7 @@ class STAN(TAN):
                 den = pc.class_counts[None, None, :].astype(np.float64)
         else:
             cp = slice(pc.offsets[p], pc.offsets[p] + self.sizes_[p])
-            num = pc.xxy[ci, cp].astype(np.float64)  # [x_i, x_p, y]
+            num = pc.pairs[ci, cp].astype(np.float64)  # [x_i, x_p, y]
             den = (num[:-1] if skip else num).sum(axis=0, keepdims=True)
             if skip:
                 tot_num = float(num[:-1, :-1].sum())
@@ -115,8 +115,8 @@ class STAN(TAN):
             parentless = np.zeros(other.shape[:2], dtype=bool)
             if self.loo_backoff:
                 pc = self.counts_
-                cells = pc.xxy[pc.offsets[i]:pc.offsets[i] + self.sizes_[i],
-                               pc.offsets[p]:pc.offsets[p] + self.sizes_[p]]
+                cells = pc.pairs[pc.offsets[i]:pc.offsets[i] + self.sizes_[i],
+                                 pc.offsets[p]:pc.offsets[p] + self.sizes_[p]]
                 parentless |= cells.sum(axis=2) < 2  # N(x_i, x_π) − own < 1
             if skip:
                 parentless[:, -1] = True  # parent missing
