@@ -91,6 +91,7 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
         for b in np.flatnonzero(lhs).tolist():
             if b <= a:
                 continue
+            assert pair_n is not None  # two LHS attributes: n > 1
             sa, sb = int(sizes[a]), int(sizes[b])
             n_ab = pair_n[offsets[a]:offsets[a] + sa, offsets[b]:offsets[b] + sb].reshape(-1)  # key x_a·S_b + x_b
             ok = n_ab >= min_support
@@ -123,15 +124,15 @@ def instance_fds(tables: FDTables, Xc: np.ndarray) -> FDSet:
     single = tables.single[Xc + tables.offsets[None, :]] == Xc[:, None, :]  # [row, a, j]: x_a → x_j
     r1, a1, t1 = np.nonzero(single)
     parts = [(r1, a1, a1, t1, np.ones(r1.size, dtype=np.int8))]
-    for (a, b), det, ok in zip(tables.pairs, tables.pair_det, tables.pair_ok):
-        key = Xc[:, a].astype(np.int64) * int(tables.sizes[b]) + Xc[:, b]
+    for (a2, b2), det, ok in zip(tables.pairs, tables.pair_det, tables.pair_ok):
+        key = Xc[:, a2].astype(np.int64) * int(tables.sizes[b2]) + Xc[:, b2]
         sel = np.flatnonzero(ok[key])
         if not sel.size:
             continue
         hold = det[key[sel]] == Xc[sel]
-        hold &= ~(single[sel, a] | single[sel, b])  # left-reduction
-        r, t = np.nonzero(hold)
-        parts.append((sel[r], np.full(r.size, a), np.full(r.size, b), t, np.full(r.size, 2, dtype=np.int8)))
+        hold &= ~(single[sel, a2] | single[sel, b2])  # left-reduction
+        r2, t2 = np.nonzero(hold)
+        parts.append((sel[r2], np.full(r2.size, a2), np.full(r2.size, b2), t2, np.full(r2.size, 2, dtype=np.int8)))
     row, a, b, t, size = (np.concatenate(c) for c in zip(*parts))
     order = np.lexsort((b, a, size, t, row))
     return FDSet(row[order].astype(np.intp), a[order].astype(np.intp), b[order].astype(np.intp),
