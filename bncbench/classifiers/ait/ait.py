@@ -284,6 +284,7 @@ class AIT(BayesNetClassifier):
             if self.local_kdb_order == "global":
                 order = np.broadcast_to(self.order_, (B * S, n))
             else:
+                assert score is not None  # KDB: `_local_scores` gives the MI
                 order = descending_orders(score.reshape(B * S, n), self.info_precision == "float32")
             par = kdb_parents_batch(order, w, pidx, k)
         par = par.reshape(B, S, n, k)
@@ -401,7 +402,8 @@ class AIT(BayesNetClassifier):
         (sizes..., |Y|) or None, sparse (keys, counts) or None, number of rows)."""
         key = ("table", attrs, rows_of)
         if key not in cache:
-            cols = self._cols
+            cols, ytr = self._cols, self._ytr
+            assert cols is not None and ytr is not None  # kept in fit whenever a table has ≥ 2 parents
             nc = self.n_classes_
             sizes = [int(self.sizes_[a]) for a in attrs]
             flat = cols[attrs[0]].copy()  # mixed-radix key of (attrs..., class), built in place
@@ -409,7 +411,7 @@ class AIT(BayesNetClassifier):
                 flat *= size
                 flat += cols[a]
             flat *= nc
-            flat += self._ytr
+            flat += ytr
             if rows_of:
                 mask = np.ones(flat.size, dtype=bool)
                 for a in rows_of:
@@ -444,10 +446,11 @@ class AIT(BayesNetClassifier):
         base = sum(vals[:, t].astype(np.int64) * stride[t] for t in keep)
         slots = range(sizes[drop]) if drop is not None else [0]
         classes = cls if cls is not None else np.arange(nc)[None, :]
-        total = 0
+        total: np.ndarray | int = 0
         for v in slots:
             key = (base + (v * stride[drop] if drop is not None else 0))[:, None] + classes
             total = total + lookup(keys, counts, key)
+        assert isinstance(total, np.ndarray)  # slots is never empty
         return total if cls is not None else total.sum(axis=1)
 
     # -- prediction --------------------------------------------------------------------
@@ -496,9 +499,9 @@ class AIT(BayesNetClassifier):
                 out[s:s + b] = _softmax(self.log_prior_ + f.sum(axis=1))
             else:  # every label's network scores every class; posteriors averaged
                 S = pr.shape[1]
-                f = self._log_factors(Xq, np.repeat(np.arange(b), S * n), np.tile(np.arange(n), b * S),
-                                      pr.reshape(b * S * n, k), labels, backoff, cache).reshape(b, S, n, nc)
-                post = _softmax(self.log_prior_ + f.sum(axis=2)).sum(axis=1)
+                fs = self._log_factors(Xq, np.repeat(np.arange(b), S * n), np.tile(np.arange(n), b * S),
+                                       pr.reshape(b * S * n, k), labels, backoff, cache).reshape(b, S, n, nc)
+                post = _softmax(self.log_prior_ + fs.sum(axis=2)).sum(axis=1)
                 out[s:s + b] = post / post.sum(axis=1, keepdims=True)
         return out, tps, removed
 

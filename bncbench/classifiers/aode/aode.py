@@ -40,6 +40,7 @@ class AODE(BayesNetClassifier):
         missing_slot[pc.offsets + self.sizes_ - 1] = True
         self.value_freq_ = pc.xy.sum(axis=1)
         # ln P̂(x_p, y) per slot
+        total_p: np.ndarray | float
         if skip:
             known = np.array([pc.xy[pc.offsets[a]:pc.offsets[a] + self.sizes_[a] - 1].sum()
                               for a in range(self.sizes_.size)], dtype=np.float64)

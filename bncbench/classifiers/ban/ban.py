@@ -14,10 +14,13 @@ from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
 from bncbench.classifiers.ban.tpda import tpda
 from bncbench.classifiers.ban.x2_test import X2Test
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kernels.counts import config_counts, lookup, mixed_key
+from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, lookup, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
+
+#: per attribute: (parents, their radices, N(π, y), N(π, x_i, y), training rows)
+_CountTables = list[tuple[list[int], list[int], KeyCounts, KeyCounts, int]]
 
 
 class BAN(BayesNetClassifier):
@@ -117,9 +120,9 @@ class BAN(BayesNetClassifier):
         info["parent_cap_cuts"] = cuts
         return parents, info
 
-    def _count_tables(self, Xc: np.ndarray, y: np.ndarray, parents: list[list[int]]) -> list:
+    def _count_tables(self, Xc: np.ndarray, y: np.ndarray, parents: list[list[int]]) -> _CountTables:
         """Per attribute: (parents, radices, N(π, y) table, N(π, x_i, y) table), sparse."""
-        tables = []
+        tables: _CountTables = []
         ny = self.n_classes_
         for i, par in enumerate(parents):
             rad = [int(self.sizes_[p]) for p in par]
@@ -128,7 +131,7 @@ class BAN(BayesNetClassifier):
             tables.append((par, rad, ctx, joint, y.shape[0]))
         return tables
 
-    def _jll(self, Xc: np.ndarray, prior: np.ndarray, tables: list) -> np.ndarray:
+    def _jll(self, Xc: np.ndarray, prior: np.ndarray, tables: _CountTables) -> np.ndarray:
         ny = self.n_classes_
         jll = np.tile(prior, (Xc.shape[0], 1))
         cls = np.arange(ny)[None, :]

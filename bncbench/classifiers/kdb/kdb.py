@@ -8,6 +8,7 @@ import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import (
+    KeyCounts,
     PairCounts,
     config_counts,
     lookup,
@@ -18,6 +19,10 @@ from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_inf
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
+
+#: one parent-prefix depth of an attribute's sparse tables: (prefix, its radices, N(prefix, y),
+#: N(prefix, x_i, y), the prefixes that occur, rows counted, rows with the prefix known)
+_Level = tuple[list[int], list[int], KeyCounts, KeyCounts, KeyCounts, int, int]
 
 
 class KDB(BayesNetClassifier):
@@ -86,9 +91,9 @@ class KDB(BayesNetClassifier):
             self._value_freq = pc.xy.sum(axis=1)
             self.counts_offsets_ = pc.offsets
             return
-        self._tables = []
+        self._tables: list[list[_Level]] = []
         for i, par in enumerate(self.parents_):
-            levels = []
+            levels: list[_Level] = []
             for l in range(len(par) + 1):
                 pre = par[:l]
                 rad = [int(self.sizes_[p]) for p in pre]
@@ -108,7 +113,7 @@ class KDB(BayesNetClassifier):
                 levels.append((pre, rad, ctx, joint, exist, int(rows.sum()), int(ctx_rows.sum())))
             self._tables.append(levels)
 
-    def _level_logs(self, Xc, i, level, rows) -> np.ndarray:
+    def _level_logs(self, Xc: np.ndarray, i: int, level: _Level, rows: np.ndarray) -> np.ndarray:
         pre, rad, ctx, joint, _, total, total_ctx = level
         ny = self.n_classes_
         base = mixed_key([Xc[rows, p] for p in pre], rad) if pre else np.zeros(int(rows.sum()), np.int64)

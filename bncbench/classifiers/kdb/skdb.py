@@ -7,7 +7,7 @@ from typing import ClassVar
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kernels.counts import config_counts, count_flat, lookup
+from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, count_flat, lookup
 from bncbench.classifiers.kernels.estimators import cond, log_cond, log_prior, prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
@@ -173,7 +173,9 @@ class SKDB(BayesNetClassifier):
             xa = Xc[:, a]
             # per depth d: the (y, node) estimates, and per instance the column of model d's node
             # (depth min(d, D)) in the stacked tables and that node's estimate for its own class
-            tables, own_vals, cols = [], [], []
+            tables: list[np.ndarray] = []
+            own_vals: list[np.ndarray] = []
+            cols: list[np.ndarray] = []
             walking = np.ones(N, dtype=bool)
             offset = 0
             for d, g, G, _ in self._prefix_ids(Xc, par):
@@ -228,12 +230,13 @@ class SKDB(BayesNetClassifier):
                     best, best_s, best_k = R[s, k], s, k
         return best_s, best_k
 
-    def _final_tables(self, Xc: np.ndarray, y: np.ndarray, a: int) -> list:
+    def _final_tables(self, Xc: np.ndarray, y: np.ndarray, a: int) \
+            -> list[tuple[np.ndarray | None, KeyCounts, KeyCounts]]:
         """Sparse count tables of attribute a for parent depths 0..min(k*, m): per depth the keys
         of the prefixes that occur, the (prefix, y) and (prefix, x_a, y) counts."""
         ny, sa = self.n_classes_, int(self.sizes_[a])
         par = self.parents_[a][: self.k_]
-        levels = []
+        levels: list[tuple[np.ndarray | None, KeyCounts, KeyCounts]] = []
         for _, g, G, keys in self._prefix_ids(Xc, par):
             ctx = config_counts([g, y], [G, ny])
             joint = config_counts([g, Xc[:, a], y], [G, sa, ny])
@@ -255,6 +258,7 @@ class SKDB(BayesNetClassifier):
             alive = np.ones(n_rows, dtype=bool)
             for d in range(1, len(par) + 1):
                 keys = levels[d][0]
+                assert keys is not None  # depth ≥ 1
                 key = g * int(self.sizes_[par[d - 1]]) + Xc[:, par[d - 1]]
                 pos = np.minimum(np.searchsorted(keys, key), keys.size - 1)
                 alive &= keys[pos] == key

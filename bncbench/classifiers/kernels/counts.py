@@ -84,7 +84,11 @@ def pair_counts(X: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int,
     return PairCounts(offsets, sizes, class_counts, xy, xxy)
 
 
-def config_counts(cols: list[np.ndarray], radices: list[int]) -> tuple[np.ndarray, np.ndarray]:
+#: (sorted keys that occur, their counts): a sparse count table of `config_counts`, read with `lookup`
+KeyCounts = tuple[np.ndarray, np.ndarray]
+
+
+def config_counts(cols: list[np.ndarray], radices: list[int]) -> KeyCounts:
     """(keys, counts): the sorted distinct mixed-radix keys of several code columns that occur, and their counts."""
     # dense bincount when the key space is small against the rows (scanning a key space much larger than the rows
     # for its non-zero cells costs more than sorting the rows), np.unique otherwise
