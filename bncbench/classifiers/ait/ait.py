@@ -5,6 +5,7 @@ docs/algorithms.md §4.9."""
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -62,14 +63,18 @@ class AIT(BayesNetClassifier):
         As in `BayesNetClassifier`.
     """
 
-    PARAMS = {**BayesNetClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0),
-              "backoff": Param(bool), "cii": Param(bool), "cip": Param(bool), "ait": Param(bool),
-              "cip_structure": Param(str, ("instance", "per_label")),
-              "ait_default_interval": Param(str, ("paper", "first", "last")), "local_kdb_backoff": Param(bool),
-              "local_kdb_order": Param(str, ("local", "global")), "local_k": Param(int, low=0, none=True),
-              "info_precision": SHARED_PARAMS["info_precision"]}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0), "backoff": Param(bool),
+        "cii": Param(bool), "cip": Param(bool), "ait": Param(bool),
+        "cip_structure": Param(str, ("instance", "per_label")),
+        "ait_default_interval": Param(str, ("paper", "first", "last")), "local_kdb_backoff": Param(bool),
+        "local_kdb_order": Param(str, ("local", "global")), "local_k": Param(int, low=0, none=True),
+        "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, *, base: str = "TAN", k: int = 2, backoff: bool = True, cii: bool = True, cip: bool = True, ait: bool = True, cip_structure: str = "instance", ait_default_interval: str = "paper", local_kdb_backoff: bool = True, local_kdb_order: str = "local", local_k: int | None = None, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+    def __init__(self, *, base: str = "TAN", k: int = 2, backoff: bool = True, cii: bool = True, cip: bool = True,
+                 ait: bool = True, cip_structure: str = "instance", ait_default_interval: str = "paper",
+                 local_kdb_backoff: bool = True, local_kdb_order: str = "local", local_k: int | None = None,
+                 info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.base = base
@@ -113,7 +118,8 @@ class AIT(BayesNetClassifier):
         self._cip_default = "first" if self.ait_default_interval in ("paper", "first") else "last"
         iu = np.triu_indices(n, 1)
         self.threshold_ = knee_threshold(self.cmi_[iu], cii_default) if (self.ait and self.cii) else -np.inf
-        self.parents_ = [[p for p in par if self.cmi_[i, p] > self.threshold_] for i, par in enumerate(self.base_parents_)]
+        self.parents_ = [[p for p in par if self.cmi_[i, p] > self.threshold_]
+                         for i, par in enumerate(self.base_parents_)]
         removed = sum(len(a) - len(b) for a, b in zip(self.base_parents_, self.parents_))
         self.info_ = {"cii_threshold": float(self.threshold_) if np.isfinite(self.threshold_) else None,
                       "cii_arcs_removed": int(removed)}
@@ -132,7 +138,7 @@ class AIT(BayesNetClassifier):
         if skip:
             real[off + sizes - 1] = False  # the missing slot is left out of every count
         self._real = real
-        xxy = pc.xxy
+        xxy = pc.pairs
         self._V = V
         den_slots = real if (skip and self.estimator != "laplace_joint") else np.ones(V, dtype=bool)
         pden = np.add.reduceat(xxy * den_slots[:, None, None], off, axis=0)  # [child attr, parent slot, y]
@@ -237,6 +243,7 @@ class AIT(BayesNetClassifier):
             if self.local_kdb_order == "global":
                 order = np.broadcast_to(self.order_, (B * S, n))
             else:
+                assert score is not None  # KDB: `_local_scores` gives the MI
                 order = descending_orders(score.reshape(B * S, n), self.info_precision == "float32")
             par = kdb_parents_batch(order, w, pidx, k)
         par = par.reshape(B, S, n, k)
@@ -346,7 +353,8 @@ class AIT(BayesNetClassifier):
         (sizes..., |Y|) or None, sparse (keys, counts) or None, number of rows)."""
         key = ("table", attrs, rows_of)
         if key not in cache:
-            cols = self._cols
+            cols, ytr = self._cols, self._ytr
+            assert cols is not None and ytr is not None  # kept in fit whenever a table has ≥ 2 parents
             nc = self.n_classes_
             sizes = [int(self.sizes_[a]) for a in attrs]
             flat = cols[attrs[0]].copy()  # mixed-radix key of (attrs..., class), built in place
@@ -354,7 +362,7 @@ class AIT(BayesNetClassifier):
                 flat *= size
                 flat += cols[a]
             flat *= nc
-            flat += self._ytr
+            flat += ytr
             if rows_of:
                 mask = np.ones(flat.size, dtype=bool)
                 for a in rows_of:
@@ -389,10 +397,11 @@ class AIT(BayesNetClassifier):
         base = sum(vals[:, t].astype(np.int64) * stride[t] for t in keep)
         slots = range(sizes[drop]) if drop is not None else [0]
         classes = cls if cls is not None else np.arange(nc)[None, :]
-        total = 0
+        total: np.ndarray | int = 0
         for v in slots:
             key = (base + (v * stride[drop] if drop is not None else 0))[:, None] + classes
             total = total + lookup(keys, counts, key)
+        assert isinstance(total, np.ndarray)  # slots is never empty
         return total if cls is not None else total.sum(axis=1)
 
     # -- prediction --------------------------------------------------------------------
@@ -441,9 +450,9 @@ class AIT(BayesNetClassifier):
                 out[s:s + b] = _softmax(self.log_prior_ + f.sum(axis=1))
             else:  # every label's network scores every class; posteriors averaged
                 S = pr.shape[1]
-                f = self._log_factors(Xq, np.repeat(np.arange(b), S * n), np.tile(np.arange(n), b * S),
-                                      pr.reshape(b * S * n, k), labels, backoff, cache).reshape(b, S, n, nc)
-                post = _softmax(self.log_prior_ + f.sum(axis=2)).sum(axis=1)
+                fs = self._log_factors(Xq, np.repeat(np.arange(b), S * n), np.tile(np.arange(n), b * S),
+                                       pr.reshape(b * S * n, k), labels, backoff, cache).reshape(b, S, n, nc)
+                post = _softmax(self.log_prior_ + fs.sum(axis=2)).sum(axis=1)
                 out[s:s + b] = post / post.sum(axis=1, keepdims=True)
         return out, tps, removed
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
@@ -16,7 +18,7 @@ class AODE(BayesNetClassifier):
     value occurs at least `min_freq` times in training (never a missing value under skip);
     NB when Q is empty."""
 
-    PARAMS = {**BayesNetClassifier.PARAMS, "min_freq": Param(int, low=0)}
+    PARAMS: ClassVar[dict[str, Param]] = {**BayesNetClassifier.PARAMS, "min_freq": Param(int, low=0)}
 
     def __init__(self, *, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
@@ -38,15 +40,16 @@ class AODE(BayesNetClassifier):
         missing_slot[pc.offsets + self.sizes_ - 1] = True
         self.value_freq_ = pc.xy.sum(axis=1)
         # ln P̂(x_p, y) per slot
+        total_p: np.ndarray | float
         if skip:
-            known = np.array([pc.xy[pc.offsets[a]:pc.offsets[a] + self.sizes_[a] - 1].sum() for a in range(self.sizes_.size)],
-                             dtype=np.float64)
+            known = np.array([pc.xy[pc.offsets[a]:pc.offsets[a] + self.sizes_[a] - 1].sum()
+                              for a in range(self.sizes_.size)], dtype=np.float64)
             total_p = known[attr_slot][:, None]
         else:
             total_p = N
         self.log_joint_ = log_joint(pc.xy, total_p, card_slot[:, None] * ny, self.estimator, self.m)
         # ln P̂(x_c | y, x_p) for every (p slot, c slot): num = N(x_p, x_c, y)
-        num = pc.xxy.astype(np.float64)  # [p slot, c slot, y]
+        num = pc.pairs.astype(np.float64)  # [p slot, c slot, y]
         if skip:
             # denominator: N(x_p, y) minus instances with x_c missing = Σ over known c slots
             ends = pc.offsets + self.sizes_ - 1

@@ -35,7 +35,7 @@ class FDSet:
     b: np.ndarray
     t: np.ndarray
 
-    def take(self, idx: np.ndarray) -> "FDSet":
+    def take(self, idx: np.ndarray) -> FDSet:
         return FDSet(self.row[idx], self.a[idx], self.b[idx], self.t[idx])
 
 
@@ -59,7 +59,7 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
     missing_slot = np.zeros(V, dtype=bool)
     missing_slot[offsets + sizes - 1] = True
     freq = pc.xy.sum(axis=1)                          # N(x_a) per slot
-    pair_n = pc.xxy.sum(axis=2) if n > 1 else None    # N(x_a, x_b) per slot pair
+    pair_n = pc.pairs.sum(axis=2) if n > 1 else None  # N(x_a, x_b) per slot pair
     usable = lhs[attr_of_slot] & (freq >= min_support)
     if skip:
         usable &= ~missing_slot
@@ -77,11 +77,13 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
         for b in np.flatnonzero(lhs).tolist():
             if b <= a:
                 continue
+            assert pair_n is not None  # two LHS attributes: n > 1
             sa, sb = int(sizes[a]), int(sizes[b])
             n_ab = pair_n[offsets[a]:offsets[a] + sa, offsets[b]:offsets[b] + sb].reshape(-1)  # key x_a·S_b + x_b
             ok = n_ab >= min_support
             if skip:
-                ok = (ok.reshape(sa, sb) & (np.arange(sa) < sa - 1)[:, None] & (np.arange(sb) < sb - 1)[None, :]).ravel()
+                ok = (ok.reshape(sa, sb) & (np.arange(sa) < sa - 1)[:, None]
+                      & (np.arange(sb) < sb - 1)[None, :]).ravel()
             if not ok.any():
                 continue
             if G is None:
@@ -105,19 +107,18 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
 def instance_fds(tables: FDTables, Xc: np.ndarray) -> FDSet:
     """The left-reduced FDs that hold for each row of Xc (step 1 of §4.8.2): every x_a → x_j, and
     every {x_a, x_b} → x_j for which neither x_a → x_j nor x_b → x_j holds."""
-    rows, n = Xc.shape
     single = tables.single[Xc + tables.offsets[None, :]] == Xc[:, None, :]  # [row, a, j]: x_a → x_j
     r1, a1, t1 = np.nonzero(single)
     parts = [(r1, a1, a1, t1, np.ones(r1.size, dtype=np.int8))]
-    for (a, b), det, ok in zip(tables.pairs, tables.pair_det, tables.pair_ok):
-        key = Xc[:, a].astype(np.int64) * int(tables.sizes[b]) + Xc[:, b]
+    for (a2, b2), det, ok in zip(tables.pairs, tables.pair_det, tables.pair_ok):
+        key = Xc[:, a2].astype(np.int64) * int(tables.sizes[b2]) + Xc[:, b2]
         sel = np.flatnonzero(ok[key])
         if not sel.size:
             continue
         hold = det[key[sel]] == Xc[sel]
-        hold &= ~(single[sel, a] | single[sel, b])  # left-reduction
-        r, t = np.nonzero(hold)
-        parts.append((sel[r], np.full(r.size, a), np.full(r.size, b), t, np.full(r.size, 2, dtype=np.int8)))
+        hold &= ~(single[sel, a2] | single[sel, b2])  # left-reduction
+        r2, t2 = np.nonzero(hold)
+        parts.append((sel[r2], np.full(r2.size, a2), np.full(r2.size, b2), t2, np.full(r2.size, 2, dtype=np.int8)))
     row, a, b, t, size = (np.concatenate(c) for c in zip(*parts))
     order = np.lexsort((b, a, size, t, row))
     return FDSet(row[order].astype(np.intp), a[order].astype(np.intp), b[order].astype(np.intp),

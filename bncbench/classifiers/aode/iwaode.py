@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.aode.spode import inverse_normalise, logsumexp, spode_blocks
@@ -33,10 +35,11 @@ class IWAODE(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAMS = {**BayesNetClassifier.PARAMS, "iwaode_weight_power": Param(str, ("children", "once"))}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "iwaode_weight_power": Param(str, ("children", "once"))}
 
-    def __init__(self, *, iwaode_weight_power: str = "children", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, iwaode_weight_power: str = "children", estimator: str = "mestimate", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.iwaode_weight_power = iwaode_weight_power
 
@@ -53,7 +56,7 @@ class IWAODE(BayesNetClassifier):
         valid = np.arange(attr_slot.size) - pc.offsets[attr_slot] < self.card_[attr_slot]
         self.log_prior_ = log_prior(pc.class_counts, est, m)
         self.log_joint_ = log_joint(pc.xy, N, card_slot[:, None] * ny, est, m)  # ln P̂(x_p, y)
-        num = pc.xxy.astype(np.float64)  # [p slot, c slot, y]
+        num = pc.pairs.astype(np.float64)  # [p slot, c slot, y]
         self.log_cond_ = log_cond(num, np.broadcast_to(pc.xy[:, None, :], num.shape), card_slot[None, :, None],
                                   est, m, ctx_cells=ny * card_slot[:, None, None], tot_num=N, tot_den=N)
         cells3 = (card_slot[:, None] * card_slot[None, :] * ny)[:, :, None]

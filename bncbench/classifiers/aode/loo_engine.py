@@ -88,7 +88,6 @@ class LooEngine:
         if loss not in WRAPPER_LOSSES:
             raise ValueError(f"wrapper_loss must be one of {WRAPPER_LOSSES}, got {loss!r}")
         pc = model.counts_
-        assert pc.xxy is not None  # AODE counts attribute pairs
         N, n = Xc.shape
         ny = int(model.n_classes_)
         self.N, self.n, self.ny, self.loss = N, n, ny, loss
@@ -131,7 +130,7 @@ class LooEngine:
             self.nb_own = np.where(xy >= 1, log_cond(xy - 1.0, den - 1.0, card, est, m, ctx_cells=ny,
                                                      tot_num=tot_num - 1.0, tot_den=T), 0.0)
             # ln P̂₋(x_c | y, x_p) per (p slot, c slot): AODE's log_cond_ (laplace_joint totals N)
-            num = pc.xxy.astype(np.float64)
+            num = pc.pairs.astype(np.float64)
             if skip:
                 ends = offsets + sizes - 1
                 den3 = (np.add.reduceat(num, offsets, axis=1) - num[:, ends, :])[:, attr_slot, :]
@@ -203,7 +202,7 @@ class LooEngine:
                 return self._units
             cond_other, cond_own = self._tab_other["cond"].reshape(V, V, ny), self._tab_own["cond"].reshape(V, V, ny)
             unit = (cond_other == 0).all(axis=2) & (cond_own == 0).all(axis=2)
-            relevant = (np.asarray(pc.xxy).sum(axis=2) >= 1) & self._qual_slot[:, None]
+            relevant = (pc.pairs.sum(axis=2) >= 1) & self._qual_slot[:, None]
             unit_nb = (self.nb_other == 0).all(axis=1) & (self.nb_own == 0).all(axis=1)
             self._units = (np.logical_and.reduceat((unit | ~relevant).all(axis=0), self._offsets),
                            np.logical_and.reduceat(unit_nb | (pc.xy.sum(axis=1) < 1), self._offsets))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
@@ -18,14 +20,17 @@ from bncbench.classifiers.aode.sp import SP, average_spodes
 from bncbench.classifiers.kernels.params import Param
 
 
-class _ChildRemoval:
+class _ChildRemoval(AODE):
     """What RC and SP+RC share: FD tables over the LHS attributes `parent_mask_`, the per-row
     eliminations, the SPODE average without the eliminated children, and `test_info`."""
 
     #: RC's own parameters (rc_min_support ≥ 1: an FD supported by no training instance would hold
     #: vacuously for every target)
-    RC_PARAMS = {"rc_min_support": Param(int, low=1), "rc_canonical_cover": Param(bool),
-                 "rc_remove_as_parent": Param(bool)}
+    RC_PARAMS: ClassVar[dict[str, Param]] = {
+        "rc_min_support": Param(int, low=1), "rc_canonical_cover": Param(bool), "rc_remove_as_parent": Param(bool)}
+    rc_min_support: int
+    rc_canonical_cover: bool
+    rc_remove_as_parent: bool
 
     def _fit_fds(self, Xc: np.ndarray) -> None:
         self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),
@@ -81,11 +86,13 @@ class RC(_ChildRemoval, AODE):
         Also drop the deleted attributes as superparents.
     """
 
-    PARAMS = {**AODE.PARAMS, **_ChildRemoval.RC_PARAMS}
+    PARAMS: ClassVar[dict[str, Param]] = {**AODE.PARAMS, **_ChildRemoval.RC_PARAMS}
 
-    def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+    def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False,
+                 min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
+                         n_classes=n_classes)
         self.rc_min_support = rc_min_support
         self.rc_canonical_cover = rc_canonical_cover
         self.rc_remove_as_parent = rc_remove_as_parent
@@ -113,11 +120,13 @@ class SPRC(_ChildRemoval, SP):
         As in `RC`.
     """
 
-    PARAMS = {**SP.PARAMS, **_ChildRemoval.RC_PARAMS}
+    PARAMS: ClassVar[dict[str, Param]] = {**SP.PARAMS, **_ChildRemoval.RC_PARAMS}
 
-    def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False, min_freq: int = 1, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, info_precision=info_precision, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False,
+                 min_freq: int = 1, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, info_precision=info_precision, estimator=estimator, m=m, missing=missing,
+                         cardinalities=cardinalities, n_classes=n_classes)
         self.rc_min_support = rc_min_support
         self.rc_canonical_cover = rc_canonical_cover
         self.rc_remove_as_parent = rc_remove_as_parent

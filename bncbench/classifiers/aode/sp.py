@@ -4,12 +4,14 @@ child set C (§4.8) that RC and SP+RC (rc.py) share."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
-from bncbench.classifiers.kernels.params import SHARED_PARAMS
+from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 
 #: share of the total leaf CMI that the selected leaves must exceed (strictly), §4.8.1 step 3
 LEAF_SHARE = 0.85
@@ -103,11 +105,12 @@ class SP(AODE):
         Precision of the CMI values the tree compares (§0.3).
     """
 
-    PARAMS = {**AODE.PARAMS, "info_precision": SHARED_PARAMS["info_precision"]}
+    PARAMS: ClassVar[dict[str, Param]] = {**AODE.PARAMS, "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, *, min_freq: int = 1, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, min_freq: int = 1, info_precision: str = "float64", estimator: str = "mestimate",
+                 m: float = 1.0, missing: str = "value", cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
+                         n_classes=n_classes)
         self.info_precision = info_precision
 
     def _fit(self, Xc, y):

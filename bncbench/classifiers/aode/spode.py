@@ -42,6 +42,7 @@ def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log
         g, b, ix, cd, sp = gT[:, :m], base[:m], idx[:, :m], cond[:, :m], spode[:, :m]
         np.add(Xc[s:s + m].T, offs[:, None], out=g)
         if per_row:
+            assert keep is not None and children is not None  # per_row: both are arrays
             kp = keep[:, :m]
             kp[...] = children[s:s + m].T
         for p in range(n):
@@ -57,7 +58,7 @@ def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log
             for c in range(n - 1):
                 if children is None or per_row or children[c + (c >= p)]:
                     acc += cd[c]
-            if pflat is not None:
+            if pflat is not None and pair is not None and psum is not None:  # all three or none
                 pb = pair[:n - 1, :m]
                 np.take(pflat, ix[:n - 1], out=pb)
                 np.sum(pb, axis=0, out=psum[p, :m])

@@ -3,6 +3,8 @@ resolution (Zheng, Webb, Suraweera & Zhu 2012) — docs/algorithms.md §4.8.5, a
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
@@ -27,7 +29,7 @@ class _SubsumptionAODE(AODE):
         V = pc.xy.shape[0]
         lim, strict, ratio = self._rule()
         f = self.value_freq_                      # N(x_j) per slot
-        both = pc.xxy.sum(axis=2)                 # N(x_i, x_j) over all classes [slot i, slot j]
+        both = pc.pairs.sum(axis=2)               # N(x_i, x_j) over all classes [slot i, slot j]
         known = np.ones(V, dtype=bool)            # slots that take part in subsumption
         if self.missing == "skip":
             known[pc.offsets + self.sizes_ - 1] = False
@@ -130,11 +132,13 @@ class SR(_SubsumptionAODE):
         N(x_j) > l (Weka AODEsr) if true, N(x_j) ≥ l if false.
     """
 
-    PARAMS = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0), "sr_strict": Param(bool)}
+    PARAMS: ClassVar[dict[str, Param]] = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0), "sr_strict": Param(bool)}
 
-    def __init__(self, *, sr_min_freq: int = 50, sr_strict: bool = True, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, sr_min_freq: int = 50, sr_strict: bool = True, min_freq: int = 1,
+                 estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,
+                 n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
+                         n_classes=n_classes)
         self.sr_min_freq = sr_min_freq
         self.sr_strict = sr_strict
 
@@ -157,11 +161,14 @@ class NSR(_SubsumptionAODE):
         r in (0, 1]: the share of x_j's instances that must also have x_i.
     """
 
-    PARAMS = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0), "nsr_ratio": Param(float, low=0, high=1, open="low")}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **AODE.PARAMS, "sr_min_freq": Param(int, low=0), "nsr_ratio": Param(float, low=0, high=1, open="low")}
 
-    def __init__(self, *, sr_min_freq: int = 50, nsr_ratio: float = 0.99, min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, sr_min_freq: int = 50, nsr_ratio: float = 0.99, min_freq: int = 1,
+                 estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,
+                 n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
+                         n_classes=n_classes)
         self.sr_min_freq = sr_min_freq
         self.nsr_ratio = nsr_ratio
 

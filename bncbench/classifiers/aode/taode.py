@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.aode.aode import AODE
@@ -23,11 +25,13 @@ class TAODE(AODE):
         The SPODE weights: by likelihood, by IWAODE's normalisation of log-likelihoods, or uniform (AODE).
     """
 
-    PARAMS = {**AODE.PARAMS, "taode_weight": Param(str, ("likelihood", "log_likelihood", "uniform"))}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **AODE.PARAMS, "taode_weight": Param(str, ("likelihood", "log_likelihood", "uniform"))}
 
-    def __init__(self, *, taode_weight: str = "likelihood", min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, taode_weight: str = "likelihood", min_freq: int = 1, estimator: str = "mestimate",
+                 m: float = 1.0, missing: str = "value", cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
+                         n_classes=n_classes)
         self.taode_weight = taode_weight
 
     def _log_weights(self, L: np.ndarray, ok: np.ndarray) -> np.ndarray:

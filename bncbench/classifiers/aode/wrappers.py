@@ -4,6 +4,8 @@ baselines of paper 003 — over one shared leave-one-out engine (`loo_engine.Loo
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.aode.aode import AODE
@@ -16,11 +18,12 @@ class _AODEWrapper(AODE):
     """AODE with parent set P and child set C chosen by a greedy LOO wrapper (§4.8.4)."""
 
     SEARCH = ""
-    PARAMS = {**AODE.PARAMS, "wrapper_loss": Param(str, WRAPPER_LOSSES)}
+    PARAMS: ClassVar[dict[str, Param]] = {**AODE.PARAMS, "wrapper_loss": Param(str, WRAPPER_LOSSES)}
 
-    def __init__(self, *, wrapper_loss: str = "rmse", min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, wrapper_loss: str = "rmse", min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
+                         n_classes=n_classes)
         self.wrapper_loss = wrapper_loss
 
     def _fit(self, Xc, y):

@@ -5,6 +5,7 @@ BAN (`method="tpda"`, the search of `tpda.py`) — the classifier over either st
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -13,10 +14,13 @@ from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
 from bncbench.classifiers.ban.tpda import tpda
 from bncbench.classifiers.ban.x2_test import X2Test
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kernels.counts import config_counts, lookup, mixed_key
+from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, lookup, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
+
+#: per attribute: (parents, their radices, N(π, y), N(π, x_i, y), training rows)
+_CountTables = list[tuple[list[int], list[int], KeyCounts, KeyCounts, int]]
 
 
 class BAN(BayesNetClassifier):
@@ -42,13 +46,15 @@ class BAN(BayesNetClassifier):
     """
 
     NEEDS_PAIRS = False
-    PARAMS = {**BayesNetClassifier.PARAMS, "method": Param(str, ("tpda", "hc")), "ban_test": Param(str, ("x2",)),
-              "ban_alpha": Param(float, low=0, high=1, open="both"), "ban_min_rows_per_df": Param(float, low=0),
-              "ban_max_parents": Param(int, low=0)}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "method": Param(str, ("tpda", "hc")), "ban_test": Param(str, ("x2",)),
+        "ban_alpha": Param(float, low=0, high=1, open="both"), "ban_min_rows_per_df": Param(float, low=0),
+        "ban_max_parents": Param(int, low=0)}
     SUPPORTED_MISSING = ("value",)
 
-    def __init__(self, *, method: str = "tpda", ban_test: str = "x2", ban_alpha: float = 0.01, ban_min_rows_per_df: float = 5.0, ban_max_parents: int = 8, estimator: str = "laplace", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, method: str = "tpda", ban_test: str = "x2", ban_alpha: float = 0.01,
+                 ban_min_rows_per_df: float = 5.0, ban_max_parents: int = 8, estimator: str = "laplace", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.method = method
         self.ban_test = ban_test
@@ -85,9 +91,9 @@ class BAN(BayesNetClassifier):
         info["parent_cap_cuts"] = cuts
         return parents, info
 
-    def _count_tables(self, Xc: np.ndarray, y: np.ndarray, parents: list[list[int]]) -> list:
+    def _count_tables(self, Xc: np.ndarray, y: np.ndarray, parents: list[list[int]]) -> _CountTables:
         """Per attribute: (parents, radices, N(π, y) table, N(π, x_i, y) table), sparse."""
-        tables = []
+        tables: _CountTables = []
         ny = self.n_classes_
         for i, par in enumerate(parents):
             rad = [int(self.sizes_[p]) for p in par]
@@ -96,7 +102,7 @@ class BAN(BayesNetClassifier):
             tables.append((par, rad, ctx, joint, y.shape[0]))
         return tables
 
-    def _jll(self, Xc: np.ndarray, prior: np.ndarray, tables: list) -> np.ndarray:
+    def _jll(self, Xc: np.ndarray, prior: np.ndarray, tables: _CountTables) -> np.ndarray:
         ny = self.n_classes_
         jll = np.tile(prior, (Xc.shape[0], 1))
         cls = np.arange(ny)[None, :]

@@ -9,12 +9,14 @@ import math
 import numbers
 import operator
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
 
 def _exact_comparison(op):
-    def compare(self: "CMIValue", other) -> bool:
+    def compare(self: CMIValue, other) -> bool:
         if not isinstance(other, (CMIValue, numbers.Real)):
             return NotImplemented
         return op(*self._pair(other))
@@ -26,8 +28,10 @@ class CMIValue(float):
 
     TOL = 1e-9
     __slots__ = ("_exact", "_thunk")
+    _exact: float | None
+    _thunk: Callable[[], float]
 
-    def __new__(cls, approx: float, thunk) -> "CMIValue":
+    def __new__(cls, approx: float, thunk) -> CMIValue:
         self = super().__new__(cls, approx)
         self._exact = None
         self._thunk = thunk
@@ -59,10 +63,10 @@ class CMIValue(float):
     __gt__ = _exact_comparison(operator.gt)
     __ge__ = _exact_comparison(operator.ge)
 
-    def __neg__(self) -> "CMIValue":
+    def __neg__(self) -> CMIValue:
         return CMIValue(-self.approx, lambda: -self.exact())
 
-    __hash__ = None  # equality is exact-on-near-ties: not hashable
+    __hash__ = None  # type: ignore[assignment]  # float's hash dropped: equality is exact-on-near-ties, not hashable
 
     def __repr__(self) -> str:
         return f"CMIValue({self.approx!r})"
@@ -188,5 +192,6 @@ class EntropyTerms:
                 t[2] = self.entropy(gz, j)
             if t[3] is None:
                 t[3] = self.entropy(gz)
-            self._cache.update(zip(keys, t))
-        return CMIValue(math.fsum([t[0], -t[1], -t[2], t[3]]) / self.n, lambda: self.exact_cmi(i, j, Z))
+            self._cache.update(zip(keys, cast("list[float]", t)))
+        t0, t1, t2, t3 = cast("list[float]", t)  # each term was cached or is filled in above
+        return CMIValue(math.fsum([t0, -t1, -t2, t3]) / self.n, lambda: self.exact_cmi(i, j, Z))

@@ -122,8 +122,7 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
         best = int(np.argmax(gain))
         if not gain.flat[best] > 0.0:
             return [sorted(par) for par in parents], moves
-        op, p, c = np.unravel_index(best, gain.shape)
-        op, p, c = int(op), int(p), int(c)
+        op, p, c = (int(v) for v in np.unravel_index(best, gain.shape))
         if op == 0:
             parents[c].add(p)
             adj[p, c] = True
@@ -132,7 +131,7 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
             from_c = reach[c].copy()
             from_c[c] = True
             reach |= np.outer(into_p, from_c)
-            changed = (c,)
+            changed: tuple[int, ...] = (c,)
         else:
             parents[c].discard(p)
             adj[p, c] = False

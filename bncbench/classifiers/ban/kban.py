@@ -4,6 +4,8 @@ improved-MRMR candidate parents (paper 002, docs/algorithms.md §4.6)."""
 from __future__ import annotations
 
 import itertools
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.ban.kban_scorer import StructureScorer
@@ -34,7 +36,7 @@ def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: 
         got = reach.get(j)
         if got is None:
             got, todo = {j}, [j]
-            kids = [[] for _ in parents]
+            kids: list[list[int]] = [[] for _ in parents]
             for c, par in enumerate(parents):
                 for p in par:
                     kids[p].append(c)
@@ -67,10 +69,11 @@ class KBAN(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAMS = {**BayesNetClassifier.PARAMS, "k": Param(int, low=0), "kban_eval": Param(str, ("loo", "train"))}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "k": Param(int, low=0), "kban_eval": Param(str, ("loo", "train"))}
 
-    def __init__(self, *, k: int = 3, kban_eval: str = "loo", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, k: int = 3, kban_eval: str = "loo", estimator: str = "mestimate", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k = k
         self.kban_eval = kban_eval
@@ -109,7 +112,7 @@ class KBAN(BayesNetClassifier):
         scorer.set_base(tuple(parents))
         correct = scorer.correct(tuple(parents))
         self.trace_ = [correct / scorer.N]
-        self.steps_ = []
+        self.steps_: list[tuple[int, list[tuple[int, ...]]]] = []
         handled: set[int] = set()
         # per (i, π_i): its edge sets, each with the candidates it makes parents and children of i
         candidates: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[tuple[int, int], ...], tuple[int, ...],
@@ -149,6 +152,7 @@ class KBAN(BayesNetClassifier):
             # the largest bounds first, so the best count rises fast and settles the rest by their
             # bounds; the winner is still the first candidate in the wrapper's order of the largest
             # count (a later one must beat it, an earlier one only equal it)
+            best_arcs: tuple[tuple[int, int], ...]
             best, best_correct, best_attr, best_arcs, best_pos = None, correct, -1, (), -1
             reach: dict[int, dict[int, set[int]]] = {}  # per i: node → what it reaches by arcs of the base avoiding i
             for pos in sorted(range(len(pool)), key=lambda q: -pool[q][0]):  # stable: ties in wrapper order

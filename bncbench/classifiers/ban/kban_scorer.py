@@ -235,9 +235,9 @@ class StructureScorer:
         leads = np.zeros((len(keys) + 1, self._watch[0].size))  # the last row pads short change lists
         for key, pos in keys.items():
             self._lead(*key, out=leads[pos])
-        idx = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx]).T
-        lead = leads.take(idx[0], axis=0)
-        for ix in idx[1:]:
+        padded = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx]).T
+        lead = leads.take(padded[0], axis=0)
+        for ix in padded[1:]:
             lead += leads.take(ix, axis=0)
         n_wrong = self._wrong.size
         return (self._base_correct + np.count_nonzero(self._gap_wrong <= lead[:, :n_wrong], axis=1)

@@ -7,8 +7,10 @@ from typing import Protocol
 
 
 class Outcome(Protocol):
-    independent: bool
-    key: tuple[float, float]
+    @property
+    def independent(self) -> bool: ...
+    @property
+    def key(self) -> tuple[float, float]: ...
 
 
 CITest = Callable[[int, int, tuple[int, ...]], Outcome]

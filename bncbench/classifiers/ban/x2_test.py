@@ -69,7 +69,7 @@ class _Domain:
     column: Callable[[int], np.ndarray]  # attribute → its values over the items
     base: Numbering                      # the class's numbering of the items
     weights: np.ndarray | None           # rows per item (None: one each)
-    cache: dict                          # conditioning set → its numbering
+    cache: dict[tuple[int, ...], Numbering]  # conditioning set → its numbering
 
 
 @dataclass
@@ -96,7 +96,8 @@ class X2Test:
         self.alpha = alpha
         self.min_rows_per_df = min_rows_per_df
         self.cache: dict[tuple[int, int, tuple[int, ...]], X2Outcome] = {}
-        self._rows = _Domain(lambda a: terms._cols[a], (None, terms._y, terms.n_classes), None, OrderedDict())
+        self._rows_cache: OrderedDict[tuple[int, ...], Numbering] = OrderedDict()  # the rows' domain's cache
+        self._rows = _Domain(lambda a: terms._cols[a], (None, terms._y, terms.n_classes), None, self._rows_cache)
         self._elements = 0
         self._frame: _Frame | None = None
         self._pairs: dict[tuple[int, int], np.ndarray] = {}
@@ -144,7 +145,8 @@ class X2Test:
             domain, pair = self._rows, self._pair(i, j)
         nums = self._strata_many(domain, Zs)
         out: list = [None] * len(Zs)
-        dense, sparse = [], []
+        dense: list[int] = []
+        sparse: list[int] = []
         for k, (_, s, g) in enumerate(nums):
             if g == 0:
                 out[k] = (0.0, 0.0, 0.0, False)
@@ -169,8 +171,8 @@ class X2Test:
         rep = np.empty(g, dtype=np.int64)
         rep[ids] = np.arange(T.n)
         values = {a: T._cols[a][rep] for a in C0}
-        domain = _Domain(values.__getitem__, (None, T._y[rep], T.n_classes), np.bincount(ids, minlength=g).astype(np.float64),
-                         {})
+        domain = _Domain(values.__getitem__, (None, T._y[rep], T.n_classes),
+                         np.bincount(ids, minlength=g).astype(np.float64), {})
         return _Frame(i, j, frozenset(C0), domain, self._pair(i, j)[rep])
 
     # -- numbering of the strata ------------------------------------------------------------------
@@ -196,9 +198,9 @@ class X2Test:
             k = len(Z) - 1
             while k > 0 and (got := d.cache.get(Z[:k])) is None:
                 k -= 1
-            todo[Z] = (k, got if k > 0 else d.base)
+            todo[Z] = (k, got if k > 0 and got is not None else d.base)  # k > 0: got was found
         while todo:
-            steps = {}  # the next prefix of each set, shared prefixes extended once
+            steps: dict[tuple[int, ...], Numbering] = {}  # the next prefix of each set, shared prefixes extended once
             for Z, (k, num) in todo.items():
                 steps.setdefault(Z[:k + 1], num)
             done = dict(zip(steps, self._extend_many(d, [(num, key[-1]) for key, num in steps.items()])))
@@ -217,7 +219,7 @@ class X2Test:
         if d is self._rows:  # the rows' cache is bounded (oldest dropped first); a frame's lives with it
             size = num[1].size
             while d.cache and self._elements + size > self._CACHE_ELEMENTS:
-                self._elements -= d.cache.popitem(last=False)[1][1].size
+                self._elements -= self._rows_cache.popitem(last=False)[1][1].size
             self._elements += size
         d.cache[Z] = num
 

@@ -8,8 +8,8 @@ import numpy as np
 from bncbench.classifiers.kdb.kdb import KDB
 from bncbench.classifiers.kernels.counts import PairCounts
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.ties import info_values
 from bncbench.classifiers.kernels.ordering import gcc_descending, stable_descending
+from bncbench.classifiers.kernels.ties import info_values
 
 
 class FKDB(KDB):
@@ -27,9 +27,11 @@ class FKDB(KDB):
         KDB's back-off (§4.3).
     """
 
-    def __init__(self, *, k: int = 2, backoff: bool = True, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(k=k, backoff=backoff, info_precision=info_precision, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, k: int = 2, backoff: bool = True, info_precision: str = "float64",
+                 estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,
+                 n_classes: int | None = None):
+        super().__init__(k=k, backoff=backoff, info_precision=info_precision, estimator=estimator, m=m, missing=missing,
+                         cardinalities=cardinalities, n_classes=n_classes)
 
     def _structure(self, pc: PairCounts, skip: bool) -> None:
         """§4.11's structure; the tables and the prediction are KDB's."""
@@ -52,7 +54,7 @@ def conditional_entropies(pc: PairCounts, precision: str = "float64", skip_missi
     starts = np.concatenate([[0], np.cumsum(real)[:-1]]).astype(np.int64)
     out = np.zeros((n, n))
     for i in range(n):
-        slab = pc.xxy[pc.offsets[i] + np.arange(real[i])][:, sel].astype(np.float64)  # [x_i, x_j (all j), y]
+        slab = pc.pairs[pc.offsets[i] + np.arange(real[i])][:, sel].astype(np.float64)  # [x_i, x_j (all j), y]
         cond = slab.sum(axis=0)                                  # N(x_j, y) on the rows with X_i known
         with np.errstate(divide="ignore", invalid="ignore"):
             terms = np.where(slab > 0, slab * np.log2(cond[None] / slab), 0.0)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import (
+    KeyCounts,
     PairCounts,
     config_counts,
     lookup,
@@ -16,6 +19,10 @@ from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_inf
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
+
+#: one parent-prefix depth of an attribute's sparse tables: (prefix, its radices, N(prefix, y),
+#: N(prefix, x_i, y), the prefixes that occur, rows counted, rows with the prefix known)
+_Level = tuple[list[int], list[int], KeyCounts, KeyCounts, KeyCounts, int, int]
 
 
 class KDB(BayesNetClassifier):
@@ -33,10 +40,13 @@ class KDB(BayesNetClassifier):
         Back off to the longest occurring prefix of the parent list (§4.3).
     """
 
-    PARAMS = {**BayesNetClassifier.PARAMS, "k": Param(int, low=0), "backoff": Param(bool), "info_precision": SHARED_PARAMS["info_precision"]}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "k": Param(int, low=0), "backoff": Param(bool),
+        "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, *, k: int = 1, backoff: bool = False, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
+    def __init__(self, *, k: int = 1, backoff: bool = False, info_precision: str = "float64",
+                 estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,
+                 n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k = k
         self.backoff = backoff
@@ -69,9 +79,9 @@ class KDB(BayesNetClassifier):
             self._value_freq = pc.xy.sum(axis=1)
             self.counts_offsets_ = pc.offsets
             return
-        self._tables = []
+        self._tables: list[list[_Level]] = []
         for i, par in enumerate(self.parents_):
-            levels = []
+            levels: list[_Level] = []
             for l in range(len(par) + 1):
                 pre = par[:l]
                 rad = [int(self.sizes_[p]) for p in pre]
@@ -86,11 +96,12 @@ class KDB(BayesNetClassifier):
                                       rad + [int(self.sizes_[i]), self.n_classes_])
                 # a parent prefix "occurred" if some training row has it, whatever its class or child
                 # value (§4.3; under skip a row whose child is missing counts too)
-                exist = config_counts([Xc[ctx_rows, p] for p in pre], rad) if l else (np.zeros(1, np.int64), np.array([ctx_rows.sum()]))
+                exist = config_counts([Xc[ctx_rows, p] for p in pre], rad) if l \
+                    else (np.zeros(1, np.int64), np.array([ctx_rows.sum()]))
                 levels.append((pre, rad, ctx, joint, exist, int(rows.sum()), int(ctx_rows.sum())))
             self._tables.append(levels)
 
-    def _level_logs(self, Xc, i, level, rows) -> np.ndarray:
+    def _level_logs(self, Xc: np.ndarray, i: int, level: _Level, rows: np.ndarray) -> np.ndarray:
         pre, rad, ctx, joint, _, total, total_ctx = level
         ny = self.n_classes_
         base = mixed_key([Xc[rows, p] for p in pre], rad) if pre else np.zeros(int(rows.sum()), np.int64)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kernels.counts import config_counts, count_flat, lookup
+from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, count_flat, lookup
 from bncbench.classifiers.kernels.estimators import cond, log_cond, log_prior, prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
@@ -32,10 +34,12 @@ class SKDB(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    PARAMS = {**BayesNetClassifier.PARAMS, "k_max": Param(int, low=0), "select_k": Param(bool),
-              "skdb_variant": Param(str, ("petal", "textbook")), "info_precision": SHARED_PARAMS["info_precision"]}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "k_max": Param(int, low=0), "select_k": Param(bool),
+        "skdb_variant": Param(str, ("petal", "textbook")), "info_precision": SHARED_PARAMS["info_precision"]}
 
-    def __init__(self, *, k_max: int = 5, select_k: bool = True, skdb_variant: str = "petal", info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+    def __init__(self, *, k_max: int = 5, select_k: bool = True, skdb_variant: str = "petal",
+                 info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k_max = k_max
@@ -116,7 +120,9 @@ class SKDB(BayesNetClassifier):
             xa = Xc[:, a]
             # per depth d: the (y, node) estimates, and per instance the column of model d's node
             # (depth min(d, D)) in the stacked tables and that node's estimate for its own class
-            tables, own_vals, cols = [], [], []
+            tables: list[np.ndarray] = []
+            own_vals: list[np.ndarray] = []
+            cols: list[np.ndarray] = []
             walking = np.ones(N, dtype=bool)
             offset = 0
             for d, g, G, _ in self._prefix_ids(Xc, par):
@@ -171,13 +177,14 @@ class SKDB(BayesNetClassifier):
                     best, best_s, best_k = R[s, k], s, k
         return best_s, best_k
 
-    def _final_tables(self, Xc: np.ndarray, y: np.ndarray, a: int) -> list:
+    def _final_tables(self, Xc: np.ndarray, y: np.ndarray, a: int) \
+            -> list[tuple[np.ndarray | None, KeyCounts, KeyCounts]]:
         """Sparse count tables of attribute a for parent depths 0..min(k*, m): per depth the keys
         of the prefixes that occur, the (prefix, y) and (prefix, x_a, y) counts."""
         ny, sa = self.n_classes_, int(self.sizes_[a])
         par = self.parents_[a][: self.k_]
-        levels = []
-        for d, g, G, keys in self._prefix_ids(Xc, par):
+        levels: list[tuple[np.ndarray | None, KeyCounts, KeyCounts]] = []
+        for _, g, G, keys in self._prefix_ids(Xc, par):
             ctx = config_counts([g, y], [G, ny])
             joint = config_counts([g, Xc[:, a], y], [G, sa, ny])
             levels.append((keys, ctx, joint))
@@ -198,6 +205,7 @@ class SKDB(BayesNetClassifier):
             alive = np.ones(n_rows, dtype=bool)
             for d in range(1, len(par) + 1):
                 keys = levels[d][0]
+                assert keys is not None  # depth ≥ 1
                 key = g * int(self.sizes_[par[d - 1]]) + Xc[:, par[d - 1]]
                 pos = np.minimum(np.searchsorted(keys, key), keys.size - 1)
                 alive &= keys[pos] == key

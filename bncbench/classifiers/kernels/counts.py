@@ -31,6 +31,13 @@ class PairCounts:
     def n(self) -> int:
         return int(self.class_counts.sum())
 
+    @property
+    def pairs(self) -> np.ndarray:
+        """`xxy`, for a model that reads the pairwise counts (ValueError when they were not counted)."""
+        if self.xxy is None:
+            raise ValueError("these counts have no (x_i, x_j, y) table: count them with pairs=True")
+        return self.xxy
+
     def __sub__(self, other: PairCounts) -> PairCounts:
         """Counts of a subset removed: the training counts of a fold are the counts of all rows
         minus those of its test rows (exact integer arithmetic)."""
@@ -77,7 +84,11 @@ def pair_counts(X: np.ndarray, y: np.ndarray, sizes: np.ndarray, n_classes: int,
     return PairCounts(offsets, sizes, class_counts, xy, xxy)
 
 
-def config_counts(cols: list[np.ndarray], radices: list[int]) -> tuple[np.ndarray, np.ndarray]:
+#: (sorted keys that occur, their counts): a sparse count table of `config_counts`, read with `lookup`
+KeyCounts = tuple[np.ndarray, np.ndarray]
+
+
+def config_counts(cols: list[np.ndarray], radices: list[int]) -> KeyCounts:
     """(keys, counts): the sorted distinct mixed-radix keys of several code columns that occur, and their counts."""
     # dense bincount when the key space is small against the rows (scanning a key space much larger than the rows
     # for its non-zero cells costs more than sorting the rows), np.unique otherwise

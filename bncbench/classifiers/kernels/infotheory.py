@@ -46,7 +46,7 @@ def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: b
     hi, lo = np.tril_indices(n, k=-1)  # x1 = hi (larger index), x2 = lo
     terms = []
     for i, j in zip(hi.tolist(), lo.tolist()):
-        block = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)
+        block = pc.pairs[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)
         v1, v2, c = np.nonzero(block)
         cnt = block[v1, v2, c]
         total = cnt.sum()
@@ -93,7 +93,8 @@ def attribute_mutual_info(pc: PairCounts, precision: str = "float64", skip_missi
     out = np.zeros((n, n))
     for i in range(n):
         for j in range(i + 1, n):
-            c = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].sum(axis=2).astype(np.float64)
+            c = pc.pairs[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].sum(axis=2) \
+                .astype(np.float64)
             t = c.sum()
             if t <= 0:
                 continue
@@ -113,7 +114,8 @@ def class_mi_given_attribute(pc: PairCounts, precision: str = "float64", skip_mi
         for j in range(n):
             if i == j:
                 continue
-            c = pc.xxy[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)  # [x, x', y]
+            # [x, x', y]
+            c = pc.pairs[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)
             t = c.sum()
             if t <= 0:
                 continue

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 
+T = TypeVar("T")
 _THRESHOLD = 16  # libstdc++'s _S_threshold
 
 
@@ -23,7 +25,7 @@ def gcc_descending(scores: np.ndarray) -> np.ndarray:
     return np.asarray(a, dtype=np.int64)
 
 
-def gcc_sort(a: list, less: Callable[[object, object], bool]) -> None:
+def gcc_sort(a: list[T], less: Callable[[T, T], bool]) -> None:
     """Sort the list `a` in place exactly as libstdc++'s `std::sort(first, last, comp)`."""
     n = len(a)
     if n < 2:

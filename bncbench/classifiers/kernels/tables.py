@@ -40,11 +40,11 @@ def pair_table(pc: PairCounts, child: int, parent: int, card: np.ndarray, skip: 
                estimator: str, m: float, nb_child: np.ndarray) -> np.ndarray:
     """ln P̂(x_child | y, x_parent), shape (K_c + 1, K_p + 1, |Y|) (§2)."""
     n_classes = pc.class_counts.size
-    num = pc.xxy[slots(pc, child), slots(pc, parent)].astype(np.float64)
+    num = pc.pairs[slots(pc, child), slots(pc, parent)].astype(np.float64)
     if skip:
         den = num[:-1].sum(axis=0, keepdims=True)  # instances with the child known
         tot_num = float(num[:-1, :-1].sum())
-        tot_den = float(pc.xxy[slots(pc, parent), slots(pc, parent)].sum(axis=1)[:-1].sum())
+        tot_den = float(pc.pairs[slots(pc, parent), slots(pc, parent)].sum(axis=1)[:-1].sum())
     else:
         den = num.sum(axis=0, keepdims=True)
         tot_num = tot_den = float(pc.class_counts.sum())

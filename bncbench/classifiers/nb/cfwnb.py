@@ -3,6 +3,8 @@ IEEE TKDE 31(2):201–213, 2019), docs/algorithms.md §4.10."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
@@ -26,7 +28,7 @@ class CFWNB(BayesNetClassifier):
         Mutual informations from maximum-likelihood or smoothed frequencies.
     """
 
-    PARAMS = {**BayesNetClassifier.PARAMS, "cfwnb_mi": Param(str, ("ml", "smoothed"))}
+    PARAMS: ClassVar[dict[str, Param]] = {**BayesNetClassifier.PARAMS, "cfwnb_mi": Param(str, ("ml", "smoothed"))}
 
     def __init__(self, *, cfwnb_mi: str = "ml", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
@@ -86,7 +88,7 @@ def _cfwnb_mutual_info(pc: PairCounts, card: np.ndarray, smoothed: bool) -> tupl
         return relevance, np.zeros((n, n))
 
     # redundancy: block (i, j) of the class-summed pair counts
-    cab = pc.xxy[np.ix_(sel, sel)].sum(axis=2).astype(np.float64)  # N(a, b)
+    cab = pc.pairs[np.ix_(sel, sel)].sum(axis=2).astype(np.float64)  # N(a, b)
     row_m = np.add.reduceat(cab, starts, axis=1)             # (V, n): N(a) on the rows with A_j known
     col_m = np.add.reduceat(cab, starts, axis=0)             # (n, V): N(b) on the rows with A_i known
     tot = np.add.reduceat(row_m, starts, axis=0)             # (n, n): T_ij

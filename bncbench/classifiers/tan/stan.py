@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from bncbench.classifiers.kernels.estimators import log_cond, prior
@@ -26,12 +28,15 @@ class STAN(TAN):
         Also consider s = 0 (class prior only).
     """
 
-    PARAMS = {**TAN.PARAMS, "ranking": Param(str, RANKINGS), "mrmr_form": Param(str, ("ratio", "difference")),
-              "loo_backoff": Param(bool), "include_empty": Param(bool)}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **TAN.PARAMS, "ranking": Param(str, RANKINGS), "mrmr_form": Param(str, ("ratio", "difference")),
+        "loo_backoff": Param(bool), "include_empty": Param(bool)}
 
-    def __init__(self, *, ranking: str = "mrmr", mrmr_form: str = "ratio", loo_backoff: bool = False, include_empty: bool = False, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(info_precision=info_precision, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+    def __init__(self, *, ranking: str = "mrmr", mrmr_form: str = "ratio", loo_backoff: bool = False,
+                 include_empty: bool = False, info_precision: str = "float64", estimator: str = "mestimate",
+                 m: float = 1.0, missing: str = "value", cardinalities=None, n_classes: int | None = None):
+        super().__init__(info_precision=info_precision, estimator=estimator, m=m, missing=missing,
+                         cardinalities=cardinalities, n_classes=n_classes)
         self.ranking = ranking
         self.mrmr_form = mrmr_form
         self.loo_backoff = loo_backoff
@@ -64,7 +69,7 @@ class STAN(TAN):
                 den = pc.class_counts[None, None, :].astype(np.float64)
         else:
             cp = slice(pc.offsets[p], pc.offsets[p] + self.sizes_[p])
-            num = pc.xxy[ci, cp].astype(np.float64)  # [x_i, x_p, y]
+            num = pc.pairs[ci, cp].astype(np.float64)  # [x_i, x_p, y]
             den = (num[:-1] if skip else num).sum(axis=0, keepdims=True)
             if skip:
                 tot_num = float(num[:-1, :-1].sum())
@@ -94,7 +99,8 @@ class STAN(TAN):
             parentless = np.zeros(other.shape[:2], dtype=bool)
             if self.loo_backoff:
                 pc = self.counts_
-                cells = pc.xxy[pc.offsets[i]:pc.offsets[i] + self.sizes_[i], pc.offsets[p]:pc.offsets[p] + self.sizes_[p]]
+                cells = pc.pairs[pc.offsets[i]:pc.offsets[i] + self.sizes_[i],
+                                 pc.offsets[p]:pc.offsets[p] + self.sizes_[p]]
                 parentless |= cells.sum(axis=2) < 2  # N(x_i, x_π) − own < 1
             if skip:
                 parentless[:, -1] = True  # parent missing
