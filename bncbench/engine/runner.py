@@ -246,7 +246,7 @@ class _Writer:
                 if self.error is None:
                     self.store.put_many(rows)
                     self.on_stored(unit, len(rows))
-            except BaseException as e:  # noqa: BLE001 - handed to the driver
+            except BaseException as e:  # handed to the driver
                 self.error = e
             finally:
                 self._slots.release()

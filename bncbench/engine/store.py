@@ -110,7 +110,8 @@ class Store:
                 self.db.commit()
         except (OSError, sqlite3.Error) as e:
             self._discard()
-            raise UserError(f"{location}: cannot open the results store ({e}); choose another --results folder") from None
+            raise UserError(f"{location}: cannot open the results store ({e}); "
+                            "choose another --results folder") from None
         except UserError:
             self._discard()
             raise
@@ -215,7 +216,8 @@ class Store:
 
     def rows(self) -> list[tuple[str, str, str, int, int, float, float, str]]:
         """(key, dataset, label, run, fold, train_time, test_time, finished) of every stored task."""
-        return list(self.db.execute("SELECT key, dataset, label, run, fold, train_time, test_time, finished FROM tasks"))
+        return list(self.db.execute("SELECT key, dataset, label, run, fold, train_time, test_time, finished "
+                                    "FROM tasks"))
 
     def set_meta(self, key: str, value) -> None:
         with self.db:
