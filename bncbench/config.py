@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import json
 import os
 import sys
@@ -138,9 +139,11 @@ class Experiment:
 
     def shared_value(self, key: str) -> Any:
         """A top-level classifier parameter (estimator, m, ...): the config's, else the base class's default."""
+        if key in self.shared:
+            return self.shared[key]
         from bncbench.classifiers import BayesNetClassifier
 
-        return self.shared[key] if key in self.shared else _classifier_params(BayesNetClassifier)[key].default
+        return inspect.signature(BayesNetClassifier.__init__).parameters[key].default
 
     def to_json(self) -> dict[str, Any]:
         """The validated sections as JSON, stored with the results (`Experiment.from_json` reads them)."""
