@@ -10,7 +10,7 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 
@@ -78,6 +78,13 @@ class ClassifierSpec:
 
     def ident(self) -> dict:
         return {"name": self.name, "label": self.label, "params": self.params}
+
+    @property
+    def estimator_class(self) -> type[BayesNetClassifier]:
+        """`cls`, which the engine runs: always set in a parsed config."""
+        if self.cls is None:
+            raise RuntimeError(f"classifier {self.name!r} has no class (a plug-in's entry read back from results)")
+        return self.cls
 
 
 @dataclass
@@ -206,7 +213,7 @@ class _Checker:
     def __init__(self, file: str, lines: _Lines):
         self.file, self.lines = file, lines
 
-    def fail(self, path, msg):
+    def fail(self, path, msg) -> NoReturn:
         line = self.lines.of(path)
         where = f"{self.file}:{line}" if line else self.file
         key = ".".join(str(p) for p in path)
@@ -249,7 +256,7 @@ class _Checker:
         return value
 
 
-def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> type:
+def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> type[BayesNetClassifier]:
     """The class a config's classifier `name` stands for: a built-in (REGISTRY) or, for
     "module.path:ClassName", a subclass of BayesNetClassifier imported from the config's folder,
     the current folder or the installed packages (docs/adding-a-classifier.md)."""
@@ -539,11 +546,12 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
         if label in labels:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
         labels.add(label)
-        classifiers.append(ClassifierSpec(cname, label, params, cls))
+        classifiers.append(ClassifierSpec(str(cname), label, params, cls))  # a str: _resolve_classifier checked
     return classifiers
 
 
-def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type, shared: dict[str, Any]) -> dict[str, Any]:
+def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type[BayesNetClassifier],
+                             shared: dict[str, Any]) -> dict[str, Any]:
     """The parameters of classifier entry `i` (`c`, of class `cls`): the shared ones it takes and
     its own, checked against the class's declarations (`param_constraints`) and its own
     `_check_params` (rules across parameters)."""

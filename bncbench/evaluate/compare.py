@@ -187,7 +187,8 @@ def plan_columns(table: Published, metrics: list[str] | None, mapping: dict[str,
             raise UserError(f"--map: {paper!r} is not a classifier of {table.path}; "
                             f"its classifiers: {', '.join(names)}")
     plain = metrics[0] if metrics else "zol"
-    chosen, unmatched = [], []
+    chosen: list[tuple[Column, str, str]] = []
+    unmatched: list[str] = []
     for c in table.columns:
         metric = c.metric or plain
         label = mapping.get(c.name, c.name)
