@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import json
 import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 
-from bncbench.data import catalog
-from bncbench.data.userdata import ReadOptions, file_format
 from bncbench.classifiers import REGISTRY
 from bncbench.classifiers.kernels.params import ENGINE_PARAMS, SHARED_PARAMS, Param
+from bncbench.data import catalog
+from bncbench.data.userdata import ReadOptions, file_format
 from bncbench.errors import UserError
 from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import SCHEMES
 from bncbench.utils.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from bncbench.classifiers.base import BayesNetClassifier
 
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
             "info_precision", "wdl", "executor", "figures"}
@@ -69,10 +73,18 @@ class ClassifierSpec:
     name: str
     label: str
     params: dict[str, Any]
-    cls: type = field(default=None, compare=False, repr=False)  # the estimator class `name` stands for
+    # the estimator class `name` stands for (None for a plug-in's entry read back by Experiment.from_json)
+    cls: type[BayesNetClassifier] | None = field(default=None, compare=False, repr=False)
 
     def ident(self) -> dict:
         return {"name": self.name, "label": self.label, "params": self.params}
+
+    @property
+    def estimator_class(self) -> type[BayesNetClassifier]:
+        """`cls`, which the engine runs: always set in a parsed config."""
+        if self.cls is None:
+            raise RuntimeError(f"classifier {self.name!r} has no class (a plug-in's entry read back from results)")
+        return self.cls
 
 
 @dataclass
@@ -134,7 +146,11 @@ class Experiment:
 
     def shared_value(self, key: str) -> Any:
         """A top-level classifier parameter (estimator, m, ...): the config's, else the base class's default."""
-        return self.shared[key] if key in self.shared else _classifier_params(BayesNetClassifier)[key].default
+        if key in self.shared:
+            return self.shared[key]
+        from bncbench.classifiers import BayesNetClassifier
+
+        return inspect.signature(BayesNetClassifier.__init__).parameters[key].default
 
     def to_json(self) -> dict[str, Any]:
         """The validated sections as JSON, stored with the results (`Experiment.from_json` reads them)."""
@@ -197,7 +213,7 @@ class _Checker:
     def __init__(self, file: str, lines: _Lines):
         self.file, self.lines = file, lines
 
-    def fail(self, path, msg):
+    def fail(self, path, msg) -> NoReturn:
         line = self.lines.of(path)
         where = f"{self.file}:{line}" if line else self.file
         key = ".".join(str(p) for p in path)
@@ -208,12 +224,14 @@ class _Checker:
             self.fail(path, f"expected a mapping, got {type(value).__name__}")
         for k in value:
             if k not in allowed:
-                self.fail(path + [k], f"unknown key {k!r}{did_you_mean(k, allowed)}; valid keys: {', '.join(sorted(allowed))}")
+                self.fail(path + [k],
+                          f"unknown key {k!r}{did_you_mean(k, allowed)}; valid keys: {', '.join(sorted(allowed))}")
         return value
 
     def choice(self, value, path, choices):
         if value not in choices:
-            self.fail(path, f"invalid value {value!r}{did_you_mean(value, choices)}; choose one of {', '.join(map(str, choices))}")
+            self.fail(path, f"invalid value {value!r}{did_you_mean(value, choices)}; "
+                            f"choose one of {', '.join(map(str, choices))}")
         return value
 
     def param(self, value, path, name: str, param: Param):
@@ -238,7 +256,7 @@ class _Checker:
         return value
 
 
-def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> type:
+def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> type[BayesNetClassifier]:
     """The class a config's classifier `name` stands for: a built-in (REGISTRY) or, for
     "module.path:ClassName", a subclass of BayesNetClassifier imported from the config's folder,
     the current folder or the installed packages (docs/adding-a-classifier.md)."""
@@ -257,7 +275,8 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
                       f"the installed packages)")
     cls = getattr(mod, attr, None)
     if cls is None:
-        ck.fail(path, f"module {module!r} has no {attr!r}{did_you_mean(attr, [n for n in dir(mod) if not n.startswith('_')])}")
+        public = [n for n in dir(mod) if not n.startswith("_")]
+        ck.fail(path, f"module {module!r} has no {attr!r}{did_you_mean(attr, public)}")
     from bncbench.classifiers import BayesNetClassifier
 
     if not (isinstance(cls, type) and issubclass(cls, BayesNetClassifier)):
@@ -518,7 +537,8 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
         unsupported = sorted(modes - set(cls.SUPPORTED_MISSING))
         if unsupported:
             ck.fail(["classifiers", i, "name"], f"{cname} does not support missing values handled as "
-                                                f"'{unsupported[0]}' (preprocess.missing: skip); use distinct or impute")
+                                                f"'{unsupported[0]}' (preprocess.missing: skip); "
+                                                "use distinct or impute")
         label = str(c.get("label") or (cname if cname in REGISTRY else cls.__name__))
         if not _selectable(label):
             ck.fail(["classifiers", i, "label"], f"label {label!r} has a comma or a control character; "
@@ -526,11 +546,12 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
         if label in labels:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
         labels.add(label)
-        classifiers.append(ClassifierSpec(cname, label, params, cls))
+        classifiers.append(ClassifierSpec(str(cname), label, params, cls))  # a str: _resolve_classifier checked
     return classifiers
 
 
-def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type, shared: dict[str, Any]) -> dict[str, Any]:
+def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type[BayesNetClassifier],
+                             shared: dict[str, Any]) -> dict[str, Any]:
     """The parameters of classifier entry `i` (`c`, of class `cls`): the shared ones it takes and
     its own, checked against the class's declarations (`param_constraints`) and its own
     `_check_params` (rules across parameters)."""
@@ -546,7 +567,7 @@ def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type, shared: d
         params[k] = ck.param(v, ["classifiers", i, k], k, allowed[k])
     try:
         check = getattr(cls(**params), "_check_params", None)  # the model's own rules (a ratio in (0, 1], ...)
-    except Exception as e:  # noqa: BLE001 - a plug-in's constructor: reported in one line
+    except Exception as e:  # a plug-in's constructor: reported in one line
         ck.fail(["classifiers", i, "name"], f"{cname}({', '.join(f'{k}={v!r}' for k, v in params.items())}) "
                                             f"failed: {type(e).__name__}: {e}")
     if check is not None:

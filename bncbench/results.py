@@ -346,8 +346,7 @@ class Results:
             n = len(f.y_true)
             rec = {"dataset": ds, "label": label, "run": run, "fold": fold, "n_test": n,
                    "train_time": tt, "test_time": st}
-            sums = f.sums or {}  # a stored task always has its sums (Store.get)
-            rec.update({m: aggregate(m, sums[m], n) for m in INSTANCE_METRICS})
+            rec.update({m: aggregate(m, f.sums[m], n) for m in INSTANCE_METRICS})
             rec.update({"info": json.dumps(f.info or {}, sort_keys=True), "current": key in current,
                         "finished": finished, "key": key})
             records.append(rec)

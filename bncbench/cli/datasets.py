@@ -123,7 +123,7 @@ def datasets_verify(name: str | None = typer.Argument(None, metavar="NAME",
         raise UserError("give one data-set NAME or --all, e.g. `bncbench datasets verify iris`")
     if format not in ("md", "csv", "latex"):  # before loading anything (the message of format_grid)
         raise UserError(f"unknown format {format!r}; choose md, csv or latex")
-    checks = verify(catalog.names() if all_ else [catalog.resolve(name)], errors_as_rows=all_)
+    checks = verify([catalog.resolve(name)] if name and not all_ else catalog.names(), errors_as_rows=all_)
     typer.echo(format_grid(HEADER, [c.row() for c in checks], format), nl=False)
     if any(c.failed for c in checks):
         raise typer.Exit(1)

@@ -37,7 +37,7 @@ def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: in
     (engine/fingerprint.py). The label is part of it so that each stored row belongs to one
     (data set, label) cell: renaming a label computes that column again."""
     ident = {
-        "code": code_fingerprint(clf.cls),
+        "code": code_fingerprint(clf.estimator_class),
         # the files' contents, not where they were found: the same config run from another folder
         # (or a user's file moved) is the same task
         "dataset": {"name": spec.name, "class": spec.class_column,
@@ -54,14 +54,15 @@ def effective_params(clf: ClassifierSpec) -> dict:
     """The classifier's parameters as it runs with them: the config's, over the class's defaults,
     so that a parameter written out at its default and one left out are the same task. (A change
     of a default in the code changes the code fingerprint, which re-runs the task.)"""
-    defaults = {name: p.default for name, p in inspect.signature(clf.cls.__init__).parameters.items()
+    defaults = {name: p.default for name, p in inspect.signature(clf.estimator_class.__init__).parameters.items()
                 if name not in ("self", "cardinalities", "n_classes") and p.default is not inspect.Parameter.empty}
     return {**defaults, **clf.params}
 
 
-def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dict]:
+def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dict[str, list[str]]]:
     """All units and the keys of this invocation's tasks per (data set, label) cell."""
-    units, keys = [], {}
+    units: list[Unit] = []
+    keys: dict[str, list[str]] = {}
     for spec in exp.datasets:
         ds = datasets[spec.name]
         for run in range(exp.cv.runs):
@@ -95,14 +96,14 @@ def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, di
         classes = load_dataset(unit.dataset).classes
         outputs = [EncodedOutput.of(out, classes) for out in outputs]
     return outputs, {"at": str(Path(bncbench.__file__).parent), "seconds": time.perf_counter() - start,
-                     **{c.name: code_fingerprint(c.cls) for c in unit.classifiers}}
+                     **{c.name: code_fingerprint(c.estimator_class) for c in unit.classifiers}}
 
 
 def check_worker_code(unit: Unit, worker: dict) -> None:
     """A worker whose classifier code differs from the driver's would store results under task
     identities that do not describe them (a Dask worker with another bncbench installed)."""
     for c in unit.classifiers:
-        if worker.get(c.name) != code_fingerprint(c.cls):
+        if worker.get(c.name) != code_fingerprint(c.estimator_class):
             raise UserError(f"a worker runs other code for {c.name} than this process (worker's bncbench: "
                             f"{worker.get('at')}); install the same bncbench version and edits on every worker")
 
@@ -246,7 +247,7 @@ class _Writer:
                 if self.error is None:
                     self.store.put_many(rows)
                     self.on_stored(unit, len(rows))
-            except BaseException as e:  # noqa: BLE001 - handed to the driver
+            except BaseException as e:  # handed to the driver
                 self.error = e
             finally:
                 self._slots.release()

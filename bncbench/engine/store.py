@@ -93,15 +93,15 @@ class Store:
         if not path.is_file() and (readonly or not create):
             raise UserError(f"{location}: no results here (expected {path.name if path.suffix else DB_NAME}; "
                             f"run `bncbench run CONFIG --results {location}` first)")
-        self.db: sqlite3.Connection | None = None
+        self._db: sqlite3.Connection | None = None
         try:
             if readonly:
-                self.db = self._open_readonly(path, location)
+                self._db = self._open_readonly(path, location)
                 self._check_format(location)
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 # the runner writes from one background thread at a time (runner._Writer)
-                self.db = sqlite3.connect(path, timeout=60, check_same_thread=False)
+                self._db = sqlite3.connect(path, timeout=60, check_same_thread=False)
                 self._check_format(location)  # before anything is written to the file
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
@@ -110,15 +110,23 @@ class Store:
                 self.db.commit()
         except (OSError, sqlite3.Error) as e:
             self._discard()
-            raise UserError(f"{location}: cannot open the results store ({e}); choose another --results folder") from None
+            raise UserError(f"{location}: cannot open the results store ({e}); "
+                            "choose another --results folder") from None
         except UserError:
             self._discard()
             raise
 
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The open connection (`close` ends it)."""
+        if self._db is None:
+            raise RuntimeError(f"{self.path}: the results store is closed")
+        return self._db
+
     def _discard(self) -> None:
-        if self.db is not None:
-            self.db.close()
-            self.db = None
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     @staticmethod
     def _open_readonly(path: Path, location) -> sqlite3.Connection:
@@ -148,7 +156,7 @@ class Store:
                             f"this version does not read; run the config again into a new --results folder")
 
     def close(self) -> None:
-        if self.db is None:
+        if self._db is None:
             return
         if not self.readonly:
             try:  # leave one self-contained file (no -wal/-shm), readable on read-only media
@@ -195,7 +203,7 @@ class Store:
         y = codec.unpack_ints(yt, "<i2")
         sums = json.loads(sums)
         p = codec.unpack_proba(proba, n, nc) if with_proba or set(INSTANCE_METRICS) - set(sums) else None
-        if set(INSTANCE_METRICS) - set(sums):
+        if p is not None and set(INSTANCE_METRICS) - set(sums):
             # a per-instance metric added after this task was stored: from the float32 probabilities
             sums = {**instance_sums(y, p), **sums}
         return key, FoldResult(run, fold, codec.unpack_index(ti), y, p if with_proba else None, tt, st,
@@ -215,7 +223,8 @@ class Store:
 
     def rows(self) -> list[tuple[str, str, str, int, int, float, float, str]]:
         """(key, dataset, label, run, fold, train_time, test_time, finished) of every stored task."""
-        return list(self.db.execute("SELECT key, dataset, label, run, fold, train_time, test_time, finished FROM tasks"))
+        return list(self.db.execute("SELECT key, dataset, label, run, fold, train_time, test_time, finished "
+                                    "FROM tasks"))
 
     def set_meta(self, key: str, value) -> None:
         with self.db:

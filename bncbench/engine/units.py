@@ -37,8 +37,8 @@ def _global_cuts(spec: DatasetSpec, settings: PreprocessSettings):
 
 
 def build_classifier(spec: ClassifierSpec, cardinalities, n_classes: int, missing: str):
-    return spec.cls(cardinalities=cardinalities, n_classes=n_classes,
-               missing="skip" if missing == "skip" else "value", **spec.params)
+    return spec.estimator_class(cardinalities=cardinalities, n_classes=n_classes,
+                                missing="skip" if missing == "skip" else "value", **spec.params)
 
 
 @dataclass
@@ -131,7 +131,7 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
     A classifier's train_time is its fit time plus the fold's shared counting time."""
     p = preprocessed_fold(unit.dataset, settings, scheme, k, unit.run, unit.fold, seed, divisor)
     ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
-    pairs = any(c.cls.NEEDS_PAIRS for c in unit.classifiers)
+    pairs = any(c.estimator_class.NEEDS_PAIRS for c in unit.classifiers)
     if fold_independent(settings):  # every row counted once per worker, before the clock starts
         _all_rows(unit.dataset, settings, pairs)
     t = time.perf_counter()

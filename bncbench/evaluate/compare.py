@@ -18,14 +18,14 @@ import csv
 import io
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Callable
 
 from bncbench.errors import UserError
+from bncbench.evaluate import wide_table
 from bncbench.evaluate.metrics import METRICS
 from bncbench.evaluate.report import format_grid
-from bncbench.evaluate import wide_table
 from bncbench.evaluate.wide_table import MISSING_CELLS, split_cell
 
 _HEADER = re.compile(r"^(?P<name>.*\S)\s*\((?P<metric>[a-z_]+)\)$")
@@ -90,7 +90,7 @@ class Comparison:
     unmatched_columns: list[str] = field(default_factory=list)  # table headers with no classifier of ours
     missing_reasons: dict[str, str] = field(default_factory=dict)  # missing data set -> why (coverage.REASONS)
     flags: dict[str, str] = field(default_factory=dict)        # our label -> the project's flag (`reconstruction_flag`)
-    differences: dict[str, str] = field(default_factory=dict)  # our data set -> how its version differs from the paper's
+    differences: dict[str, str] = field(default_factory=dict)  # our data set -> how it differs from the paper's
     coverage: str = ""                                         # the results' n of N data sets (Coverage.line)
 
     def reasons(self) -> list[str]:
@@ -184,9 +184,11 @@ def plan_columns(table: Published, metrics: list[str] | None, mapping: dict[str,
     names = list(dict.fromkeys(c.name for c in table.columns))
     for paper in mapping:
         if paper not in names:
-            raise UserError(f"--map: {paper!r} is not a classifier of {table.path}; its classifiers: {', '.join(names)}")
+            raise UserError(f"--map: {paper!r} is not a classifier of {table.path}; "
+                            f"its classifiers: {', '.join(names)}")
     plain = metrics[0] if metrics else "zol"
-    chosen, unmatched = [], []
+    chosen: list[tuple[Column, str, str]] = []
+    unmatched: list[str] = []
     for c in table.columns:
         metric = c.metric or plain
         label = mapping.get(c.name, c.name)

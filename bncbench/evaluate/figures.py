@@ -62,6 +62,8 @@ from bncbench.errors import UserError
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
     from bncbench.results import Results, Summary
 
 FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd")
@@ -72,7 +74,7 @@ LABELLED = 5       # the scatter names this many data sets, those farthest from 
 WIDTH = 11.0       # inches: every figure is drawn this wide (the HTML report shows it at the page's width)
 GD_NAMES = 40      # the goal-difference axis names every data set up to this many, else every k-th
 _SAVE_METADATA = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
-_RC = {"svg.hashsalt": "bncbench", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 9}
+_RC: dict[RcKeyType, Any] = {"svg.hashsalt": "bncbench", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 9}
 
 
 class NotApplicable(UserError):

@@ -210,7 +210,7 @@ def protocol_text(p: dict) -> str:
     runs = int(cv.get("runs", 1))
     if cv.get("scheme") == "petal-bv":
         how = (f"{_count(runs, 'run')} of the bias–variance experiment of the Webb group's C++ system (per run a "
-               f"training sample and a test set of N // {cv.get('divisor') or 3} instances each, seed "
+               f"training sample and a test set of N // {cv['divisor']} instances each, seed "
                f"{cv.get('seed', 0)})")
     else:
         folds = "the C++ system's folds" if cv.get("scheme") == "petal" else "stratified folds"

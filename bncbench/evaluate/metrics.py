@@ -29,15 +29,23 @@ class FoldResult:
     train_time: float
     test_time: float
     info: dict | None = None  # what the classifier reported (e.g. STAN's number of selected attributes)
-    pred: np.ndarray | None = None  # predicted class codes (default: argmax of proba)
-    sums: dict | None = None        # {metric: sum of its per-instance terms} (default: from proba)
+    # predicted class codes and {metric: sum of its per-instance terms}; None (the default): from proba
+    pred: np.ndarray = None  # type: ignore[assignment]  # never None after __post_init__
+    sums: dict = None  # type: ignore[assignment]  # never None after __post_init__
     classes: list | None = None     # class names (code = position)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
+        if self.pred is not None and self.sums is not None:
+            return
+        proba = self.proba
+        if proba is None:
+            if len(self.y_true):
+                raise ValueError("FoldResult: pred and sums are computed from proba, which is None")
+            proba = np.empty((0, 0))  # no test instances: nothing is read from it
         if self.pred is None:
-            self.pred = np.argmax(self.proba, axis=1) if len(self.y_true) else np.empty(0, dtype=np.int64)
+            self.pred = np.argmax(proba, axis=1) if len(self.y_true) else np.empty(0, dtype=np.int64)
         if self.sums is None:
-            self.sums = instance_sums(self.y_true, self.proba)
+            self.sums = instance_sums(self.y_true, proba)
 
 
 def aggregate(metric: str, total: float, n: int) -> float:
@@ -84,7 +92,8 @@ def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
     if metric not in INSTANCE_METRICS:
         raise ValueError(metric)
     runs = sorted({f.run for f in folds})
-    per_run, per_fold = [], []
+    per_run: list[float] = []
+    per_fold: list[float] = []
     for r in runs:
         fr = [f for f in folds if f.run == r]
         per_fold.extend(aggregate(metric, f.sums[metric], len(f.y_true)) for f in fr)

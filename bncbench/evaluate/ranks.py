@@ -285,8 +285,9 @@ def wilcoxon(a, b, zeros: str = "split", tails: str = "two") -> Wilcoxon:
     method = "exact" if exact else "asymptotic"
 
     def p_value(alternative: str) -> float:
-        return float(st.wilcoxon(d, zero_method="zsplit", correction=False, alternative=alternative,
-                                 method=method).pvalue)
+        # scipy-stubs accept method="asymptotic" (scipy ≥ 1.15's name) only with keepdims=True
+        return float(st.wilcoxon(d, zero_method="zsplit", correction=False,  # type: ignore[call-overload]
+                                 alternative=alternative, method=method).pvalue)
 
     p = p_value("two-sided") if tails == "two" else min(p_value("less"), p_value("greater"))
     return Wilcoxon(r_plus, r_minus, n, min(1.0, p), "exact" if exact else "normal")

@@ -99,7 +99,8 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                  "±": r"$\pm$", MARK: r"$^\dagger$", "−": r"$-$", "≤": r"$\le$", "≥": r"$\ge$", "·": r"$\cdot$", "∼": r"$\sim$"}
+                  "±": r"$\pm$", MARK: r"$^\dagger$", "−": r"$-$", "≤": r"$\le$", "≥": r"$\ge$", "·": r"$\cdot$",
+                  "∼": r"$\sim$"}
 
 
 def _latex(s) -> str:
@@ -136,4 +137,5 @@ def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str
         return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
 
     out = [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in body]
-    return (f"{caption}\n\n" if caption else "") + "\n".join(out) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else "")
+    head = f"{caption}\n\n" if caption else ""
+    return head + "\n".join(out) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else "")

@@ -6,7 +6,6 @@ import math
 from dataclasses import dataclass
 
 
-
 def round4(x: float) -> str:
     """Correctly rounded 4-decimal text of a double (as printf("%.4f"); not numpy.round)."""
     return format(float(x), ".4f")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Sequence
 
 from bncbench.evaluate.coverage import Coverage
 from bncbench.evaluate.report import format_grid
@@ -29,7 +30,7 @@ def left_out(datasets, values, a: str, b: str) -> list[str]:
     return [d for d in datasets if math.isnan(values[(d, a)][0]) or math.isnan(values[(d, b)][0])]
 
 
-def coverage_notes(datasets, values, rows, cols, excluded: list[str] = (), why: str = "incomplete",
+def coverage_notes(datasets, values, rows, cols, excluded: Sequence[str] = (), why: str = "incomplete",
                    absent: dict[str, str] | None = None) -> list[str]:
     """Which data sets the matrix is computed on: `excluded` were dropped before for every pair
     (`why`), `absent` ({data set: reason}, `coverage.REASONS`) are not in the results at all; beyond

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -97,8 +98,9 @@ def check_report_values(res, export_dir):
             n = len({r["row"] for r in rows})
             assert len(rows) == 2 * n  # 2 runs, each predicting every instance once
             # the stored probabilities are float32 (the stored sums come from float64)
-            for metric, tol in (("zol", dict(abs=1e-12)), ("rmse", dict(rel=1e-6)), ("rmse_all", dict(rel=1e-6)),
-                                ("cll", dict(rel=1e-7, abs=1e-6 * n))):
+            tols: dict[str, dict[str, Any]] = {"zol": dict(abs=1e-12), "rmse": dict(rel=1e-6),
+                                               "rmse_all": dict(rel=1e-6), "cll": dict(rel=1e-7, abs=1e-6 * n)}
+            for metric, tol in tols.items():
                 mean, sd = instance_metric(rows, metric)
                 got = reports[metric][(d, lab)]
                 assert got[0] == pytest.approx(mean, **tol), (d, lab, metric)
@@ -119,9 +121,9 @@ def check_report_values(res, export_dir):
         assert mean > 0 and sd >= 0
         assert mean == pytest.approx(np.mean(t), rel=1e-9) and sd == pytest.approx(np.std(t, ddof=1), rel=1e-9)
     md = bnc("report", res, "--metric", "train_time", check=True).stdout
-    rows = [r for r in md.splitlines() if r.startswith("| ") and r.split("|")[1].strip() in REPORT_DATASETS]
-    assert len(rows) == 3
-    for r in rows:
+    lines = [r for r in md.splitlines() if r.startswith("| ") and r.split("|")[1].strip() in REPORT_DATASETS]
+    assert len(lines) == 3
+    for r in lines:
         cells = [c.strip() for c in r.split("|")[2:-1]]
         assert len(cells) == 3 and all(re.fullmatch(r"\d+\.\d{4} ± \d+\.\d{4}", c) for c in cells), r
 
@@ -279,7 +281,7 @@ def test_declared_nominal_column_runs(tmp_path):
 def _why_rows() -> list[list]:
     """The issue's case: numeric columns and a nominal color, some cells missing (None)."""
     rng = np.random.default_rng(11)
-    rows = []
+    rows: list[list[str | None]] = []
     for i in range(90):
         c = i % 2
         rows.append([f"{rng.normal(30 + 10 * c, 7):.1f}", f"{rng.normal(160 + 6 * c, 8):.1f}",

@@ -150,7 +150,8 @@ def test_claims_about_some_data_sets(tmp_path):
 def test_verdicts_say_on_how_many_data_sets_and_missing_results_are_not_judged(tmp_path):
     # 3 of 5 data sets have values; d4 not available, d5 not run
     ds = ["d1", "d2", "d3"]
-    values = {(d, "A"): (0.1, 0) for d in ds} | {(d, "B"): (0.2, 0) for d in ds}
+    values: dict[tuple[str, str], tuple[float, float]] = {(d, "A"): (0.1, 0) for d in ds}
+    values |= {(d, "B"): (0.2, 0) for d in ds}
     values[("d3", "A")] = (math.nan, math.nan)  # and A has no value on d3
     def summary(name, metric):
         return None if name == "gone" else _summary(values, ds, {"d4": "not available", "d5": "not run"})

@@ -204,7 +204,7 @@ def test_scatter_drawing_names_the_better_side_and_the_farthest_data_sets(defaul
     for axis, panel, point in ((ax, "scatter", lambda d: (x[d], y[d])),
                                (bx, "difference", lambda d: (size[d], y[d] - x[d]))):
         got = {c.get_gid(): sorted(map(tuple, c.get_offsets().tolist())) for c in axis.collections}
-        want = {}
+        want: dict[str, list[tuple]] = {}
         for d in datasets:
             want.setdefault(f"{panel}-points-{side[d]}", []).append(point(d))
         assert got == {k: sorted(v) for k, v in want.items()}

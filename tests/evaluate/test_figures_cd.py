@@ -108,6 +108,7 @@ def test_cd_files_are_byte_identical_and_svg_inline(store, tmp_path):
     for name in ("cd.png", "cd.svg", "cd.pdf"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     svg = cd_svg(str(store))
+    assert svg is not None
     assert svg == (tmp_path / "a" / "cd.svg").read_text(encoding="utf-8") == cd_svg(str(store))
     assert "<dc:date>" not in svg and "NB (" in svg                    # no date; text kept as text
     assert inline_svg(svg, "cd").startswith("<svg")

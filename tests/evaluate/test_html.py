@@ -146,6 +146,16 @@ def test_summary_says_the_experiment_in_words(pages):
     assert _text(_by_id(doc, "coverage")) == "data sets: all 7"
 
 
+def test_protocol_of_a_config_without_estimator_or_m_has_the_defaults():
+    """A config that sets neither `estimator` nor `m` is summarised with the base class's defaults."""
+    from bncbench.config import parse
+    from bncbench.evaluate.html_report import protocol
+
+    exp = parse("name: t\ndatasets: [iris]\nclassifiers: [{name: NB}]\n")
+    assert "estimator" not in exp.shared and "m" not in exp.shared
+    assert (protocol(exp)["estimator"], protocol(exp)["m"]) == ("mestimate", "1")
+
+
 def _ranks_command(res, metric: str) -> tuple[dict[str, float], str, list[dict]]:
     """({label: average rank}, the Friedman line, the pair rows) as `bncbench ranks` prints them."""
     r = bnc("ranks", res, "--metric", metric, "--format", "csv", check=True)

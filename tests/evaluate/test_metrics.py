@@ -66,8 +66,8 @@ BV_FOLDS = {0: [[0, 2], [1, 3]], 1: [[1, 2], [3, 0]], 2: [[3], [0, 1, 2]], 3: [[
 def _bv_folds(tie_for_class_0=False):
     folds = []
     for run, parts in BV_FOLDS.items():
-        for f, idx in enumerate(parts):
-            idx = np.array(idx, dtype=np.int64)
+        for f, part in enumerate(parts):
+            idx = np.array(part, dtype=np.int64)
             p = np.full((idx.size, 3), 0.1)
             for r, i in enumerate(idx.tolist()):
                 p[r, BV_PRED[run][i]] = 0.8

@@ -28,7 +28,7 @@ DATASETS = ["adult (sample)", "breast cancer", "breast cancer wisconsin", "cmc",
             "wine"]
 VARIANTS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 # Table 6: AUC (higher is better) and, in parentheses in the paper, the rank of each cell
-TABLE6 = [
+TABLE6: list[list[tuple[float, float]]] = [
     [(0.763, 4), (0.768, 3), (0.771, 2), (0.798, 1)],
     [(0.599, 1), (0.591, 2), (0.590, 3), (0.569, 4)],
     [(0.954, 4), (0.971, 1), (0.968, 2), (0.967, 3)],
@@ -309,7 +309,7 @@ def _plain_wilcoxon(a, b, zeros: str, tails: str):
 @pytest.mark.parametrize("ties", [False, True])
 def test_wilcoxon_agrees_with_plain_formulas_on_100_pairs(ties):
     rng = np.random.default_rng(1945 + ties)
-    methods = Counter()
+    methods: Counter[str] = Counter()
     for case in range(100):
         n = int(rng.integers(1, 71))
         if ties:

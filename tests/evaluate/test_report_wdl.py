@@ -15,9 +15,9 @@ from bncbench.evaluate.stats import average_ranks, ranks
 from bncbench.evaluate.wdl import coverage_notes, settings_notes
 from bncbench.evaluate.wide_table import read_wide_table
 from bncbench.results import catalog_differences, store_differences
+from tests.support import predictions as recompute
 from tests.support.cli import SMALL
 from tests.support.cli import bnc as _bnc
-from tests.support import predictions as recompute
 from tests.support.skips import need
 
 ROOT = Path(__file__).resolve().parents[2]
