@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = [["run"], ["export"], ["report"], ["wdl"], ["ranks"], ["rcll"], ["gd"], ["claims"], ["compare"], ["figures"], ["folds"], ["datasets", "list"], ["datasets", "info"],
-            ["datasets", "fetch"], ["datasets", "verify"]]
+COMMANDS = [["run"], ["export"], ["report"], ["wdl"], ["ranks"], ["rcll"], ["gd"], ["claims"], ["compare"], ["figures"],
+            ["folds"], ["datasets", "list"], ["datasets", "info"], ["datasets", "fetch"], ["datasets", "verify"]]
 
 
 def bnc(*args):
@@ -56,4 +56,4 @@ def test_paper_targets_use_every_core():
         assert run and f"--jobs {len(os.sched_getaffinity(0))}" in run[0], run
         r = subprocess.run(["make", "-n", "-o", ".venv/.installed", target, "JOBS=1"], capture_output=True,
                            text=True, cwd=ROOT)
-        assert "--jobs 1" in [ln for ln in r.stdout.splitlines() if f"run {config}" in ln][0]
+        assert "--jobs 1" in next(ln for ln in r.stdout.splitlines() if f"run {config}" in ln)

@@ -99,7 +99,8 @@ def test_claim_verdicts(tmp_path):
 
 def test_claims_file_errors_name_the_key(tmp_path):
     with pytest.raises(UserError, match=r"claims\[0\]\.wdl needs one of printed"):
-        cl.load(_claims_file(tmp_path, "claims:\n  - {text: x, wdl: {results: main, metric: zol, row: A, column: B}}\n"))
+        cl.load(_claims_file(tmp_path, "claims:\n"
+                                       "  - {text: x, wdl: {results: main, metric: zol, row: A, column: B}}\n"))
     with pytest.raises(UserError, match="results: 'bv'"):
         cl.load(_claims_file(tmp_path, "claims:\n  - {text: x, wdl: {results: bv, metric: zol, row: A, column: B, "
                                        "printed: 1-1-1}}\n"))

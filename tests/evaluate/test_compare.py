@@ -149,7 +149,8 @@ def test_hand_made_table_reports_exactly_the_known_differences(tiny, tmp_path):
 
     md = bnc("compare", res, table, "--metric", "zol,rmse", "--map", "NaiveBayes=NB", check=True).stdout
     summary = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
-               for line in md.split("per classifier")[1].splitlines() if line.startswith("| ") and "classifier" not in line}
+               for line in md.split("per classifier")[1].splitlines()
+               if line.startswith("| ") and "classifier" not in line}
     assert summary == {"NB": ["9", "10", "0.0003"], "KDB1": ["3", "4", "0.0010"]}
     assert "12 of 14 values equal at the printed precision (zol, rmse)" in md
     assert "in the table but not in the results: not in the configs run here: zoo" in md

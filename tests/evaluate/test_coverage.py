@@ -126,8 +126,8 @@ def test_unfinished_data_set_is_named_not_finished(store, tmp_path):
 
 def test_claims_say_on_how_many_data_sets_and_judge_what_they_can(store, tmp_path):
     claims = tmp_path / "claims.yaml"
-    claims.write_text(f"""paper: "test — a paper whose title is long enough to wrap the caption of the claims at 100 columns"
-results: {{main: {store}, other: {tmp_path / 'absent'}}}
+    claims.write_text('paper: "test — a paper whose title is long enough to wrap the caption of the claims at 100 '
+                      'columns"\n' + f"""results: {{main: {store}, other: {tmp_path / 'absent'}}}
 wdl: {{draw: exact4, draws: ignore, tails: two}}
 tables:
   - {{caption: T, results: main, metric: zol, columns: [NB], rows: [KDB1], cells: [[1-0-3]]}}

@@ -9,8 +9,8 @@ value of each row in bold (checked against report's printed numbers), significan
 marked (checked against a plain binomial sign test), the detailed matrices and the provenance
 collapsed, the rows that mean nothing absent; the figures of `figures.figures_for_html` with their
 titles as captions only; `processor` filled; the same bytes on a second run; nothing outside
-itself; every value text, never markup (autoescape), but our SVG; and in headless Chromium (test marked `browser`) the summary first with the CD diagram
-as inline SVG.
+itself; every value text, never markup (autoescape), but our SVG; and in headless Chromium (test
+marked `browser`) the summary first with the CD diagram as inline SVG.
 """
 
 import csv
@@ -462,13 +462,16 @@ def test_page_renders_in_headless_chromium_summary_first_with_the_cd_diagram(pag
                        capture_output=True, text=True, timeout=180, check=False)
     assert r.returncode == 0, r.stderr[-2000:]
     dom = html5lib.parse(r.stdout, namespaceHTMLElements=False)
-    assert dom.find("head/title").text == TITLE
+    title = dom.find("head/title")
+    assert title is not None and title.text == TITLE
     n = len(EXPECTED_IDS) + 3
     assert len(list(dom.iter("table"))) == n
     assert dom.get("data-sortable") == str(n)  # the inline script ran to its end
     first = dom.find("body/section")
-    assert first.get("id") == "summary" and _text(first.find("h2")) == "Summary"
+    assert first is not None and first.get("id") == "summary" and _text(first.find("h2")) == "Summary"
     (cd,) = [f for f in first.iter("figure") if f.get("id") == "cd"]
     assert any(isinstance(e.tag, str) and e.tag.split("}")[-1] == "svg" for e in cd.iter())
-    width, height, page_width = map(int, dom.get("data-cd").split())
+    probed = dom.get("data-cd")
+    assert probed is not None
+    width, height, page_width = map(int, probed.split())
     assert 0 < height < width and width >= 0.9 * page_width

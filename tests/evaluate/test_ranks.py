@@ -290,7 +290,7 @@ def _plain_wilcoxon(a, b, zeros: str, tails: str):
     if zeros == "ignore":
         d = [x for x in d if x != 0]
     elif sum(x == 0 for x in d) % 2:
-        d.remove(0.0)
+        d.remove(Fraction(0))
     n = len(d)
     r = plain_ranks([abs(x) for x in d]) if d else []
     r_plus = sum(ri for x, ri in zip(d, r) if x > 0) + sum(ri for x, ri in zip(d, r) if x == 0) / 2

@@ -75,7 +75,8 @@ def test_report_md_mean_and_rank_rows_over_complete_data_sets():
     lines = md.splitlines()
     assert "† our version differs from the paper's: d2: fewer rows than the paper's" in lines
     assert any("left out: d3" in ln for ln in lines)
-    first = {key: next(i for i, ln in enumerate(lines) if ln.startswith(key)) for key in ("| d3", "| mean", "| average")}
+    first = {key: next(i for i, ln in enumerate(lines) if ln.startswith(key))
+             for key in ("| d3", "| mean", "| average")}
     assert first["| d3"] < first["| mean"] < first["| average"]
 
 
