@@ -1,6 +1,6 @@
-"""What the commands share: error output, comma-separated lists, the --format check, the warning
-about an incomplete results store, one section per experiment of a folder of results, and writing
-a command's text to --out."""
+"""What the commands share: the options and arguments several of them declare, error output,
+comma-separated lists, the --format check, the warning about an incomplete results store, one
+section per experiment of a folder of results, and writing a command's text to --out."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,6 +16,62 @@ from bncbench.errors import UserError
 
 if TYPE_CHECKING:
     from bncbench.results import Results, Summary
+
+RESULTS_HELP = "results directory (or its results.sqlite)"
+
+
+def results_argument(help: str = RESULTS_HELP) -> Any:
+    """The RESULTS argument of a command that reads a results store."""
+    return typer.Argument(metavar="RESULTS", help=help)
+
+
+def format_option(help: str = "md | csv | latex") -> Any:
+    """--format FORMAT: the choices `help` names (checked by `check_format`)."""
+    return typer.Option("--format", metavar="FORMAT", help=help)
+
+
+def metric_option(help: str, metavar: str = "METRIC") -> Any:
+    """--metric: what a command shows or compares (bncbench.evaluate.metrics)."""
+    return typer.Option("--metric", metavar=metavar, help=help)
+
+
+def datasets_option(help: str = "only these data sets [default: all]") -> Any:
+    """--datasets A,B: the data sets a command keeps."""
+    return typer.Option("--datasets", metavar="A,B", help=help)
+
+
+def classifiers_option(help: str = "only these classifiers [default: all]") -> Any:
+    """--classifiers L1,L2: the classifier labels a command keeps."""
+    return typer.Option("--classifiers", metavar="L1,L2", help=help)
+
+
+def out_option(metavar: str, help: str) -> Any:
+    """--out: where a command writes."""
+    return typer.Option("--out", metavar=metavar, help=help)
+
+
+def pairs_option(help: str) -> Any:
+    """--pairs A:B,...: classifiers paired (bncbench.evaluate.paired.parse_pairs)."""
+    return typer.Option("--pairs", metavar="A:B,...", help=help)
+
+
+def rows_option(help: str) -> Any:
+    """--rows L1,L2: the classifiers of a matrix's rows."""
+    return typer.Option("--rows", metavar="L1,L2", help=help)
+
+
+def alpha_option(help: str) -> Any:
+    """--alpha A: a significance level."""
+    return typer.Option("--alpha", metavar="A", help=help)
+
+
+ResultsArg = Annotated[str, results_argument()]
+ResultsOrFolderArg = Annotated[str, results_argument(f"{RESULTS_HELP}, or a folder of them (results/)")]
+FormatOpt = Annotated[str, format_option()]
+DatasetsOpt = Annotated[str | None, datasets_option()]
+ClassifiersOpt = Annotated[str | None, classifiers_option()]
+DrawOpt = Annotated[str | None, typer.Option("--draw", metavar="RULE",
+                                             help="exact4 | relative:F [default: the config's, else exact4]")]
 
 
 def err(msg: str) -> None:

@@ -6,11 +6,27 @@ headline claims beside our runs)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bncbench.cli.common import check_format, err, split, warn_incomplete
+from bncbench.cli.common import (
+    ClassifiersOpt,
+    DatasetsOpt,
+    DrawOpt,
+    FormatOpt,
+    ResultsArg,
+    ResultsOrFolderArg,
+    alpha_option,
+    check_format,
+    classifiers_option,
+    err,
+    metric_option,
+    pairs_option,
+    rows_option,
+    split,
+    warn_incomplete,
+)
 from bncbench.errors import UserError
 from bncbench.utils.suggest import did_you_mean
 
@@ -21,11 +37,10 @@ if TYPE_CHECKING:
 def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
                                    help="results directory (or its results.sqlite), a folder of them (results/), or a "
                                         "wide table file (TSV/CSV)"),
-        metric: str | None = typer.Option(None, "--metric", metavar="METRIC",
-                                          help="metric to compare, as for report [default: the config's wdl.metric, "
-                                               "else zol]; for a table: the name of its values"),
-        draw: str | None = typer.Option(None, "--draw", metavar="RULE",
-                                        help="exact4 | relative:F [default: the config's, else exact4]"),
+        metric: Annotated[str | None, metric_option("metric to compare, as for report [default: the config's "
+                                                    "wdl.metric, else zol]; for a table: the name of its "
+                                                    "values")] = None,
+        draw: DrawOpt = None,
         draws: str | None = typer.Option(None, "--draws", metavar="HOW",
                                          help="split | ignore: draws in the sign test [default: the config's, else "
                                               "split]"),
@@ -33,18 +48,16 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
                                          help="one | two [default: the config's, else one]"),
         higher_is_better: bool = typer.Option(False, "--higher-is-better",
                                               help="a table's values are better when higher (accuracy, CLL)"),
-        datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
-                                            help="only these data sets [default: all]"),
-        classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
-                                               help="only these classifiers [default: all]"),
-        rows: str | None = typer.Option(None, "--rows", metavar="L1,L2", help="row classifiers [default: all shown]"),
+        datasets: DatasetsOpt = None,
+        classifiers: ClassifiersOpt = None,
+        rows: Annotated[str | None, rows_option("row classifiers [default: all shown]")] = None,
         columns: str | None = typer.Option(None, "--columns", metavar="L1,L2",
                                            help="column classifiers [default: all shown]"),
         test: str = typer.Option("sign", "--test", metavar="TEST",
                                  help="sign | wilcoxon: the test of each pair's p-value"),
         correction: str = typer.Option("none", "--correction", metavar="HOW",
                                        help="none | holm: adjust the p-values for the pairs of the matrix"),
-        format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+        format: FormatOpt = "md"):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
     For a results directory, options not given default to the `wdl:` section of the config the
@@ -224,19 +237,16 @@ def _chosen_labels(option: str, chosen: list[str] | None, labels: list[str]) -> 
     return chosen or labels
 
 
-def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
-          metric: str | None = typer.Option(None, "--metric", metavar="METRIC",
-                                            help="metric ranked, as for report [default: the config's wdl.metric, "
-                                                 "else zol]"),
+def ranks(results: ResultsArg,
+          metric: Annotated[str | None, metric_option("metric ranked, as for report [default: the config's "
+                                                      "wdl.metric, else zol]")] = None,
           control: str | None = typer.Option(None, "--control", metavar="LABEL",
                                              help="also compare this classifier with each other one (Bonferroni-Dunn, "
                                                   "Holm)"),
-          alpha: float = typer.Option(0.05, "--alpha", metavar="A", help="significance level of the post-hoc tests"),
-          datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
-                                              help="only these data sets [default: all]"),
-          classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
-                                                 help="only these classifiers [default: all]"),
-          format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+          alpha: Annotated[float, alpha_option("significance level of the post-hoc tests")] = 0.05,
+          datasets: DatasetsOpt = None,
+          classifiers: ClassifiersOpt = None,
+          format: FormatOpt = "md"):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
 
     Per data set the classifiers are ranked (1 = best; values equal as printed, at 4
@@ -280,19 +290,17 @@ def ranks(results: str = typer.Argument(..., metavar="RESULTS", help="results di
         err(line)
 
 
-def compare(results: str = typer.Argument(..., metavar="RESULTS",
-                                          help="results directory (or its results.sqlite), or a folder of them "
-                                               "(results/)"),
+def compare(results: ResultsOrFolderArg,
             table: str = typer.Argument(..., metavar="TABLE",
                                         help="a published wide table (TSV/CSV), e.g. papers/stan70/dev.tsv"),
-            metric: str | None = typer.Option(None, "--metric", metavar="M[,M2]",
-                                              help="compare only these metrics; plain columns hold the first "
-                                                   "[default: every metric the headers name; plain columns zol]"),
-            classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
-                                                   help="only these classifier labels of the results"),
+            metric: Annotated[str | None, metric_option("compare only these metrics; plain columns hold the first "
+                                                        "[default: every metric the headers name; plain columns zol]",
+                                                        "M[,M2]")] = None,
+            classifiers: Annotated[str | None,
+                                   classifiers_option("only these classifier labels of the results")] = None,
             map_: str | None = typer.Option(None, "--map", metavar="PAPER=OURS,...",
                                             help="the table's classifier names that differ from our labels"),
-            format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+            format: FormatOpt = "md"):
     """Our results beside a published table, value by value, at the table's printed precision.
 
     TABLE is a wide table as wdl reads it: a header (dataset, classifier, ...) and one row
@@ -338,11 +346,10 @@ def compare(results: str = typer.Argument(..., metavar="RESULTS",
     typer.echo(per_experiment(results, format, one), nl=False)
 
 
-def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
-         pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against its baseline B"),
-         datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
-                                             help="only these data sets [default: all]"),
-         format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+def rcll(results: ResultsArg,
+         pairs: Annotated[str, pairs_option("classifier A against its baseline B")],
+         datasets: DatasetsOpt = None,
+         format: FormatOpt = "md"):
     """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
 
     rCLL(A|B) = CLL(A) / CLL(B), with CLL summed over the test instances. CLLs are negative,
@@ -368,12 +375,11 @@ def rcll(results: str = typer.Argument(..., metavar="RESULTS", help="results dir
     typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
 
 
-def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
-       pairs: str = typer.Option(..., "--pairs", metavar="A:B,...", help="classifier A against B"),
-       metric: str = typer.Option("zol", "--metric", metavar="METRIC", help="metric compared, as for report"),
-       draw: str | None = typer.Option(None, "--draw", metavar="RULE",
-                                       help="exact4 | relative:F [default: the config's, else exact4]"),
-       format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+def gd(results: ResultsArg,
+       pairs: Annotated[str, pairs_option("classifier A against B")],
+       metric: Annotated[str, metric_option("metric compared, as for report")] = "zol",
+       draw: DrawOpt = None,
+       format: FormatOpt = "md"):
     """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
 
     S_t holds the first t data sets in the config's order (paper 004's Table 1 order: by
@@ -411,7 +417,7 @@ def gd(results: str = typer.Argument(..., metavar="RESULTS", help="results direc
 def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
            results: list[str] | None = typer.Option(None, "--results", metavar="NAME=DIR",
                                                     help="read the file's results NAME from DIR (repeatable)"),
-           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+           format: FormatOpt = "md"):
     """A paper's headline claims and printed W/D/L tables beside our runs.
 
     Each claim gets the printed value, ours and a verdict (holds / direction only / does not

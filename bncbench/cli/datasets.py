@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from bncbench.cli.common import FormatOpt
 from bncbench.errors import UserError
 
 app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, fetch, verify. A NAME is a "
@@ -11,7 +12,7 @@ app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, 
 
 
 @app.command("list")
-def datasets_list(format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+def datasets_list(format: FormatOpt = "md"):
     """List the catalog: the papers' counts, differences, sources.
 
     One row per catalog data set with the paper's instances, attributes and classes.
@@ -100,7 +101,7 @@ def datasets_fetch(name: str = typer.Argument(..., metavar="NAME",
 def datasets_verify(name: str | None = typer.Argument(None, metavar="NAME",
                                      help="catalog name or alias, or synth:ROWSxATTRSxCLASSES[:seed]"),
                     all_: bool = typer.Option(False, "--all", help="every catalog data set instead of one NAME"),
-                    format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex")):
+                    format: FormatOpt = "md"):
     """Load data sets and check their counts.
 
     Instances, attributes and occurring classes are compared with the paper's counts

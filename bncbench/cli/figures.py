@@ -3,39 +3,46 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
-from bncbench.cli.common import check_format, err, split
+from bncbench.cli.common import (
+    ResultsArg,
+    alpha_option,
+    check_format,
+    err,
+    format_option,
+    metric_option,
+    out_option,
+    pairs_option,
+    rows_option,
+    split,
+)
 from bncbench.errors import UserError
 
 
-def figures(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
-            out: str | None = typer.Option(None, "--out", metavar="DIR",
-                                           help="folder to write into [default: RESULTS/figures]"),
-            format: str = typer.Option("png", "--format", metavar="FORMAT",
-                                       help="png | svg | pdf, or several: png,svg"),
-            only: str | None = typer.Option(None, "--only", metavar="NAME",
-                                            help="scatter | times | wdl | gd | biasvar | cd, or several: wdl,gd "
-                                                 "[default: the config's figures: section, else all]"),
-            a: str | None = typer.Option(None, "--a", metavar="LABEL",
-                                         help="scatter: classifier on the x axis [default: the config's, else the "
-                                              "first]"),
-            b: str | None = typer.Option(None, "--b", metavar="LABEL",
-                                         help="scatter: classifier on the y axis [default: the config's, else the "
-                                              "second]"),
-            metric: str | None = typer.Option(None, "--metric", metavar="M[,M2]",
-                                              help="scatter, wdl, gd, cd: metric(s), one file each [default: the "
-                                                   "config's figures:, else its wdl.metric, else zol]"),
-            rows: str | None = typer.Option(None, "--rows", metavar="L1,L2",
-                                            help="wdl: classifiers compared against each other one [default: the "
-                                                 "config's, else the first]"),
-            pairs: str | None = typer.Option(None, "--pairs", metavar="A:B,...",
-                                             help="gd: GD(A; B) curves [default: the config's, else the first two "
-                                                  "labels]"),
-            alpha: float | None = typer.Option(None, "--alpha", metavar="A",
-                                               help="cd: significance level of the Nemenyi test [default: the "
-                                                    "config's, else 0.05]")):
+def figures(results: ResultsArg,
+            out: Annotated[str | None, out_option("DIR", "folder to write into [default: RESULTS/figures]")] = None,
+            format: Annotated[str, format_option("png | svg | pdf, or several: png,svg")] = "png",
+            only: Annotated[str | None, typer.Option(
+                "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar | cd, or several: wdl,gd "
+                                               "[default: the config's figures: section, else all]")] = None,
+            a: Annotated[str | None, typer.Option(
+                "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the "
+                                             "first]")] = None,
+            b: Annotated[str | None, typer.Option(
+                "--b", metavar="LABEL", help="scatter: classifier on the y axis [default: the config's, else the "
+                                             "second]")] = None,
+            metric: Annotated[str | None, metric_option("scatter, wdl, gd, cd: metric(s), one file each [default: the "
+                                                        "config's figures:, else its wdl.metric, else zol]",
+                                                        "M[,M2]")] = None,
+            rows: Annotated[str | None, rows_option("wdl: classifiers compared against each other one [default: the "
+                                                    "config's, else the first]")] = None,
+            pairs: Annotated[str | None, pairs_option("gd: GD(A; B) curves [default: the config's, else the first two "
+                                                      "labels]")] = None,
+            alpha: Annotated[float | None, alpha_option("cd: significance level of the Nemenyi test [default: the "
+                                                        "config's, else 0.05]")] = None):
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b

@@ -4,20 +4,33 @@ and `bncbench export` (the stored tasks as tables for pandas, R or a spreadsheet
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bncbench.cli.common import check_format, err, split, warn_incomplete, write_text
+from bncbench.cli.common import (
+    ResultsArg,
+    ResultsOrFolderArg,
+    check_format,
+    classifiers_option,
+    datasets_option,
+    err,
+    format_option,
+    metric_option,
+    out_option,
+    split,
+    warn_incomplete,
+    write_text,
+)
 from bncbench.errors import UserError
 
 if TYPE_CHECKING:
     from bncbench.results import Results, Summary
 
 
-def export(results: str = typer.Argument(..., metavar="RESULTS", help="results directory (or its results.sqlite)"),
-           out: str = typer.Option(..., "--out", metavar="DIR", help="folder to write the tables into"),
-           format: str = typer.Option("parquet", "--format", metavar="FORMAT", help="parquet | csv"),
+def export(results: ResultsArg,
+           out: Annotated[str, out_option("DIR", "folder to write the tables into")],
+           format: Annotated[str, format_option("parquet | csv")] = "parquet",
            predictions: bool = typer.Option(False, "--predictions",
                                             help="also write one table of per-instance predictions per data set")):
     """Write the results as tables for pandas, R or a spreadsheet.
@@ -41,22 +54,18 @@ def export(results: str = typer.Argument(..., metavar="RESULTS", help="results d
         + (", ..." if len(files) > 4 else ""))
 
 
-def report(results: str = typer.Argument(..., metavar="RESULTS",
-                                         help="results directory (or its results.sqlite), or a folder of them "
-                                              "(results/)"),
-           metric: str = typer.Option("zol", "--metric", metavar="METRIC",
-                                      help="what the cells show (metrics listed above)"),
-           datasets: str | None = typer.Option(None, "--datasets", metavar="A,B",
-                                               help="only these data sets [default: all in the results]"),
-           classifiers: str | None = typer.Option(None, "--classifiers", metavar="L1,L2",
-                                                  help="only these classifier labels [default: all in the results]"),
-           format: str = typer.Option("md", "--format", metavar="FORMAT", help="md | csv | latex | html"),
+def report(results: ResultsOrFolderArg,
+           metric: Annotated[str, metric_option("what the cells show (metrics listed above)")] = "zol",
+           datasets: Annotated[str | None, datasets_option("only these data sets [default: all in the "
+                                                           "results]")] = None,
+           classifiers: Annotated[str | None, classifiers_option("only these classifier labels [default: all in the "
+                                                                 "results]")] = None,
+           format: Annotated[str, format_option("md | csv | latex | html")] = "md",
            label_metric: str | None = typer.Option(None, "--label-metric", metavar="L=M,...",
                                                    help="show these classifiers' columns in another metric (e.g. "
                                                         "SKDB=rmse_all: paper 004's Table A4); the column is labelled "
                                                         "'L (M)'"),
-           out: str | None = typer.Option(None, "--out", metavar="FILE",
-                                          help="write the report to FILE [default: standard output]"),
+           out: Annotated[str | None, out_option("FILE", "write the report to FILE [default: standard output]")] = None,
            compare_table: str | None = typer.Option(None, "--compare", metavar="TABLE",
                                                     help="html: add the comparison with a published table (as "
                                                          "bncbench compare RESULTS TABLE)"),

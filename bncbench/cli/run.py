@@ -4,10 +4,11 @@ folds look like to the classifiers)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
-from bncbench.cli.common import err, split
+from bncbench.cli.common import classifiers_option, datasets_option, err, out_option, split
 from bncbench.errors import UserError
 
 
@@ -44,9 +45,8 @@ def select(exp, datasets: list[str] | None, classifiers: list[str] | None):
 def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML (docs/cli.md: Configuration)"),
         results: str | None = typer.Option(None, metavar="DIR",
                                            help="results directory [default: results/<config name>]"),
-        datasets: str | None = typer.Option(None, metavar="A,B", help="run only these data sets of the config"),
-        classifiers: str | None = typer.Option(None, metavar="L1,L2",
-                                               help="run only these classifier labels of the config"),
+        datasets: Annotated[str | None, datasets_option("run only these data sets of the config")] = None,
+        classifiers: Annotated[str | None, classifiers_option("run only these classifier labels of the config")] = None,
         jobs: int | None = typer.Option(None, metavar="N",
                                         help="worker processes [default: 1, or the config's executor.jobs]"),
         executor: str | None = typer.Option(None, metavar="NAME",
@@ -94,10 +94,11 @@ def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAM
             f"results in {out}")
 
 
-def folds(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML"),
-          dataset: str = typer.Option(..., metavar="NAME", help="data set of the config"),
-          out: str = typer.Option(..., metavar="DIR", help="output directory"),
-          runs: int | None = typer.Option(None, metavar="N", help="number of runs to export [default: all]")):
+def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experiment YAML")],
+          dataset: Annotated[str, typer.Option(metavar="NAME", help="data set of the config")],
+          out: Annotated[str, out_option("DIR", "output directory")],
+          runs: Annotated[int | None, typer.Option(metavar="N",
+                                                   help="number of runs to export [default: all]")] = None):
     """Write each fold's preprocessed train and test set as ARFF (value order = our codes).
 
     The files (NAME-rR-fF-train.arff, NAME-rR-fF-test.arff) hold exactly what the
