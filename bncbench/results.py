@@ -196,8 +196,8 @@ class Results:
         stored = self._store.get_meta("sections")
         if stored is None:
             raise UserError(f"{self.location}: this results store predates stored config sections; run its config "
-                            f"once more with `bncbench run CONFIG --results {self.location}` (it stores them and "
-                            f"computes no task already stored)")
+                            f"once more with `bncbench run CONFIG --results {self.location}` (it stores them and, "
+                            f"as any run, computes only the tasks not stored under the current code)")
         return Experiment.from_json(stored, self.config_text)
 
     @cached_property
