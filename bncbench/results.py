@@ -1,16 +1,4 @@
-"""Reading a results store: one handle (`open`) for the config sections, summaries, tasks and predictions.
-
-    >>> from bncbench import results
-    >>> with results.open("results/stan70") as r:   # a results directory or its results.sqlite
-    ...     r.summary("zol")                          # mean, sd per (data set, label) cell and the coverage
-    ...     r.tasks                                   # one row per task: data set, label, run, fold, times, metrics
-    ...     r.predictions("adult")                    # one row per test instance of every task on adult
-    ...     r.rank_test("zol")                        # average ranks, Friedman, Nemenyi and Holm
-    ...     r.experiment.wdl                          # the config's sections, as `bncbench run` stored them
-    >>> results.load_all("results")                  # {folder name: Results} of every experiment under results/
-
-Everything here opens the store read-only, once per handle (docs/store.md describes its tables).
-"""
+"""Reading a results store: one handle (`open`) for the config sections, summaries, tasks and predictions."""
 
 from __future__ import annotations
 
@@ -292,11 +280,7 @@ class Results:
 
     def rank_test(self, metric: str = "zol", datasets: list[str] | None = None,
                   classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
-        """The Friedman test of the store's classifiers over its data sets and its post-hoc tests, as
-        `bncbench ranks` prints them (an `evaluate.ranks.RankTest`: average ranks, χ²_F, F_F, the
-        Nemenyi CD, every pair with Holm's adjusted p, the cliques of the CD diagram; with `control`
-        also Bonferroni–Dunn and Holm against it). Data sets where a classifier has no value are left
-        out (`.left_out`); UserError when fewer than two data sets or classifiers remain."""
+        """The Friedman test and its post-hoc tests of the store, as `bncbench ranks` prints them (§6.8)."""
         from bncbench.evaluate.ranks import compare_classifiers
 
         s = self.summary(metric, datasets, classifiers)
@@ -448,10 +432,7 @@ def load(location: str | Path) -> Results:
 
 
 def open_all(location: str | Path) -> list[Results]:
-    """The experiments at `location`, each opened once: the store itself when `location` is one (a
-    folder holding results.sqlite, or the .sqlite file), else each folder directly under it that
-    holds one, in the folders' name order (`bncbench run` names them results/<config name>).
-    UserError when there is none."""
+    """The experiments at `location`, each opened once (docs/architecture.md)."""
     p = Path(location)
     if p.suffix == ".sqlite" or store_path(p).is_file() or not p.is_dir():
         return [Results(location)]  # the store's own message when it is not one
@@ -489,10 +470,7 @@ def store_differences(location: str, datasets) -> dict[str, str]:
 
 
 def judge_claims(claims_file: str, overrides: dict[str, str] | None = None, opened: tuple[Results, ...] = ()):
-    """(caption, verdicts, printed tables beside ours, the lines after the claims) of a claims file
-    judged against the results folders it names (`overrides`: {name: folder}), each opened once
-    (`opened`: handles already open, reused for their folders), as `bncbench claims` prints them;
-    also the reproduction status of `report --format html --claims`."""
+    """A claims file judged against the results folders it names, as `bncbench claims` prints it."""
     from bncbench.evaluate import claims as cl
 
     spec = cl.load(claims_file, overrides or {})

@@ -22,12 +22,7 @@ class Attribute:
 
 @dataclass
 class Dataset:
-    """A classification data set.
-
-    `columns[i]` is an int32 array of value codes (-1 = missing) for a nominal attribute
-    and a float64 array (NaN = missing) for a numeric one. `y` holds class codes
-    (instances with a missing class are dropped by the loaders).
-    """
+    """A classification data set (docs/algorithms.md §1.8)."""
 
     name: str
     attributes: list[Attribute]

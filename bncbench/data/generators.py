@@ -1,9 +1,4 @@
-"""Data sets generated from their published definitions, and synthetic scale data sets.
-
-Waveform and LED follow L. Breiman, J. Friedman, R. Olshen, C. Stone, "Classification and
-Regression Trees", Wadsworth 1984 (§2.6.1 LED, §2.6.2 waveform), written from the definitions.
-`synth:ROWSxATTRSxCLASSES[:seed]` samples a random Bayesian network of known structure.
-"""
+"""Data sets generated from their published definitions, and synthetic scale data sets (§1.8)."""
 
 from __future__ import annotations
 
@@ -71,12 +66,7 @@ def is_synth(name: str) -> bool:
 
 
 def synth(spec: str) -> Dataset:
-    """`synth:ROWSxATTRSxCLASSES[:seed]`: ancestral sampling from a random class-rooted network.
-
-    Structure (known, seeded): the class is the parent of every attribute; attribute i > 0 also
-    has one attribute parent drawn uniformly from 0..i−1. Cardinalities 2..5; every conditional
-    distribution is drawn from a Dirichlet(0.5) prior. Sampling is vectorised per attribute.
-    """
+    """`synth:ROWSxATTRSxCLASSES[:seed]`: ancestral sampling from a random class-rooted network (§1.8)."""
     m = SYNTH_PATTERN.match(spec)
     if not m:
         raise UserError(f"{spec!r}: synthetic data sets are named synth:ROWSxATTRSxCLASSES[:seed], "

@@ -149,14 +149,7 @@ def build_dataset(name: str, table: RawTable, class_column: int | str, *,
                   missing_tokens: tuple[str, ...] = ("?",), class_strip: str = "",
                   class_map: dict[str, str] | None = None, class_blocks: dict | None = None,
                   where: str = "") -> Dataset:
-    """Turn a `RawTable` into a `Dataset`.
-
-    For ARFF tables the declared types are used; for delimited tables `numeric` lists the
-    numeric column indices, or "all" (all others nominal, values in sorted order).
-    `class_column` is an index (negative counts from the end) or a column name; with
-    `class_blocks` ({size, labels}) there is no class column and row r has class
-    labels[r // size].
-    """
+    """Turn a `RawTable` into a `Dataset` (docs/algorithms.md §1.8)."""
     width = len(table.names)
     if class_blocks is not None:
         size, labels = int(class_blocks["size"]), list(class_blocks["labels"])

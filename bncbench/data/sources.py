@@ -1,11 +1,4 @@
-"""Obtaining data files: checksummed cache, mirror folder or URL, atomic writes.
-
-Where bncbench looks (docs/cli.md: Data and cache folders): the download cache (`cache_dir`:
-BNCBENCH_CACHE, else $XDG_CACHE_HOME/bncbench, else ~/.cache/bncbench), the mirror
-(`mirror_location`: BNCBENCH_MIRROR, else the folder `shared/uci` beside the bncbench checkout,
-which the make targets and the tests use), the small mirror shipped in `datasets/mirror/`, and
-the network.
-"""
+"""Obtaining data files: checksummed cache, mirror folder or URL, atomic writes (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -116,12 +109,7 @@ def _download(url: str, dest: Path, spec: dict, label: str, compression: str | N
 
 
 def locate(spec: dict, base_url: str | None = None) -> Path:
-    """Return a verified local path for one catalog file entry.
-
-    Order: the download cache; the mirror of `mirror_location` (a folder is read in place, a URL
-    is downloaded into the cache); the small mirror shipped in the repository; the source's
-    public URL `base_url` (downloaded into the cache).
-    """
+    """Return a verified local path for one catalog file entry (docs/architecture.md)."""
     source, rel = spec["source"], spec["path"]
     label = f"{source}:{rel}"
     sub = MIRROR_SUBDIR[source]

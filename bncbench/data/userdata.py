@@ -1,21 +1,4 @@
-"""Your own data files: how a config's `{name, path}` entry is read (docs/datasets.md: Your own
-data in five minutes).
-
-A file is ARFF (`.arff`: the file declares its columns' types and values, `?` is missing), TSV
-(`.tsv`, `.tab`: tab-separated) or CSV (any other name: comma-separated). A CSV or TSV file's
-first non-empty line names the columns; every later non-empty line is one row with as many
-values. The class is the last column unless the entry names another (`class:`, a name or an
-index); rows whose class is missing are left out.
-
-A cell is missing when it is empty or equal (as text) to one of `DEFAULT_MISSING` — `?` and the
-strings pandas' `read_csv` reads as NA by default — or, when the entry lists its own
-`missing_values`, to one of those (the empty cell stays missing). A column is numeric when
-every other cell is a finite number, and nominal when most cells are not numbers (its values
-in number order if they are all numbers, else in text order). A column that is mostly numbers
-but holds a few other tokens is an error that names the column and the tokens, unless the entry
-declares it (`nominal: [...]`: values as text; `numeric: [...]`: every other cell must be a
-number). `drop: [...]` leaves columns out.
-"""
+"""Your own data files: how a config's `{name, path}` entry is read (docs/algorithms.md §1.8)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""How a task's output becomes the stored columns of the results store (docs/store.md), and
-back. What it stores besides the probabilities — the predicted class and the per-task sums of
-the metric terms — is computed here from float64, so this module is part of every task's code
-fingerprint (engine/fingerprint.py)."""
+"""How a task's output becomes the stored columns of the results store, and back (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""Executors, chosen by name: where the (data set, run, fold) units of an experiment run.
-
-Every executor yields (unit index, result) pairs as units finish; only the driver writes the
-results store, so resume and atomicity are the same whatever runs the work. Workers load data
-from the cache or mirror themselves (a unit carries only the data set's name and recipe).
-
-- ``local``: in this process (``jobs=1``) or a joblib/loky process pool of ``jobs`` workers,
-  one BLAS/OpenMP thread each.
-- ``dask``: a Dask distributed cluster: ``scheduler="tcp://HOST:PORT"`` for an existing one
-  (its workers need bncbench installed and the same BNCBENCH_CACHE / BNCBENCH_MIRROR paths), or
-  a LocalCluster of ``jobs`` single-threaded worker processes.
-"""
+"""Executors, chosen by name: where the (data set, run, fold) units of an experiment run (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -34,18 +23,7 @@ _malloc_checked = False
 
 
 def restore_malloc_thresholds() -> bool:
-    """Give this process glibc's usual large-allocation behaviour back when its environment
-    took it away; True if thresholds were set. Once per process.
-
-    glibc raises its mmap threshold (from 128 KiB up to 32 MiB) as large blocks are freed, so a
-    process that repeatedly allocates arrays of the same size reuses heap memory. Setting any
-    of MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_, MALLOC_MMAP_MAX_ (or their GLIBC_TUNABLES)
-    turns that off; Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536 for every worker it starts.
-    Then every numpy temporary above 128 KiB is a fresh mmap whose pages fault in one by one
-    (grid10 in one process: 7.3 million minor faults instead of 50 thousand, 15 s of system
-    time). This sets the thresholds the dynamic rule ends at (mmap 32 MiB, trim 64 MiB). An
-    explicit mmap threshold (MALLOC_MMAP_THRESHOLD_ or its tunable) is left alone, and so is
-    every process that is not on glibc."""
+    """Give this process glibc's usual large-allocation behaviour back; True if set (docs/architecture.md)."""
     global _malloc_checked
     if _malloc_checked:
         return False
@@ -88,12 +66,7 @@ def run_local(fn: Callable, items: Sequence, args: tuple, jobs: int) -> Iterator
 
 
 def local_cluster(jobs: int):
-    """A Dask LocalCluster of `jobs` single-threaded worker processes.
-
-    Worker processes get one BLAS/OpenMP thread and not Dask's default
-    MALLOC_TRIM_THRESHOLD_=65536, which makes numpy's large temporaries page-fault on every
-    allocation (measured here: twice the time per unit). Workers of a cluster started
-    elsewhere keep that setting and undo its effect themselves (`restore_malloc_thresholds`)."""
+    """A Dask LocalCluster of `jobs` single-threaded worker processes (docs/architecture.md)."""
     import dask
     from distributed import LocalCluster
 

@@ -1,26 +1,4 @@
-"""Code fingerprints: which source code computes a task's stored result.
-
-A task's identity (engine/runner.py `task_key`) includes `code_fingerprint(cls)` of its
-classifier class. The fingerprint is a hash over the modules in the static import closure of
-
-- the module that defines the class (inside or outside bncbench),
-- ``bncbench.engine.units``, the code that loads, preprocesses and counts a fold, and
-- ``bncbench.engine.codec``, which turns a task's output into its stored columns (the predicted
-  class and the sums of the metric terms of ``bncbench.evaluate.terms``),
-
-following every ``import``/``from ... import`` of a bncbench module (at module level or inside
-functions), except imports under ``if TYPE_CHECKING:`` (type hints compute nothing). An import
-of a name from a package (``from bncbench.classifiers import TAN``) counts the module that
-defines that class or function, not the package's re-exports. For a module outside bncbench
-only that one module's source is hashed (the modules it imports from your own code are not).
-
-Each module is hashed as its syntax tree with docstrings removed, written back as source
-(``ast.unparse``: stable across Python versions, unlike ``ast.dump``), so comments, docstrings
-and formatting never invalidate results, while any change of code does: editing
-``classifiers/tan/tan.py`` re-runs TAN's and STAN's tasks (STAN imports TAN), not NB's. A class
-whose source cannot be read (typed into an interactive session) cannot be fingerprinted and is
-refused.
-"""
+"""Code fingerprints: which source code computes a task's stored result (docs/architecture.md)."""
 
 from __future__ import annotations
 

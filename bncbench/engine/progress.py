@@ -1,13 +1,4 @@
-"""Progress display: a rich bar on a terminal; without one (a log file, CI, `make`), one line
-per finished data set (the caller prints the final summary); nothing with --quiet.
-
-The ETA comes from the work left, not from the number of tasks left: a unit (one data set,
-run and fold with its pending classifiers) costs about `a · tasks + b · work`, with work =
-rows × attributes × classifiers and the per-task overhead `a` and per-work cost `b` fitted on
-the units already finished (`RemainingTime`). A paper's data sets come smallest first, so a
-count of tasks underestimates the rest of the run many times over. Nothing here touches the
-results: the display only reads the clock and the units' sizes.
-"""
+"""Progress display: a rich bar, one line per data set, or nothing, with an ETA (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -37,13 +28,7 @@ class UnitSize:
 
 
 class RemainingTime:
-    """The time a run still needs, from the units finished so far.
-
-    Each finished unit gives (tasks t, work w, seconds d it took where it ran). The cost model
-    `a·t + b·w` (a, b ≥ 0) is fitted by least squares on the relative errors (every unit counts
-    alike, whatever its size). The remaining time is the model's cost of the units left times
-    the wall time per second of unit time so far (elapsed over the units' own seconds: below 1
-    with parallel workers, above 1 with the driver's own overhead)."""
+    """The time a run still needs, from the units finished so far (docs/architecture.md)."""
 
     MIN_SECONDS = 1e-3  # a unit measured faster than this counts as this (timer resolution)
 
@@ -74,11 +59,7 @@ class RemainingTime:
         self.units += 1
 
     def coefficients(self) -> tuple[float, float] | None:
-        """(a, b) of the fitted cost model, None before any unit was measured. When the
-        unconstrained fit has a negative term (units whose cost does not grow with their work,
-        such as binary attributes after numeric ones), `a` is kept within [0, the cheapest
-        unit's cost per task] and `b` refitted: the rest of a unit's cost is work, never 0 —
-        an estimate from the task count alone is what this replaces."""
+        """(a, b) of the fitted cost model, None before any unit was measured (docs/architecture.md)."""
         if not self.units:
             return None
         det = self._suu * self._svv - self._suv ** 2

@@ -32,10 +32,7 @@ if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses con
 
 
 def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec) -> str:
-    """Hash of everything that defines a task: data checksums, preprocessing, folds, the
-    classifier's label, name and parameters, and the fingerprint of the code that computes it
-    (engine/fingerprint.py). The label is part of it so that each stored row belongs to one
-    (data set, label) cell: renaming a label computes that column again."""
+    """Hash of everything that defines a task (docs/architecture.md)."""
     ident = {
         "code": code_fingerprint(clf.estimator_class),
         # the files' contents, not where they were found: the same config run from another folder
@@ -80,13 +77,7 @@ def unit_size(unit: Unit, ds: Dataset) -> UnitSize:
 
 
 def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, dict]:
-    """`run_unit` plus what the worker's own code is: {classifier name: code fingerprint, "at":
-    where bncbench is installed, "seconds": how long the unit ran (for the ETA)}, so that the
-    driver refuses results of other code. With
-    `encode`, the outputs come in their stored form (`EncodedOutput`): a worker process does the
-    packing and compression, so the driver, which receives every unit, only inserts (on two
-    cores it otherwise competes with the workers). The first call in a process undoes a worker
-    environment that slows numpy down (Dask's nanny: `executors.restore_malloc_thresholds`)."""
+    """`run_unit` plus the worker's code fingerprints, install folder and seconds (docs/architecture.md)."""
     import bncbench
 
     restore_malloc_thresholds()
@@ -110,11 +101,7 @@ def check_worker_code(unit: Unit, worker: dict) -> None:
 
 def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]],
                  unavailable: dict[str, str] | None = None) -> dict:
-    """The store's layout after this invocation: for every (data set, label) cell ever planned,
-    the task keys of its latest plan; data sets and labels in the config's order, then those of
-    earlier configs. Reports cover every cell of the layout. `unavailable` ({data set: its
-    missing files}) are the data sets this invocation skipped; a data set it loaded is no longer
-    unavailable (reports name the rest as "not available")."""
+    """The store's layout after this invocation (docs/architecture.md)."""
     old = old or {}
     def order(new: list[str], before: list[str]) -> list[str]:
         return list(dict.fromkeys(list(new) + [x for x in before if x not in new]))
@@ -209,14 +196,7 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
 
 
 class _Writer:
-    """Stores finished units from a background thread, one transaction per unit
-    (`Store.put_many`), while the driver goes on computing or receiving the next ones: encoding
-    of in-process outputs (zlib, sums of metric terms) and SQLite release the GIL, so writing
-    overlaps the work. At
-    most `depth` units wait to be written (memory stays bounded; a kill loses only those and the
-    units being computed). `on_stored(unit, n)` runs in the writer thread after each commit.
-    `close()` writes what is queued, then stops; an error of the writer is raised in the driver
-    (at the next `submit` or at `close`)."""
+    """Stores finished units from a background thread, one transaction per unit (docs/architecture.md)."""
 
     def __init__(self, store: Store, on_stored, depth: int = 1):
         self.store, self.on_stored = store, on_stored
@@ -267,11 +247,7 @@ class _Writer:
 
 def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
         log=print, strict: bool = False, executor: str = "local", scheduler: str | None = None) -> dict:
-    """Run (or resume) an experiment on the named executor. Returns counts of tasks run, skipped
-    (already finished) and, with `fresh`, replaced: every task of this invocation (its data sets ×
-    classifiers × runs × folds) is computed again and replaces its stored result when the new one
-    is stored, so an interrupted fresh run loses nothing; other stored tasks are never touched.
-    The tasks of a unit are stored together, in one transaction, by a background thread."""
+    """Run (or resume) an experiment on the named executor; counts of tasks run, skipped, replaced."""
     check_executor(executor, scheduler)
     requested = list(exp.datasets)
     datasets = load_available(exp, strict, log)

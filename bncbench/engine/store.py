@@ -1,17 +1,4 @@
-"""Results store: one SQLite file per results directory (format documented in docs/store.md).
-
-Why SQLite: the tasks of each finished unit (one fold with its classifiers) are committed in
-one transaction (atomic; a `kill -9` loses only units in flight), the primary key on the task
-hash makes resume a lookup, it needs no extra dependency, and one file holds tasks,
-per-instance predictions and provenance. Only the driver process writes; reading commands
-open the file read-only.
-
-Compact storage (format 2): a fold's test rows, true classes and class names are stored once
-in `splits` and shared by every classifier run on that fold; probabilities are float32,
-byte-shuffled and zlib-compressed; the predicted class (argmax of the float64 probabilities)
-and the per-task sums of the per-instance metric terms (computed from float64) are stored
-exactly, so every table value is what float64 storage gave.
-"""
+"""Results store: one SQLite file per results directory (docs/store.md, docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -175,11 +162,7 @@ class Store:
         self.put_many([(key, dataset, label, run, fold, out, classes)])
 
     def put_many(self, tasks: list[tuple[str, str, str, int, int, TaskOutput | EncodedOutput, list[str]]]) -> None:
-        """Write finished tasks, each (key, dataset, label, run, fold, output, classes), in one
-        transaction (the runner: every task of one unit), with their folds' splits where new;
-        a task already stored under its key is replaced. An output not encoded yet (a
-        TaskOutput) is encoded before the transaction opens, so the write lock is held only for
-        the inserts."""
+        """Write finished tasks in one transaction (docs/architecture.md)."""
         enc = [(t, t[5] if isinstance(t[5], EncodedOutput) else EncodedOutput.of(t[5], t[6])) for t in tasks]
         splits = {e.encoded.split_key: e.encoded for _, e in enc}
         rows = [(key, dataset, label, run, fold, e.encoded.split_key, e.encoded.n_classes, e.encoded.pred,

@@ -1,7 +1,4 @@
-"""One unit of work: a (data set, run, fold) cell, preprocessed and counted once, with every
-pending classifier fitted and tested on it. With what it imports (data/, preprocess/, the
-classifier machinery) and engine/codec.py, this is the code that computes a stored result, so it
-is part of every task's code fingerprint (engine/fingerprint.py)."""
+"""One unit of work: a (data set, run, fold) cell with every pending classifier (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -87,10 +84,7 @@ def fold_independent(settings: PreprocessSettings) -> bool:
 
 def fold_counts(spec: DatasetSpec, settings: PreprocessSettings, ds: Dataset, train, test, enc, pairs: bool,
                 complement: bool = True):
-    """The training counts of one fold, counted once for all its classifiers: all rows minus the
-    test rows when the encoding is fold-independent and the training rows are all the others
-    (`complement`; one pass over the data set per worker instead of one per fold), else a
-    count of the training rows."""
+    """The training counts of one fold, counted once for all its classifiers (docs/architecture.md)."""
     if fold_independent(settings) and complement:
         _, _, full = _all_rows(spec, settings, pairs)
         return full - fit_counts(enc.X_test, ds.y[test], enc.cardinalities, ds.n_classes, pairs)
@@ -125,10 +119,7 @@ def preprocessed_fold(spec: DatasetSpec, settings: PreprocessSettings, scheme: s
 
 
 def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int, divisor: int = 3):
-    """Preprocess one fold once, count once, and fit/test every pending classifier on it.
-    `settings` are the config's; the data set's own overrides apply on top.
-
-    A classifier's train_time is its fit time plus the fold's shared counting time."""
+    """Preprocess one fold once, count once, and fit/test every pending classifier on it."""
     p = preprocessed_fold(unit.dataset, settings, scheme, k, unit.run, unit.fold, seed, divisor)
     ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
     pairs = any(c.estimator_class.NEEDS_PAIRS for c in unit.classifiers)

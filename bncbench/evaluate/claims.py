@@ -1,36 +1,4 @@
-"""A paper's headline claims and printed W/D/L tables beside what our runs show.
-
-A claims file (papers/<config>/claims.yaml) names the results folders it reads, the W/D/L
-settings, the printed W/D/L tables and the claims, each of one kind:
-
-- ``wdl``: {results, metric, row, column, printed: "W-D-L"} — our record and sign test (the
-  file's settings); *holds* when the direction (more wins than losses or not) and the
-  significance at 0.05 are the printed ones, *direction only* when only the direction is. A
-  paper that states a comparison without its record gives ``expect`` instead of ``printed``:
-  "significantly better" (more wins, p < 0.05; *direction only* with p ≥ 0.05), "better"
-  (more wins than losses), "not significant" (p ≥ 0.05) or "not significantly better" (not
-  both more wins and p < 0.05: "no advantage");
-- ``better_count``: {results, metric, row, column, printed: count, of (optional: the printed
-  number of data sets; default ours), draw (optional)} — data sets
-  where the row beats the column (under the file's draw rule, or the claim's own: "relative:0"
-  counts every strictly better value); *holds* when ours is a majority as the printed one is;
-- ``mean_change``: {results, metric, row, column, printed: relative change} — of the mean over
-  the data sets both have; *holds* when the sign is the printed one;
-- ``mean_order``: {results, metric, rows, above, below, not_below} — each row's mean is above
-  every ``above`` classifier's, below every ``below`` one's and at least every ``not_below``
-  one's; *holds* when every inequality does.
-
-``wdl`` and ``mean_order`` take an optional ``datasets`` list: the claim is about those data sets
-only (e.g. "on mushroom and nursery").
-
-Coverage: a claim is judged on the data sets where our runs have every value it compares; when
-they are fewer than the data sets its results folder should cover (the configs' list, or the
-claim's own ``datasets``), the verdict says so: ``holds (2 of 22 data sets)``. ``mean_order``
-compares the means over the data sets where every classifier it names has a value. A claim whose
-results folder does not exist is listed as not judged (the others are judged).
-
-Nothing here is tuned toward a claim: a claim that our runs do not show is reported so.
-"""
+"""A paper's headline claims and printed W/D/L tables beside what our runs show (docs/algorithms.md §6.10)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,4 @@
-"""Our results beside a published table, cell by cell, at the precision the table prints.
-
-A published table is a wide table as `bncbench wdl` reads it (`wide_table.read`): first
-column the data set, one column per classifier, cells `0.1234` or `0.1234 ± 0.0100`. A column
-header `NAME (METRIC)` (METRIC one of `metrics.METRICS`, as `report --label-metric` labels its
-columns) holds classifier NAME's values of METRIC; a plain header `NAME` holds the comparison's
-first metric. So one file can hold a paper's ZOL and RMSE tables side by side.
-
-A value is compared at the printed precision of the paper's cell: ours is rounded to as many
-decimals as the paper prints, like `report` rounds (printf-style on the binary double,
-`stats.round4` for 4 decimals), and the difference is that rounded value minus the printed one,
-exact in decimal (so `equal` is yes exactly when the difference is 0).
-"""
+"""Our results beside a published table, cell by cell, at the printed precision (docs/algorithms.md §6.10)."""
 
 from __future__ import annotations
 
@@ -172,12 +160,7 @@ class Plan:
 
 def plan_columns(table: Published, metrics: list[str] | None, mapping: dict[str, str], labels: list[str],
                  only: list[str] | None = None) -> Plan:
-    """Which columns to compare.
-
-    `metrics`: the --metric list (the first one is the metric of plain headers), or None: every
-    metric the headers name, plain headers as zol. `mapping` relates the paper's classifier names
-    to our labels (an unmapped name is matched to an equal label); `labels` are the results',
-    `only` (--classifiers) restricts the comparison to some of them."""
+    """Which columns of a published table to compare with which of our labels and metrics (§6.10)."""
     for m in metrics or []:
         if m not in METRICS:
             raise UserError(f"--metric: unknown metric {m!r}; choose one of {', '.join(METRICS)}")
@@ -211,10 +194,7 @@ def plan_columns(table: Published, metrics: list[str] | None, mapping: dict[str,
 
 
 def compare(table: Published, plan: Plan, ours: OurValues, resolve: Callable[[str], str | None]) -> Comparison:
-    """Every printed mean and sd of the plan's columns beside ours (`ours` holds every metric of
-    the plan). A table data set is ours under its own name or, failing that, under
-    `resolve(name)` (e.g. the catalog's canonical name of an alias; None when unknown).
-    UserError when no data set of the table is in the results."""
+    """Every printed mean and sd of the plan's columns beside ours (docs/algorithms.md §6.10)."""
     our_datasets = {d for ds, _, _ in ours.values() for d in ds}
     matched, missing = [], []
     for name in table.datasets:
@@ -279,11 +259,7 @@ _CONFIDENCE = re.compile(r"\b(low|medium) confidence\b", re.IGNORECASE)
 
 
 def reconstruction_flag(*docstrings: str | None) -> str | None:
-    """The project's flag on a classifier, from its docstrings (the class's, then its module's):
-    when the first paragraph of one calls the classifier a reconstruction (docs/algorithms.md
-    §9) or says it does not reproduce the paper, 'reconstruction (docs/algorithms.md §N; low
-    confidence)' (or 'flagged as not reproduced (...)') with the sections and the confidence the
-    paragraphs cite; None when neither does."""
+    """The project's reconstruction flag on a classifier, read from its docstrings (docs/algorithms.md §6.10)."""
     paragraphs = [" ".join((d or "").strip().split("\n\n")[0].split()) for d in docstrings]
     text = " ".join(paragraphs)
     if _RECONSTRUCTION.search(text):

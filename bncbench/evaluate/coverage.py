@@ -1,15 +1,4 @@
-"""What a table covers: n of N data sets, and why each of the others is missing.
-
-N is every data set of the configs run into a results folder (the store's layout), in their
-order, also those a run skipped or never got to. A data set is missing for one of three reasons:
-
-- `NOT_AVAILABLE`: the run skipped it (no file in the download cache or the mirror);
-- `NOT_RUN`: its config lists it, but no run planned its tasks here (e.g. `run --datasets`);
-- `NOT_FINISHED`: tasks were planned and some are not stored (an interrupted or failed run).
-
-`results.summarize_store` fills a `Coverage` for every summary; the commands print
-`Coverage.line()` under their tables, and `claims` adds `Coverage.suffix(n)` to its verdicts.
-"""
+"""What a table covers: n of N data sets, and why each of the others is missing (docs/algorithms.md §6.9)."""
 
 from __future__ import annotations
 

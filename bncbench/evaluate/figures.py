@@ -1,52 +1,4 @@
-"""The papers' figures from a results store, drawn with matplotlib (Agg, no display needed).
-
-Six figures (`FIGURES`), each computed first as plain data (a `Plot`: what is drawn, and only
-that) and then drawn from it, so the data of a figure can be checked against `bncbench report`:
-
-- `scatter`: per data set, classifier A's metric (x) against B's (y) with the diagonal (paper 000
-  Fig. 2: TAN against STAN-MRMR, ZOL), beside B − A against the data set's size; points coloured
-  by which classifier is better (the draw rule of the config's `wdl:` section), the `LABELLED`
-  data sets farthest from the diagonal named, and which side of the diagonal is better said in
-  words;
-- `times`: training and test time per fold per classifier over the data sets (paper 000 Fig. 3,
-  paper 004 Fig. 8): a box of each classifier's values over the data sets (quartiles, whiskers at
-  the least and greatest) and its mean; both panels on one y scale, logarithmic when the values
-  span more than `LOG_RANGE`;
-- `wdl`: wins/draws/losses of each row classifier against every other one, on the data sets
-  with fewer than `split` instances and on the others, a panel only for a group that has data
-  sets (paper 004 Figs. 4–6; evaluate/wdl.py with the draw rule of the config's `wdl:` section,
-  as `bncbench wdl`);
-- `gd`: goal-difference curves GD(A; B | S_t) over the data sets in table order, the x axis
-  labelled with the data sets' names (paper 004 §6.5, Fig. 3; evaluate/paired.py, as
-  `bncbench gd`);
-- `biasvar`: bias and variance stacked per classifier, means over the data sets where every
-  shown classifier has both (repeated runs only; otherwise `NotApplicable`);
-- `cd`: the critical-difference diagram of Demšar (2006, Fig. 1(a)): average ranks on an axis
-  with rank 1 at the right, bars joining the classifiers the Nemenyi test does not tell apart,
-  the CD above (evaluate/ranks.py, as `bncbench ranks`).
-
-Titles say what is drawn in words (the draw rule as "draws: equal at 4 decimals"); a figure of
-results that miss some data sets of their configs says "n of N data sets" in its title and
-names the missing ones in a note (`bncbench figures` prints the notes). The files carry the
-title; the HTML report draws without it (`draw(plot, title=False)`) and prints it as the
-figure's caption.
-
-Settings come from the command line (`Options`), else from the `figures:` section of the config
-stored with the results (`Results.experiment.figures`), else from defaults: the first two labels, the
-first label against the others, the `wdl:` section's metric (else zol), a 2000-instance split.
-
-Data-set size: for k-fold schemes the sum of the test-fold sizes of one run (every instance is
-tested once per run); for `petal-bv` (one test set of N // divisor per run) the catalog's count
-of our version, or the test set's size × divisor for a data set of one's own.
-
-The output is deterministic: the same results give byte-identical files (fixed SVG hash salt,
-no dates in the metadata). This module imports matplotlib only inside `draw`/`render`, and is
-itself imported only by the commands that draw (`bncbench figures`, the HTML report).
-
-`figures_for_html(results) -> [(Plot, SVG text), ...]` is the HTML report's entry point;
-`cd_svg(results)` gives the CD diagram alone as SVG text, `cd_plot(rank test, metric)` the
-diagram of a rank test already computed (the HTML summary's).
-"""
+"""The papers' figures from a results store, drawn with matplotlib (docs/algorithms.md §6.11)."""
 
 from __future__ import annotations
 
@@ -165,10 +117,7 @@ def _values(src: Source, metric: str, labels: list[str], kind: str) -> tuple[lis
 
 # -- the data of each figure ------------------------------------------------------------------
 def scatter_data(src: Source, a: str, b: str, metric: str) -> Plot:
-    """One point per data set where A and B both have a value: (x = A's mean, y = B's mean), the
-    data set's size, and which one is `better` (a, b, or "" for a draw under the `wdl:` section's
-    draw rule); `labelled`: the `LABELLED` data sets farthest from the diagonal (|y − x| > 0,
-    the largest first); `below`/`above`: the classifier that is better on that side."""
+    """The scatter figure's points: A's mean against B's per data set (docs/algorithms.md §6.11)."""
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
     from bncbench.evaluate.stats import compare, draw_words
 
@@ -606,11 +555,7 @@ def _handle(results: Results | str) -> Iterator[Results]:
 
 
 def figures_for_html(results: Results | str, skip: tuple[str, ...] = ()) -> list[tuple[Plot, str]]:
-    """[(Plot, SVG text drawn without its title), ...] of the figures `bncbench figures RESULTS`
-    makes with no options (the stored `figures:` section, else all), leaving out the names in
-    `skip` (e.g. the CD diagram the report's summary already shows) and those the results cannot
-    show (a UserError: e.g. bias/variance of a one-run store, a metric no classifier has yet; none
-    when the store itself cannot be read as figures, which `bncbench figures` reports)."""
+    """[(Plot, SVG text without its title), ...] of the HTML report's figures (docs/algorithms.md §6.11)."""
     with _handle(results) as r:
         try:
             src = Source(r)
@@ -628,10 +573,7 @@ def figures_for_html(results: Results | str, skip: tuple[str, ...] = ()) -> list
 
 def cd_svg(results: Results | str, metric: str | None = None, alpha: float | None = None,
            title: bool = True) -> str | None:
-    """The critical-difference diagram of a store as SVG text, the same bytes as `bncbench figures
-    --only cd --format svg` (settings: the arguments, else the stored `figures:` section's `cd`,
-    else every classifier, the `wdl:` section's metric or zol, α = 0.05; `title`: drawn above it);
-    None when the results cannot show one (fewer than two classifiers or data sets with values)."""
+    """The critical-difference diagram of a store as SVG text, or None (docs/algorithms.md §6.11)."""
     with _handle(results) as r:
         try:
             made = plots(Source(r), ["cd"], Options(metric=[metric] if metric else None, alpha=alpha))

@@ -1,9 +1,4 @@
-"""The inputs of the HTML report gathered from one open results store (`report --format html`).
-
-Summaries of every metric the store has values of, the rank tests of the judged metrics, the CD
-diagram of the summary metric, the figures, the comparison with a published table and a paper's
-claims; evaluate/html.py renders them (docs/cli.md: report).
-"""
+"""The inputs of the HTML report gathered from one open results store (docs/algorithms.md §6.11)."""
 
 from __future__ import annotations
 

@@ -65,11 +65,7 @@ def _sd(values: list[float]) -> float:
 
 
 def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
-    """(mean, sd) of one classifier on one data set, as the papers report it (§5.2–5.6).
-
-    One run: the value pooled over all test instances, sd over the per-fold values.
-    m runs: the mean of the per-run pooled values, sd over the m runs.
-    """
+    """(mean, sd) of one classifier on one data set, as the papers report it (§5.2–5.6)."""
     if metric == "selected":  # mean over folds of the number of attributes a selective model kept
         sel = [f.info["selected"] for f in folds if f.info and "selected" in f.info]
         return (float(np.mean(sel)), _sd(sel)) if len(sel) == len(folds) else (math.nan, math.nan)

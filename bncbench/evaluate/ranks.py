@@ -1,33 +1,4 @@
-"""Demšar's (2006, JMLR 7:1–30) rank tests over data sets: the Friedman test with Iman and
-Davenport's F, the Nemenyi critical difference, Bonferroni–Dunn and Holm post-hoc tests (against
-a control classifier and over all pairs), and the Wilcoxon signed-ranks test of one pair.
-
-What each quantity is (k classifiers, N data sets, R_j the average rank of classifier j):
-
-- ranks: per data set 1 = best, tied values share the average of the ranks they span
-  (`scipy.stats.rankdata`, method "average");
-- χ²_F = 12N/(k(k+1)) · [Σ R_j² − k(k+1)²/4] as Demšar prints it, with no tie correction, χ²
-  with k − 1 degrees of freedom; `chi2_tie_corrected` divides it by 1 − Σ(t³ − t)/(N k (k² − 1))
-  (t: the size of each group of tied values), the statistic of `scipy.stats.friedmanchisquare`
-  and R's `friedman.test`. The reported test, and F_F, use Demšar's χ²_F;
-- F_F = (N − 1) χ²_F / (N(k − 1) − χ²_F), F with k − 1 and (k − 1)(N − 1) degrees of freedom;
-- Nemenyi: CD = q_α √(k(k+1)/(6N)) with q_α the studentized range quantile
-  (`scipy.stats.studentized_range.ppf(1 − α, k, ∞)`) divided by √2 (Demšar's Table 5(a)); two
-  classifiers differ when their average ranks differ by at least CD;
-- a pair: z = (R_i − R_j)/√(k(k+1)/(6N)), two-sided p = 2 Φ(−|z|); Bonferroni–Dunn's CD against a
-  control uses q = Φ⁻¹(1 − α/(2(k − 1))) (Table 5(b)); Holm's step-down procedure adjusts the p
-  of the k − 1 comparisons with the control, or of all k(k − 1)/2 pairs (`holm`);
-- Wilcoxon (`wilcoxon`): the differences (rounded to `NOISE_DECIMALS` decimals, which removes the
-  floating-point noise of subtracting printed values and nothing else) ranked by absolute value;
-  zero differences either split
-  evenly between R+ and R− with one dropped when their number is odd (Demšar §3.1.3; scipy's
-  `zero_method="zsplit"` after the drop) or left out (scipy's "wilcox"); the p-value is exact
-  (the null distribution of the signed-rank sum) when no difference is zero or tied and at most
-  50 remain, else the normal approximation with the variance corrected for ties and no
-  continuity correction.
-
-Everything here takes plain values (no store); `results.rank_test` reads one from a store.
-"""
+"""Demšar's (2006) rank tests over data sets: Friedman, Nemenyi, Bonferroni–Dunn, Holm, Wilcoxon (§6.8)."""
 
 from __future__ import annotations
 
@@ -46,10 +17,7 @@ NOISE_DECIMALS = 12  # Wilcoxon differences are rounded to 12 decimals: 0.3 − 
 
 @dataclass
 class Pair:
-    """Two classifiers compared after the Friedman test: `difference` = R_a − R_b (negative: a
-    ranks better), z and its two-sided p, p after Holm's procedure over the family it is in,
-    and whether each post-hoc test finds them different at α: `cd` for the single-step test of
-    the family (Nemenyi over all pairs, Bonferroni–Dunn against a control), `holm` for Holm's."""
+    """Two classifiers compared after the Friedman test (docs/algorithms.md §6.8)."""
 
     a: str
     b: str
@@ -225,10 +193,7 @@ def ranks_test(ranks: np.ndarray, labels: list[str], lower_is_better: bool = Tru
 
 def compare_classifiers(datasets, labels, values, lower_is_better: bool, alpha: float = 0.05,
                         control: str | None = None) -> RankTest:
-    """`friedman_test` of a store's summary ({(data set, label): (mean, sd)}, as
-    results.summarize_store gives it): values ranked as printed (rounded to 4 decimals, so
-    values equal as printed tie, as in the report's average-rank row); data sets where a
-    classifier has no value are left out and listed in `left_out`."""
+    """`friedman_test` of a store's summary, values ranked as printed (docs/algorithms.md §6.8)."""
     used = [d for d in datasets if not any(math.isnan(values[(d, lab)][0]) for lab in labels)]
     if len(labels) >= 2 and len(used) < 2:
         raise ValueError(f"needs at least 2 data sets where every classifier has a value, got {len(used)} of "
@@ -258,12 +223,7 @@ class Wilcoxon:
 
 
 def wilcoxon(a, b, zeros: str = "split", tails: str = "two") -> Wilcoxon:
-    """The Wilcoxon signed-ranks test of the paired values a and b (pairs with a NaN left out).
-
-    zeros="split": zero differences ranked and their ranks split evenly between R+ and R−, one
-    left out when their number is odd (Demšar 2006 §3.1.3); "ignore": zero differences left out.
-    tails="two": two-sided p; "one": the one-sided p in the direction observed (the smaller of
-    the two one-sided p-values, as the sign test's tail of the larger count)."""
+    """The Wilcoxon signed-ranks test of the paired values a and b (docs/algorithms.md §6.8)."""
     if zeros not in ("split", "ignore"):
         raise ValueError(f"zeros must be 'split' or 'ignore', got {zeros!r}")
     if tails not in ("one", "two"):
@@ -366,10 +326,7 @@ def _ordered(t: RankTest, pairs: list[Pair]) -> list[Pair]:
 
 
 def format_ranks(t: RankTest, metric: str, fmt: str) -> tuple[str, list[str]]:
-    """(the text `bncbench ranks` prints, lines for standard error). md/latex: the average ranks
-    with the tests in words under them, the control against each other classifier (with one),
-    then all pairs; csv: one line per pair, the better-ranked classifier as `a` (family 'control'
-    or 'all'; the lines in words go to standard error)."""
+    """(the text `bncbench ranks` prints, lines for standard error) (docs/algorithms.md §6.8)."""
     from bncbench.evaluate.report import format_grid
 
     rank = dict(zip(t.labels, t.ranks))

@@ -37,11 +37,7 @@ def difference_legend(datasets, differences: dict[str, str]) -> list[str]:
 
 def summary_rows(datasets, labels, values, lower_is_better: bool,
                  no_mean: str = "") -> tuple[list[list[str]], list[str]]:
-    """The mean row and the average-rank row (Demšar 2006) of a report table, and the notes they
-    need. Both are over the data sets where every shown classifier has a value; ranks are of the
-    values as printed (rounded to 4 decimals), so equal printed values tie. `no_mean` (a reason,
-    `NO_MEAN`) leaves the mean row out and says why; a table of one classifier has no average-rank
-    row (its rank is 1 on every data set) and says so."""
+    """The mean row and the average-rank row of a report table, and their notes (docs/algorithms.md §6.7)."""
     complete = [ds for ds in datasets if not any(math.isnan(values[(ds, lab)][0]) for lab in labels)]
     n, total = len(complete), len(datasets)
     if n:
@@ -70,11 +66,7 @@ def summary_rows(datasets, labels, values, lower_is_better: bool,
 def format_report(datasets, labels, values, metric: str, fmt: str, differences: dict[str, str] | None = None,
                   lower_is_better: bool | None = None, notes: list[str] | None = None,
                   no_mean: str | None = None) -> str:
-    """One row per data set, one column per classifier. md/latex end with a mean row (unless the
-    metric is one of `NO_MEAN`, or `no_mean` gives another reason) and an average-rank row, mark
-    (†) data sets whose version differs from the paper's (`differences`: {data set: reason}, e.g.
-    results.store_differences) and print `notes` (e.g. the coverage) under the table. csv is the
-    long form at full precision, nothing more."""
+    """One row per data set, one column per classifier, in md, latex or csv (docs/algorithms.md §6.7)."""
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")

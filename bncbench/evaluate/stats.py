@@ -72,12 +72,7 @@ def wdl(a: list[float], b: list[float], rule: str = "exact4", lower_is_better: b
 
 
 def sign_test(r: WDL, draws: str = "split", tails: str = "one") -> float:
-    """Binomial sign test p-value.
-
-    draws="split": half the draws to each side, one ignored if odd (paper 000, verified);
-    "ignore": draws left out. tails="one": P(X ≥ max(W, L)) (tail of the larger count);
-    "two": min(1, 2·P(X ≤ min(W, L))).
-    """
+    """Binomial sign test p-value (docs/algorithms.md §6.2–6.4)."""
     if draws == "split":
         W, L = r.wins + r.draws // 2, r.losses + r.draws // 2
     elif draws == "ignore":

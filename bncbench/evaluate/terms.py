@@ -1,7 +1,4 @@
-"""The per-instance terms of the pooled metrics (docs/algorithms.md §5.2–5.4) and their per-task
-sums. The sums are computed from the float64 probabilities when a task is stored
-(engine/codec.py), so this module is part of every task's code fingerprint: editing a term
-re-runs the tasks whose stored sums it made."""
+"""The per-instance terms of the pooled metrics and their per-task sums (docs/algorithms.md §5.2–5.4)."""
 
 from __future__ import annotations
 

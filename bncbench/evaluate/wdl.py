@@ -32,10 +32,7 @@ def left_out(datasets, values, a: str, b: str) -> list[str]:
 
 def coverage_notes(datasets, values, rows, cols, excluded: Sequence[str] = (), why: str = "incomplete",
                    absent: dict[str, str] | None = None) -> list[str]:
-    """Which data sets the matrix is computed on: `excluded` were dropped before for every pair
-    (`why`), `absent` ({data set: reason}, `coverage.REASONS`) are not in the results at all; beyond
-    those, a pair leaves out the data sets missing a value in either column — said once when it is
-    the same for every pair, else for each pair where something is left out."""
+    """Which data sets the W/D/L matrix is computed on, in words (docs/algorithms.md §6.1)."""
     absent = absent or {}
     total = len(datasets) + len(excluded) + len(absent)
     pairs = []

@@ -1,12 +1,4 @@
-"""Wide tables read from files: a published table as a paper prints it (`bncbench wdl TABLE`,
-`bncbench compare RESULTS TABLE`).
-
-A wide table is TSV or CSV: a header (dataset, classifier, classifier, ...) and one row per data
-set. A cell is 'mean' or 'mean ± sd' (also '+-' or '+/-'); '-', '–', '—', 'n/a' or an empty
-cell is a missing value. `read` checks the shape and the means and keeps every cell's text;
-`read_wide_table` gives the means (what wdl compares), `compare.read_published` the printed
-texts of means and sds.
-"""
+"""Wide tables read from files: a published table as a paper prints it (docs/algorithms.md §6.10)."""
 
 from __future__ import annotations
 

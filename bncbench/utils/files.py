@@ -13,14 +13,7 @@ from typing import IO
 
 @contextlib.contextmanager
 def atomic_path(target: str | os.PathLike, *, suffix: str | None = None, public: bool = False) -> Iterator[str]:
-    """The path of a fresh temporary file (`.part-…` in the folder of `target`, created with the
-    folder if needed) for the block to write; when the block ends without an exception, the file
-    replaces `target` (os.replace). On an exception the temporary file is removed and the
-    exception propagates; `target` is untouched.
-
-    `suffix`: the end of the temporary file's name (default: the suffix of `target`).
-    `public`: give the file the permissions a plain open() would (0o666 less the umask) instead
-    of the temporary file's 0600."""
+    """A temporary file for the block to write, replacing `target` on success (docs/architecture.md)."""
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-", suffix=target.suffix if suffix is None else suffix)
