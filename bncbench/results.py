@@ -170,7 +170,7 @@ class Results:
 
     @property
     def layout(self) -> dict:
-        """The cells of the store (docs/store.md: meta `experiment`); UserError when it holds none."""
+        """The cells of the store (docs/store.md: `meta` — JSON values by key); UserError when it holds none."""
         if not self._stored_layout.get("keys"):
             raise UserError(f"{self.location}: the results store holds no experiment")
         return self._stored_layout
