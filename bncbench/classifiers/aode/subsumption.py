@@ -122,10 +122,8 @@ class SR(_SubsumptionAODE):
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    min_freq : int, default=1
-        AODE's frequency limit for a superparent's value.
+    estimator, m, missing, cardinalities, n_classes, min_freq
+        As in `AODE`.
     sr_min_freq : int, default=50
         l, the frequency the specialisation x_j must exceed (or reach).
     sr_strict : bool, default=True
@@ -151,10 +149,8 @@ class NSR(_SubsumptionAODE):
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    min_freq : int, default=1
-        AODE's frequency limit for a superparent's value.
+    estimator, m, missing, cardinalities, n_classes, min_freq
+        As in `AODE`.
     sr_min_freq : int, default=50
         l: the specialisation x_j must occur at least l times.
     nsr_ratio : float, default=0.99
