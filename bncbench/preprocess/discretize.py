@@ -8,9 +8,8 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
-from sklearn.utils.validation import check_is_fitted
 
-from bncbench.preprocess.columns import categorical_codes, categorical_mask, validate_X
+from bncbench.preprocess.columns import categorical_codes, categorical_mask, transform_columns
 
 
 def eqfreq_petal(values: np.ndarray, bins: int = 5) -> np.ndarray:
@@ -195,15 +194,11 @@ class Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X: Any) -> np.ndarray:
         """int32 codes: v to the first bin whose cut c has v ≤ c, categorical codes kept, −1 for missing."""
-        check_is_fitted(self)
-        X = validate_X(self, X, reset=False)
-        out = np.empty(X.shape, dtype=np.int32)
-        for j in range(X.shape[1]):
-            col = X[:, j]
+        def column(j: int, col: np.ndarray) -> np.ndarray:
             if self.is_categorical_[j]:
-                out[:, j] = categorical_codes(col, j)
-            else:
-                codes = apply_cuts(col, self.cuts_[j])
-                codes[np.isnan(col)] = -1
-                out[:, j] = codes
-        return out
+                return categorical_codes(col, j)
+            codes = apply_cuts(col, self.cuts_[j])
+            codes[np.isnan(col)] = -1
+            return codes
+
+        return transform_columns(self, X, np.int32, column)
