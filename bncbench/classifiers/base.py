@@ -315,19 +315,6 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         raise NotImplementedError
 
 
-class InfoMeasureClassifier(BayesNetClassifier):
-    """A classifier whose structure compares information measures (MI, CMI) computed at `info_precision`,
-    "float64" (default) or "float32" (the papers' C++ systems; docs/algorithms.md §0.3)."""
-
-    PARAMS: ClassVar[dict[str, Param]] = {
-        **BayesNetClassifier.PARAMS, "info_precision": SHARED_PARAMS["info_precision"]}
-
-    def __init__(self, *, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0,
-                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
-        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
-        self.info_precision = info_precision
-
-
 def _is_dataframe(X) -> bool:
     """Whether X is a pandas DataFrame (without importing pandas)."""
     return type(X).__module__.startswith("pandas") and hasattr(X, "iloc") and hasattr(X, "columns")

@@ -11,12 +11,12 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
-from bncbench.classifiers.base import InfoMeasureClassifier
+from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import count_flat, lookup
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
 from bncbench.classifiers.kernels.ordering import descending_orders
-from bncbench.classifiers.kernels.params import Param
+from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import (
     kdb_parents,
     kdb_parents_batch,
@@ -32,7 +32,7 @@ _CHUNK_ELEMENTS = 1 << 20
 _DENSE_CELLS = 1 << 22
 
 
-class AIT(InfoMeasureClassifier):
+class AIT(BayesNetClassifier):
     """TAN^AIT / KDB^AIT (paper 004): base and local networks, weak arcs removed, averaged (docs/algorithms.md §4.9).
 
     Parameters
@@ -57,24 +57,26 @@ class AIT(InfoMeasureClassifier):
         Local KDB attribute order: by LMI(x_i), or the global order by I(X_i;Y).
     local_k : int or None, default=None
         Local KDB's maximum number of parents; None: `k`.
-    info_precision, estimator, m, missing, cardinalities, n_classes
-        As in `InfoMeasureClassifier` ("float32" for the paper configs).
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" for the paper configs (§0.3).
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     """
 
     PARAMS: ClassVar[dict[str, Param]] = {
-        **InfoMeasureClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0),
-        "backoff": Param(bool), "cii": Param(bool), "cip": Param(bool), "ait": Param(bool),
+        **BayesNetClassifier.PARAMS, "base": Param(str, ("TAN", "KDB")), "k": Param(int, low=0), "backoff": Param(bool),
+        "cii": Param(bool), "cip": Param(bool), "ait": Param(bool),
         "cip_structure": Param(str, ("instance", "per_label")),
         "ait_default_interval": Param(str, ("paper", "first", "last")), "local_kdb_backoff": Param(bool),
-        "local_kdb_order": Param(str, ("local", "global")), "local_k": Param(int, low=0, none=True)}
+        "local_kdb_order": Param(str, ("local", "global")), "local_k": Param(int, low=0, none=True),
+        "info_precision": SHARED_PARAMS["info_precision"]}
 
     def __init__(self, *, base: str = "TAN", k: int = 2, backoff: bool = True, cii: bool = True, cip: bool = True,
                  ait: bool = True, cip_structure: str = "instance", ait_default_interval: str = "paper",
                  local_kdb_backoff: bool = True, local_kdb_order: str = "local", local_k: int | None = None,
                  info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
-        super().__init__(info_precision=info_precision, estimator=estimator, m=m, missing=missing,
-                         cardinalities=cardinalities, n_classes=n_classes)
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.base = base
         self.k = k
         self.backoff = backoff
@@ -86,6 +88,7 @@ class AIT(InfoMeasureClassifier):
         self.local_kdb_backoff = local_kdb_backoff
         self.local_kdb_order = local_kdb_order
         self.local_k = local_k
+        self.info_precision = info_precision
 
     def _check_params(self) -> None:
         """The declared constraints, and at least one of the two networks."""

@@ -119,7 +119,7 @@ class SPRC(_ChildRemoval, SP):
         super().__init__(rc_min_support=rc_min_support, rc_canonical_cover=rc_canonical_cover,
                          rc_remove_as_parent=rc_remove_as_parent, min_freq=min_freq, estimator=estimator, m=m,
                          missing=missing, cardinalities=cardinalities, n_classes=n_classes)
-        self.info_precision = info_precision
+        self.info_precision = info_precision  # SP's, which _ChildRemoval's super().__init__ left at its default
 
     def _fit(self, Xc, y):
         SP._fit(self, Xc, y)

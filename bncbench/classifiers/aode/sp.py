@@ -99,8 +99,8 @@ class SP(AODE):
     ----------
     estimator, m, missing, cardinalities, n_classes, min_freq
         As in `AODE`.
-    info_precision
-        As in `InfoMeasureClassifier`: the precision of the CMI values the tree compares.
+    info_precision : {"float64", "float32"}, default="float64"
+        Precision of the CMI values the tree compares (§0.3).
     """
 
     PARAMS: ClassVar[dict[str, Param]] = {**AODE.PARAMS, "info_precision": SHARED_PARAMS["info_precision"]}

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from bncbench.classifiers.base import InfoMeasureClassifier
+from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import (
     KeyCounts,
     PairCounts,
@@ -16,7 +16,7 @@ from bncbench.classifiers.kernels.counts import (
 )
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.params import Param
+from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
 
@@ -25,29 +25,32 @@ from bncbench.classifiers.kernels.tables import nb_tables, pair_table
 _Level = tuple[list[int], list[int], KeyCounts, KeyCounts, KeyCounts, int, int]
 
 
-class KDB(InfoMeasureClassifier):
+class KDB(BayesNetClassifier):
     """KDB-k (Sahami 1996): each attribute in I(X;Y) order takes ≤ k preceding parents by CMI (docs/algorithms.md §4.3).
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes, info_precision
-        As in `InfoMeasureClassifier` ("float32": the C++ system of papers 000 and 004).
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
     k : int, default=1
         Maximum number of attribute parents.
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" reproduces the C++ system of papers 000 and 004 (§0.3).
     backoff : bool, default=False
         Back off to the longest occurring prefix of the parent list (§4.3).
     """
 
     PARAMS: ClassVar[dict[str, Param]] = {
-        **InfoMeasureClassifier.PARAMS, "k": Param(int, low=0), "backoff": Param(bool)}
+        **BayesNetClassifier.PARAMS, "k": Param(int, low=0), "backoff": Param(bool),
+        "info_precision": SHARED_PARAMS["info_precision"]}
 
     def __init__(self, *, k: int = 1, backoff: bool = False, info_precision: str = "float64",
                  estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,
                  n_classes: int | None = None):
-        super().__init__(info_precision=info_precision, estimator=estimator, m=m, missing=missing,
-                         cardinalities=cardinalities, n_classes=n_classes)
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k = k
         self.backoff = backoff
+        self.info_precision = info_precision
 
     def _fit(self, Xc, y):
         skip = self.missing == "skip"

@@ -6,42 +6,44 @@ from typing import ClassVar
 
 import numpy as np
 
-from bncbench.classifiers.base import InfoMeasureClassifier
+from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, count_flat, lookup
 from bncbench.classifiers.kernels.estimators import cond, log_cond, log_prior, prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.params import Param
+from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 
 
-class SKDB(InfoMeasureClassifier):
+class SKDB(BayesNetClassifier):
     """Selective KDB (Martinez et al., JMLR 2016): s and k by leave-one-out RMSE (docs/algorithms.md §4.12).
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes, info_precision
-        As in `InfoMeasureClassifier`, but missing="value" only ("skip" raises ValueError).
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`, but missing="value" only ("skip" raises ValueError).
     k_max : int, default=5
         Largest number of attribute parents (paper 004: 5).
     select_k : bool, default=True
         True: choose k* in 0..k_max; False: k* = k_max.
     skdb_variant : {"petal", "textbook"}, default="petal"
         The public C++ code's conventions (verified for paper 004), or §4.12's steps as written.
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" reproduces the C++ system (§0.3).
     """
 
     SUPPORTED_MISSING = ("value",)
     PARAMS: ClassVar[dict[str, Param]] = {
-        **InfoMeasureClassifier.PARAMS, "k_max": Param(int, low=0), "select_k": Param(bool),
-        "skdb_variant": Param(str, ("petal", "textbook"))}
+        **BayesNetClassifier.PARAMS, "k_max": Param(int, low=0), "select_k": Param(bool),
+        "skdb_variant": Param(str, ("petal", "textbook")), "info_precision": SHARED_PARAMS["info_precision"]}
 
     def __init__(self, *, k_max: int = 5, select_k: bool = True, skdb_variant: str = "petal",
                  info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
                  cardinalities=None, n_classes: int | None = None):
-        super().__init__(info_precision=info_precision, estimator=estimator, m=m, missing=missing,
-                         cardinalities=cardinalities, n_classes=n_classes)
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k_max = k_max
         self.select_k = select_k
         self.skdb_variant = skdb_variant
+        self.info_precision = info_precision
 
     # -- fit --------------------------------------------------------------------------
     def _fit(self, Xc, y):

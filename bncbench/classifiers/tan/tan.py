@@ -2,23 +2,36 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
-from bncbench.classifiers.base import InfoMeasureClassifier
+from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import prim_tree
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
 
 
-class TAN(InfoMeasureClassifier):
+class TAN(BayesNetClassifier):
     """TAN (Friedman, Geiger & Goldszmidt 1997): Prim's maximum spanning tree on I(X_i;X_j|Y) (docs/algorithms.md §4.2).
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes, info_precision
-        As in `InfoMeasureClassifier` ("float32": paper 000's C++ system).
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
+    info_precision : {"float64", "float32"}, default="float64"
+        "float32" reproduces paper 000's C++ system (§0.3).
     """
+
+    PARAMS: ClassVar[dict[str, Param]] = {
+        **BayesNetClassifier.PARAMS, "info_precision": SHARED_PARAMS["info_precision"]}
+
+    def __init__(self, *, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0,
+                 missing: str = "value", cardinalities=None, n_classes: int | None = None):
+        super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+        self.info_precision = info_precision
 
     def _fit(self, Xc, y):
         skip = self.missing == "skip"
