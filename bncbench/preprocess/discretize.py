@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
-from sklearn.utils.validation import check_is_fitted
 
-from bncbench.preprocess.columns import categorical_codes, validate_X
+from bncbench.preprocess.columns import categorical_codes, categorical_mask, transform_columns
 
 
 def eqfreq_petal(values: np.ndarray, bins: int = 5) -> np.ndarray:
@@ -173,8 +173,14 @@ class Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         tags.transformer_tags.preserves_dtype = []  # the output is int32 codes
         return tags
 
-    def _finish_fit(self, X: np.ndarray, mask: np.ndarray, cuts: list) -> None:
-        """Store the cut points of each column (None: categorical) and the number of codes."""
+    def _fit_cuts(self, X: np.ndarray, cut: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> None:
+        """Store the cut points of each column, `cut(column, known)` of a numeric one and None of a
+        categorical one, and the number of codes of each."""
+        mask = categorical_mask(self, X.shape[1])
+        cuts: list = []
+        for j in range(X.shape[1]):
+            col = X[:, j]
+            cuts.append(None if mask[j] else cut(col, ~np.isnan(col)))
         self.is_categorical_ = mask
         self.cuts_ = cuts
         n_bins = np.empty(X.shape[1], dtype=np.int64)
@@ -188,15 +194,11 @@ class Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X: Any) -> np.ndarray:
         """int32 codes: v to the first bin whose cut c has v ≤ c, categorical codes kept, −1 for missing."""
-        check_is_fitted(self)
-        X = validate_X(self, X, reset=False)
-        out = np.empty(X.shape, dtype=np.int32)
-        for j in range(X.shape[1]):
-            col = X[:, j]
+        def column(j: int, col: np.ndarray) -> np.ndarray:
             if self.is_categorical_[j]:
-                out[:, j] = categorical_codes(col, j)
-            else:
-                codes = apply_cuts(col, self.cuts_[j])
-                codes[np.isnan(col)] = -1
-                out[:, j] = codes
-        return out
+                return categorical_codes(col, j)
+            codes = apply_cuts(col, self.cuts_[j])
+            codes[np.isnan(col)] = -1
+            return codes
+
+        return transform_columns(self, X, np.int32, column)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from bncbench.preprocess.columns import categorical_mask, check_choice, validate_X
+from bncbench.preprocess.columns import check_choice, validate_X
 from bncbench.preprocess.discretize import Discretizer, eqfreq_petal, eqfreq_quantile, eqfreq_weka
 
 METHODS = ("petal", "weka", "quantile")
@@ -27,22 +27,18 @@ class EqualFrequencyDiscretizer(Discretizer):
             raise ValueError(f"bins must be an integer ≥ 1, got {self.bins!r}")
         check_choice("method", self.method, METHODS)
         X = validate_X(self, X)
-        mask = categorical_mask(self, X.shape[1])
         bins = self.bins
-        cuts: list = []
-        for j in range(X.shape[1]):
-            if mask[j]:
-                cuts.append(None)
-                continue
-            col = X[:, j]
-            v = col[~np.isnan(col)]
+
+        def cut(col: np.ndarray, known: np.ndarray) -> np.ndarray:
+            nonlocal bins
+            v = col[known]
             if self.method == "petal":
                 if 0 < v.size < bins:  # the C++ system's quirk: also lowers later columns' bins
                     bins = v.size
-                cuts.append(eqfreq_petal(v, bins))
-            elif self.method == "quantile":
-                cuts.append(eqfreq_quantile(v, self.bins))
-            else:
-                cuts.append(eqfreq_weka(v, self.bins))
-        self._finish_fit(X, mask, cuts)
+                return eqfreq_petal(v, bins)
+            if self.method == "quantile":
+                return eqfreq_quantile(v, self.bins)
+            return eqfreq_weka(v, self.bins)
+
+        self._fit_cuts(X, cut)
         return self

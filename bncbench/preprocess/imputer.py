@@ -6,9 +6,8 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
-from sklearn.utils.validation import check_is_fitted
 
-from bncbench.preprocess.columns import categorical_codes, categorical_mask, validate_X
+from bncbench.preprocess.columns import categorical_codes, categorical_mask, transform_columns, validate_X
 
 
 class MissingImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
@@ -44,11 +43,8 @@ class MissingImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X: Any) -> np.ndarray:
         """X (float64) with each missing value replaced by its column's statistic."""
-        check_is_fitted(self)
-        X = validate_X(self, X, reset=False)
-        out = np.empty(X.shape, dtype=np.float64)
-        for j in range(X.shape[1]):
-            col = X[:, j]
+        def column(j: int, col: np.ndarray) -> np.ndarray:
             missing = np.isnan(col) | (col < 0) if self.is_categorical_[j] else np.isnan(col)
-            out[:, j] = np.where(missing, self.statistics_[j], col)
-        return out
+            return np.where(missing, self.statistics_[j], col)
+
+        return transform_columns(self, X, np.float64, column)

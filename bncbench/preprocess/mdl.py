@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from bncbench.preprocess.columns import categorical_mask, check_choice
+from bncbench.preprocess.columns import check_choice
 from bncbench.preprocess.discretize import Discretizer, mdl
 
 METHODS = ("weka", "petal")
@@ -42,14 +42,5 @@ class MDLDiscretizer(Discretizer):
                 raise ValueError("y holds a label that is not in classes")
             y_idx = order[pos]
         n_classes = self.classes_.shape[0]
-        mask = categorical_mask(self, X.shape[1])
-        cuts: list = []
-        for j in range(X.shape[1]):
-            if mask[j]:
-                cuts.append(None)
-                continue
-            col = X[:, j]
-            known = ~np.isnan(col)
-            cuts.append(mdl(col[known], y_idx[known], n_classes, self.method))
-        self._finish_fit(X, mask, cuts)
+        self._fit_cuts(X, lambda col, known: mdl(col[known], y_idx[known], n_classes, self.method))
         return self

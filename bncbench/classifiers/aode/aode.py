@@ -16,7 +16,15 @@ from bncbench.classifiers.kernels.tables import nb_tables
 class AODE(BayesNetClassifier):
     """P(y, x) ∝ (1/|Q|) Σ_{p∈Q} P̂(y, x_p) Π_{c≠p} P̂(x_c | y, x_p), with Q the superparents whose
     value occurs at least `min_freq` times in training (never a missing value under skip);
-    NB when Q is empty."""
+    NB when Q is empty (docs/algorithms.md §4.4).
+
+    Parameters
+    ----------
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`.
+    min_freq : int, default=1
+        The least frequency of a superparent's value.
+    """
 
     PARAMS: ClassVar[dict[str, Param]] = {**BayesNetClassifier.PARAMS, "min_freq": Param(int, low=0)}
 

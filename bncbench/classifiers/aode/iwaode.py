@@ -26,10 +26,8 @@ class IWAODE(BayesNetClassifier):
 
     Parameters
     ----------
-    estimator, m, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    missing : {"value"}, default="value"
-        Only "value"; "skip" raises ValueError.
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`, but missing="value" only ("skip" raises ValueError).
     iwaode_weight_power : {"children", "once"}, default="children"
         The weight multiplies every child factor (the authors' code), or a single factor.
     """

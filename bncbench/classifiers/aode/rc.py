@@ -28,9 +28,15 @@ class _ChildRemoval(AODE):
     #: vacuously for every target)
     RC_PARAMS: ClassVar[dict[str, Param]] = {
         "rc_min_support": Param(int, low=1), "rc_canonical_cover": Param(bool), "rc_remove_as_parent": Param(bool)}
-    rc_min_support: int
-    rc_canonical_cover: bool
-    rc_remove_as_parent: bool
+
+    def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False,
+                 min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
+                 cardinalities=None, n_classes: int | None = None):
+        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
+                         n_classes=n_classes)
+        self.rc_min_support = rc_min_support
+        self.rc_canonical_cover = rc_canonical_cover
+        self.rc_remove_as_parent = rc_remove_as_parent
 
     def _fit_fds(self, Xc: np.ndarray) -> None:
         self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),
@@ -74,10 +80,8 @@ class RC(_ChildRemoval, AODE):
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier` (paper 003: estimator="laplace", docs/algorithms.md §2.3).
-    min_freq : int, default=1
-        AODE's minimum frequency of a superparent's value (§4.4).
+    estimator, m, missing, cardinalities, n_classes, min_freq
+        As in `AODE` (paper 003: estimator="laplace", docs/algorithms.md §2.3).
     rc_min_support : int, default=100
         l_FD, the least number of training instances matching x_S (≥ 1).
     rc_canonical_cover : bool, default=True
@@ -87,15 +91,6 @@ class RC(_ChildRemoval, AODE):
     """
 
     PARAMS: ClassVar[dict[str, Param]] = {**AODE.PARAMS, **_ChildRemoval.RC_PARAMS}
-
-    def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False,
-                 min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",
-                 cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
-                         n_classes=n_classes)
-        self.rc_min_support = rc_min_support
-        self.rc_canonical_cover = rc_canonical_cover
-        self.rc_remove_as_parent = rc_remove_as_parent
 
     def _fit(self, Xc, y):
         AODE._fit(self, Xc, y)
@@ -110,12 +105,8 @@ class SPRC(_ChildRemoval, SP):
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier` (paper 003: estimator="laplace", docs/algorithms.md §2.3).
-    min_freq : int, default=1
-        AODE's minimum frequency of a superparent's value (§4.4).
-    info_precision : {"float64", "float32"}, default="float64"
-        Precision of the CMI values SP's tree compares (§0.3).
+    estimator, m, missing, cardinalities, n_classes, min_freq, info_precision
+        As in `SP` (paper 003: estimator="laplace", docs/algorithms.md §2.3).
     rc_min_support, rc_canonical_cover, rc_remove_as_parent
         As in `RC`.
     """
@@ -125,11 +116,10 @@ class SPRC(_ChildRemoval, SP):
     def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False,
                  min_freq: int = 1, info_precision: str = "float64", estimator: str = "mestimate", m: float = 1.0,
                  missing: str = "value", cardinalities=None, n_classes: int | None = None):
-        super().__init__(min_freq=min_freq, info_precision=info_precision, estimator=estimator, m=m, missing=missing,
-                         cardinalities=cardinalities, n_classes=n_classes)
-        self.rc_min_support = rc_min_support
-        self.rc_canonical_cover = rc_canonical_cover
-        self.rc_remove_as_parent = rc_remove_as_parent
+        super().__init__(rc_min_support=rc_min_support, rc_canonical_cover=rc_canonical_cover,
+                         rc_remove_as_parent=rc_remove_as_parent, min_freq=min_freq, estimator=estimator, m=m,
+                         missing=missing, cardinalities=cardinalities, n_classes=n_classes)
+        self.info_precision = info_precision  # SP's, which _ChildRemoval's super().__init__ left at its default
 
     def _fit(self, Xc, y):
         SP._fit(self, Xc, y)

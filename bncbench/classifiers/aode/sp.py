@@ -97,10 +97,8 @@ class SP(AODE):
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    min_freq : int, default=1
-        AODE's minimum frequency of a superparent's value (§4.4).
+    estimator, m, missing, cardinalities, n_classes, min_freq
+        As in `AODE`.
     info_precision : {"float64", "float32"}, default="float64"
         Precision of the CMI values the tree compares (§0.3).
     """

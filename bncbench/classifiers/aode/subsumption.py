@@ -18,6 +18,8 @@ _SCAN_CELLS = 1 << 21  # rows × attributes of one block of the subsumption scan
 class _SubsumptionAODE(AODE):
     """The shared implementation of SR and NSR: AODE without the deleted values of each test instance (§4.8.5)."""
 
+    PARAMS: ClassVar[dict[str, Param]] = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0)}
+
     def _rule(self) -> tuple[int, bool, float]:
         """(l, strict, r): x_j is a candidate iff N(x_j) > l (strict) or ≥ l, and x_i covers it
         iff N(x_i, x_j) = N(x_j) (r = 1) or N(x_i, x_j) ≥ r·N(x_j) (r < 1)."""
@@ -122,17 +124,15 @@ class SR(_SubsumptionAODE):
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    min_freq : int, default=1
-        AODE's frequency limit for a superparent's value.
+    estimator, m, missing, cardinalities, n_classes, min_freq
+        As in `AODE`.
     sr_min_freq : int, default=50
         l, the frequency the specialisation x_j must exceed (or reach).
     sr_strict : bool, default=True
         N(x_j) > l (Weka AODEsr) if true, N(x_j) ≥ l if false.
     """
 
-    PARAMS: ClassVar[dict[str, Param]] = {**AODE.PARAMS, "sr_min_freq": Param(int, low=0), "sr_strict": Param(bool)}
+    PARAMS: ClassVar[dict[str, Param]] = {**_SubsumptionAODE.PARAMS, "sr_strict": Param(bool)}
 
     def __init__(self, *, sr_min_freq: int = 50, sr_strict: bool = True, min_freq: int = 1,
                  estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,
@@ -151,18 +151,14 @@ class NSR(_SubsumptionAODE):
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    min_freq : int, default=1
-        AODE's frequency limit for a superparent's value.
-    sr_min_freq : int, default=50
-        l: the specialisation x_j must occur at least l times.
+    estimator, m, missing, cardinalities, n_classes, min_freq, sr_min_freq
+        As in `SR` with sr_strict=False (x_j must occur at least sr_min_freq times).
     nsr_ratio : float, default=0.99
         r in (0, 1]: the share of x_j's instances that must also have x_i.
     """
 
     PARAMS: ClassVar[dict[str, Param]] = {
-        **AODE.PARAMS, "sr_min_freq": Param(int, low=0), "nsr_ratio": Param(float, low=0, high=1, open="low")}
+        **_SubsumptionAODE.PARAMS, "nsr_ratio": Param(float, low=0, high=1, open="low")}
 
     def __init__(self, *, sr_min_freq: int = 50, nsr_ratio: float = 0.99, min_freq: int = 1,
                  estimator: str = "mestimate", m: float = 1.0, missing: str = "value", cardinalities=None,

@@ -17,10 +17,8 @@ class TAODE(AODE):
 
     Parameters
     ----------
-    estimator, m, missing, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    min_freq : int, default=1
-        AODE's minimum frequency of a superparent's value (§4.4).
+    estimator, m, missing, cardinalities, n_classes, min_freq
+        As in `AODE`.
     taode_weight : {"likelihood", "log_likelihood", "uniform"}, default="likelihood"
         The SPODE weights: by likelihood, by IWAODE's normalisation of log-likelihoods, or uniform (AODE).
     """

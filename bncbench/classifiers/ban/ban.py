@@ -31,10 +31,8 @@ class BAN(BayesNetClassifier):
     method : {"tpda", "hc"}, default="tpda"
     estimator : {"laplace", "mestimate", "laplace_joint"}, default="laplace"
         Paper 002's estimator is Laplace (§2.3).
-    m, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    missing : {"value"}, default="value"
-        Only "value"; "skip" raises ValueError.
+    m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`, but missing="value" only ("skip" raises ValueError).
     ban_test : {"x2"}, default="x2"
         tpda's CI test: the X² test of the 2002 procedure.
     ban_alpha : float, default=0.01

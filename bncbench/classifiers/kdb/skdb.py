@@ -19,10 +19,8 @@ class SKDB(BayesNetClassifier):
 
     Parameters
     ----------
-    estimator, m, cardinalities, n_classes
-        As in `BayesNetClassifier`.
-    missing : {"value"}, default="value"
-        Only "value"; "skip" raises ValueError.
+    estimator, m, missing, cardinalities, n_classes
+        As in `BayesNetClassifier`, but missing="value" only ("skip" raises ValueError).
     k_max : int, default=5
         Largest number of attribute parents (paper 004: 5).
     select_k : bool, default=True

@@ -52,19 +52,15 @@ def _partition_pivot(a: list, first: int, last: int, less) -> int:
 
 
 def _move_median_to_first(a: list, result: int, x: int, y: int, z: int, less) -> None:
-    if less(a[x], a[y]):
-        if less(a[y], a[z]):
-            pick = y
-        elif less(a[x], a[z]):
-            pick = z
-        else:
-            pick = x
-    elif less(a[x], a[z]):
-        pick = x
-    elif less(a[y], a[z]):
+    """libstdc++'s median of a[x], a[y], a[z] to a[result]; its two mirrored branches (x, y swapped)
+    as one, with the same comparisons in the same order."""
+    lo, hi = (x, y) if less(a[x], a[y]) else (y, x)
+    if less(a[hi], a[z]):
+        pick = hi
+    elif less(a[lo], a[z]):
         pick = z
     else:
-        pick = y
+        pick = lo
     a[result], a[pick] = a[pick], a[result]
 
 
