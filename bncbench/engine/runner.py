@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses con
 def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec) -> str:
     """Hash of everything that defines a task (docs/architecture.md)."""
     ident = {
-        "code": code_fingerprint(clf.estimator_class),
+        "code": code_fingerprint(clf.estimator_class),  # type: ignore[arg-type]  # mypy: a class is Hashable
         # the files' contents, not where they were found: the same config run from another folder
         # (or a user's file moved) is the same task
         "dataset": {"name": spec.name, "class": spec.class_column,
@@ -87,14 +87,15 @@ def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, di
         classes = load_dataset(unit.dataset).classes
         outputs = [EncodedOutput.of(out, classes) for out in outputs]
     return outputs, {"at": str(Path(bncbench.__file__).parent), "seconds": time.perf_counter() - start,
-                     **{c.name: code_fingerprint(c.estimator_class) for c in unit.classifiers}}
+                     **{c.name: code_fingerprint(c.estimator_class)  # type: ignore[arg-type]  # mypy: a class is Hashable
+                        for c in unit.classifiers}}
 
 
 def check_worker_code(unit: Unit, worker: dict) -> None:
     """A worker whose classifier code differs from the driver's would store results under task
     identities that do not describe them (a Dask worker with another bncbench installed)."""
     for c in unit.classifiers:
-        if worker.get(c.name) != code_fingerprint(c.estimator_class):
+        if worker.get(c.name) != code_fingerprint(c.estimator_class):  # type: ignore[arg-type]  # a class is Hashable
             raise UserError(f"a worker runs other code for {c.name} than this process (worker's bncbench: "
                             f"{worker.get('at')}); install the same bncbench version and edits on every worker")
 

@@ -14,6 +14,7 @@ import itertools
 import math
 from collections import Counter
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 import pytest
@@ -292,7 +293,7 @@ def _plain_wilcoxon(a, b, zeros: str, tails: str):
     elif sum(x == 0 for x in d) % 2:
         d.remove(Fraction(0))
     n = len(d)
-    r = plain_ranks([abs(x) for x in d]) if d else []
+    r = plain_ranks(cast(list[float], [abs(x) for x in d])) if d else []  # exact Fractions: ranks only compares
     r_plus = sum(ri for x, ri in zip(d, r) if x > 0) + sum(ri for x, ri in zip(d, r) if x == 0) / 2
     r_minus = sum(ri for x, ri in zip(d, r) if x < 0) + sum(ri for x, ri in zip(d, r) if x == 0) / 2
     if all(x == 0 for x in d):
