@@ -81,6 +81,47 @@ class Summary:
         return "; ".join(parts) or None
 
 
+@dataclass
+class FoldValues:
+    """One metric per fold of every (data set, label) cell, paired across labels by (run, fold):
+    the input of the per-data-set tests (corrected resampled t-test, Bayesian correlated t-test)."""
+
+    metric: str
+    scheme: str                                   # the cv scheme of the cells (stratified, petal, petal-bv)
+    datasets: list[str]                           # data sets where every label has every fold
+    labels: list[str]
+    values: dict[tuple[str, str], np.ndarray]     # per-fold values in (run, fold) order
+    runs: dict[str, int]                          # data set -> number of runs
+    n_train: dict[str, np.ndarray]                # data set -> training rows per fold
+    n_test: dict[str, np.ndarray]                 # data set -> test rows per fold
+    left_out: dict[str, str] = field(default_factory=dict)  # data set -> why it has no paired values
+
+    def test_train_ratio(self, dataset: str) -> float:
+        """n_test / n_train of the data set's folds (their means): Nadeau and Bengio's correction."""
+        return float(self.n_test[dataset].mean() / self.n_train[dataset].mean())
+
+    def test_fraction(self, dataset: str) -> float:
+        """n_test / (n_train + n_test): the correlation ρ of the Bayesian correlated t-test."""
+        n_te, n_tr = float(self.n_test[dataset].mean()), float(self.n_train[dataset].mean())
+        return n_te / (n_te + n_tr)
+
+
+def fold_metric(metric: str, f) -> float:
+    """The value of `metric` on one fold (NaN where the metric has no per-fold value)."""
+    n = len(f.y_true)
+    if metric in INSTANCE_METRICS:
+        return aggregate(metric, f.sums[metric], n)
+    if metric == "accuracy":
+        return 100.0 * (1.0 - aggregate("zol", f.sums["zol"], n))
+    if metric in ("train_time", "test_time"):
+        return float(getattr(f, metric))
+    if metric == "selected" and f.info and "selected" in f.info:
+        return float(f.info["selected"])
+    if metric == "elimination" and f.info and "elimination" in f.info:
+        return float(f.info["elimination"])
+    return math.nan
+
+
 def _choose(kind: str, wanted: list[str] | None, available: list[str]) -> list[str]:
     if not wanted:
         return available
@@ -277,6 +318,44 @@ class Results:
             raise UserError(f"--metric {metric} needs repeated runs (Kohavi–Wolpert over runs: cv.runs ≥ 2); "
                             f"these results hold one run per fold")
         return s
+
+    def fold_values(self, metric: str, datasets: list[str] | None = None,
+                    classifiers: list[str] | None = None) -> FoldValues:
+        """`metric` on every fold of the finished cells, paired across the labels by (run, fold)
+        (docs/statistics.md); a data set where a label is unfinished or has other folds is left out."""
+        if metric in REPEATED_RUN_METRICS:
+            raise UserError(f"{metric} has no value per fold (Kohavi–Wolpert over runs); choose a per-fold metric "
+                            f"such as zol, accuracy, rmse or logloss")
+        s = self.summary(metric, datasets, classifiers)
+        cv = self.experiment.cv
+        out = FoldValues(metric, cv.scheme, [], list(s.labels), {}, {}, {}, {})
+        cells = self.layout["keys"]
+        for ds in s.datasets:
+            if ds in s.incomplete or any((ds, lab) in s.not_run for lab in s.labels):
+                out.left_out[ds] = "a classifier has unfinished or no tasks"
+                continue
+            folds = {lab: sorted(self._store.get(cells[f"{ds}\t{lab}"], with_proba=False).values(),
+                                 key=lambda f: (f.run, f.fold)) for lab in s.labels}
+            ident = {lab: [(f.run, f.fold, len(f.y_true)) for f in fs] for lab, fs in folds.items()}
+            if len({tuple(v) for v in ident.values()}) > 1:
+                out.left_out[ds] = "the classifiers were run on different folds"
+                continue
+            vals = {lab: np.array([fold_metric(metric, f) for f in fs]) for lab, fs in folds.items()}
+            if any(np.isnan(v).any() for v in vals.values()):
+                out.left_out[ds] = f"{metric} has no value on some folds"
+                continue
+            first = next(iter(ident.values()))
+            n_test = np.array([n for _, _, n in first], dtype=float)
+            runs = sorted({r for r, _, _ in first})
+            if cv.scheme == "petal-bv":  # training sample and test set of the same size N // divisor
+                n_train = n_test.copy()
+            else:  # k-fold: a fold trains on the rest of its run
+                per_run = {r: sum(n for rr, _, n in first if rr == r) for r in runs}
+                n_train = np.array([per_run[r] - n for r, _, n in first], dtype=float)
+            out.datasets.append(ds)
+            out.runs[ds], out.n_train[ds], out.n_test[ds] = len(runs), n_train, n_test
+            out.values.update({(ds, lab): v for lab, v in vals.items()})
+        return out
 
     def rank_test(self, metric: str = "zol", datasets: list[str] | None = None,
                   classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
