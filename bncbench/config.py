@@ -73,14 +73,15 @@ class ClassifierSpec:
     name: str
     label: str
     params: dict[str, Any]
-    # the estimator class `name` stands for (None for a plug-in's entry read back by Experiment.from_json)
-    cls: type[BayesNetClassifier] | None = field(default=None, compare=False, repr=False)
+    # the class the engine runs for `name` (None for a plug-in's entry read back by Experiment.from_json):
+    # a BayesNetClassifier, or engine/baseline.py's ScikitLearnBaseline for a scikit-learn classifier
+    cls: type[Any] | None = field(default=None, compare=False, repr=False)
 
     def ident(self) -> dict:
         return {"name": self.name, "label": self.label, "params": self.params}
 
     @property
-    def estimator_class(self) -> type[BayesNetClassifier]:
+    def estimator_class(self) -> type[Any]:
         """`cls`, which the engine runs: always set in a parsed config."""
         if self.cls is None:
             raise RuntimeError(f"classifier {self.name!r} has no class (a plug-in's entry read back from results)")
@@ -256,10 +257,11 @@ class _Checker:
         return value
 
 
-def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> type[BayesNetClassifier]:
+def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> type:
     """The class a config's classifier `name` stands for: a built-in (REGISTRY) or, for
-    "module.path:ClassName", a subclass of BayesNetClassifier imported from the config's folder,
-    the current folder or the installed packages (docs/adding-a-classifier.md)."""
+    "module.path:ClassName", a class imported from the config's folder, the current folder or the
+    installed packages: a subclass of BayesNetClassifier (docs/adding-a-classifier.md) or a
+    scikit-learn classifier (a baseline, checked by `_baseline_params`)."""
     if name in REGISTRY:
         return REGISTRY[name]
     if not isinstance(name, str) or ":" not in name:
@@ -277,10 +279,9 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
     if cls is None:
         public = [n for n in dir(mod) if not n.startswith("_")]
         ck.fail(path, f"module {module!r} has no {attr!r}{did_you_mean(attr, public)}")
-    from bncbench.classifiers import BayesNetClassifier
-
-    if not (isinstance(cls, type) and issubclass(cls, BayesNetClassifier)):
-        ck.fail(path, f"{name!r} is not a subclass of bncbench.classifiers.BayesNetClassifier")
+    if not isinstance(cls, type):
+        ck.fail(path, f"{name!r} is not a class but a {type(cls).__name__}; name a subclass of "
+                      f"bncbench.classifiers.BayesNetClassifier or a scikit-learn classifier")
     return cls
 
 
@@ -532,14 +533,23 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
             ck.fail(["classifiers", i], f"expected a name or a {{name: ..., label: ...}} mapping, got {c!r}")
         cname = c.get("name")
         cls = _resolve_classifier(cname, ck, ["classifiers", i, "name"], config_dir)
-        params = _classifier_entry_params(ck, c, i, cls, shared)
         modes = {"skip" if d.settings(settings).missing == "skip" else "value" for d in datasets}
-        unsupported = sorted(modes - set(cls.SUPPORTED_MISSING))
-        if unsupported:
-            ck.fail(["classifiers", i, "name"], f"{cname} does not support missing values handled as "
-                                                f"'{unsupported[0]}' (preprocess.missing: skip); "
-                                                "use distinct or impute")
-        label = str(c.get("label") or (cname if cname in REGISTRY else cls.__name__))
+        from bncbench.classifiers import BayesNetClassifier
+
+        if not issubclass(cls, BayesNetClassifier):  # a scikit-learn classifier as a baseline
+            from bncbench.engine.baseline import ScikitLearnBaseline
+
+            params = _baseline_params(ck, c, i, cls, "skip" in modes)
+            label = str(c.get("label") or cls.__name__)
+            cls = ScikitLearnBaseline
+        else:
+            params = _classifier_entry_params(ck, c, i, cls, shared)
+            label = str(c.get("label") or (cname if cname in REGISTRY else cls.__name__))
+            unsupported = sorted(modes - set(cls.SUPPORTED_MISSING))
+            if unsupported:
+                ck.fail(["classifiers", i, "name"], f"{cname} does not support missing values handled as "
+                                                    f"'{unsupported[0]}' (preprocess.missing: skip); "
+                                                    "use distinct or impute")
         if not _selectable(label):
             ck.fail(["classifiers", i, "label"], f"label {label!r} has a comma or a control character; "
                                                   f"labels are selected with --classifiers L1,L2")
@@ -548,6 +558,39 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
         labels.add(label)
         classifiers.append(ClassifierSpec(str(cname), label, params, cls))  # a str: _resolve_classifier checked
     return classifiers
+
+
+def _baseline_params(ck: _Checker, c: dict, i: int, cls: type, skips: bool) -> dict[str, Any]:
+    """The parameters of a scikit-learn classifier's entry `i` (`c`): bncbench's `encoding` and
+    `input`, and the estimator's constructor parameters, checked against its signature and by
+    scikit-learn (engine/baseline.py `check_estimator`); the config's shared parameters of the
+    Bayesian network classifiers are not passed to it. `skips`: a data set has `missing: skip`."""
+    from bncbench.engine.baseline import OPTIONS, check_estimator, constructor_params
+
+    cname = c["name"]
+    accepted, any_keyword = constructor_params(cls)
+    params: dict[str, Any] = {}
+    for k, v in c.items():
+        if k in ("name", "label"):
+            continue
+        if k in OPTIONS:
+            params[k] = ck.choice(v, ["classifiers", i, k], OPTIONS[k])
+        elif k in accepted or any_keyword:
+            params[k] = v
+        else:
+            valid = [*accepted, *OPTIONS]
+            ck.fail(["classifiers", i, k], f"unknown parameter {k!r} of {cname}{did_you_mean(k, valid)}; "
+                                           f"valid: {', '.join(valid)}")
+    if skips and params.get("encoding") == "ordinal":
+        ck.fail(["classifiers", i, "encoding"], "encoding: ordinal has no code for a value skipped under "
+                                                "preprocess.missing: skip; use encoding: onehot (a skipped value "
+                                                "sets none of its attribute's columns) or missing: distinct or impute")
+    try:
+        check_estimator(cls, cname, {k: v for k, v in params.items() if k not in OPTIONS})
+    except ValueError as e:
+        key = next((k for k in params if f"'{k}'" in str(e) or f"{k}=" in str(e)), "name")
+        ck.fail(["classifiers", i, key], str(e))
+    return params
 
 
 def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type[BayesNetClassifier],

@@ -170,3 +170,23 @@ def code_fingerprint(cls: type) -> str:
     _save_digests()
     text = "\n".join(f"{m} {h}" for m, h in sorted(modules.items()))
     return hashlib.sha256(f"{cls.__module__}.{cls.__qualname__}\n{text}".encode()).hexdigest()
+
+
+@functools.cache
+def distribution_version(module: str) -> str:
+    """The installed code of a module outside bncbench: its distribution's name and version
+    ("scikit-learn 1.9.1"), or, for a module of no installed distribution, the hash of its source."""
+    from importlib import metadata
+
+    names = sorted(_distributions().get(module.split(".")[0], []))
+    if names:
+        return f"{names[0]} {metadata.version(names[0])}"
+    return f"{module} {_module_digest(module)[0]}"
+
+
+@functools.cache
+def _distributions() -> dict[str, list[str]]:
+    """{top-level import name: the distributions that install it} (read once: ~0.2 s)."""
+    from importlib import metadata
+
+    return dict(metadata.packages_distributions())

@@ -33,8 +33,11 @@ if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses con
 
 def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec) -> str:
     """Hash of everything that defines a task (docs/architecture.md)."""
+    identity = getattr(clf.estimator_class, "identity", None)  # a scikit-learn baseline's (engine/baseline.py)
+    classifier = {"name": clf.name, "label": clf.label,
+                  **(identity(clf) if identity is not None else {"params": effective_params(clf)})}
     ident = {
-        "code": code_fingerprint(clf.estimator_class),  # type: ignore[arg-type]  # mypy: a class is Hashable
+        "code": code_fingerprint(clf.estimator_class),
         # the files' contents, not where they were found: the same config run from another folder
         # (or a user's file moved) is the same task
         "dataset": {"name": spec.name, "class": spec.class_column,
@@ -42,9 +45,17 @@ def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: in
         "preprocess": asdict(spec.settings(exp.preprocess)),
         "cv": exp.cv.ident(),
         "run": run, "fold": fold,
-        "classifier": {"name": clf.name, "label": clf.label, "params": effective_params(clf)},
+        "classifier": classifier,
     }
     return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def classifier_code(clf: ClassifierSpec) -> str:
+    """What a worker must run the same of a classifier: its code fingerprint, and for a
+    scikit-learn baseline the installed version of the estimator's distribution."""
+    installed = getattr(clf.estimator_class, "installed", None)
+    code = code_fingerprint(clf.estimator_class)
+    return code if installed is None else f"{code} {installed(clf)}"
 
 
 def effective_params(clf: ClassifierSpec) -> dict:
@@ -87,17 +98,17 @@ def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, di
         classes = load_dataset(unit.dataset).classes
         outputs = [EncodedOutput.of(out, classes) for out in outputs]
     return outputs, {"at": str(Path(bncbench.__file__).parent), "seconds": time.perf_counter() - start,
-                     **{c.name: code_fingerprint(c.estimator_class)  # type: ignore[arg-type]  # mypy: a class is Hashable
-                        for c in unit.classifiers}}
+                     **{c.name: classifier_code(c) for c in unit.classifiers}}
 
 
 def check_worker_code(unit: Unit, worker: dict) -> None:
     """A worker whose classifier code differs from the driver's would store results under task
     identities that do not describe them (a Dask worker with another bncbench installed)."""
     for c in unit.classifiers:
-        if worker.get(c.name) != code_fingerprint(c.estimator_class):  # type: ignore[arg-type]  # a class is Hashable
+        if worker.get(c.name) != classifier_code(c):
             raise UserError(f"a worker runs other code for {c.name} than this process (worker's bncbench: "
-                            f"{worker.get('at')}); install the same bncbench version and edits on every worker")
+                            f"{worker.get('at')}); install the same bncbench version and edits, and the same "
+                            f"versions of the estimators' packages, on every worker")
 
 
 def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]],

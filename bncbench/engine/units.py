@@ -122,14 +122,21 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
     """Preprocess one fold once, count once, and fit/test every pending classifier on it."""
     p = preprocessed_fold(unit.dataset, settings, scheme, k, unit.run, unit.fold, seed, divisor)
     ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
-    pairs = any(c.estimator_class.NEEDS_PAIRS for c in unit.classifiers)
-    if fold_independent(settings):  # every row counted once per worker, before the clock starts
-        _all_rows(unit.dataset, settings, pairs)
-    t = time.perf_counter()
-    counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs, complement=scheme in FOLD_SCHEMES)
-    t_count = time.perf_counter() - t
+    bncs = [c for c in unit.classifiers if not hasattr(c.estimator_class, "fit_fold")]
+    counts, t_count = None, 0.0
+    if bncs:
+        pairs = any(c.estimator_class.NEEDS_PAIRS for c in bncs)
+        if fold_independent(settings):  # every row counted once per worker, before the clock starts
+            _all_rows(unit.dataset, settings, pairs)
+        t = time.perf_counter()
+        counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs, complement=scheme in FOLD_SCHEMES)
+        t_count = time.perf_counter() - t
     out = []
     for spec in unit.classifiers:
+        fit_fold = getattr(spec.estimator_class, "fit_fold", None)
+        if fit_fold is not None:  # a class that takes the whole fold: a scikit-learn baseline (engine/baseline.py)
+            out.append(fit_fold(spec, p, seed, unit.run, unit.fold))
+            continue
         clf = build_classifier(spec, enc.cardinalities, ds.n_classes, settings.missing)
         t0 = time.perf_counter()
         clf.fit(enc.X_train, ds.y[train], counts=counts)
