@@ -98,11 +98,15 @@ def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experime
           dataset: Annotated[str, typer.Option(metavar="NAME", help="data set of the config")],
           out: Annotated[str, out_option("DIR", "output directory")],
           runs: Annotated[int | None, typer.Option(metavar="N",
-                                                   help="number of runs to export [default: all]")] = None):
+                                                   help="number of runs to export [default: all]")] = None,
+          raw: Annotated[bool, typer.Option("--raw", help="write the undiscretised rows instead (what a "
+                                                          "scikit-learn baseline with input: raw starts from)")] = False):
     """Write each fold's preprocessed train and test set as ARFF (value order = our codes).
 
     The files (NAME-rR-fF-train.arff, NAME-rR-fF-test.arff) hold exactly what the
-    classifiers saw, so any result can be re-checked in Weka or another tool.
+    classifiers saw, so any result can be re-checked in Weka or another tool. A
+    scikit-learn baseline sees these codes one-hot (or ordinal); with --raw the
+    files hold the same rows undiscretised (numeric values, ? for a missing one).
 
     \b
     Example:
@@ -121,7 +125,10 @@ def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experime
             ds, enc = p.dataset, p.encoded
             names = arff.value_names(ds, enc, p.settings.missing)
             for part, idx, X in (("train", p.train, enc.X_train), ("test", p.test, enc.X_test)):
-                arff.write_arff(Path(out) / f"{spec.name}-r{r}-f{f}-{part}.arff", f"{spec.name}-r{r}-f{f}-{part}",
-                                ds, names, X, ds.y[idx])
+                path, relation = Path(out) / f"{spec.name}-r{r}-f{f}-{part}.arff", f"{spec.name}-r{r}-f{f}-{part}"
+                if raw:
+                    arff.write_raw_arff(path, relation, ds, idx)
+                else:
+                    arff.write_arff(path, relation, ds, names, X, ds.y[idx])
                 n_written += 1
     err(f"wrote {n_written} ARFF files to {out}")
