@@ -1,4 +1,5 @@
-"""Executors: the same config gives byte-identical reports on every executor."""
+"""Executors: the same config gives byte-identical reports on every executor (scikit-learn
+baselines too: their random_state comes from the seed, run and fold)."""
 
 import os
 import subprocess
@@ -17,6 +18,8 @@ classifiers:
   - {name: STAN, ranking: cmim, label: STAN-CMIM}
   - {name: KDB, k: 2, label: KDB2}
   - {name: AODE}
+  - {name: "sklearn.ensemble:RandomForestClassifier", label: RF, n_estimators: 10}
+  - {name: "sklearn.linear_model:LogisticRegression", label: LR-raw, input: raw, max_iter: 500}
 """
 
 METRICS = ("zol", "rmse", "rmse_all", "cll", "bias", "variance", "selected")
