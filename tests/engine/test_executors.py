@@ -51,7 +51,7 @@ def test_identical_reports_on_every_executor(tmp_path):
     dask = _run(cfg, tmp_path / "dask", "--executor", "dask", "--jobs", "2")
     assert one == two
     assert one == dask
-    assert one["zol"].count("\n") == 1 + 4 * 5
+    assert one["zol"].count("\n") == 1 + 4 * 7
 
 
 def test_executor_in_config_and_bad_values(tmp_path):
