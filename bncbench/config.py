@@ -10,7 +10,7 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import yaml
 
@@ -536,27 +536,28 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
         modes = {"skip" if d.settings(settings).missing == "skip" else "value" for d in datasets}
         from bncbench.classifiers import BayesNetClassifier
 
-        if not issubclass(cls, BayesNetClassifier):  # a scikit-learn classifier as a baseline
-            from bncbench.engine.baseline import ScikitLearnBaseline
-
-            params = _baseline_params(ck, c, i, cls, "skip" in modes)
-            label = str(c.get("label") or cls.__name__)
-            cls = ScikitLearnBaseline
-        else:
+        runs: type = cls
+        if issubclass(cls, BayesNetClassifier):
             params = _classifier_entry_params(ck, c, i, cls, shared)
             label = str(c.get("label") or (cname if cname in REGISTRY else cls.__name__))
-            unsupported = sorted(modes - set(cls.SUPPORTED_MISSING))
+            unsupported = sorted(modes - set(cast("type[BayesNetClassifier]", cls).SUPPORTED_MISSING))
             if unsupported:
                 ck.fail(["classifiers", i, "name"], f"{cname} does not support missing values handled as "
                                                     f"'{unsupported[0]}' (preprocess.missing: skip); "
                                                     "use distinct or impute")
+        else:  # a scikit-learn classifier as a baseline
+            from bncbench.engine.baseline import ScikitLearnBaseline
+
+            params = _baseline_params(ck, c, i, cls, "skip" in modes)
+            label = str(c.get("label") or cls.__name__)
+            runs = ScikitLearnBaseline
         if not _selectable(label):
             ck.fail(["classifiers", i, "label"], f"label {label!r} has a comma or a control character; "
                                                   f"labels are selected with --classifiers L1,L2")
         if label in labels:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
         labels.add(label)
-        classifiers.append(ClassifierSpec(str(cname), label, params, cls))  # a str: _resolve_classifier checked
+        classifiers.append(ClassifierSpec(str(cname), label, params, runs))  # a str: _resolve_classifier checked
     return classifiers
 
 

@@ -99,8 +99,8 @@ def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experime
           out: Annotated[str, out_option("DIR", "output directory")],
           runs: Annotated[int | None, typer.Option(metavar="N",
                                                    help="number of runs to export [default: all]")] = None,
-          raw: Annotated[bool, typer.Option("--raw", help="write the undiscretised rows instead (what a "
-                                                          "scikit-learn baseline with input: raw starts from)")] = False):
+          raw: Annotated[bool, typer.Option("--raw", help="write the undiscretised rows instead (what a scikit-"
+                                                          "learn baseline with input: raw starts from)")] = False):
     """Write each fold's preprocessed train and test set as ARFF (value order = our codes).
 
     The files (NAME-rR-fF-train.arff, NAME-rR-fF-test.arff) hold exactly what the

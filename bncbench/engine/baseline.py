@@ -29,8 +29,8 @@ OPTIONS: dict[str, tuple[str, ...]] = {"encoding": ENCODINGS, "input": INPUTS}
 def constructor_params(cls: type) -> tuple[list[str], bool]:
     """(the names of the constructor's keyword parameters, whether it takes any keyword)."""
     names, any_keyword = [], False
-    for name, p in inspect.signature(cls.__init__).parameters.items():
-        if name == "self" or p.kind is inspect.Parameter.VAR_POSITIONAL:
+    for name, p in inspect.signature(cls).parameters.items():
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
             continue
         if p.kind is inspect.Parameter.VAR_KEYWORD:
             any_keyword = True
@@ -101,8 +101,8 @@ def split_params(params: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]
 def _json_defaults(cls: type) -> dict[str, Any]:
     """The constructor's defaults that are plain JSON values (others are fixed by the distribution's version)."""
     out = {}
-    for name, p in inspect.signature(cls.__init__).parameters.items():
-        if name == "self" or p.default is inspect.Parameter.empty:
+    for name, p in inspect.signature(cls).parameters.items():
+        if p.default is inspect.Parameter.empty:
             continue
         try:
             json.dumps(p.default, allow_nan=False)

@@ -178,7 +178,7 @@ def distribution_version(module: str) -> str:
     ("scikit-learn 1.9.1"), or, for a module of no installed distribution, the hash of its source."""
     from importlib import metadata
 
-    names = sorted(_distributions().get(module.split(".")[0], []))
+    names = sorted(_distributions().get(module.split(".", maxsplit=1)[0], []))
     if names:
         return f"{names[0]} {metadata.version(names[0])}"
     return f"{module} {_module_digest(module)[0]}"

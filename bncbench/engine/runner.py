@@ -37,7 +37,7 @@ def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: in
     classifier = {"name": clf.name, "label": clf.label,
                   **(identity(clf) if identity is not None else {"params": effective_params(clf)})}
     ident = {
-        "code": code_fingerprint(clf.estimator_class),
+        "code": code_fingerprint(clf.estimator_class),  # type: ignore[arg-type]  # mypy: a class is Hashable
         # the files' contents, not where they were found: the same config run from another folder
         # (or a user's file moved) is the same task
         "dataset": {"name": spec.name, "class": spec.class_column,
@@ -54,7 +54,7 @@ def classifier_code(clf: ClassifierSpec) -> str:
     """What a worker must run the same of a classifier: its code fingerprint, and for a
     scikit-learn baseline the installed version of the estimator's distribution."""
     installed = getattr(clf.estimator_class, "installed", None)
-    code = code_fingerprint(clf.estimator_class)
+    code = code_fingerprint(clf.estimator_class)  # type: ignore[arg-type]  # mypy: a class is Hashable
     return code if installed is None else f"{code} {installed(clf)}"
 
 

@@ -134,8 +134,8 @@ def test_a_class_absent_from_a_training_fold(tmp_path, monkeypatch):
     baselines give it probability 0 there (their classes_ lack it); every row sums to 1."""
     monkeypatch.setenv("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
     rng = np.random.default_rng(0)
-    rows = [f"{x:.3f},{v},{'b' if x < 0.5 else 'c'}" for x, v in zip(rng.random(29), rng.choice(["u", "w"], 29))]
-    (tmp_path / "rare.csv").write_text("x,v,cls\n" + "\n".join(["0.5,u,a", *rows]) + "\n")
+    lines = [f"{x:.3f},{v},{'b' if x < 0.5 else 'c'}" for x, v in zip(rng.random(29), rng.choice(["u", "w"], 29))]
+    (tmp_path / "rare.csv").write_text("x,v,cls\n" + "\n".join(["0.5,u,a", *lines]) + "\n")
     exp = config.parse(f"""
 datasets: [{{name: rare, path: {tmp_path / "rare.csv"}}}]
 cv: {{folds: 3, seed: 1}}
@@ -239,7 +239,7 @@ def test_task_identity_of_a_baseline(isolated_cache, monkeypatch):
     code = runner.classifier_code(exp.classifiers[0])
     assert code.endswith(" scikit-learn 99.0")
     runner.check_worker_code(unit, {"sklearn.naive_bayes:CategoricalNB": code})
-    with pytest.raises(UserError, match="other code for sklearn.naive_bayes:CategoricalNB"):
+    with pytest.raises(UserError, match=r"other code for sklearn\.naive_bayes:CategoricalNB"):
         runner.check_worker_code(unit, {"sklearn.naive_bayes:CategoricalNB": code.replace("99.0", "1.9")})
 
 

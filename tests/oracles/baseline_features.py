@@ -19,17 +19,19 @@ def read_fold_file(path: Path) -> tuple[list[np.ndarray], list[list[str] | None]
     a nominal value as its position among the declared values (NaN for ?), a numeric one as a float."""
     data, meta = arff.loadarff(path)
     names = meta.names()
-    columns, declared = [], []
+    columns: list[np.ndarray] = []
+    declared: list[list[str] | None] = []
     for name in names[:-1]:
-        kind, values = meta[name]
+        kind, listed = meta[name]
         if kind == "nominal":
+            values = list(listed or ())
             pos = {v: i for i, v in enumerate(values)}
             columns.append(np.array([np.nan if v == b"?" else pos[v.decode()] for v in data[name]], dtype=float))
-            declared.append(list(values))
+            declared.append(values)
         else:
             columns.append(np.asarray(data[name], dtype=float))
             declared.append(None)
-    classes = list(meta[names[-1]][1])
+    classes = list(meta[names[-1]][1] or ())
     y = np.array([classes.index(v.decode()) for v in data[names[-1]]])
     return columns, declared, y, classes
 
