@@ -61,6 +61,7 @@ def write_raw_arff(path: Path, relation: str, ds: Dataset, index: np.ndarray) ->
 
 def _write(path: Path, relation: str, ds: Dataset, declarations: list[str], rows: list[list[str]],
            y: np.ndarray) -> None:
+    """An ARFF file of the data set's attributes (their `declarations`), the rows' cells and classes."""
     lines = [f"@relation {_quote(relation)}", ""]
     for a, declared in zip(ds.attributes, declarations):
         lines.append(f"@attribute {_quote(a.name)} {declared}")
