@@ -113,7 +113,7 @@ BAD = {
     "module_raises": ("{name: 'broken:X'}",
                       "cannot import module 'broken' of classifier 'broken:X': ZeroDivisionError"),
     "no_class": ("{name: 'chain_nb:ChainBN'}", "has no 'ChainBN' (did you mean 'ChainNB'?)"),
-    "not_a_bnc": ("{name: 'chain_nb:np'}", "is not a subclass of bncbench.classifiers.BayesNetClassifier"),
+    "not_a_class": ("{name: 'chain_nb:np'}", "is not a class but a module; name a subclass of bncbench"),
     "unknown_param": ("{name: 'chain_nb:ChainNB', revers: true}", "unknown parameter 'revers' of chain_nb:ChainNB"),
     "wrong_type": ("{name: 'chain_nb:ChainNB', reverse: 3}", "expected bool"),
 }
