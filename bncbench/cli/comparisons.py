@@ -74,6 +74,12 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     A known --metric gives the direction; otherwise lower is better, or with
     --higher-is-better higher is.
 
+    --draw ttest[:ALPHA] (ALPHA 0.05 if not given) makes a data set a win or a loss only
+    where the corrected resampled t-test (Nadeau & Bengio 2003, as Weka's Experimenter)
+    on the pair's per-fold values rejects equality, two-tailed at ALPHA; else a draw. It
+    needs a results store (not a table) and a metric with per-fold values (not bias or
+    variance); data sets without paired fold values are left out and named.
+
     --test wilcoxon gives the Wilcoxon signed-ranks test instead (Demšar 2006) on the
     differences as stored: --tails as for the sign test; --draws split splits zero
     differences between R+ and R- (one dropped if odd), ignore leaves them out; p exact
@@ -94,6 +100,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR
       bncbench wdl results/ait36/results.sqlite --metric bias
       bncbench wdl results/default --draw relative:0.05 --draws ignore
+      bncbench wdl results/default --draw ttest:0.01 --metric accuracy
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
     """

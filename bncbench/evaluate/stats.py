@@ -13,7 +13,7 @@ def round4(x: float) -> str:
 
 
 def parse_draw(rule: str) -> tuple[str, float]:
-    """("exact4", 0), ("relative", F) or ("ttest", ALPHA) of a draw rule (docs/algorithms.md §6.1, §6.12)."""
+    """("exact4", 0), ("relative", F) or ("ttest", ALPHA) of a draw rule (docs/algorithms.md §6.1)."""
     if rule == "exact4":
         return "exact4", 0.0
     kind, sep, arg = rule.partition(":")

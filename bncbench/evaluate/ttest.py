@@ -1,5 +1,5 @@
 """The corrected resampled t-test of two classifiers on one data set's paired fold values
-(Nadeau and Bengio 2003, as Weka 3.6's PairedCorrectedTTester; docs/algorithms.md §6.12)."""
+(Nadeau and Bengio 2003, as Weka 3.6's PairedCorrectedTTester; docs/algorithms.md §6.1)."""
 
 from __future__ import annotations
 
