@@ -46,9 +46,9 @@ def weka(tmp_path_factory):
     subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(out), str(ROOT / "tests/oracles/WekaOracle.java")],
                    check=True, capture_output=True)
 
-    def call(*args: str) -> str:
+    def call(*args: str, stdin: str | None = None) -> str:
         r = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{out}", "WekaOracle", *args], check=True,
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, input=stdin)
         return r.stdout
 
     return call

@@ -71,7 +71,8 @@ FormatOpt = Annotated[str, format_option()]
 DatasetsOpt = Annotated[str | None, datasets_option()]
 ClassifiersOpt = Annotated[str | None, classifiers_option()]
 DrawOpt = Annotated[str | None, typer.Option("--draw", metavar="RULE",
-                                             help="exact4 | relative:F [default: the config's, else exact4]")]
+                                             help="exact4 | relative:F | ttest[:ALPHA] [default: the config's, "
+                                                  "else exact4]")]
 
 
 def err(msg: str) -> None:

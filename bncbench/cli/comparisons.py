@@ -74,6 +74,12 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     A known --metric gives the direction; otherwise lower is better, or with
     --higher-is-better higher is.
 
+    --draw ttest[:ALPHA] (ALPHA 0.05 if not given) makes a data set a win or a loss only
+    where the corrected resampled t-test (Nadeau & Bengio 2003, as Weka's Experimenter)
+    on the pair's per-fold values rejects equality, two-tailed at ALPHA; else a draw. It
+    needs a results store (not a table) and a metric with per-fold values (not bias or
+    variance); data sets without paired fold values are left out and named.
+
     --test wilcoxon gives the Wilcoxon signed-ranks test instead (Demšar 2006) on the
     differences as stored: --tails as for the sign test; --draws split splits zero
     differences between R+ and R- (one dropped if odd), ignore leaves them out; p exact
@@ -94,6 +100,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl results/stan70 --metric rmse --rows STAN-MRMR
       bncbench wdl results/ait36/results.sqlite --metric bias
       bncbench wdl results/default --draw relative:0.05 --draws ignore
+      bncbench wdl results/default --draw ttest:0.01 --metric accuracy
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
     """
@@ -107,6 +114,9 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     if is_store and higher_is_better:
         raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
     _check_wdl_settings(draw, draws, tails)
+    if not is_store and draw and _needs_folds(draw):
+        raise UserError(f"--draw {draw}: the t-test needs each data set's per-fold values, which a wide table "
+                        f"({path}) does not hold; give a results store")
     check_format(format, ("md", "csv", "latex"))
     if test not in ("sign", "wilcoxon"):
         raise UserError(f"--test: {test!r} is not sign or wilcoxon")
@@ -127,9 +137,10 @@ def _wdl_text(path: str, r: Results | None, metric, draw, draws, tails, higher_i
     from bncbench.config import WdlSettings
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
     from bncbench.evaluate.report import difference_legend
-    from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes
+    from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes, with_folds
 
     defaults = r.experiment.wdl if r is not None else WdlSettings()
+    given = draw is not None
     draw, draws, tails = draw or defaults.draw, draws or defaults.draws, tails or defaults.tails
     _check_wdl_settings(draw, draws, tails)
     excluded: list[str] = []
@@ -154,8 +165,16 @@ def _wdl_text(path: str, r: Results | None, metric, draw, draws, tails, higher_i
         if excluded:
             err(f"wdl: left out {len(excluded)} incomplete data set(s): {', '.join(excluded)}")
         ds = [d for d in ds if d not in excluded]
-    mat = matrix(ds, labels, values, draw, lower, draws, tails)
-    notes = (coverage_notes(ds, values, row_labels, col_labels, excluded, absent=absent)
+    folds, unpaired = None, dict[str, str]()
+    if r is not None and _needs_folds(draw):  # the t-test judges each data set on the pair's folds
+        shown_labels = [x for x in labels if x in set(row_labels) | set(col_labels)]
+        folds = _fold_values(r, draw, given, metric, ds, shown_labels)
+        ds, unpaired = with_folds(ds, folds)
+        if unpaired:
+            err(f"wdl: left out {len(unpaired)} data set(s) without paired fold values for the t-test: "
+                + ", ".join(f"{d} ({why})" for d, why in unpaired.items()))
+    mat = matrix(ds, labels, values, draw, lower, draws, tails, folds)
+    notes = (coverage_notes(ds, values, row_labels, col_labels, excluded, absent=absent, unpaired=unpaired)
              + settings_notes(metric, lower, draw, draws, tails))
     test_name, adjusted = "sign test", None
     if test == "wilcoxon" or correction == "holm":
@@ -189,6 +208,22 @@ def _other_test(ds, values, rows, cols, mat, notes, test: str, correction: str, 
     notes = notes + [(f"Holm: p-values adjusted by Holm's step-down procedure over the {len(pairs)} distinct pairs "
                       f"of the matrix (--correction holm)")]
     return mat, notes, name, {(a, b): adjusted[unordered(a, b)] for a in rows for b in cols if a != b}
+
+
+def _needs_folds(draw: str) -> bool:
+    from bncbench.evaluate.stats import needs_folds
+
+    return needs_folds(draw)
+
+
+def _fold_values(r: Results, draw: str, given: bool, metric: str, datasets: list[str] | None, labels: list[str]):
+    """`r.fold_values` of the t-test draw rule (`given`: by --draw, else the config's); a metric
+    without per-fold values is refused naming the rule."""
+    source = "--draw" if given else "the config's wdl.draw"
+    try:
+        return r.fold_values(metric, datasets, labels)
+    except UserError as e:
+        raise UserError(f"{source} {draw}: {e}") from None
 
 
 def _check_wdl_settings(draw: str | None, draws: str | None, tails: str | None) -> None:
@@ -408,9 +443,13 @@ def gd(results: ResultsArg,
         except ValueError as e:
             raise UserError(f"--draw: {e}") from None
         s = r.summary(metric, None, sorted({x for p in pair_list for x in p}))
+        folds = _fold_values(r, rule, draw is not None, metric, None, s.labels) if _needs_folds(rule) else None
     warn_incomplete(s)
-    header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric])
+    header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric], folds)
     notes = [f"{metric}, draw rule {rule}; data sets in the config's order"]
+    if folds is not None and folds.left_out:
+        notes.append("not counted, no paired fold values for the t-test: "
+                     + ", ".join(f"{d} ({why})" for d, why in folds.left_out.items()))
     typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
 
 

@@ -12,7 +12,7 @@ import yaml
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
 from bncbench.evaluate.paired import better_count
-from bncbench.evaluate.stats import WDL, sign_test, wdl
+from bncbench.evaluate.stats import WDL, needs_folds, sign_test, wdl
 
 KINDS = {"wdl": {"results", "metric", "row", "column", "printed", "expect", "datasets"},
          "better_count": {"results", "metric", "row", "column", "printed", "of", "draw"},
@@ -116,8 +116,25 @@ def load(path: str, results: dict[str, str] | None = None) -> dict:
                             f"folders {', '.join(folders)}")
         if spec["metric"] not in METRICS:
             raise UserError(f"{path}: claims[{i}].{kinds[0]}.metric: unknown metric {spec['metric']!r}")
+    _check_draw(path, "wdl.draw", (raw.get("wdl") or {}).get("draw"))
+    for i, c in enumerate(raw["claims"]):
+        if "better_count" in c:
+            _check_draw(path, f"claims[{i}].better_count.draw", c["better_count"].get("draw"))
     raw["results"] = folders
     return raw
+
+
+def _check_draw(path: str, where: str, rule) -> None:
+    """UserError for a draw rule of the claims file that is not valid or is the t-test's."""
+    if rule is None:
+        return
+    try:
+        ttest = needs_folds(str(rule))
+    except ValueError as e:
+        raise UserError(f"{path}: {where}: {e}") from None
+    if ttest:
+        raise UserError(f"{path}: {where}: {rule!r} is not supported in a claims file (claims are judged on the "
+                        f"means; the t-test needs per-fold values): use exact4 or relative:F")
 
 
 def _parse_wdl(text: str) -> WDL:

@@ -16,7 +16,7 @@ from bncbench.utils.suggest import did_you_mean
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
-    from bncbench.results import Results, Summary
+    from bncbench.results import FoldValues, Results, Summary
 
 FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd")
 FORMATS = ("png", "svg", "pdf")
@@ -75,6 +75,17 @@ class Source:
         """The store's summary of `metric` over all cells."""
         return self.results.summary(metric)
 
+    def folds(self, metric: str, labels: list[str], kind: str) -> FoldValues | None:
+        """The per-fold values of `labels` that the `wdl:` draw rule needs (the t-test's), else None."""
+        from bncbench.evaluate.stats import needs_folds
+
+        if not needs_folds(self.wdl.draw):
+            return None
+        try:
+            return self.results.fold_values(metric, None, labels)
+        except UserError as e:
+            raise UserError(f"{kind}: draw rule {self.wdl.draw}: {e}") from None
+
     @cached_property
     def sizes(self) -> dict[str, int]:
         """{data set: number of instances} (module docstring: data-set size)."""
@@ -119,17 +130,22 @@ def _values(src: Source, metric: str, labels: list[str], kind: str) -> tuple[lis
 def scatter_data(src: Source, a: str, b: str, metric: str) -> Plot:
     """The scatter figure's points: A's mean against B's per data set (docs/algorithms.md §6.11)."""
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
-    from bncbench.evaluate.stats import compare, draw_words
+    from bncbench.evaluate.stats import draw_words
+    from bncbench.evaluate.wdl import outcomes
 
     rule = src.wdl.draw
     lower = LOWER_IS_BETTER[metric]
     datasets, values, notes = _values(src, metric, [a, b], "scatter")
+    folds = src.folds(metric, [a, b], "scatter")
     points = []
-    for d in datasets:
+    for d, o in zip(datasets, outcomes(datasets, values, a, b, rule, lower, folds)):
         x, y = values[(d, a)][0], values[(d, b)][0]
         if not (math.isnan(x) or math.isnan(y)):
             points.append({"dataset": d, "x": x, "y": y, "size": src.sizes[d],
-                           "better": {1: a, 0: "", -1: b}[compare(x, y, rule, lower)]})
+                           "better": a if o == 1 else b if o == -1 else ""})
+    unjudged = [p["dataset"] for p in points if folds is not None and p["dataset"] not in folds.datasets]
+    if unjudged:
+        notes.append(f"scatter: no paired fold values for the t-test, shown as neither better: {', '.join(unjudged)}")
     if not points:
         raise UserError(f"scatter: no data set has a {metric} value for both {a} and {b}")
     far = sorted((p for p in points if p["y"] != p["x"]), key=lambda p: -abs(p["y"] - p["x"]))
@@ -168,7 +184,7 @@ def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
     sets incomplete for any classifier are left out (as `bncbench wdl` does)."""
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
     from bncbench.evaluate.stats import draw_words
-    from bncbench.evaluate.wdl import matrix
+    from bncbench.evaluate.wdl import matrix, with_folds
 
     rule, draws, tails = src.wdl.draw, src.wdl.draws, src.wdl.tails
     labels = src.labels
@@ -177,6 +193,12 @@ def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
     left_out = [d for d in datasets if d in incomplete or d not in src.sizes]
     if left_out:
         notes.append(f"wdl: left out {len(left_out)} incomplete data set(s): {', '.join(left_out)}")
+    folds = src.folds(metric, labels, "wdl")
+    _, unpaired = with_folds([d for d in datasets if d not in left_out], folds)
+    if unpaired:
+        notes.append(f"wdl: left out {len(unpaired)} data set(s) without paired fold values for the t-test: "
+                     + ", ".join(f"{d} ({why})" for d, why in unpaired.items()))
+        left_out += list(unpaired)
     groups = {f"< {split}": [d for d in datasets if d not in left_out and src.sizes[d] < split],
               f"≥ {split}": [d for d in datasets if d not in left_out and src.sizes[d] >= split]}
     for group in [g for g, ds in groups.items() if not ds]:
@@ -184,7 +206,7 @@ def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
         notes.append(f"wdl: no panel of data sets with {_size_words(group)}: the results have none")
     bars: dict[str, dict[str, dict[str, tuple[int, int, int]]]] = {}
     for group, ds in groups.items():
-        mat = matrix(ds, labels, values, rule, LOWER_IS_BETTER[metric], draws, tails)
+        mat = matrix(ds, labels, values, rule, LOWER_IS_BETTER[metric], draws, tails, folds)
         for row in rows:
             bars.setdefault(row, {})[group] = {
                 other: (mat[(row, other)][0].wins, mat[(row, other)][0].draws, mat[(row, other)][0].losses)
@@ -207,8 +229,13 @@ def gd_data(src: Source, pairs: list[tuple[str, str]], metric: str) -> Plot:
     from bncbench.evaluate.stats import draw_words
 
     rule = src.wdl.draw
-    datasets, values, notes = _values(src, metric, sorted({x for p in pairs for x in p}), "gd")
-    header, rows = gd_rows(datasets, values, pairs, rule, LOWER_IS_BETTER[metric])
+    labels = sorted({x for p in pairs for x in p})
+    datasets, values, notes = _values(src, metric, labels, "gd")
+    folds = src.folds(metric, labels, "gd")
+    if folds is not None and folds.left_out:
+        notes.append("gd: not counted, no paired fold values for the t-test: "
+                     + ", ".join(f"{d} ({why})" for d, why in folds.left_out.items()))
+    header, rows = gd_rows(datasets, values, pairs, rule, LOWER_IS_BETTER[metric], folds)
     curves = {name: [int(r[2 + i]) for r in rows] for i, name in enumerate(header[2:])}
     large = [t for t, d in enumerate(datasets, 1) if src.sizes.get(d, 0) >= SPLIT]
     return Plot("gd", "gd", f"{metric}: goal difference GD(A; B) = wins − losses of A against B over the first t "

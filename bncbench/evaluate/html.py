@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,12 +19,13 @@ from bncbench.evaluate.compare import notes as comparison_notes
 from bncbench.evaluate.metrics import LOWER_IS_BETTER
 from bncbench.evaluate.report import MARK, NO_MEAN, difference_legend, summary_rows
 from bncbench.evaluate.stats import draw_words, round4
-from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes
+from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes, with_folds
 
 if TYPE_CHECKING:
     from markupsafe import Markup
 
     from bncbench.evaluate.ranks import RankTest
+    from bncbench.evaluate.ttest import PairedFolds
     from bncbench.results import Summary
 
 # the metrics a classifier is judged by: their tables are open and they get W/D/L matrices (not
@@ -102,6 +103,7 @@ class ReportInput:
     ranks: dict[str, RankTest] = field(default_factory=dict)  # metric -> rank test (two classifiers or more)
     cd: tuple[str, str] | None = None               # the summary metric's CD diagram: (caption, SVG text)
     claims: Claims | None = None
+    folds: Mapping[str, PairedFolds] = field(default_factory=dict)  # metric -> per-fold values (ttest draw rule)
 
 
 def _cell(mean: float, sd: float) -> str:
@@ -147,13 +149,15 @@ def metric_table(s: Summary, differences: dict[str, str]) -> Table:
                  ["dataset", *labels], rows, footer, notes + difference_legend(s.datasets, differences))
 
 
-def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]) -> list[Table]:
-    """The W/D/L matrix, significant records (sign test p ≤ `ALPHA`) marked, and its p-values (as `wdl`)."""
+def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str],
+               folds: PairedFolds | None = None) -> list[Table]:
+    """The W/D/L matrix, significant records (sign test p ≤ `ALPHA`) marked, and its p-values (as
+    `wdl`; `folds`: the metric's per-fold values, which the ttest draw rule needs)."""
     excluded = [d for d in s.datasets if d in s.incomplete]
-    datasets = [d for d in s.datasets if d not in excluded]
+    datasets, unpaired = with_folds([d for d in s.datasets if d not in excluded], folds)
     labels, lower = shown_labels(s), LOWER_IS_BETTER[s.metric]
     rule, draws, tails = settings.get("draw", "exact4"), settings.get("draws", "split"), settings.get("tails", "one")
-    mat = matrix(datasets, labels, s.values, rule, lower, draws, tails)
+    mat = matrix(datasets, labels, s.values, rule, lower, draws, tails, folds)
 
     def record(a: str, b: str) -> str | Cell:
         if a == b:
@@ -166,7 +170,7 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
     wins = [[a, *(record(a, b) for b in labels)] for a in labels]
     ps = [[a, *("—" if a == b else format(mat[(a, b)][1], ".4f") for b in labels)] for a in labels]
     absent = {d: why for d, why in s.coverage.missing.items() if d not in s.datasets}
-    notes = (coverage_notes(datasets, s.values, labels, labels, excluded, absent=absent)
+    notes = (coverage_notes(datasets, s.values, labels, labels, excluded, absent=absent, unpaired=unpaired)
              + settings_notes(s.metric, lower, rule, draws, tails)
              + difference_legend(datasets, differences))
     return [Table(f"wdl-{s.metric}", f"{s.metric}: wins-draws-losses of the row against the column",
@@ -176,12 +180,13 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
             Table(f"wdl-p-{s.metric}", f"{s.metric}: sign-test p-values", ["p (sign test)"] + labels, ps, notes=notes)]
 
 
-def significant_records(s: Summary, settings: dict[str, str]) -> tuple[list[str], int]:
+def significant_records(s: Summary, settings: dict[str, str],
+                        folds: PairedFolds | None = None) -> tuple[list[str], int]:
     """(['A 6-0-1 B (p = 0.0156)', ...] per pair with sign-test p ≤ `ALPHA`, winner first; number of pairs)."""
-    datasets = [d for d in s.datasets if d not in s.incomplete]
+    datasets, _ = with_folds([d for d in s.datasets if d not in s.incomplete], folds)
     labels, lower = shown_labels(s), LOWER_IS_BETTER[s.metric]
     mat = matrix(datasets, labels, s.values, settings.get("draw", "exact4"), lower, settings.get("draws", "split"),
-                 settings.get("tails", "one"))
+                 settings.get("tails", "one"), folds)
     pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]]
     out = []
     for a, b in pairs:
@@ -263,7 +268,7 @@ def friedman_text(t: RankTest, metric: str) -> str:
             f"{verdict} (Demšar 2006; Iman–Davenport F_F = {t.ff:.3f}, p = {_p(t.ff_p)}){left}.")
 
 
-def pairs_lines(t: RankTest, s: Summary, settings: dict[str, str]) -> list[str]:
+def pairs_lines(t: RankTest, s: Summary, settings: dict[str, str], folds: PairedFolds | None = None) -> list[str]:
     """The pairs that differ, one line per test: Nemenyi, Holm (average ranks), the sign test (W/D/L)."""
     rank = dict(zip(t.labels, t.ranks))
 
@@ -273,7 +278,7 @@ def pairs_lines(t: RankTest, s: Summary, settings: dict[str, str]) -> list[str]:
         got = [" and ".join(sorted((p.a, p.b), key=lambda lab: (rank[lab], t.labels.index(lab)))) for p in pairs]
         return f"{len(got)} of {len(t.pairs)}" + (f": {'; '.join(got)}" if got else ": none")
 
-    sig, n = significant_records(s, settings)
+    sig, n = significant_records(s, settings, folds)
     return [f"Nemenyi (average ranks at least CD = {t.cd_nemenyi:.2f} apart): {names('cd')}",
             f"Holm's procedure (adjusted p ≤ {ALPHA:g}): {names('holm')}",
             f"sign test on the wins and losses ({settings_text(settings)}): {len(sig)} of {n}"
@@ -297,7 +302,7 @@ def glance_table(inp: ReportInput) -> Table:
             continue
         i = min(range(len(t.labels)), key=lambda j: (t.ranks[j], j))
         holm = sum(p.holm for p in t.pairs)
-        sig, n = significant_records(s, settings)
+        sig, n = significant_records(s, settings, inp.folds.get(s.metric))
         rows.append([s.metric, "lower" if t.lower_is_better else "higher", f"{t.labels[i]} ({t.ranks[i]:.2f})",
                      Cell(_p(t.chi2_p), "sig" if t.chi2_p <= ALPHA else ""), f"{holm} of {len(t.pairs)}",
                      f"{len(sig)} of {n}"])
@@ -337,7 +342,8 @@ def summary_context(inp: ReportInput) -> dict[str, object]:
         out["no_ranks"] = ("one classifier has values" if len(shown_labels(s)) < 2 else
                            "fewer than two data sets where every classifier has a value")
     else:
-        out.update(ranks=_ranks_table(t, primary), friedman=friedman_text(t, primary), pairs=pairs_lines(t, s, inp.wdl),
+        out.update(ranks=_ranks_table(t, primary), friedman=friedman_text(t, primary),
+                   pairs=pairs_lines(t, s, inp.wdl, inp.folds.get(primary)),
                    cd=None if inp.cd is None else {"caption": inp.cd[0], "svg": _svg(inp.cd[1], "cd")})
     if len(inp.ranks) > 1 or (inp.ranks and primary not in inp.ranks):
         out["glance"] = glance_table(inp)
@@ -365,11 +371,11 @@ def table_blocks(inp: ReportInput) -> list[Table | Details]:
         out.append(metric_table(s, inp.differences))
         if len(shown_labels(s)) < 2:
             continue
-        wins, ps = wdl_tables(s, inp.wdl, inp.differences)
+        wins, ps = wdl_tables(s, inp.wdl, inp.differences, inp.folds.get(s.metric))
         if s.metric == primary:
             out += [wins, Details(f"details-wdl-p-{s.metric}", ps.caption, [ps], heading=False)]
         else:
-            sig, n = significant_records(s, inp.wdl)
+            sig, n = significant_records(s, inp.wdl, inp.folds.get(s.metric))
             out.append(Details(f"details-wdl-{s.metric}", f"{s.metric}: wins-draws-losses of each classifier against "
                                f"each other, {len(sig)} of {n} significant (sign test)", [wins, ps]))
     for s in rest:

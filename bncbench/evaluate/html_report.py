@@ -16,7 +16,7 @@ from bncbench.evaluate.ranks import compare_classifiers
 
 if TYPE_CHECKING:
     from bncbench.config import Experiment
-    from bncbench.results import Results, Summary
+    from bncbench.results import FoldValues, Results, Summary
 
 
 def page(r: Results, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
@@ -45,7 +45,30 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         data_files=data_files(first.datasets), summaries=summaries, differences=r.differences(first.datasets),
         wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
         coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
-        claims=_claims(r, claims_file) if claims_file else None))
+        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary)))
+
+
+def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:
+    """{metric: per-fold values} of the judged metrics when the `wdl:` draw rule is the t-test's,
+    which needs them (else {}); a metric without per-fold values (bias, variance) gets none, so its
+    W/D/L matrix leaves every data set out and says why."""
+    from bncbench.evaluate.stats import needs_folds
+    from bncbench.results import FoldValues
+
+    exp = r.experiment
+    if not needs_folds(exp.wdl.draw):
+        return {}
+    out = {}
+    for s in summaries:
+        if s.metric == primary or s.metric in html.WDL_METRICS:
+            labels = html.shown_labels(s)
+            if s.metric in REPEATED_RUN_METRICS:
+                why = f"{s.metric} has no value per fold"
+                out[s.metric] = FoldValues(s.metric, exp.cv.scheme, [], labels, {}, {}, {}, {},
+                                           {d: why for d in s.datasets})
+            else:
+                out[s.metric] = r.fold_values(s.metric, s.datasets, labels)
+    return out
 
 
 def _summaries(r: Results, datasets: list[str] | None, classifiers: list[str] | None) -> list[Summary]:

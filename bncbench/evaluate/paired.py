@@ -4,8 +4,13 @@ eq. 11, Fig. 7) and goal-difference curves (eq. 9, Fig. 3)."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from bncbench.evaluate.stats import compare, goal_difference, round4
+from bncbench.evaluate.stats import goal_difference, round4
+from bncbench.evaluate.wdl import outcomes
+
+if TYPE_CHECKING:
+    from bncbench.evaluate.ttest import PairedFolds
 
 
 def parse_pairs(text: str) -> list[tuple[str, str]]:
@@ -51,26 +56,21 @@ def rcll_rows(datasets, values, pairs) -> tuple[list[str], list[list[str]], list
     return header, rows, notes
 
 
-def gd_rows(datasets, values, pairs, rule: str, lower_is_better: bool) -> tuple[list[str], list[list[str]]]:
+def gd_rows(datasets, values, pairs, rule: str, lower_is_better: bool,
+            folds: PairedFolds | None = None) -> tuple[list[str], list[list[str]]]:
     """(header, rows) of the goal-difference curves: t, data set, then GD(A; B | S_t) per pair,
-    data sets in the given (the config's) order."""
+    data sets in the given (the config's) order (`folds`: the per-fold values the ttest rule needs)."""
     header = ["t", "dataset"] + [f"GD({a};{b})" for a, b in pairs]
-    curves = [goal_difference([values[(d, a)][0] for d in datasets], [values[(d, b)][0] for d in datasets],
-                              rule, lower_is_better) for a, b in pairs]
+    curves = [goal_difference(outcomes(datasets, values, a, b, rule, lower_is_better, folds)) for a, b in pairs]
     rows = [[str(t + 1), ds] + [str(c[t]) for c in curves] for t, ds in enumerate(datasets)]
     return header, rows
 
 
 def better_count(datasets, values, a: str, b: str, rule: str, lower_is_better: bool) -> tuple[int, int]:
-    """(data sets where A beats B under `rule`, data sets where both have a value)."""
-    wins = n = 0
-    for d in datasets:
-        x, y = values[(d, a)][0], values[(d, b)][0]
-        if math.isnan(x) or math.isnan(y):
-            continue
-        n += 1
-        wins += compare(x, y, rule, lower_is_better) == 1
-    return wins, n
+    """(data sets where A beats B under `rule`, data sets where both have a value); a rule on means
+    (claims files refuse the t-test rule)."""
+    out = [o for o in outcomes(datasets, values, a, b, rule, lower_is_better) if o is not None]
+    return out.count(1), len(out)
 
 
 def _fmt(x: float, digits: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -12,30 +13,47 @@ def round4(x: float) -> str:
 
 
 def parse_draw(rule: str) -> tuple[str, float]:
+    """("exact4", 0), ("relative", F) or ("ttest", ALPHA) of a draw rule (docs/algorithms.md §6.1)."""
     if rule == "exact4":
         return "exact4", 0.0
-    if rule.startswith("relative:"):
+    kind, sep, arg = rule.partition(":")
+    if kind == "ttest" and not sep:
+        return "ttest", 0.05
+    if kind in ("relative", "ttest") and sep:
         try:
-            f = float(rule.split(":", 1)[1])
+            f = float(arg)
         except ValueError:
-            f = -1.0
-        if f >= 0:
+            f = math.nan
+        if kind == "relative" and f >= 0:
             return "relative", f
-    raise ValueError(f"draw rule {rule!r} is not 'exact4' or 'relative:F' (e.g. relative:0.05)")
+        if kind == "ttest" and 0 < f < 1:
+            return "ttest", f
+    raise ValueError(f"draw rule {rule!r} is not 'exact4', 'relative:F' (F ≥ 0, e.g. relative:0.05) or "
+                     f"'ttest[:ALPHA]' (0 < ALPHA < 1, e.g. ttest:0.01)")
+
+
+def needs_folds(rule: str) -> bool:
+    """Whether the draw rule judges a data set on its per-fold values (the t-test) rather than the means."""
+    return parse_draw(rule)[0] == "ttest"
 
 
 def draw_words(rule: str) -> str:
     """When two values draw under `rule`, in words: 'equal at 4 decimals' (exact4), 'at most 5 %
-    apart' (relative:0.05: |a − b| ≤ 0.05·max(|a|, |b|)), 'equal' (relative:0)."""
+    apart' (relative:0.05: |a − b| ≤ 0.05·max(|a|, |b|)), 'equal' (relative:0), 'no significant
+    difference on the folds (corrected resampled t-test, α = 0.05)' (ttest:0.05)."""
     kind, f = parse_draw(rule)
     if kind == "exact4":
         return "equal at 4 decimals"
+    if kind == "ttest":
+        return f"no significant difference on the folds (corrected resampled t-test, α = {format(f, 'g')})"
     return "equal" if f == 0 else f"at most {format(100 * f, 'g')} % apart"
 
 
 def compare(a: float, b: float, rule: str, lower_is_better: bool = True) -> int:
-    """+1 if a wins over b, 0 for a draw, −1 if a loses."""
+    """+1 if a wins over b, 0 for a draw, −1 if a loses (exact4, relative: the t-test needs the folds)."""
     kind, f = parse_draw(rule)
+    if kind == "ttest":
+        raise ValueError("the ttest draw rule compares per-fold values, not means")
     if kind == "exact4":
         ra, rb = float(round4(a)), float(round4(b))
         if ra == rb:
@@ -58,17 +76,16 @@ class WDL:
         return f"{self.wins}-{self.draws}-{self.losses}"
 
 
+def tally(outcomes: Iterable[int | None]) -> WDL:
+    """W/D/L of per-data-set outcomes (+1 win, 0 draw, −1 loss; None: not compared)."""
+    out = [o for o in outcomes if o is not None]
+    return WDL(out.count(1), out.count(0), out.count(-1))
+
+
 def wdl(a: list[float], b: list[float], rule: str = "exact4", lower_is_better: bool = True) -> WDL:
     """W/D/L of A against B over paired data sets (pairs with a NaN are left out)."""
-    w = d = l = 0
-    for x, y in zip(a, b):
-        if math.isnan(x) or math.isnan(y):
-            continue
-        c = compare(x, y, rule, lower_is_better)
-        w += c == 1
-        d += c == 0
-        l += c == -1
-    return WDL(w, d, l)
+    return tally(None if math.isnan(x) or math.isnan(y) else compare(x, y, rule, lower_is_better)
+                 for x, y in zip(a, b))
 
 
 def sign_test(r: WDL, draws: str = "split", tails: str = "one") -> float:
@@ -94,12 +111,12 @@ def _upper_tail(k: int, n: int) -> float:
     return sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n
 
 
-def goal_difference(a: list[float], b: list[float], rule: str = "exact4", lower_is_better: bool = True) -> list[int]:
-    """GD(A; B | S_t) for t = 1..len (paper 004 eq. 9): cumulative wins minus losses."""
+def goal_difference(outcomes: list[int | None]) -> list[int]:
+    """GD(A; B | S_t) for t = 1..len (paper 004 eq. 9): cumulative wins minus losses of per-data-set
+    outcomes (+1, 0, −1; None: not compared)."""
     out, gd = [], 0
-    for x, y in zip(a, b):
-        if not (math.isnan(x) or math.isnan(y)):
-            gd += compare(x, y, rule, lower_is_better)
+    for o in outcomes:
+        gd += o or 0
         out.append(gd)
     return out
 

@@ -6,21 +6,54 @@ import csv
 import io
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bncbench.evaluate.coverage import Coverage
 from bncbench.evaluate.report import format_grid
-from bncbench.evaluate.stats import parse_draw, sign_test, wdl
+from bncbench.evaluate.stats import compare, parse_draw, sign_test, tally
+
+if TYPE_CHECKING:
+    from bncbench.evaluate.ttest import PairedFolds
 
 
-def matrix(datasets, labels, values, rule: str, lower_is_better: bool, draws: str, tails: str):
+def outcomes(datasets, values, a: str, b: str, rule: str, lower_is_better: bool,
+             folds: PairedFolds | None = None) -> list[int | None]:
+    """Per data set, A against B under the draw rule: +1 (A wins), 0 (draw), −1 (A loses) or None
+    (not compared: a value is missing; under ttest, the data set has no paired fold values in
+    `folds`, which the t-test rule needs)."""
+    kind, alpha = parse_draw(rule)
+    if kind != "ttest":
+        return [None if math.isnan(values[(d, a)][0]) or math.isnan(values[(d, b)][0])
+                else compare(values[(d, a)][0], values[(d, b)][0], rule, lower_is_better) for d in datasets]
+    if folds is None:
+        raise ValueError("the ttest draw rule needs the per-fold values")
+    from bncbench.evaluate.ttest import verdict
+
+    fv = folds.values
+    return [verdict(fv[(d, a)], fv[(d, b)], folds.test_train_ratio(d), alpha, lower_is_better)
+            if (d, a) in fv and (d, b) in fv else None for d in datasets]
+
+
+def with_folds(datasets: list[str], folds: PairedFolds | None) -> tuple[list[str], dict[str, str]]:
+    """(the data sets the t-test can judge, {data set: why not} of the others); all of them and {}
+    when the rule needs no folds (`folds` None)."""
+    if folds is None:
+        return datasets, {}
+    return ([d for d in datasets if d in folds.datasets],
+            {d: folds.left_out.get(d, "no paired fold values") for d in datasets if d not in folds.datasets})
+
+
+def matrix(datasets, labels, values, rule: str, lower_is_better: bool, draws: str, tails: str,
+           folds: PairedFolds | None = None):
     """{(row, col): (WDL, p)} for every ordered pair of different classifiers. A pair is compared
-    on the data sets where both have a value (wins + draws + losses = data sets used)."""
+    on the data sets where both have a value (wins + draws + losses = data sets used); under the
+    ttest rule, on those where both have paired fold values in `folds`."""
     out = {}
     for a in labels:
         for b in labels:
             if a == b:
                 continue
-            r = wdl([values[(d, a)][0] for d in datasets], [values[(d, b)][0] for d in datasets], rule, lower_is_better)
+            r = tally(outcomes(datasets, values, a, b, rule, lower_is_better, folds))
             out[(a, b)] = (r, sign_test(r, draws, tails))
     return out
 
@@ -31,10 +64,11 @@ def left_out(datasets, values, a: str, b: str) -> list[str]:
 
 
 def coverage_notes(datasets, values, rows, cols, excluded: Sequence[str] = (), why: str = "incomplete",
-                   absent: dict[str, str] | None = None) -> list[str]:
-    """Which data sets the W/D/L matrix is computed on, in words (docs/algorithms.md §6.1)."""
-    absent = absent or {}
-    total = len(datasets) + len(excluded) + len(absent)
+                   absent: dict[str, str] | None = None, unpaired: dict[str, str] | None = None) -> list[str]:
+    """Which data sets the W/D/L matrix is computed on, in words (docs/algorithms.md §6.1);
+    `unpaired`: {data set: why} of those the t-test rule left out for want of paired fold values."""
+    absent, unpaired = absent or {}, unpaired or {}
+    total = len(datasets) + len(excluded) + len(absent) + len(unpaired)
     pairs = []
     for a in rows:
         for b in cols:
@@ -42,6 +76,10 @@ def coverage_notes(datasets, values, rows, cols, excluded: Sequence[str] = (), w
                 pairs.append((a, b))
     miss = {p: left_out(datasets, values, *p) for p in pairs}
     dropped = f"; left out as {why} for every pair: {', '.join(excluded)}" if excluded else ""
+    if unpaired:
+        reasons = {reason: [d for d in unpaired if unpaired[d] == reason] for reason in unpaired.values()}
+        dropped += ("; left out for every pair, no paired fold values for the t-test: "
+                    + "; ".join(f"{', '.join(ds)} ({reason})" for reason, ds in reasons.items()))
     if absent:
         dropped += "; not in the results: " + Coverage(list(absent), absent).missing_text()
     distinct = {tuple(m) for m in miss.values()}
@@ -64,8 +102,14 @@ def coverage_notes(datasets, values, rows, cols, excluded: Sequence[str] = (), w
 def settings_notes(metric: str, lower_is_better: bool, rule: str, draws: str, tails: str) -> list[str]:
     """The metric and its direction, the draw rule and the sign test, in words."""
     kind, f = parse_draw(rule)
-    draw = ("equal after rounding to 4 decimals" if kind == "exact4"
-            else f"|a−b| ≤ {format(f, 'g')}·max(|a|, |b|)")
+    if kind == "ttest":
+        draw = (f"a win or loss only where the corrected resampled t-test on the data set's paired folds "
+                f"rejects equality (two-tailed, α = {format(f, 'g')}; Nadeau & Bengio 2003, as Weka's "
+                f"PairedCorrectedTTester), else a draw")
+    elif kind == "exact4":
+        draw = "equal after rounding to 4 decimals"
+    else:
+        draw = f"|a−b| ≤ {format(f, 'g')}·max(|a|, |b|)"
     treat = ("draws split evenly between W and L, one dropped if odd" if draws == "split"
              else "draws ignored")
     tail = ("one-tailed, p = P(X ≥ max(W, L))" if tails == "one" else "two-tailed, p = min(1, 2·P(X ≥ max(W, L)))")

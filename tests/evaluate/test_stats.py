@@ -55,4 +55,4 @@ def test_draw_rules():
     assert compare(0.9, 0.8, "exact4", lower_is_better=False) == 1
     assert str(wdl([0.1, 0.2, 0.3, 0.4], [0.2, 0.2, 0.25, 0.4001], "exact4")) == "2-1-1"
     assert str(wdl([0.1, 0.2, 0.3, 0.4], [0.2, 0.2, 0.25, 0.4001], "relative:0.2")) == "1-3-0"
-    assert goal_difference([0.1, 0.3, 0.2], [0.2, 0.2, 0.2]) == [1, 0, 0]
+    assert goal_difference([1, -1, 0, None, 1]) == [1, 0, 0, 0, 1]

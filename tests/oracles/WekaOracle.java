@@ -3,6 +3,8 @@
 //
 //   java WekaOracle dist NaiveBayes|AODE train.arff test.arff [weka options...]
 //   java WekaOracle cuts eqfreq|mdl data.arff      (class = last attribute)
+//   java WekaOracle ttest < cases      (a line "RATIO ALPHA x1,x2,... y1,y2,...": PairedStatsCorrected's
+//                                       two-tailed p and significance, +1 if x's mean is higher, -1 if lower)
 import java.io.BufferedReader;
 import java.io.FileReader;
 
@@ -33,6 +35,20 @@ public class WekaOracle {
                     out.append(Double.toString(d[k]));
                 }
                 out.append('\n');
+            }
+            System.out.print(out);
+        } else if (args[0].equals("ttest")) {
+            BufferedReader in = new BufferedReader(new java.io.InputStreamReader(System.in));
+            StringBuilder out = new StringBuilder();
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                String[] f = line.trim().split(" ");
+                String[] x = f[2].split(","), y = f[3].split(",");
+                weka.experiment.PairedStatsCorrected s =
+                        new weka.experiment.PairedStatsCorrected(Double.parseDouble(f[1]), Double.parseDouble(f[0]));
+                for (int i = 0; i < x.length; i++) s.add(Double.parseDouble(x[i]), Double.parseDouble(y[i]));
+                s.calculateDerived();
+                out.append(Double.toString(s.differencesProbability)).append(' ')
+                   .append(s.differencesSignificance).append('\n');
             }
             System.out.print(out);
         } else if (args[0].equals("cuts")) {
