@@ -267,7 +267,8 @@ def ranks(results: ResultsArg,
     --alpha. --control adds the control against each other classifier: Bonferroni-Dunn's
     critical difference and Holm over those k - 1 comparisons. --decimals N prints the tables'
     p-values at N decimals (default 4; below 10^-N in scientific notation; ranks and z keep 3).
-    csv: one line per pair at full precision, the test lines on stderr. `bncbench figures --only cd` draws the critical-difference diagram.
+    csv: one line per pair at full precision, the test lines on stderr. `bncbench figures
+    --only cd` draws the critical-difference diagram.
 
     \b
     Examples:

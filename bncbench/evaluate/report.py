@@ -118,8 +118,8 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
         from bncbench.evaluate.metrics import LOWER_IS_BETTER
 
         lower_is_better = LOWER_IS_BETTER[metric]
-    rows = [[f"{ds} {MARK}" if ds in differences else ds] + [cell(*values[(ds, lab)], decimals) for lab in labels]
-            for ds in datasets]
+    rows = [[f"{ds} {MARK}" if ds in differences else ds]
+            + [cell(values[(ds, lab)][0], values[(ds, lab)][1], decimals) for lab in labels] for ds in datasets]
     footer, summary_notes = summary_rows(datasets, labels, values, lower_is_better,
                                          NO_MEAN.get(metric, "") if no_mean is None else no_mean, decimals)
     bold = {(i, j + 1) for i, r in enumerate(rows + footer)

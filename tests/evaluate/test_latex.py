@@ -137,7 +137,8 @@ def test_latex_escapes_names_marks_the_best_and_compiles(tmp_path):
                             label=f"tab:t-{metric}-{decimals}")
         [(label, rows, firsts)] = tex_tables(tex)
         assert label == f"tab:t-{metric}-{decimals}"
-        assert firsts[:len(names)] == [r"my\_data\&co", r"50\% \#1", r"a\textasciitilde{}b\textasciicircum{}c $^\dagger$",
+        assert firsts[:len(names)] == [r"my\_data\&co", r"50\% \#1",
+                                       r"a\textasciitilde{}b\textasciicircum{}c $^\dagger$",
                                        r"x\{y\}\textbackslash{}z", r"\$5 $^\dagger$ $\le$ $-$ $\infty$"]
         assert r"NB\_1 & TAN \& co & 50\% \\" in tex and "\\toprule" in tex and "\\hline" not in tex
         assert check_bold_is_best(rows, firsts, higher_is_better=metric == "accuracy") >= len(rows) - 1
