@@ -92,7 +92,7 @@ def report(results: ResultsOrFolderArg,
     --decimals N prints the values and the mean row at N decimals (default 4, correctly rounded
     as printf); the average ranks are still those of the values at 4 decimals, as in bncbench
     ranks, so --decimals changes what is printed, never a rank. --format latex is a table float
-    for a paper (\\usepackage{booktabs}): booktabs rules, a \\caption, a \\label (--label, default
+    for a paper (needing the booktabs package): its rules, a \\caption, a \\label (--label, default
     tab:<experiment>-<metric>), the best value of each row as printed in bold (ties all bold; the
     average-rank row: the lowest), the notes in small type under the table.
 
@@ -130,7 +130,7 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/default
       bncbench report results/
       bncbench report results/stan70 --metric rmse --format latex
-      bncbench report results/stan70 --metric accuracy --decimals 2 --format latex --label tab:acc
+      bncbench report results/stan70 --format latex --decimals 2 --label tab:zol
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
