@@ -510,10 +510,17 @@ def load(location: str | Path) -> Results:
     return Results(location)
 
 
+def names_one_store(location: str | Path) -> bool:
+    """Whether `location` names one experiment's store (its folder or .sqlite file, or no folder), not
+    a folder of experiments."""
+    p = Path(location)
+    return p.suffix == ".sqlite" or store_path(p).is_file() or not p.is_dir()
+
+
 def open_all(location: str | Path) -> list[Results]:
     """The experiments at `location`, each opened once (docs/architecture.md)."""
     p = Path(location)
-    if p.suffix == ".sqlite" or store_path(p).is_file() or not p.is_dir():
+    if names_one_store(p):
         return [Results(location)]  # the store's own message when it is not one
     folders = sorted((d for d in p.iterdir() if d.is_dir() and (d / DB_NAME).is_file()), key=lambda d: d.name)
     if not folders:

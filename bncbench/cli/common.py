@@ -1,6 +1,6 @@
 """What the commands share: the options and arguments several of them declare, error output,
-comma-separated lists, the --format check, the warning about an incomplete results store, one
-section per experiment of a folder of results, and writing a command's text to --out."""
+comma-separated lists, the --format and --decimals checks, the warning about an incomplete results
+store, one section per experiment of a folder of results, and writing a command's text to --out."""
 
 from __future__ import annotations
 
@@ -60,6 +60,11 @@ def rows_option(help: str) -> Any:
     return typer.Option("--rows", metavar="L1,L2", help=help)
 
 
+def decimals_option(help: str) -> Any:
+    """--decimals N: the decimals a table prints (checked by `check_decimals`)."""
+    return typer.Option("--decimals", metavar="N", help=help)
+
+
 def alpha_option(help: str) -> Any:
     """--alpha A: a significance level."""
     return typer.Option("--alpha", metavar="A", help=help)
@@ -89,6 +94,14 @@ def check_format(value: str, choices) -> None:
     """UserError unless --format `value` is one of `choices`."""
     if value not in choices:
         raise UserError(f"--format: {value!r} is not one of {', '.join(choices)}")
+
+
+def check_decimals(value: int) -> None:
+    """UserError unless --decimals `value` is between 0 and report.MAX_DECIMALS."""
+    from bncbench.evaluate.report import MAX_DECIMALS
+
+    if not 0 <= value <= MAX_DECIMALS:
+        raise UserError(f"--decimals: {value} is not between 0 and {MAX_DECIMALS}")
 
 
 def warn_incomplete(summary: Summary, what: str = "") -> None:

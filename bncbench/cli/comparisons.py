@@ -18,8 +18,10 @@ from bncbench.cli.common import (
     ResultsArg,
     ResultsOrFolderArg,
     alpha_option,
+    check_decimals,
     check_format,
     classifiers_option,
+    decimals_option,
     err,
     metric_option,
     pairs_option,
@@ -57,7 +59,9 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
                                  help="sign | wilcoxon: the test of each pair's p-value"),
         correction: str = typer.Option("none", "--correction", metavar="HOW",
                                        help="none | holm: adjust the p-values for the pairs of the matrix"),
-        format: FormatOpt = "md"):
+        format: FormatOpt = "md",
+        decimals: Annotated[int, decimals_option("decimals of the p-values, 0 to 10 (md, latex; csv keeps full "
+                                                 "precision)")] = 4):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
     For a results directory, options not given default to the `wdl:` section of the config the
@@ -85,7 +89,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     differences between R+ and R- (one dropped if odd), ignore leaves them out; p exact
     up to 50 differences without zeros or ties, else the normal approximation.
     --correction holm adds the p-values adjusted by Holm's step-down procedure over the
-    distinct pairs of the matrix (csv: column p_holm).
+    distinct pairs of the matrix (csv: column p_holm). --decimals N prints the p-values at N
+    decimals (default 4; csv: full precision).
 
     \b
     Metrics (--metric, results; lower is better except accuracy and cll):
@@ -118,12 +123,13 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         raise UserError(f"--draw {draw}: the t-test needs each data set's per-fold values, which a wide table "
                         f"({path}) does not hold; give a results store")
     check_format(format, ("md", "csv", "latex"))
+    check_decimals(decimals)
     if test not in ("sign", "wilcoxon"):
         raise UserError(f"--test: {test!r} is not sign or wilcoxon")
     if correction not in ("none", "holm"):
         raise UserError(f"--correction: {correction!r} is not none or holm")
     options = (metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
-               split(columns), format, test, correction)
+               split(columns), format, test, correction, decimals)
     if is_store:
         typer.echo(per_experiment(path, format, lambda r: _wdl_text(path, r, *options)), nl=False)
     else:
@@ -131,7 +137,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
 
 
 def _wdl_text(path: str, r: Results | None, metric, draw, draws, tails, higher_is_better, want_ds, want_lab, rows,
-              columns, format, test="sign", correction="none") -> str:
+              columns, format, test="sign", correction="none", decimals=4) -> str:
     """What `wdl` prints for one open results store `r` or, with None, the wide table `path`: the
     matrices and the notes under them (the data sets used of those the store should cover, the settings)."""
     from bncbench.config import WdlSettings
@@ -182,7 +188,7 @@ def _wdl_text(path: str, r: Results | None, metric, draw, draws, tails, higher_i
                                                       correction, draws, tails)
     if r is not None:
         notes += difference_legend(ds, r.differences(ds))
-    return format_wdl(row_labels, col_labels, mat, format, metric, notes, test_name, adjusted)
+    return format_wdl(row_labels, col_labels, mat, format, metric, notes, test_name, adjusted, decimals)
 
 
 def _other_test(ds, values, rows, cols, mat, notes, test: str, correction: str, draws: str, tails: str):
@@ -281,7 +287,9 @@ def ranks(results: ResultsArg,
           alpha: Annotated[float, alpha_option("significance level of the post-hoc tests")] = 0.05,
           datasets: DatasetsOpt = None,
           classifiers: ClassifiersOpt = None,
-          format: FormatOpt = "md"):
+          format: FormatOpt = "md",
+          decimals: Annotated[int, decimals_option("decimals of the tables' p-values, 0 to 10 (md, latex; csv "
+                                                   "keeps full precision)")] = 4):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
 
     Per data set the classifiers are ranked (1 = best; values equal as printed, at 4
@@ -292,8 +300,10 @@ def ranks(results: ResultsArg,
     (studentized range); for every pair z = (R_i - R_j)/sqrt(k(k+1)/(6N)), its p and the
     p adjusted by Holm's step-down procedure over all pairs, and which pairs differ at
     --alpha. --control adds the control against each other classifier: Bonferroni-Dunn's
-    critical difference and Holm over those k - 1 comparisons. csv: one line per pair, the
-    test lines on stderr. `bncbench figures --only cd` draws the critical-difference diagram.
+    critical difference and Holm over those k - 1 comparisons. --decimals N prints the tables'
+    p-values at N decimals (default 4; below 10^-N in scientific notation; ranks and z keep 3).
+    csv: one line per pair at full precision, the test lines on stderr. `bncbench figures
+    --only cd` draws the critical-difference diagram.
 
     \b
     Examples:
@@ -307,6 +317,7 @@ def ranks(results: ResultsArg,
     from bncbench.results import open as open_results
 
     check_format(format, ("md", "csv", "latex"))
+    check_decimals(decimals)
     with open_results(results) as r:
         metric = metric or r.experiment.wdl.default_metric
         if metric not in METRICS:
@@ -319,7 +330,7 @@ def ranks(results: ResultsArg,
                             f"available: {', '.join(s.labels)}")
         warn_incomplete(s)
         test = r.rank_test(metric, split(datasets), split(classifiers), control, alpha)
-    text, notes = format_ranks(test, metric, format)
+    text, notes = format_ranks(test, metric, format, decimals)
     typer.echo(text, nl=False)
     for line in notes:
         err(line)

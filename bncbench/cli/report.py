@@ -11,9 +11,11 @@ import typer
 from bncbench.cli.common import (
     ResultsArg,
     ResultsOrFolderArg,
+    check_decimals,
     check_format,
     classifiers_option,
     datasets_option,
+    decimals_option,
     err,
     format_option,
     metric_option,
@@ -61,6 +63,10 @@ def report(results: ResultsOrFolderArg,
            classifiers: Annotated[str | None, classifiers_option("only these classifier labels [default: all in the "
                                                                  "results]")] = None,
            format: Annotated[str, format_option("md | csv | latex | html")] = "md",
+           decimals: Annotated[int, decimals_option("decimals of the values, 0 to 10 (md, latex; csv keeps full "
+                                                    "precision, html 4)")] = 4,
+           label: str | None = typer.Option(None, "--label", metavar="LABEL",
+                                            help="latex: the table's \\label [default: tab:<experiment>-<metric>]"),
            label_metric: str | None = typer.Option(None, "--label-metric", metavar="L=M,...",
                                                    help="show these classifiers' columns in another metric (e.g. "
                                                         "SKDB=rmse_all: paper 004's Table A4); the column is labelled "
@@ -82,6 +88,13 @@ def report(results: ResultsOrFolderArg,
     how many of the data sets the results should cover it shows and why the others are missing
     (not available, not run, not finished). --format csv is the long form
     dataset,classifier,metric,mean,sd at full precision, without summary rows.
+
+    --decimals N prints the values and the mean row at N decimals (default 4, correctly rounded
+    as printf); the average ranks are still those of the values at 4 decimals, as in bncbench
+    ranks, so --decimals changes what is printed, never a rank. --format latex is a table float
+    for a paper (needing the booktabs package): its rules, a \\caption, a \\label (--label, default
+    tab:<experiment>-<metric>), the best value of each row as printed in bold (ties all bold; the
+    average-rank row: the lowest), the notes in small type under the table.
 
     RESULTS may be a folder holding several experiments (results/<name>/ each): one section
     per experiment, in name order (csv: a first column experiment).
@@ -117,6 +130,7 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/default
       bncbench report results/
       bncbench report results/stan70 --metric rmse --format latex
+      bncbench report results/stan70 --format latex --decimals 2 --label tab:zol
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
@@ -126,10 +140,19 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/kban --format html --claims papers/kban/claims.yaml
     """
     from bncbench.cli.common import per_experiment
+    from bncbench.evaluate.report import DECIMALS, valid_label
+    from bncbench.results import names_one_store
 
+    check_decimals(decimals)
+    if label is not None and format != "latex":
+        raise UserError("--label is for --format latex (the table's \\label)")
+    if label is not None and not valid_label(label):
+        raise UserError(f"--label: {label!r} is not a LaTeX label of letters, digits and - _ . : / + (e.g. tab:zol)")
     if format == "html":
         if label_metric:
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
+        if decimals != DECIMALS:
+            raise UserError("--decimals is for md, csv and latex; the html report prints 4 decimals")
         write_text(html_text(results, compare_table, split(datasets), split(classifiers), claims_file), out)
         return
     if compare_table:
@@ -137,8 +160,11 @@ def report(results: ResultsOrFolderArg,
     if claims_file:
         raise UserError("--claims is for --format html; `bncbench claims CLAIMS` prints the claims")
     check_format(format, ("md", "csv", "latex", "html"))
-    write_text(per_experiment(results, format, lambda r: report_text(r, metric, split(datasets),
-                                                                    split(classifiers), format, label_metric)),
+    if label is not None and not names_one_store(results):
+        raise UserError(f"--label names one table: give one experiment's results (e.g. {Path(results) / '<name>'}), "
+                        f"not a folder of them")
+    write_text(per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers),
+                                                                    format, label_metric, decimals, label)),
                out)
 
 
@@ -160,10 +186,10 @@ def html_text(results: str, table: str | None, datasets: list[str] | None, class
 
 
 def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers: list[str] | None, fmt: str,
-                label_metric: str | None) -> str:
+                label_metric: str | None, decimals: int, label: str | None) -> str:
     """The table `report` prints for one results store: the classifiers that have `metric` (those
     that have none are named under it), with the store's coverage under it (csv: on stderr)."""
-    from bncbench.evaluate.report import NO_MEAN, format_report
+    from bncbench.evaluate.report import NO_MEAN, format_report, table_label
 
     s = r.summary(metric, datasets, classifiers)
     warn_incomplete(s)
@@ -182,7 +208,8 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
             err(f"note: {line}")
     no_mean = "; ".join(f"{m}: {NO_MEAN[m]}" for m in dict.fromkeys([metric, *swaps.values()]) if m in NO_MEAN)
     marks = r.differences(s.datasets) if fmt != "csv" else {}
-    return format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean)
+    return format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean,
+                         decimals=decimals, label=label or table_label(r.name, metric))
 
 
 def _label_swaps(s: Summary, label_metric: str | None) -> dict[str, str]:

@@ -17,8 +17,8 @@ from bncbench.evaluate.compare import (
 )
 from bncbench.evaluate.compare import notes as comparison_notes
 from bncbench.evaluate.metrics import LOWER_IS_BETTER
-from bncbench.evaluate.report import MARK, NO_MEAN, difference_legend, summary_rows
-from bncbench.evaluate.stats import draw_words, round4
+from bncbench.evaluate.report import MARK, NO_MEAN, best_of_row, cell, difference_legend, summary_rows
+from bncbench.evaluate.stats import draw_words
 from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes, with_folds
 
 if TYPE_CHECKING:
@@ -106,32 +106,21 @@ class ReportInput:
     folds: Mapping[str, PairedFolds] = field(default_factory=dict)  # metric -> per-fold values (ttest draw rule)
 
 
-def _cell(mean: float, sd: float) -> str:
-    if math.isnan(mean):
-        return "n/a"
-    return round4(mean) if math.isnan(sd) else f"{round4(mean)} ± {round4(sd)}"
-
-
 def shown_labels(s: Summary) -> list[str]:
     """The classifiers with at least one value of the summary's metric (the others get no column)."""
     return [lab for lab in s.labels if any(not math.isnan(s.values[(d, lab)][0]) for d in s.datasets)]
 
 
 def _best(cells: list[str], lower: bool) -> list[str | Cell]:
-    """`cells` as printed with the best value(s) a `Cell` of class `best` when two or more have a value."""
-    nums = [float(c.split(" ± ")[0]) if c not in ("n/a", "") else math.nan for c in cells]
-    have = [x for x in nums if not math.isnan(x)]
-    if len(have) < 2:
-        return list(cells)
-    top = min(have) if lower else max(have)
-    return [Cell(c, "best", "the best of the row") if x == top else c for c, x in zip(cells, nums)]
+    """`cells` as printed with the best value(s) (report.best_of_row) a `Cell` of class `best`."""
+    return [Cell(c, "best", "the best of the row") if best else c for c, best in zip(cells, best_of_row(cells, lower))]
 
 
 def metric_table(s: Summary, differences: dict[str, str]) -> Table:
     """A metric's table as `report` prints it, the best of each row marked, classifiers with no value left out."""
     labels = shown_labels(s)
     lower = LOWER_IS_BETTER[s.metric]
-    rows = [[f"{d} {MARK}" if d in differences else d, *_best([_cell(*s.values[(d, lab)]) for lab in labels], lower)]
+    rows = [[f"{d} {MARK}" if d in differences else d, *_best([cell(*s.values[(d, lab)]) for lab in labels], lower)]
             for d in s.datasets]
     sums, notes = summary_rows(s.datasets, labels, s.values, lower, NO_MEAN.get(s.metric, ""))
     footer = [[r[0], *_best(r[1:], lower or r[0].startswith("average rank"))] for r in sums]

@@ -273,11 +273,11 @@ def wilcoxon_notes(zeros: str, tails: str) -> list[str]:
 
 
 # -- output ---------------------------------------------------------------------------------------
-def _p(p: float) -> str:
-    """A p-value in 4 decimals, or in scientific notation below 0.0001."""
+def _p(p: float, decimals: int = 4) -> str:
+    """A p-value in `decimals` decimals, or in scientific notation below 10^-decimals."""
     if math.isnan(p):
         return "n/a"
-    return format(p, ".4f") if p >= 1e-4 or p == 0 else format(p, ".2e")
+    return format(p, f".{decimals}f") if p >= 10.0 ** -decimals or p == 0 else format(p, ".2e")
 
 
 def _x(x: float, digits: int = 3) -> str:
@@ -325,8 +325,9 @@ def _ordered(t: RankTest, pairs: list[Pair]) -> list[Pair]:
     return sorted(out, key=lambda p: (-abs(p.difference), t.labels.index(p.a), t.labels.index(p.b)))
 
 
-def format_ranks(t: RankTest, metric: str, fmt: str) -> tuple[str, list[str]]:
-    """(the text `bncbench ranks` prints, lines for standard error) (docs/algorithms.md §6.8)."""
+def format_ranks(t: RankTest, metric: str, fmt: str, decimals: int = 4) -> tuple[str, list[str]]:
+    """(the text `bncbench ranks` prints, lines for standard error) (docs/algorithms.md §6.8); the
+    tables' p-values at `decimals` decimals."""
     from bncbench.evaluate.report import format_grid
 
     rank = dict(zip(t.labels, t.ranks))
@@ -345,8 +346,8 @@ def format_ranks(t: RankTest, metric: str, fmt: str) -> tuple[str, list[str]]:
     yes = {True: "differ", False: "—"}
     if t.control is not None:
         pairs = sorted(t.versus_control, key=lambda p: (p.p, t.labels.index(p.b)))
-        rows = [[p.b, format(rank[p.b], ".3f"), format(-p.difference, "+.3f"), format(abs(p.z), ".3f"), _p(p.p),
-                 _p(p.p_holm), yes[p.cd], yes[p.holm]] for p in pairs]
+        rows = [[p.b, format(rank[p.b], ".3f"), format(-p.difference, "+.3f"), format(abs(p.z), ".3f"),
+                 _p(p.p, decimals), _p(p.p_holm, decimals), yes[p.cd], yes[p.holm]] for p in pairs]
         out.append(format_grid(["classifier", "average rank", f"R − R({t.control})", "z", "p", "p (Holm)",
                                 "Bonferroni–Dunn", "Holm"], rows, fmt,
                                caption=f"{metric}: {t.control} (average rank {rank[t.control]:.3f}) against each "
@@ -355,8 +356,8 @@ def format_ranks(t: RankTest, metric: str, fmt: str) -> tuple[str, list[str]]:
                                        f"{', '.join(p.b for p in pairs if p.cd) or 'none'}; "
                                        f"Holm {', '.join(p.b for p in pairs if p.holm) or 'none'}")]))
     pairs = families[-1][1]
-    rows = [[p.a, p.b, format(abs(p.difference), ".3f"), format(abs(p.z), ".3f"), _p(p.p), _p(p.p_holm),
-             yes[p.cd], yes[p.holm]] for p in pairs]
+    rows = [[p.a, p.b, format(abs(p.difference), ".3f"), format(abs(p.z), ".3f"), _p(p.p, decimals),
+             _p(p.p_holm, decimals), yes[p.cd], yes[p.holm]] for p in pairs]
     out.append(format_grid(["better rank", "worse rank", "rank difference", "z", "p", "p (Holm)", "Nemenyi", "Holm"],
                            rows, fmt, caption=f"{metric}: all pairs, the largest rank difference first (Holm over "
                                               f"{len(rows)} pairs)",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
+from collections.abc import Collection
 
 from bncbench.errors import UserError
 from bncbench.evaluate.stats import average_ranks, round4
@@ -19,10 +21,41 @@ NO_MEAN = {"cll": "CLL is a sum over each data set's test instances; data sets o
            "selected": "the attributes kept are a count out of each data set's own number of attributes"}
 
 
-def _cell(mean: float, sd: float) -> str:
+DECIMALS = 4  # a table's decimals unless --decimals says otherwise (the ranks stay on round4's basis)
+MAX_DECIMALS = 10
+
+
+def number(x: float, decimals: int = DECIMALS) -> str:
+    """Correctly rounded text of a double at `decimals` decimals (as printf; not numpy.round)."""
+    return format(float(x), f".{decimals}f")
+
+
+def cell(mean: float, sd: float, decimals: int = DECIMALS) -> str:
+    """'mean ± sd' (or 'mean' without an sd, 'n/a' without a mean) at `decimals` decimals."""
     if math.isnan(mean):
         return "n/a"
-    return round4(mean) if math.isnan(sd) else f"{round4(mean)} ± {round4(sd)}"
+    return number(mean, decimals) if math.isnan(sd) else f"{number(mean, decimals)} ± {number(sd, decimals)}"
+
+
+def best_of_row(cells: list[str], lower_is_better: bool) -> list[bool]:
+    """Which of a row's printed cells ('mean', 'mean ± sd' or 'n/a') hold its best value as
+    printed, ties all; none when fewer than two have a value."""
+    nums = [float(c.split(" ± ")[0]) if c not in ("n/a", "") else math.nan for c in cells]
+    have = [x for x in nums if not math.isnan(x)]
+    if len(have) < 2:
+        return [False] * len(cells)
+    top = min(have) if lower_is_better else max(have)
+    return [x == top for x in nums]
+
+
+def valid_label(label: str) -> bool:
+    """Whether `label` is a LaTeX label of letters, digits and - _ . : / + only."""
+    return re.fullmatch(r"[A-Za-z0-9_.:/+-]+", label) is not None
+
+
+def table_label(*parts: str) -> str:
+    """A LaTeX label 'tab:<parts joined by ->' with only letters, digits and - . : kept (others -)."""
+    return "tab:" + "-".join(re.sub(r"[^A-Za-z0-9.:-]+", "-", p).strip("-") for p in parts if p)
 
 
 def _num(x: float) -> str:
@@ -35,13 +68,14 @@ def difference_legend(datasets, differences: dict[str, str]) -> list[str]:
             for ds in datasets if ds in differences]
 
 
-def summary_rows(datasets, labels, values, lower_is_better: bool,
-                 no_mean: str = "") -> tuple[list[list[str]], list[str]]:
-    """The mean row and the average-rank row of a report table, and their notes (docs/algorithms.md §6.7)."""
+def summary_rows(datasets, labels, values, lower_is_better: bool, no_mean: str = "",
+                 decimals: int = DECIMALS) -> tuple[list[list[str]], list[str]]:
+    """The mean row and the average-rank row of a report table, and their notes (docs/algorithms.md
+    §6.7). Means at `decimals` decimals; the ranks are of the values at 4 decimals whatever `decimals`."""
     complete = [ds for ds in datasets if not any(math.isnan(values[(ds, lab)][0]) for lab in labels)]
     n, total = len(complete), len(datasets)
     if n:
-        means = [round4(math.fsum(values[(ds, lab)][0] for ds in complete) / n) for lab in labels]
+        means = [number(math.fsum(values[(ds, lab)][0] for ds in complete) / n, decimals) for lab in labels]
         avg, _ = average_ranks([[float(round4(values[(ds, lab)][0])) for lab in labels] for ds in complete],
                                lower_is_better)
         rank_cells = [format(r, ".2f") for r in avg]
@@ -50,8 +84,9 @@ def summary_rows(datasets, labels, values, lower_is_better: bool,
     over = "" if n == total else f" ({n} of {total} data sets)"
     ranked = len(labels) >= 2
     rows = ([] if no_mean else [[f"mean{over}"] + means]) + ([[f"average rank{over}"] + rank_cells] if ranked else [])
-    notes = ([(f"average rank: 1 = best ({'lower' if lower_is_better else 'higher'} is better); "
-               "equal values as printed share the average of their ranks")] if ranked else
+    ties = ("equal values as printed share the average of their ranks" if decimals == DECIMALS else
+            "values equal at 4 decimals share the average of their ranks (ranked at 4 decimals whatever --decimals)")
+    notes = ([f"average rank: 1 = best ({'lower' if lower_is_better else 'higher'} is better); {ties}"] if ranked else
              ["no average-rank row: one classifier (its rank is 1 on every data set)"])
     if no_mean:
         notes.append(f"no mean row: {no_mean}")
@@ -65,8 +100,10 @@ def summary_rows(datasets, labels, values, lower_is_better: bool,
 
 def format_report(datasets, labels, values, metric: str, fmt: str, differences: dict[str, str] | None = None,
                   lower_is_better: bool | None = None, notes: list[str] | None = None,
-                  no_mean: str | None = None) -> str:
-    """One row per data set, one column per classifier, in md, latex or csv (docs/algorithms.md §6.7)."""
+                  no_mean: str | None = None, decimals: int = DECIMALS, label: str = "") -> str:
+    """One row per data set, one column per classifier, in md, latex or csv (docs/algorithms.md §6.7):
+    values at `decimals` decimals (csv: full precision); in latex the best of each row in bold and
+    `label` (default tab:<metric>)."""
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -81,18 +118,26 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
         from bncbench.evaluate.metrics import LOWER_IS_BETTER
 
         lower_is_better = LOWER_IS_BETTER[metric]
-    rows = [[f"{ds} {MARK}" if ds in differences else ds] + [_cell(*values[(ds, lab)]) for lab in labels]
-            for ds in datasets]
+    rows = [[f"{ds} {MARK}" if ds in differences else ds]
+            + [cell(values[(ds, lab)][0], values[(ds, lab)][1], decimals) for lab in labels] for ds in datasets]
     footer, summary_notes = summary_rows(datasets, labels, values, lower_is_better,
-                                         NO_MEAN.get(metric, "") if no_mean is None else no_mean)
+                                         NO_MEAN.get(metric, "") if no_mean is None else no_mean, decimals)
+    bold = {(i, j + 1) for i, r in enumerate(rows + footer)
+            for j, best in enumerate(best_of_row(r[1:], lower_is_better or r[0].startswith("average rank")))
+            if best}
+    legend = (["bold: the best value of each row as printed, ties all bold (average rank: the lowest)"]
+              if fmt == "latex" else [])
     return format_grid(["dataset"] + list(labels), rows, fmt, caption=f"{metric} (mean ± sd)", footer=footer,
-                       notes=list(notes or []) + summary_notes + difference_legend(datasets, differences))
+                       notes=list(notes or []) + summary_notes + legend + difference_legend(datasets, differences),
+                       bold=bold, label=label or table_label(metric))
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
                   "±": r"$\pm$", MARK: r"$^\dagger$", "−": r"$-$", "≤": r"$\le$", "≥": r"$\ge$", "·": r"$\cdot$",
-                  "∼": r"$\sim$"}
+                  "∼": r"$\sim$", "×": r"$\times$", "→": r"$\rightarrow$", "√": r"$\surd$",
+                  "∞": r"$\infty$", "²": r"$^2$", "³": r"$^3$", "α": r"$\alpha$", "χ": r"$\chi$",
+                  "ρ": r"$\rho$", "Σ": r"$\Sigma$", "Φ": r"$\Phi$"}
 
 
 def _latex(s) -> str:
@@ -100,25 +145,34 @@ def _latex(s) -> str:
 
 
 def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str = "",
-                footer: list[list[str]] | None = None, notes: list[str] | None = None) -> str:
+                footer: list[list[str]] | None = None, notes: list[str] | None = None,
+                bold: Collection[tuple[int, int]] = (), label: str = "") -> str:
     """A table in md, csv or latex. `footer` rows (e.g. summaries) follow the body (set off by a
-    rule in LaTeX); `notes` are lines under the table (md, latex; csv has none)."""
+    rule in LaTeX); `notes` are lines under the table (md, latex; csv has none). LaTeX: a
+    `table` float with booktabs rules, `caption` and `label`, the cells at the (row, column)
+    positions `bold` (rows counted over rows + footer) in bold, the notes in small type under it."""
     footer, notes = footer or [], notes or []
     if fmt == "csv":
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows([header] + rows + footer)
         return buf.getvalue()
     if fmt == "latex":
-        lines = [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\hline",
-                 " & ".join(_latex(h) for h in header) + r" \\", r"\hline"]
-        lines += [" & ".join(_latex(c) for c in r) + r" \\" for r in rows]
+        def tex_row(i: int, r: list[str]) -> str:
+            return " & ".join(rf"\textbf{{{_latex(c)}}}" if (i, j) in bold else _latex(c)
+                              for j, c in enumerate(r)) + r" \\"
+
+        lines = [r"\begin{table}[htbp]", r"\centering"]
+        lines += [rf"\caption{{{_latex(caption)}}}"] if caption else []
+        lines += [rf"\label{{{label}}}"] if label else []
+        lines += [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
+                  " & ".join(_latex(h) for h in header) + r" \\", r"\midrule"]
+        lines += [tex_row(i, r) for i, r in enumerate(rows)]
         if footer:
-            lines += [r"\hline"] + [" & ".join(_latex(c) for c in r) + r" \\" for r in footer]
-        lines += [r"\hline", r"\end{tabular}"]
-        if caption:
-            lines.insert(0, f"% {caption}")
+            lines += [r"\midrule"] + [tex_row(len(rows) + i, r) for i, r in enumerate(footer)]
+        lines += [r"\bottomrule", r"\end{tabular}"]
         if notes:
-            lines += [r"\par\smallskip"] + [r"{\footnotesize " + _latex(n) + r"}\par" for n in notes]
+            lines += [r"\par\smallskip", r"{\footnotesize\raggedright"] + [_latex(n) + r"\par" for n in notes] + ["}"]
+        lines.append(r"\end{table}")
         return "\n".join(lines) + "\n"
     if fmt != "md":
         raise UserError(f"unknown format {fmt!r}; choose md, csv or latex")

@@ -119,10 +119,11 @@ def settings_notes(metric: str, lower_is_better: bool, rule: str, draws: str, ta
 
 
 def format_wdl(rows, cols, mat, fmt: str, metric: str, notes: list[str] | None = None, test: str = "sign test",
-               adjusted: dict | None = None) -> str:
-    """The W/D/L matrix of `rows` against `cols` and its p-values (of `test`), `notes` under them
-    (csv: one line per pair, n = the data sets the pair was compared on; no notes). `adjusted`
-    ({(row, col): p}, e.g. Holm's) adds a matrix of adjusted p-values (csv: a column p_holm)."""
+               adjusted: dict | None = None, decimals: int = 4) -> str:
+    """The W/D/L matrix of `rows` against `cols` and its p-values (of `test`, at `decimals` decimals),
+    `notes` under them (csv: one line per pair, n = the data sets the pair was compared on; no notes;
+    p at full precision). `adjusted` ({(row, col): p}, e.g. Holm's) adds a matrix of adjusted
+    p-values (csv: a column p_holm)."""
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -135,13 +136,13 @@ def format_wdl(rows, cols, mat, fmt: str, metric: str, notes: list[str] | None =
                                + ([repr(adjusted[(a, b)])] if adjusted else []))
         return buf.getvalue()
     rows_w = [[a] + ["—" if a == b else str(mat[(a, b)][0]) for b in cols] for a in rows]
-    rows_p = [[a] + ["—" if a == b else format(mat[(a, b)][1], ".4f") for b in cols] for a in rows]
+    rows_p = [[a] + ["—" if a == b else format(mat[(a, b)][1], f".{decimals}f") for b in cols] for a in rows]
     caption = f"{metric}: {'sign-test' if test == 'sign test' else test} p-values"
     out = format_grid(["W-D-L (row vs column)"] + list(cols), rows_w, fmt,
                       caption=f"{metric}: wins-draws-losses of the row against the column") + "\n"
     if not adjusted:
         return out + format_grid([f"p ({test})"] + list(cols), rows_p, fmt, caption=caption, notes=notes)
-    rows_h = [[a] + ["—" if a == b else format(adjusted[(a, b)], ".4f") for b in cols] for a in rows]
+    rows_h = [[a] + ["—" if a == b else format(adjusted[(a, b)], f".{decimals}f") for b in cols] for a in rows]
     return (out + format_grid([f"p ({test})"] + list(cols), rows_p, fmt, caption=caption) + "\n"
             + format_grid([f"p ({test}, Holm)"] + list(cols), rows_h, fmt,
                           caption=f"{caption} adjusted by Holm's procedure", notes=notes))

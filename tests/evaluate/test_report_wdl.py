@@ -98,9 +98,9 @@ def test_report_ranks_higher_is_better_and_ties_after_rounding():
 def test_report_latex_summary_rows_and_marker():
     tex = format_report(DS, LABS, VALUES, "zol", "latex", differences={"d2": "fewer rows"})
     lines = tex.splitlines()
-    i = lines.index(r"mean (2 of 3 data sets) & 0.2000 & 0.2500 \\")
-    assert lines[i - 1] == r"\hline" and lines[i + 1] == r"average rank (2 of 3 data sets) & 1.25 & 1.75 \\"
-    assert r"d2 $^\dagger$ & 0.3000 & 0.3000 \\" in lines
+    i = lines.index(r"mean (2 of 3 data sets) & \textbf{0.2000} & 0.2500 \\")
+    assert lines[i - 1] == r"\midrule" and lines[i + 1] == r"average rank (2 of 3 data sets) & \textbf{1.25} & 1.75 \\"
+    assert r"d2 $^\dagger$ & \textbf{0.3000} & \textbf{0.3000} \\" in lines
     assert any(r"$^\dagger$ our version differs from the paper's: d2: fewer rows" in ln for ln in lines)
 
 

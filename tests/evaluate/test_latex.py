@@ -1,0 +1,229 @@
+"""Tables a paper can use: --format latex (booktabs rules, the best of each row in bold, caption,
+label, notes) compiles with pdflatex, and --decimals (hand-worked tables; printf rounding)."""
+
+import csv
+import io
+import math
+import re
+import shutil
+import subprocess
+from decimal import ROUND_HALF_EVEN, Decimal
+
+import pytest
+
+from bncbench.evaluate.report import format_report
+from tests.support.skips import need
+
+NAN = math.nan
+PREAMBLE = "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+
+
+def compile_latex(body: str, folder) -> None:
+    """Compile `body` in a minimal article with booktabs; fail with the log's errors unless pdflatex succeeds."""
+    exe = shutil.which("pdflatex")
+    if exe is None:
+        need("BNCBENCH_REQUIRE_LATEX", "pdflatex is not installed (apt-get install texlive-latex-base "
+                                       "texlive-latex-recommended)")
+    (folder / "doc.tex").write_text(PREAMBLE + body + "\\end{document}\n", encoding="utf-8")
+    r = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
+                       cwd=folder, capture_output=True, text=True, timeout=120)
+    errors = [ln for ln in r.stdout.splitlines() if ln.startswith("!") or "not set up for use" in ln]
+    assert r.returncode == 0 and (folder / "doc.pdf").stat().st_size > 0, "\n".join(errors) or r.stdout[-2000:]
+
+
+def tex_tables(tex: str) -> list[tuple[str, list[list[tuple[str, bool]]], list[str]]]:
+    """(label, rows, first cells) of each tabular of `tex` holding a \\label: every row between the
+    header's rule and \\bottomrule as (cell text, in bold) after the first column."""
+    lines, out = tex.splitlines(), []
+    for i, ln in enumerate(lines):
+        if not ln.startswith("\\label{"):
+            continue
+        start = lines.index("\\midrule", i)
+        end = lines.index("\\bottomrule", i)
+        rows, firsts = [], []
+        for row in lines[start + 1:end]:
+            if row == "\\midrule":
+                continue
+            assert row.endswith(" \\\\"), row
+            cells = row[:-3].split(" & ")
+            firsts.append(cells[0])
+            rows.append([(m.group(1), True) if (m := re.fullmatch(r"\\textbf\{(.*)\}", c)) else (c, False)
+                         for c in cells[1:]])
+        out.append((ln[len("\\label{"):-1], rows, firsts))
+    return out
+
+
+def check_bold_is_best(rows, firsts, higher_is_better: bool) -> int:
+    """Each row's bold cells are exactly those holding its best number as printed (ties all; the
+    average-rank row: the lowest; none when fewer than two have a number); the bold count."""
+    bold_count = 0
+    for first, row in zip(firsts, rows):
+        nums = [float(m.group()) if (m := re.match(r"-?\d+(\.\d+)?", text)) else None for text, _ in row]
+        have = [x for x in nums if x is not None]
+        higher = higher_is_better and not first.startswith("average rank")
+        best = (max(have) if higher else min(have)) if len(have) >= 2 else None
+        assert [b for _, b in row] == [x is not None and x == best for x in nums], (first, row)
+        bold_count += sum(b for _, b in row)
+    return bold_count
+
+
+# ---------------------------------------------------------------- hand-worked tables
+
+# accuracy, higher is better. At 2 decimals (printf; numpy.round would print 2.68 and 1.12):
+# d1 89.00 ± 4.46 and 89.00 ± 1.11 (a tie as printed, both bold; at 4 decimals 89.0000 > 88.9951,
+# so the ranks are 1 and 2), d2 2.67 and 3.00 ± 0.00 (B best). Means (89 + 2.675)/2 = 45.8375 →
+# 45.84 and (88.9951 + 3)/2 = 45.99755 → 46.00 (B best); ranks A: (1 + 2)/2, B: (2 + 1)/2, a tie.
+HAND = {("d1", "A"): (89.0, 4.4583), ("d1", "B"): (88.9951, 1.115),
+        ("d2", "A"): (2.675, NAN), ("d2", "B"): (3.0, 0.0)}
+RANK_NOTE = ("average rank: 1 = best (higher is better); values equal at 4 decimals share the average of their "
+             "ranks (ranked at 4 decimals whatever --decimals)")
+
+
+def test_markdown_at_two_decimals_hand_worked():
+    md = format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "md", decimals=2)
+    assert md == ("accuracy (mean ± sd)\n\n"
+                  "| dataset      | A            | B            |\n"
+                  "|--------------|--------------|--------------|\n"
+                  "| d1           | 89.00 ± 4.46 | 89.00 ± 1.11 |\n"
+                  "| d2           | 2.67         | 3.00 ± 0.00  |\n"
+                  "| mean         | 45.84        | 46.00        |\n"
+                  "| average rank | 1.50         | 1.50         |\n\n"
+                  f"{RANK_NOTE}\n")
+
+
+def test_latex_at_two_decimals_hand_worked():
+    tex = format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "latex", decimals=2)
+    assert tex == ("\\begin{table}[htbp]\n\\centering\n"
+                   "\\caption{accuracy (mean $\\pm$ sd)}\n\\label{tab:accuracy}\n"
+                   "\\begin{tabular}{lrr}\n\\toprule\n"
+                   "dataset & A & B \\\\\n\\midrule\n"
+                   "d1 & \\textbf{89.00 $\\pm$ 4.46} & \\textbf{89.00 $\\pm$ 1.11} \\\\\n"
+                   "d2 & 2.67 & \\textbf{3.00 $\\pm$ 0.00} \\\\\n\\midrule\n"
+                   "mean & 45.84 & \\textbf{46.00} \\\\\n"
+                   "average rank & \\textbf{1.50} & \\textbf{1.50} \\\\\n"
+                   "\\bottomrule\n\\end{tabular}\n"
+                   "\\par\\smallskip\n{\\footnotesize\\raggedright\n"
+                   f"{RANK_NOTE}\\par\n"
+                   "bold: the best value of each row as printed, ties all bold (average rank: the lowest)\\par\n"
+                   "}\n\\end{table}\n")
+
+
+def test_zero_decimals_and_the_default_four():
+    rows = {ln.split(" & ")[0]: ln for ln in format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "latex",
+                                                           decimals=0).splitlines() if " & " in ln}
+    # 2.675 → 3 and 3.0 → 3: a tie as printed, both bold; means 46 and 46
+    assert rows["d1"] == "d1 & \\textbf{89 $\\pm$ 4} & \\textbf{89 $\\pm$ 1} \\\\"
+    assert rows["d2"] == "d2 & \\textbf{3} & \\textbf{3 $\\pm$ 0} \\\\"
+    assert rows["mean"] == "mean & \\textbf{46} & \\textbf{46} \\\\"
+    md = format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "md")
+    assert "| d1           | 89.0000 ± 4.4583 | 88.9951 ± 1.1150 |" in md
+    assert "equal values as printed share the average of their ranks" in md  # today's note at 4 decimals
+
+
+def test_latex_escapes_names_marks_the_best_and_compiles(tmp_path):
+    names = ["my_data&co", "50% #1", "a~b^c", "x{y}\\z", "$5 † ≤ − ∞"]
+    values = {}
+    for i, d in enumerate(names):
+        values[(d, "NB_1")] = (0.1 * i, 0.01)
+        values[(d, "TAN & co")] = (0.1 * i if i % 2 else 0.1 * i + 0.05, NAN)
+        values[(d, "50%")] = (NAN, NAN) if i == 3 else (0.3, 0.02)
+    values[("only one", "NB_1")], values[("only one", "TAN & co")], values[("only one", "50%")] = \
+        (0.2, NAN), (NAN, NAN), (NAN, NAN)
+    datasets = names + ["only one"]
+    parts = []
+    for metric, decimals in (("zol", 4), ("zol", 1), ("accuracy", 2)):
+        tex = format_report(datasets, ["NB_1", "TAN & co", "50%"], values, metric, "latex",
+                            differences={"a~b^c": "fewer rows"}, decimals=decimals,
+                            label=f"tab:t-{metric}-{decimals}")
+        [(label, rows, firsts)] = tex_tables(tex)
+        assert label == f"tab:t-{metric}-{decimals}"
+        assert firsts[:len(names)] == [r"my\_data\&co", r"50\% \#1",
+                                       r"a\textasciitilde{}b\textasciicircum{}c $^\dagger$",
+                                       r"x\{y\}\textbackslash{}z", r"\$5 $^\dagger$ $\le$ $-$ $\infty$"]
+        assert r"NB\_1 & TAN \& co & 50\% \\" in tex and "\\toprule" in tex and "\\hline" not in tex
+        assert check_bold_is_best(rows, firsts, higher_is_better=metric == "accuracy") >= len(rows) - 1
+        assert not any(b for _, b in rows[len(names)])  # one value only: nothing in bold
+        parts.append(tex)
+    compile_latex("\n".join(parts), tmp_path)
+
+
+# ---------------------------------------------------------------- the commands
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """Results of the small config (3 data sets, NB, KDB1, AODE, 2 runs of 3 folds)."""
+    from tests.support.cli import SMALL, bnc
+
+    d = tmp_path_factory.mktemp("latex")
+    (d / "small.yaml").write_text(SMALL)
+    bnc("run", d / "small.yaml", "--results", d / "res", "--quiet", check=True)
+    return d / "res"
+
+
+def _printed(x: float, decimals: int) -> str:
+    """The double `x` correctly rounded to `decimals` (its exact binary value, half to even)."""
+    return str(Decimal(x).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN))
+
+
+def invoke(*args):
+    """`bncbench ARGS` in this process (CliRunner: a subprocess costs a second of imports)."""
+    from typer.testing import CliRunner
+
+    from bncbench.cli.app import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def cli(*args) -> str:
+    r = invoke(*args)
+    assert r.exit_code == 0, (r.output, r.exception)
+    return r.stdout
+
+
+def test_commands_latex_compiles_with_the_best_in_bold(store, tmp_path):
+    full = {(row["dataset"], row["classifier"]): (float(row["mean"]), float(row["sd"]))
+            for row in csv.DictReader(io.StringIO(cli("report", store, "--metric", "accuracy", "--format", "csv")))}
+    acc = cli("report", store, "--metric", "accuracy", "--decimals", "2", "--format", "latex")
+    [(label, rows, firsts)] = tex_tables(acc)
+    assert label == "tab:small-accuracy" and "\\caption{accuracy (mean $\\pm$ sd)}" in acc
+    for d, row in zip(firsts[:3], rows[:3]):  # at 2 decimals, correctly rounded
+        assert [c for c, _ in row] == [f"{_printed(full[(d, lab)][0], 2)} $\\pm$ {_printed(full[(d, lab)][1], 2)}"
+                                       for lab in ("NB", "KDB1", "AODE")]
+    assert firsts[3:] == ["mean", "average rank"]
+    assert check_bold_is_best(rows, firsts, higher_is_better=True) >= len(rows)
+    zol = cli("report", store, "--format", "latex", "--label", "tab:zol/small")
+    [(label, rows, firsts)] = tex_tables(zol)
+    assert label == "tab:zol/small" and check_bold_is_best(rows, firsts, higher_is_better=False) >= len(rows)
+    wdl = cli("wdl", store, "--test", "wilcoxon", "--correction", "holm", "--decimals", "3", "--format", "latex")
+    p_cells = [c for ln in wdl.splitlines() if ln.startswith(("NB &", "KDB1 &", "AODE &"))
+               for c in ln[:-3].split(" & ")[1:] if c != "—" and not re.fullmatch(r"\d+-\d+-\d+", c)]
+    assert len(p_cells) == 2 * 6 and all(re.fullmatch(r"[01]\.\d{3}", c) for c in p_cells), p_cells  # p, Holm
+    others = [cli("ranks", store, "--control", "NB", "--decimals", "2", "--format", "latex"),
+              cli("rcll", store, "--pairs", "KDB1:NB", "--format", "latex")]
+    compile_latex("\n".join([acc, zol, wdl, *others]), tmp_path)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--decimals", "-1"], "--decimals: -1 is not between 0 and 10"),
+    (["--format", "html", "--decimals", "2"], "--decimals is for md, csv and latex"),
+    (["--label", "tab:x"], "--label is for --format latex"),
+    (["--format", "latex", "--label", "tab:{x}"], "is not a LaTeX label"),
+])
+def test_report_refuses_bad_decimals_and_labels(store, args, says):
+    from bncbench.errors import UserError
+
+    r = invoke("report", store, *args)
+    assert isinstance(r.exception, UserError) and says in str(r.exception) and "\n" not in str(r.exception)
+    assert r.stdout == ""
+
+
+def test_decimals_out_of_range_one_line_exit_2(store):
+    from tests.support.cli import bnc
+
+    r = bnc("report", store, "--decimals", "11", "--format", "latex")
+    assert r.returncode == 2 and r.stdout == "" and r.stderr == "error: --decimals: 11 is not between 0 and 10\n"
+    for command in ("wdl", "ranks"):
+        r = invoke(command, store, "--decimals", "20")
+        assert str(r.exception) == "--decimals: 20 is not between 0 and 10" and r.stdout == ""
+    r = invoke("report", store.parent, "--format", "latex", "--label", "tab:x")
+    assert str(r.exception).startswith("--label names one table: give one experiment's results")
