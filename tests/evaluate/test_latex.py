@@ -7,6 +7,7 @@ import math
 import re
 import shutil
 import subprocess
+import sys
 from decimal import ROUND_HALF_EVEN, Decimal
 
 import pytest
@@ -149,14 +150,28 @@ def test_latex_escapes_names_marks_the_best_and_compiles(tmp_path):
 
 # ---------------------------------------------------------------- the commands
 
+SMALLER = """
+name: small
+datasets: [iris, labor-negotiations, car]
+preprocess: {missing: distinct, discretizer: eqfreq, eqfreq_method: petal, scope: fold}
+cv: {scheme: stratified, folds: 2, runs: 1, seed: 1}
+classifiers:
+  - {name: NB}
+  - {name: KDB, k: 1, label: KDB1}
+  - {name: AODE}
+"""
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    """Results of the small config (3 data sets, NB, KDB1, AODE, 2 runs of 3 folds)."""
-    from tests.support.cli import SMALL, bnc
-
+    """Results of a small config (3 data sets, NB, KDB1, AODE, one run of 2 folds), run in this
+    process on the shipped data (an empty cache, no mirror)."""
     d = tmp_path_factory.mktemp("latex")
-    (d / "small.yaml").write_text(SMALL)
-    bnc("run", d / "small.yaml", "--results", d / "res", "--quiet", check=True)
+    (d / "small.yaml").write_text(SMALLER)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BNCBENCH_CACHE", str(d / "cache"))
+        mp.setenv("BNCBENCH_MIRROR", "")
+        cli("run", d / "small.yaml", "--results", d / "res", "--quiet")
     return d / "res"
 
 
@@ -217,11 +232,14 @@ def test_report_refuses_bad_decimals_and_labels(store, args, says):
     assert r.stdout == ""
 
 
-def test_decimals_out_of_range_one_line_exit_2(store):
-    from tests.support.cli import bnc
+def test_decimals_out_of_range_one_line_exit_2(store, monkeypatch, capsys):
+    from bncbench.cli.app import main
 
-    r = bnc("report", store, "--decimals", "11", "--format", "latex")
-    assert r.returncode == 2 and r.stdout == "" and r.stderr == "error: --decimals: 11 is not between 0 and 10\n"
+    monkeypatch.setattr(sys, "argv", ["bncbench", "report", str(store), "--decimals", "11", "--format", "latex"])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    out = capsys.readouterr()
+    assert stop.value.code == 2 and out.out == "" and out.err == "error: --decimals: 11 is not between 0 and 10\n"
     for command in ("wdl", "ranks"):
         r = invoke(command, store, "--decimals", "20")
         assert str(r.exception) == "--decimals: 20 is not between 0 and 10" and r.stdout == ""
