@@ -40,7 +40,7 @@ WDL_KEYS = {"draw": str, "draws": ("split", "ignore"), "tails": ("one", "two"), 
 #: the figures of `bncbench figures` and the keys each takes in a config's `figures:` section
 FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl": {"rows", "metric", "split"},
                "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}, "cd": {"classifiers", "metric", "alpha"},
-               "bayes": {"pairs", "metric", "rope"}}
+               "bayes": {"pairs", "metric", "rope", "samples", "seed"}}
 
 
 #: the keys of a data-set entry naming a file of one's own (`path:`), and of a catalog entry
@@ -343,8 +343,10 @@ def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
                     ck.fail([*path, k], "expected a metric name or a non-empty list of them")
                 fig[k] = [ck.choice(m, [*path, k, i] if isinstance(v, list) else [*path, k], METRICS)
                           for i, m in enumerate(metrics)]
-            elif k == "split":
+            elif k in ("split", "samples"):
                 fig[k] = ck.typed(v, [*path, k], int, 1)
+            elif k == "seed":
+                fig[k] = ck.typed(v, [*path, k], int, 0)
             elif k == "alpha":
                 fig[k] = float(ck.typed(v, [*path, k], float))
                 if not 0.0 < fig[k] < 1.0:

@@ -371,8 +371,8 @@ class Results:
             if label not in labels:
                 raise UserError(f"{option}: no classifier {label!r} in the results{did_you_mean(label, labels)}; "
                                 f"available: {', '.join(labels)}")
+        fv = self.fold_values(metric, datasets, [a, b])  # refuses a metric with no value per fold first
         width = bayes.rope_for(metric, rope)
-        fv = self.fold_values(metric, datasets, [a, b])
         s = self.summary(metric, datasets, [a, b])
         folds = {ds: (fv.values[(ds, a)], fv.values[(ds, b)], fv.test_fraction(ds)) for ds in fv.datasets}
         left = {ds: "a classifier has unfinished or no tasks" for ds in s.datasets

@@ -282,10 +282,11 @@ def bayes_plot(c: Comparison) -> Plot:
                  "probabilities": (p.a, p.rope, p.b), "sample": c.signed_rank.sample})
 
 
-def bayes_data(src: Source, a: str, b: str, metric: str, rope: float | None) -> Plot:
+def bayes_data(src: Source, a: str, b: str, metric: str, rope: float | None, samples: int | None = None,
+               seed: int | None = None) -> Plot:
     """The signed-rank test's posterior of A against B (`Results.bayes`, seeded as `bncbench bayes`)."""
     try:
-        return bayes_plot(src.results.bayes(a, b, metric, rope))
+        return bayes_plot(src.results.bayes(a, b, metric, rope, samples=samples, seed=seed))
     except UserError as e:
         raise UserError(f"bayes: {e}") from None
 
@@ -326,7 +327,8 @@ def plots(src: Source, only: list[str] | None = None, options: Options | None = 
             if any(a == b for a, b in pairs):
                 raise UserError("bayes: each pair needs two different classifiers")
             rope = options.rope if options.rope is not None else conf.get("rope")
-            made = [bayes_data(src, a, b, m, rope) for a, b in pairs for m in metrics]
+            made = [bayes_data(src, a, b, m, rope, conf.get("samples"), conf.get("seed")) for a, b in pairs
+                    for m in metrics]
             for p in made if len(metrics) > 1 else []:
                 p.name += f"-{p.data['metric']}"
         elif kind == "scatter":

@@ -50,8 +50,8 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
 
 def _bayes(r: Results, exp: Experiment, datasets: list[str] | None) -> list[html.BayesBlock]:
     """A block per pair and metric of the config's `figures: bayes:` section (`Results.bayes`, as
-    `bncbench bayes` with the section's rope and the default samples and seed); a pair that cannot
-    be compared gets the reason."""
+    `bncbench bayes` with the section's rope, samples and seed); a pair that cannot be compared
+    gets the reason."""
     conf = exp.figures.get("bayes")
     if conf is None:
         return []
@@ -59,7 +59,7 @@ def _bayes(r: Results, exp: Experiment, datasets: list[str] | None) -> list[html
     for a, b in conf.get("pairs") or []:
         for metric in conf.get("metric") or [exp.wdl.default_metric]:
             try:
-                c = r.bayes(a, b, metric, conf.get("rope"), datasets)
+                c = r.bayes(a, b, metric, conf.get("rope"), datasets, conf.get("samples"), conf.get("seed"))
             except UserError as e:
                 blocks.append(html.BayesBlock(f"{metric}: {a} against {b}", [f"not shown: {e}"]))
                 continue
