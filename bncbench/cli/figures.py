@@ -27,7 +27,7 @@ def figures(results: ResultsArg,
             format: Annotated[str, format_option("png | svg | pdf, or several: png,svg")] = "png",
             only: Annotated[str | None, typer.Option(
                 "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar | cd | bayes, or several: wdl,gd "
-                                               "[default: the config's figures: section, else all]")] = None,
+                                               "[default: the config's figures: section, else all but bayes]")] = None,
             a: Annotated[str | None, typer.Option(
                 "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the "
                                              "first]")] = None,

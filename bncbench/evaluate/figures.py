@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from bncbench.results import Results, Summary
 
 FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd", "bayes")
+UNASKED = FIGURES[:-1]  # made when neither --only nor the config names figures: bayes compares a pair one names
 FORMATS = ("png", "svg", "pdf")
 SPLIT = 2000       # paper 004: small data sets have fewer than 2000 instances
 LOG_RANGE = 100.0  # a time axis is logarithmic when its largest value exceeds 100 × its smallest
@@ -284,28 +285,30 @@ def bayes_plot(c: Comparison) -> Plot:
 
 def bayes_data(src: Source, a: str, b: str, metric: str, rope: float | None, samples: int | None = None,
                seed: int | None = None) -> Plot:
-    """The signed-rank test's posterior of A against B (`Results.bayes`, seeded as `bncbench bayes`)."""
+    """The signed-rank test's posterior of A against B (`Results.bayes`, seeded as `bncbench bayes`);
+    NotApplicable when the results cannot give it (skipped with a note when making all figures)."""
     try:
         return bayes_plot(src.results.bayes(a, b, metric, rope, samples=samples, seed=seed))
     except UserError as e:
-        raise UserError(f"bayes: {e}") from None
+        raise NotApplicable(f"bayes: {e}") from None
 
 
 # -- which figures, with which settings ---------------------------------------------------------
 def kinds(src: Source, only: list[str] | None = None) -> list[str]:
     """The figures to make, in FIGURES order: `only` (checked), else those of the stored
-    `figures:` section, else all."""
+    `figures:` section, else UNASKED."""
     for name in only or []:
         if name not in FIGURES:
             raise UserError(f"--only: unknown figure {name!r}{did_you_mean(name, FIGURES)}; "
                             f"choose from {', '.join(FIGURES)}")
-    wanted = only or list(src.settings) or FIGURES
+    wanted = only or list(src.settings) or UNASKED
     return [k for k in FIGURES if k in wanted]
 
 
 def plots(src: Source, only: list[str] | None = None, options: Options | None = None) -> list[Plot]:
     """The figures `kinds(src, only)` with their settings (module docstring); UserError for a
-    figure that cannot be made, NotApplicable for biasvar without repeated runs."""
+    figure that cannot be made, NotApplicable for biasvar without repeated runs and for a Bayesian
+    comparison the results cannot give."""
     options = options or Options()
     for opt, wanted in (("--a", [options.a] if options.a else []), ("--b", [options.b] if options.b else []),
                         ("--rows", options.rows or []), ("--pairs", [x for p in options.pairs or [] for x in p])):
@@ -325,7 +328,7 @@ def plots(src: Source, only: list[str] | None = None, options: Options | None = 
         elif kind == "bayes":
             pairs = options.pairs or conf.get("pairs") or [(src.labels[0], (src.labels[1:] or src.labels)[0])]
             if any(a == b for a, b in pairs):
-                raise UserError("bayes: each pair needs two different classifiers")
+                raise NotApplicable("bayes: each pair needs two different classifiers")
             rope = options.rope if options.rope is not None else conf.get("rope")
             made = [bayes_data(src, a, b, m, rope, conf.get("samples"), conf.get("seed")) for a, b in pairs
                     for m in metrics]
