@@ -273,7 +273,7 @@ def cd_plot(t, metric: str) -> Plot:
 
 def bayes_plot(c: Comparison) -> Plot:
     """The posterior sample of a Bayesian signed-rank test (`evaluate.bayes.Comparison`) on the
-    probability simplex, with its three probabilities (Benavoli et al. 2017, Figs. 5–6)."""
+    probability simplex, with its three probabilities (as Benavoli et al. 2017 draw it)."""
     p = c.signed_rank.probabilities
     return Plot(f"bayes-{c.a}-vs-{c.b}", "bayes",
                 f"{c.metric}: Bayesian signed-rank test of {c.a} against {c.b} over {len(c.signed_rank.datasets)} "
