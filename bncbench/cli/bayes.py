@@ -19,9 +19,11 @@ def bayes(results: ResultsArg,
           metric: Annotated[str | None, metric_option("a metric with a value per fold [default: the config's "
                                                       "wdl.metric, else zol]")] = None,
           datasets: DatasetsOpt = None,
-          samples: Annotated[int, typer.Option("--samples", metavar="N",
-                                               help="Monte Carlo samples of the signed-rank posterior")] = 50_000,
-          seed: Annotated[int, typer.Option("--seed", metavar="S", help="seed of those samples")] = 0,
+          samples: Annotated[int | None, typer.Option(
+              "--samples", metavar="N", help="Monte Carlo samples of the signed-rank posterior [default: 50000]")
+          ] = None,
+          seed: Annotated[int | None, typer.Option("--seed", metavar="S", help="seed of those samples [default: 0]")
+                          ] = None,
           format: Annotated[str, format_option("md | csv")] = "md"):
     """A against B by Bayesian tests (Benavoli, Corani, Demšar, Zaffalon, JMLR 2017).
 

@@ -183,16 +183,18 @@ def format_comparison(c: Comparison, fmt: str) -> tuple[str, list[str]]:
         return format_grid(header, rows, "csv"), notes(c)
     heads = [f"P({c.a} better)", "P(rope)", f"P({c.b} better)"]
     p = sr.probabilities
-    first = format_grid(["data sets", f"mean {diff}", *heads],
-                        [[str(len(sr.datasets)), format(sr.mean_difference, ".4f"), _p(p.a), _p(p.rope), _p(p.b)]],
-                        fmt, caption=f"{c.metric}: Bayesian signed-rank test of {c.a} against {c.b} over the data "
-                                     f"sets (Benavoli et al. 2017)")
-    second = format_grid(["dataset", f"mean {diff}", *heads, "folds"],
-                         [[t.dataset, format(t.mean_difference, ".4f"), _p(t.probabilities.a),
-                           _p(t.probabilities.rope), _p(t.probabilities.b), str(t.folds)] for t in c.per_dataset],
-                         fmt, caption=f"{c.metric}: Bayesian correlated t-test of {c.a} against {c.b} on each data "
-                                      f"set's folds", notes=notes(c))
-    return first + "\n" + second, []
+    out = [format_grid(["data sets", f"mean {diff}", *heads],
+                       [[str(len(sr.datasets)), format(sr.mean_difference, ".4f"), _p(p.a), _p(p.rope), _p(p.b)]],
+                       fmt, caption=f"{c.metric}: Bayesian signed-rank test of {c.a} against {c.b} over the data "
+                                    f"sets (Benavoli et al. 2017)", notes=None if c.per_dataset else notes(c))]
+    if c.per_dataset:
+        out.append(format_grid(["dataset", f"mean {diff}", *heads, "folds"],
+                               [[t.dataset, format(t.mean_difference, ".4f"), _p(t.probabilities.a),
+                                 _p(t.probabilities.rope), _p(t.probabilities.b), str(t.folds)]
+                                for t in c.per_dataset],
+                               fmt, caption=f"{c.metric}: Bayesian correlated t-test of {c.a} against {c.b} on each "
+                                            f"data set's folds", notes=notes(c)))
+    return "\n".join(out), []
 
 
 def _probs(p: Probabilities) -> list[str]:

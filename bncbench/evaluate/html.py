@@ -433,8 +433,10 @@ def bayes_block(c: BayesComparison, svg: str, ident: str) -> BayesBlock:
             for t in c.per_dataset]
     line = (f"Over {len(c.signed_rank.datasets)} data sets (Bayesian signed-rank test): P({c.a} better) = {p.a:.3f}, "
             f"P(rope) = {p.rope:.3f}, P({c.b} better) = {p.b:.3f}")
+    if not rows:
+        return BayesBlock(f"{WORDS.get(c.metric, c.metric)}: {c.a} against {c.b}", [line, *notes(c)], svg)
     table = Table(ident, f"{c.metric}: Bayesian correlated t-test on each data set's folds",
-                  ["data set", f"mean {c.a} − {c.b}", *heads, "folds"], rows, notes=notes(c)) if rows else None
+                  ["data set", f"mean {c.a} − {c.b}", *heads, "folds"], rows, notes=notes(c))
     return BayesBlock(f"{WORDS.get(c.metric, c.metric)}: {c.a} against {c.b}", [line], svg, table)
 
 

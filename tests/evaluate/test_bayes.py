@@ -323,3 +323,12 @@ def test_html_section_values_are_text():
     assert "<script>alert" not in page and "&\"'" not in page
     assert '<th scope="row">&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#34;&#39;</th>' in page
     assert 'id="bayes1-a"' in page                                   # our SVG, inlined
+
+
+def test_help_states_the_library_defaults(monkeypatch, capsys):
+    code, out, _ = _main(monkeypatch, capsys, "bayes", "--help")
+    text = " ".join(out.split())
+    assert code == 0 and f"[default: {bayes.SAMPLES}]" in text and f"[default: {bayes.SEED}]" in text
+    assert "[default: 0.01 for zol, rmse, rmse_all, logloss; 1.0 for accuracy (%)]" in text
+    assert {m: r for m, r in bayes.DEFAULT_ROPE.items()} == {"zol": 0.01, "rmse": 0.01, "rmse_all": 0.01,
+                                                             "logloss": 0.01, "accuracy": 1.0}
