@@ -239,6 +239,11 @@ def test_output_is_reproducible_and_says_its_settings(aode22, monkeypatch, capsy
     p = seeded.probabilities
     assert f"| {p.a:.3f} " in out and f"| {p.b:.3f} " in out
     assert not np.array_equal(seeded.sample, other.sample)                 # the seed is used
+    # accuracy is 100·(1 − zol), higher is better: its rope 0.2 is zol's 0.002, the same comparison
+    with results.open(aode22) as r:
+        acc = r.bayes("SP", "AODE", "accuracy", 100 * ROPE, samples=5000, seed=2)
+    assert (acc.signed_rank.probabilities.a, acc.signed_rank.probabilities.b) == pytest.approx((p.a, p.b), abs=0.01)
+    assert acc.signed_rank.mean_difference == pytest.approx(-100 * seeded.mean_difference)
     assert narrowed.signed_rank.datasets == ["iris", "zoo"] == [t.dataset for t in narrowed.per_dataset]
 
 
