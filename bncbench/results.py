@@ -375,7 +375,7 @@ class Results:
         width = bayes.rope_for(metric, rope)
         s = self.summary(metric, datasets, [a, b])
         folds = {ds: (fv.values[(ds, a)], fv.values[(ds, b)], fv.test_fraction(ds)) for ds in fv.datasets}
-        left = {ds: "a classifier has unfinished or no tasks" for ds in s.datasets
+        left = {ds: why for ds, why in fv.left_out.items()  # unfinished: in neither test
                 if ds in s.incomplete or (ds, a) in s.not_run or (ds, b) in s.not_run}
         return bayes.compare(a, b, metric, LOWER_IS_BETTER[metric],
                              {ds: (s.values[(ds, a)][0], s.values[(ds, b)][0]) for ds in s.datasets}, folds, width,

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from bncbench import results
+from bncbench.errors import UserError
 from bncbench.evaluate import bayes
 from tests.support.cli import bnc
 
@@ -337,3 +338,20 @@ def test_help_states_the_library_defaults(monkeypatch, capsys):
     assert "[default: 0.01 for zol, rmse, rmse_all, logloss; 1.0 for accuracy (%)]" in text
     assert {m: r for m, r in bayes.DEFAULT_ROPE.items()} == {"zol": 0.01, "rmse": 0.01, "rmse_all": 0.01,
                                                              "logloss": 0.01, "accuracy": 1.0}
+
+
+def test_data_sets_left_out_are_named():
+    means = {"d1": (0.1, 0.2), "d2": (math.nan, 0.3), "d3": (0.2, 0.25), "d4": (0.3, 0.3)}
+    folds = {"d1": (np.array([0.1, 0.1]), np.array([0.2, 0.2]), 0.5), "d4": (np.array([0.3]), np.array([0.3]), 0.5)}
+    c = bayes.compare("A", "B", "zol", True, means, folds, rope=0.01, samples=100,
+                      left_out={"d5": "a classifier has unfinished or no tasks"},
+                      unpaired={"d3": "the classifiers were run on different folds"})
+    assert c.signed_rank.datasets == ["d1", "d3", "d4"] and [t.dataset for t in c.per_dataset] == ["d1"]
+    assert c.left_out == {"d5": "a classifier has unfinished or no tasks", "d2": "A has no zol value"}
+    assert c.no_t_test == {"d3": "the classifiers were run on different folds", "d4": "fewer than two folds"}
+    lines = bayes.notes(c)
+    assert lines[1] == "left out of both tests: d5 (a classifier has unfinished or no tasks); d2 (A has no zol value)"
+    assert lines[2] == ("no correlated t-test: d3 (the classifiers were run on different folds); "
+                        "d4 (fewer than two folds)")
+    with pytest.raises(UserError, match="no data set has a zol value for both A and B"):
+        bayes.compare("A", "B", "zol", True, {"d2": (math.nan, 0.3)}, {}, rope=0.01)
