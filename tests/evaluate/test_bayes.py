@@ -355,3 +355,23 @@ def test_data_sets_left_out_are_named():
                         "d4 (fewer than two folds)")
     with pytest.raises(UserError, match="no data set has a zol value for both A and B"):
         bayes.compare("A", "B", "zol", True, {"d2": (math.nan, 0.3)}, {}, rope=0.01)
+
+
+@pytest.mark.parametrize("section,message", [
+    ('{pairs: ["AODE:NB"], rpoe: 0.01}', "c.yaml:5: figures.bayes.rpoe: unknown key 'rpoe' (did you mean 'rope'?)"),
+    ('{pairs: ["AODE:NB"], rope: -1}', "c.yaml:5: figures.bayes.rope: must be a width ≥ 0"),
+    ('{pairs: ["NB:NB"]}', "c.yaml:5: figures.bayes.pairs.0: 'NB:NB' compares a classifier with itself"),
+    ('{pairs: ["NB:AOD"]}', "c.yaml:5: figures.bayes.pairs.0: invalid value 'AOD' (did you mean 'AODE'?)"),
+    ("{samples: 0}", "c.yaml:5: figures.bayes.samples: must be ≥ 1"),
+    ("{seed: -1}", "c.yaml:5: figures.bayes.seed: must be ≥ 0"),
+])
+def test_config_section_is_checked(section, message):
+    from bncbench import config
+
+    text = f"name: c\ndatasets: [iris]\nclassifiers: [{{name: NB}}, {{name: AODE}}]\nfigures:\n  bayes: {section}\n"
+    with pytest.raises(UserError) as e:
+        config.parse(text, "c.yaml")
+    assert message in str(e.value)
+    ok = config.parse(text.replace(section, '{pairs: ["AODE:NB"], metric: accuracy, rope: 1, samples: 10, seed: 3}'))
+    assert ok.figures["bayes"] == {"pairs": [("AODE", "NB")], "metric": ["accuracy"], "rope": 1.0, "samples": 10,
+                                   "seed": 3}
