@@ -375,3 +375,13 @@ def test_config_section_is_checked(section, message):
     ok = config.parse(text.replace(section, '{pairs: ["AODE:NB"], metric: accuracy, rope: 1, samples: 10, seed: 3}'))
     assert ok.figures["bayes"] == {"pairs": [("AODE", "NB")], "metric": ["accuracy"], "rope": 1.0, "samples": 10,
                                    "seed": 3}
+
+
+def test_figure_options_override_the_config(aode22, tmp_path, monkeypatch, capsys):
+    code, _, err = _main(monkeypatch, capsys, "figures", aode22, "--only", "bayes", "--rope", "-1")
+    assert code == 2 and err.strip() == "error: --rope: -1 is not a width ≥ 0 in the metric's units (e.g. 0.01 for zol)"
+    code, _, err = _main(monkeypatch, capsys, "figures", aode22, "--only", "bayes", "--pairs", "SP:AODE", "--metric",
+                         "zol", "--rope", "0.005", "--format", "svg", "--out", tmp_path)
+    assert code == 0 and [p.name for p in tmp_path.iterdir()] == ["bayes-SP-vs-AODE.svg"]
+    svg = (tmp_path / "bayes-SP-vs-AODE.svg").read_text()
+    assert "rope ±0.005" in svg and f"{SAMPLES} posterior samples (seed 5)" in svg
