@@ -39,7 +39,8 @@ CV_KEYS = {"scheme": SCHEMES, "folds": int, "runs": int, "seed": int, "divisor":
 WDL_KEYS = {"draw": str, "draws": ("split", "ignore"), "tails": ("one", "two"), "metric": str}
 #: the figures of `bncbench figures` and the keys each takes in a config's `figures:` section
 FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl": {"rows", "metric", "split"},
-               "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}, "cd": {"classifiers", "metric", "alpha"}}
+               "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}, "cd": {"classifiers", "metric", "alpha"},
+               "bayes": {"pairs", "metric", "rope", "samples", "seed"}}
 
 
 #: the keys of a data-set entry naming a file of one's own (`path:`), and of a catalog entry
@@ -343,12 +344,18 @@ def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
                     ck.fail([*path, k], "expected a metric name or a non-empty list of them")
                 fig[k] = [ck.choice(m, [*path, k, i] if isinstance(v, list) else [*path, k], METRICS)
                           for i, m in enumerate(metrics)]
-            elif k == "split":
+            elif k in ("split", "samples"):
                 fig[k] = ck.typed(v, [*path, k], int, 1)
+            elif k == "seed":
+                fig[k] = ck.typed(v, [*path, k], int, 0)
             elif k == "alpha":
                 fig[k] = float(ck.typed(v, [*path, k], float))
                 if not 0.0 < fig[k] < 1.0:
                     ck.fail([*path, k], f"must be between 0 and 1 (e.g. 0.05), got {v!r}")
+            elif k == "rope":
+                fig[k] = float(ck.typed(v, [*path, k], float))
+                if not 0.0 <= fig[k] < float("inf"):
+                    ck.fail([*path, k], f"must be a width ≥ 0 in the metric's units (e.g. 0.01 for zol), got {v!r}")
             else:  # pairs
                 if not isinstance(v, list) or not v:
                     ck.fail([*path, k], f"expected a non-empty list of 'A:B' pairs, got {v!r}")
@@ -358,6 +365,8 @@ def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
                     if not sep:
                         ck.fail([*path, k, i], f"{item!r} is not of the form A:B (a classifier against another)")
                     fig[k].append(tuple(ck.choice(x.strip(), [*path, k, i], labels) for x in (a, b)))
+                    if name == "bayes" and fig[k][-1][0] == fig[k][-1][1]:
+                        ck.fail([*path, k, i], f"{item!r} compares a classifier with itself")
         out[name] = fig
     return out
 

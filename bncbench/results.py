@@ -32,6 +32,7 @@ from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.config import Experiment
+    from bncbench.evaluate.bayes import Comparison as BayesComparison
     from bncbench.evaluate.compare import Comparison
     from bncbench.evaluate.ranks import RankTest
 
@@ -356,6 +357,30 @@ class Results:
             out.runs[ds], out.n_train[ds], out.n_test[ds] = len(runs), n_train, n_test
             out.values.update({(ds, lab): v for lab, v in vals.items()})
         return out
+
+    def bayes(self, a: str, b: str, metric: str = "zol", rope: float | None = None, datasets: list[str] | None = None,
+              samples: int | None = None, seed: int | None = None) -> BayesComparison:
+        """A against B by the Bayesian signed-rank test over the data sets' means and the correlated
+        t-test on each data set's paired folds, ρ = n_test / (n_train + n_test) (docs/statistics.md)."""
+        from bncbench.evaluate import bayes
+
+        if metric not in METRICS:
+            raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+        labels = self.summary(metric).labels
+        for option, label in (("--a", a), ("--b", b)):
+            if label not in labels:
+                raise UserError(f"{option}: no classifier {label!r} in the results{did_you_mean(label, labels)}; "
+                                f"available: {', '.join(labels)}")
+        fv = self.fold_values(metric, datasets, [a, b])  # refuses a metric with no value per fold first
+        width = bayes.rope_for(metric, rope)
+        s = self.summary(metric, datasets, [a, b])
+        folds = {ds: (fv.values[(ds, a)], fv.values[(ds, b)], fv.test_fraction(ds)) for ds in fv.datasets}
+        left = {ds: why for ds, why in fv.left_out.items()  # unfinished: in neither test
+                if ds in s.incomplete or (ds, a) in s.not_run or (ds, b) in s.not_run}
+        return bayes.compare(a, b, metric, LOWER_IS_BETTER[metric],
+                             {ds: (s.values[(ds, a)][0], s.values[(ds, b)][0]) for ds in s.datasets}, folds, width,
+                             bayes.SAMPLES if samples is None else samples, bayes.SEED if seed is None else seed,
+                             left_out=left, unpaired=fv.left_out)
 
     def rank_test(self, metric: str = "zol", datasets: list[str] | None = None,
                   classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:

@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from bncbench.cli import comparisons, datasets, figures, report, run
+from bncbench.cli import bayes, comparisons, datasets, figures, report, run
 from bncbench.cli.common import err
 from bncbench.errors import UserError
 
@@ -35,7 +35,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                        "Start with: bncbench run configs/default.yaml, then bncbench report results/default.")
 app.add_typer(datasets.app, name="datasets")
 for command in (run.run, report.export, report.report, comparisons.wdl, comparisons.ranks, comparisons.compare,
-                comparisons.rcll, comparisons.gd, figures.figures, comparisons.claims, run.folds):
+                comparisons.rcll, comparisons.gd, bayes.bayes, figures.figures, comparisons.claims, run.folds):
     app.command()(command)
 
 

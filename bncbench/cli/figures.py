@@ -26,8 +26,8 @@ def figures(results: ResultsArg,
             out: Annotated[str | None, out_option("DIR", "folder to write into [default: RESULTS/figures]")] = None,
             format: Annotated[str, format_option("png | svg | pdf, or several: png,svg")] = "png",
             only: Annotated[str | None, typer.Option(
-                "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar | cd, or several: wdl,gd "
-                                               "[default: the config's figures: section, else all]")] = None,
+                "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar | cd | bayes, or several: wdl,gd "
+                                               "[default: the config's figures: section, else all but bayes]")] = None,
             a: Annotated[str | None, typer.Option(
                 "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the "
                                              "first]")] = None,
@@ -39,10 +39,13 @@ def figures(results: ResultsArg,
                                                         "M[,M2]")] = None,
             rows: Annotated[str | None, rows_option("wdl: classifiers compared against each other one [default: the "
                                                     "config's, else the first]")] = None,
-            pairs: Annotated[str | None, pairs_option("gd: GD(A; B) curves [default: the config's, else the first two "
-                                                      "labels]")] = None,
+            pairs: Annotated[str | None, pairs_option("gd: GD(A; B) curves; bayes: A against B [default: the config's, "
+                                                      "else the first two labels]")] = None,
             alpha: Annotated[float | None, alpha_option("cd: significance level of the Nemenyi test [default: the "
-                                                        "config's, else 0.05]")] = None):
+                                                        "config's, else 0.05]")] = None,
+            rope: Annotated[float | None, typer.Option(
+                "--rope", metavar="R", help="bayes: the region of practical equivalence, in the metric's units "
+                                            "[default: the config's, else as for bncbench bayes]")] = None):
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b
@@ -65,6 +68,9 @@ def figures(results: ResultsArg,
       cd       critical-difference diagram: average ranks, bars joining the
                classifiers the Nemenyi test does not tell apart (Demšar 2006
                Fig. 1(a); the numbers of bncbench ranks)
+      bayes    the Bayesian signed-rank test's posterior samples of (P(A better),
+               P(rope), P(B better)) on the simplex, one file per pair
+               (bayes-A-vs-B; Benavoli et al. 2017; the numbers of bncbench bayes)
     Options override the figures: section of the config the results were run
     with (docs/cli.md: figures). The same results give byte-identical files.
 
@@ -75,6 +81,7 @@ def figures(results: ResultsArg,
       bncbench figures results/stan70 --only scatter --a TAN --b STAN-MRMR --metric rmse
       bncbench figures results/ait36 --only gd --pairs TAN-AIT:TAN,KDB-AIT:KDB
       bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
+      bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
     """
     from bncbench.evaluate import figures as fg
     from bncbench.evaluate.metrics import METRICS
@@ -96,7 +103,9 @@ def figures(results: ResultsArg,
         raise UserError("--format: give png, svg or pdf")
     if alpha is not None and not 0.0 < alpha < 1.0:
         raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
-    options = fg.Options(a, b, metrics, split(rows), pair_list, alpha)
+    if rope is not None and not rope >= 0.0:
+        raise UserError(f"--rope: {rope:g} is not a width ≥ 0 in the metric's units (e.g. 0.01 for zol)")
+    options = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope)
     wanted = split(only)
     made = []
     with open_results(results) as r:

@@ -16,14 +16,18 @@ from bncbench.utils.suggest import did_you_mean
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
+    from bncbench.evaluate.bayes import Comparison
     from bncbench.results import FoldValues, Results, Summary
 
-FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd")
+FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd", "bayes")
+UNASKED = FIGURES[:-1]  # made when neither --only nor the config names figures: bayes compares a pair one names
 FORMATS = ("png", "svg", "pdf")
 SPLIT = 2000       # paper 004: small data sets have fewer than 2000 instances
 LOG_RANGE = 100.0  # a time axis is logarithmic when its largest value exceeds 100 × its smallest
 LABELLED = 5       # the scatter names this many data sets, those farthest from the diagonal
 WIDTH = 11.0       # inches: every figure is drawn this wide (the HTML report shows it at the page's width)
+SIMPLEX_WIDTH = 6.0  # inches: the Bayesian simplex is a triangle, drawn narrower than WIDTH
+SIMPLEX_GRID = 40    # hexagons across the simplex's base
 GD_NAMES = 40      # the goal-difference axis names every data set up to this many, else every k-th
 _SAVE_METADATA = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 _RC: dict[RcKeyType, Any] = {"svg.hashsalt": "bncbench", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 9}
@@ -41,8 +45,9 @@ class Options:
     b: str | None = None                          # scatter: y axis
     metric: list[str] | None = None               # scatter, wdl, gd (one figure per metric)
     rows: list[str] | None = None                 # wdl: classifiers compared against the others
-    pairs: list[tuple[str, str]] | None = None    # gd: GD(A; B) curves
+    pairs: list[tuple[str, str]] | None = None    # gd: GD(A; B) curves; bayes: A against B
     alpha: float | None = None                    # cd: significance level of the Nemenyi test
+    rope: float | None = None                     # bayes: the region of practical equivalence
 
 
 @dataclass
@@ -293,21 +298,44 @@ def cd_plot(t, metric: str) -> Plot:
                  "friedman_p": t.chi2_p})
 
 
+def bayes_plot(c: Comparison) -> Plot:
+    """The posterior sample of a Bayesian signed-rank test (`evaluate.bayes.Comparison`) on the
+    probability simplex, with its three probabilities (as Benavoli et al. 2017 draw it)."""
+    p = c.signed_rank.probabilities
+    return Plot(f"bayes-{c.a}-vs-{c.b}", "bayes",
+                f"{c.metric}: Bayesian signed-rank test of {c.a} against {c.b} over {len(c.signed_rank.datasets)} "
+                f"data sets, rope ±{c.rope:g}:\n{c.samples} posterior samples (seed {c.seed}) of (P({c.a} better), "
+                f"P(rope), P({c.b} better))",
+                {"a": c.a, "b": c.b, "metric": c.metric, "rope": c.rope, "n": len(c.signed_rank.datasets),
+                 "probabilities": (p.a, p.rope, p.b), "sample": c.signed_rank.sample})
+
+
+def bayes_data(src: Source, a: str, b: str, metric: str, rope: float | None, samples: int | None = None,
+               seed: int | None = None) -> Plot:
+    """The signed-rank test's posterior of A against B (`Results.bayes`, seeded as `bncbench bayes`);
+    NotApplicable when the results cannot give it (skipped with a note when making all figures)."""
+    try:
+        return bayes_plot(src.results.bayes(a, b, metric, rope, samples=samples, seed=seed))
+    except UserError as e:
+        raise NotApplicable(f"bayes: {e}") from None
+
+
 # -- which figures, with which settings ---------------------------------------------------------
 def kinds(src: Source, only: list[str] | None = None) -> list[str]:
     """The figures to make, in FIGURES order: `only` (checked), else those of the stored
-    `figures:` section, else all."""
+    `figures:` section, else UNASKED."""
     for name in only or []:
         if name not in FIGURES:
             raise UserError(f"--only: unknown figure {name!r}{did_you_mean(name, FIGURES)}; "
                             f"choose from {', '.join(FIGURES)}")
-    wanted = only or list(src.settings) or FIGURES
+    wanted = only or list(src.settings) or UNASKED
     return [k for k in FIGURES if k in wanted]
 
 
 def plots(src: Source, only: list[str] | None = None, options: Options | None = None) -> list[Plot]:
     """The figures `kinds(src, only)` with their settings (module docstring); UserError for a
-    figure that cannot be made, NotApplicable for biasvar without repeated runs."""
+    figure that cannot be made, NotApplicable for biasvar without repeated runs and for a Bayesian
+    comparison the results cannot give."""
     options = options or Options()
     for opt, wanted in (("--a", [options.a] if options.a else []), ("--b", [options.b] if options.b else []),
                         ("--rows", options.rows or []), ("--pairs", [x for p in options.pairs or [] for x in p])):
@@ -324,6 +352,15 @@ def plots(src: Source, only: list[str] | None = None, options: Options | None = 
         elif kind == "cd":
             made = [cd_data(src, conf.get("classifiers") or src.labels, m, options.alpha or conf.get("alpha", 0.05))
                     for m in metrics]
+        elif kind == "bayes":
+            pairs = options.pairs or conf.get("pairs") or [(src.labels[0], (src.labels[1:] or src.labels)[0])]
+            if any(a == b for a, b in pairs):
+                raise NotApplicable("bayes: each pair needs two different classifiers")
+            rope = options.rope if options.rope is not None else conf.get("rope")
+            made = [bayes_data(src, a, b, m, rope, conf.get("samples"), conf.get("seed")) for a, b in pairs
+                    for m in metrics]
+            for p in made if len(metrics) > 1 else []:
+                p.name += f"-{p.data['metric']}"
         elif kind == "scatter":
             a = options.a or conf.get("a") or src.labels[0]
             b = options.b or conf.get("b") or next((x for x in src.labels if x != a), a)
@@ -338,7 +375,7 @@ def plots(src: Source, only: list[str] | None = None, options: Options | None = 
             if any(a == b for a, b in pairs):
                 raise UserError("gd: each pair needs two different classifiers")
             made = [gd_data(src, pairs, m) for m in metrics]
-        if len(made) > 1:
+        if len(made) > 1 and kind != "bayes":
             for p in made:
                 p.name = f"{p.kind}-{p.data['metric']}"
         out += [_with_coverage(p, src.summary("zol").coverage) for p in made]
@@ -371,6 +408,7 @@ def draw(plot: Plot, title: bool = True):
         "gd": (_draw_gd, WIDTH, 3.1),
         "biasvar": (_draw_biasvar, max(WIDTH, 0.8 * bars + 1.5), 3.2),
         "cd": (_draw_cd, WIDTH, 1.0 + 0.22 * ((len(d.get("labels", ())) + 1) // 2) + 0.12 * len(d.get("cliques", ()))),
+        "bayes": (_draw_bayes, SIMPLEX_WIDTH, 0.8 * SIMPLEX_WIDTH),
     }[plot.kind]
     fig = Figure(figsize=(width, height), layout="constrained")
     drawer(fig, d)
@@ -550,6 +588,38 @@ def _draw_cd(fig, d: dict) -> None:
                 va="center", fontsize=8, gid=f"label-{i + 1}")
 
 
+def simplex_xy(sample):
+    """Points (θ_A, θ_rope, θ_B) of the simplex in the plane: A at (0, 0), B at (1, 0), rope at the top."""
+    import numpy as np
+
+    s = np.asarray(sample, dtype=float).reshape(-1, 3)
+    return s[:, 2] + 0.5 * s[:, 1], s[:, 1] * math.sqrt(3) / 2
+
+
+def _draw_bayes(fig, d: dict) -> None:
+    """The triangle of (P(A better), P(rope), P(B better)) with the posterior samples as hexagons
+    shaded by their count; lines from the centre to the sides' midpoints bound where each of the
+    three is the largest (the region that counts a sample for it)."""
+    ax = fig.add_subplot()
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    top = math.sqrt(3) / 2
+    xs, ys = simplex_xy(d["sample"])
+    ax.hexbin(xs, ys, gridsize=SIMPLEX_GRID, extent=(0.0, 1.0, 0.0, top), mincnt=1, cmap="Blues", linewidths=0.0,
+              gid="posterior")
+    ax.plot([0, 1, 0.5, 0], [0, 0, top, 0], color="black", linewidth=1.0, gid="triangle")
+    cx, cy = 0.5, top / 3
+    for mx, my in ((0.5, 0.0), (0.25, top / 2), (0.75, top / 2)):
+        ax.plot([cx, mx], [cy, my], color="tab:orange", linewidth=0.8)
+    pa, pr, pb = d["probabilities"]
+    ax.text(0, -0.04, f"{d['a']} better\nP = {pa:.3f}", ha="center", va="top", gid="p-a")
+    ax.text(1, -0.04, f"{d['b']} better\nP = {pb:.3f}", ha="center", va="top", gid="p-b")
+    ax.text(0.5, top + 0.03, f"rope (±{d['rope']:g}): practically equivalent\nP = {pr:.3f}", ha="center",
+            va="bottom", gid="p-rope")
+    ax.set_xlim(-0.15, 1.15)
+    ax.set_ylim(-0.16, top + 0.14)
+
+
 def render(plot: Plot, fmt: str, title: bool = True) -> bytes:
     """The figure as PNG, SVG or PDF bytes (`title`: with the plot's title drawn above it); the
     same Plot always gives the same bytes."""
@@ -590,6 +660,8 @@ def figures_for_html(results: Results | str, skip: tuple[str, ...] = ()) -> list
             return []
         out = []
         for kind in kinds(src):
+            if kind == "bayes":  # the report's own section (html_report._bayes), with the tables
+                continue
             try:
                 made = plots(src, [kind])
             except UserError:

@@ -24,6 +24,7 @@ from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes, with_f
 if TYPE_CHECKING:
     from markupsafe import Markup
 
+    from bncbench.evaluate.bayes import Comparison as BayesComparison
     from bncbench.evaluate.ranks import RankTest
     from bncbench.evaluate.ttest import PairedFolds
     from bncbench.results import Summary
@@ -82,6 +83,17 @@ class Claims:
 
 
 @dataclass
+class BayesBlock:
+    """One pair of the Bayesian comparisons section: its heading, the signed-rank test in words, the
+    simplex (SVG text, "" when not drawn), the per-data-set correlated t-tests and the notes."""
+
+    caption: str
+    lines: list[str]
+    svg: str = ""
+    table: Table | None = None
+
+
+@dataclass
 class ReportInput:
     """Everything the page shows."""
 
@@ -104,6 +116,7 @@ class ReportInput:
     cd: tuple[str, str] | None = None               # the summary metric's CD diagram: (caption, SVG text)
     claims: Claims | None = None
     folds: Mapping[str, PairedFolds] = field(default_factory=dict)  # metric -> per-fold values (ttest draw rule)
+    bayes: list[BayesBlock] = field(default_factory=list)  # the config's figures: bayes: pairs
 
 
 def shown_labels(s: Summary) -> list[str]:
@@ -404,6 +417,24 @@ def inline_svg(svg: str, prefix: str) -> str:
     return _SVG_REFERENCES.sub(lambda m: f"{m[1]}{prefix}-{m[2]}", body)
 
 
+def bayes_block(c: BayesComparison, svg: str, ident: str) -> BayesBlock:
+    """The section's block of one comparison (`evaluate.bayes.Comparison`) with its simplex `svg`."""
+    from bncbench.evaluate.bayes import notes
+
+    p = c.signed_rank.probabilities
+    heads = [f"P({c.a} better)", "P(rope)", f"P({c.b} better)"]
+    rows = [[t.dataset, f"{t.mean_difference:.4f}", *(f"{x:.3f}" for x in (t.probabilities.a, t.probabilities.rope,
+                                                                          t.probabilities.b)), str(t.folds)]
+            for t in c.per_dataset]
+    line = (f"Over {len(c.signed_rank.datasets)} data sets (Bayesian signed-rank test): P({c.a} better) = {p.a:.3f}, "
+            f"P(rope) = {p.rope:.3f}, P({c.b} better) = {p.b:.3f}")
+    if not rows:
+        return BayesBlock(f"{WORDS.get(c.metric, c.metric)}: {c.a} against {c.b}", [line, *notes(c)], svg)
+    table = Table(ident, f"{c.metric}: Bayesian correlated t-test on each data set's folds",
+                  ["data set", f"mean {c.a} − {c.b}", *heads, "folds"], rows, notes=notes(c))
+    return BayesBlock(f"{WORDS.get(c.metric, c.metric)}: {c.a} against {c.b}", [line], svg, table)
+
+
 def _svg(svg: str, prefix: str) -> Markup:
     """An SVG document of figures.py as an element of the page (`inline_svg`)."""
     from markupsafe import Markup
@@ -419,6 +450,8 @@ def render(inp: ReportInput) -> str:
 
     sections = [("summary", "Summary"), ("tables", "Tables")] + ([("figures", "Figures")] if inp.figures else [])
     comparison = claims = None
+    if inp.bayes:
+        sections.append(("bayes", "Bayesian comparisons"))
     if inp.comparison is not None:
         sections.append(("comparison", "Beside the published values"))
         comparison = Details("details-comparison", f"{inp.comparison_source}: {inp.comparison.total_line()}",
@@ -436,4 +469,5 @@ def render(inp: ReportInput) -> str:
     return env.get_template("report.html.j2").render(
         title=inp.title, sections=sections, **summary_context(inp), blocks=table_blocks(inp),
         figures=[(" ".join(title.split()), _svg(svg, f"fig{i}")) for i, (title, svg) in enumerate(inp.figures, 1)],
-        comparison=comparison, claims=claims, run=run, data=data, config=inp.config)
+        comparison=comparison, claims=claims, run=run, data=data, config=inp.config,
+        bayes=[(b, _svg(b.svg, f"bayes{i}") if b.svg else "") for i, b in enumerate(inp.bayes, 1)])

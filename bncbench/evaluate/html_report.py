@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from bncbench.errors import UserError
 from bncbench.evaluate import html
-from bncbench.evaluate.figures import cd_plot, figures_for_html, svg_text
+from bncbench.evaluate.figures import bayes_plot, cd_plot, figures_for_html, svg_text
 from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
 from bncbench.evaluate.ranks import compare_classifiers
 
@@ -45,7 +45,8 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         data_files=data_files(first.datasets), summaries=summaries, differences=r.differences(first.datasets),
         wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
         coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
-        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary)))
+        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary),
+        bayes=_bayes(r, exp, datasets)))
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:
@@ -69,6 +70,25 @@ def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, Fold
             else:
                 out[s.metric] = r.fold_values(s.metric, s.datasets, labels)
     return out
+
+
+def _bayes(r: Results, exp: Experiment, datasets: list[str] | None) -> list[html.BayesBlock]:
+    """A block per pair and metric of the config's `figures: bayes:` section (`Results.bayes`, as
+    `bncbench bayes` with the section's rope, samples and seed); a pair that cannot be compared
+    gets the reason."""
+    conf = exp.figures.get("bayes")
+    if conf is None:
+        return []
+    blocks = []
+    for a, b in conf.get("pairs") or []:
+        for metric in conf.get("metric") or [exp.wdl.default_metric]:
+            try:
+                c = r.bayes(a, b, metric, conf.get("rope"), datasets, conf.get("samples"), conf.get("seed"))
+            except UserError as e:
+                blocks.append(html.BayesBlock(f"{metric}: {a} against {b}", [f"not shown: {e}"]))
+                continue
+            blocks.append(html.bayes_block(c, svg_text(bayes_plot(c), title=False), f"bayes-table-{len(blocks) + 1}"))
+    return blocks
 
 
 def _summaries(r: Results, datasets: list[str] | None, classifiers: list[str] | None) -> list[Summary]:
