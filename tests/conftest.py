@@ -50,14 +50,15 @@ def weka(tmp_path_factory):
     with open(out / "stderr.txt", "w") as log:
         server = subprocess.Popen(["java", "-cp", f"{WEKA_JAR}:{out}", "WekaOracle", "serve"], text=True,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
-    assert server.stdin is not None and server.stdout is not None
+    requests, answers = server.stdin, server.stdout
+    assert requests is not None and answers is not None
 
     def call(*args: str) -> str:
         assert not any("\t" in a or "\n" in a for a in args), args  # the request is one tab-separated line
-        server.stdin.write("\t".join(args) + "\n")
-        server.stdin.flush()
+        requests.write("\t".join(args) + "\n")
+        requests.flush()
         lines = []
-        while not (line := server.stdout.readline()).startswith("\x01"):
+        while not (line := answers.readline()).startswith("\x01"):
             if not line:
                 raise RuntimeError(f"WekaOracle stopped ({out / 'stderr.txt'}); request {args}")
             lines.append(line)
@@ -66,7 +67,7 @@ def weka(tmp_path_factory):
         return "".join(lines)
 
     yield call
-    server.stdin.close()
+    requests.close()
     server.wait(timeout=60)
 
 
