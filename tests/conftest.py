@@ -38,20 +38,37 @@ def pytest_unconfigure(config):
 
 @pytest.fixture(scope="session")
 def weka(tmp_path_factory):
-    """A callable running the compiled WekaOracle helper; skips (or fails when
-    BNCBENCH_REQUIRE_WEKA=1, as in CI) if Weka or a JDK is missing."""
+    """A callable running one request of the compiled WekaOracle helper (`weka("dist", ...)`,
+    `weka("cuts", ...)`: its output); skips (or fails when BNCBENCH_REQUIRE_WEKA=1, as in CI) if
+    Weka or a JDK is missing. One JVM answers every request of the session (WekaOracle serve):
+    a JVM start per request cost more than the requests."""
     if not WEKA_JAR.is_file() or not shutil.which("javac"):
         need("BNCBENCH_REQUIRE_WEKA", f"Weka 3.6 ({WEKA_JAR}) and javac are needed (apt-get install weka)")
     out = tmp_path_factory.mktemp("oracle")
     subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(out), str(ROOT / "tests/oracles/WekaOracle.java")],
                    check=True, capture_output=True)
+    with open(out / "stderr.txt", "w") as log:
+        server = subprocess.Popen(["java", "-cp", f"{WEKA_JAR}:{out}", "WekaOracle", "serve"], text=True,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+    requests, answers = server.stdin, server.stdout
+    assert requests is not None and answers is not None
 
-    def call(*args: str, stdin: str | None = None) -> str:
-        r = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{out}", "WekaOracle", *args], check=True,
-                           capture_output=True, text=True, input=stdin)
-        return r.stdout
+    def call(*args: str) -> str:
+        assert not any("\t" in a or "\n" in a for a in args), args  # the request is one tab-separated line
+        requests.write("\t".join(args) + "\n")
+        requests.flush()
+        lines = []
+        while not (line := answers.readline()).startswith("\x01"):
+            if not line:
+                raise RuntimeError(f"WekaOracle stopped ({out / 'stderr.txt'}); request {args}")
+            lines.append(line)
+        if line != "\x01ok\n":
+            raise RuntimeError(f"WekaOracle {args}: {line[1:].strip()}")
+        return "".join(lines)
 
-    return call
+    yield call
+    requests.close()
+    server.wait(timeout=60)
 
 
 @pytest.fixture(scope="session")

@@ -1,12 +1,10 @@
 """Independent oracle: Weka 3.6 (Debian's weka.jar) on folds exported with `bncbench folds`."""
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 from bncbench.classifiers import AODE, NB
+from bncbench.cli.run import folds
 from bncbench.data import catalog
 from bncbench.data.sources import SHIPPED_MIRROR
 from bncbench.preprocess import discretize
@@ -27,8 +25,7 @@ def _export(tmp_path, name, disc):
     cfg = tmp_path / "weka.yaml"
     cfg.write_text(CONFIG.format(datasets=name, disc=disc))
     out = tmp_path / "folds"
-    subprocess.run([sys.executable, "-m", "bncbench", "folds", str(cfg), "--dataset", name, "--out", str(out)],
-                   check=True, capture_output=True)
+    folds(str(cfg), dataset=name, out=str(out))  # `bncbench folds`, in this process
     return out
 
 

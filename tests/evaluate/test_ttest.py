@@ -95,7 +95,7 @@ def test_outcomes_need_the_folds_and_skip_data_sets_without_them():
 
 # -- Weka 3.6 ---------------------------------------------------------------------------------
 @pytest.mark.weka
-def test_p_and_significance_equal_wekas_paired_stats_corrected(weka):
+def test_p_and_significance_equal_wekas_paired_stats_corrected(weka, tmp_path):
     rng = np.random.default_rng(3)
     cases = [(0.25, 0.05, A, B), (0.5, 0.05, [0.1, 0.2, 0.3], [0.1, 0.2, 0.3]),
              (0.5, 0.05, [0.15, 0.25, 0.35], [0.1, 0.2, 0.3]), (0.5, 0.05, [0.9], [0.1])]
@@ -106,7 +106,8 @@ def test_p_and_significance_equal_wekas_paired_stats_corrected(weka):
                       list(x), list(np.round(x + rng.normal(i - 5, 3, J), 6))))
     lines = [f"{r!r} {al!r} {','.join(map(repr, map(float, x)))} {','.join(map(repr, map(float, y)))}"
              for r, al, x, y in cases]
-    got = weka("ttest", stdin="\n".join(lines) + "\n").split("\n")
+    (tmp_path / "cases.txt").write_text("\n".join(lines) + "\n")
+    got = weka("ttest", str(tmp_path / "cases.txt")).split("\n")
     assert len(got) == len(cases) + 1
     for (ratio, alpha, a, b), line in zip(cases, got):
         p, sig = line.split()

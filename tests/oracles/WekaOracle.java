@@ -3,10 +3,15 @@
 //
 //   java WekaOracle dist NaiveBayes|AODE train.arff test.arff [weka options...]
 //   java WekaOracle cuts eqfreq|mdl data.arff      (class = last attribute)
-//   java WekaOracle ttest < cases      (a line "RATIO ALPHA x1,x2,... y1,y2,...": PairedStatsCorrected's
+//   java WekaOracle ttest cases.txt    (a line "RATIO ALPHA x1,x2,... y1,y2,...": PairedStatsCorrected's
 //                                       two-tailed p and significance, +1 if x's mean is higher, -1 if lower)
+//   java WekaOracle serve     one JVM for many requests (the tests' `weka` fixture): each stdin
+//                             line is the arguments of one call above, tab-separated; the answer
+//                             is its output, then one line "\u0001ok" or "\u0001error <message>"
 import java.io.BufferedReader;
 import java.io.FileReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
 
 import weka.classifiers.Classifier;
 import weka.core.Instances;
@@ -21,13 +26,32 @@ public class WekaOracle {
     }
 
     public static void main(String[] args) throws Exception {
+        if (!args[0].equals("serve")) {
+            System.out.print(run(args));
+            return;
+        }
+        PrintStream answers = System.out;
+        System.setOut(System.err);  // whatever Weka itself prints stays out of the answers
+        BufferedReader requests = new BufferedReader(new InputStreamReader(System.in));
+        for (String line = requests.readLine(); line != null; line = requests.readLine()) {
+            try {
+                answers.print(run(line.split("\t")));
+                answers.println("\u0001ok");
+            } catch (Exception e) {
+                answers.println("\u0001error " + e.toString().replace('\n', ' '));
+            }
+            answers.flush();
+        }
+    }
+
+    static String run(String[] args) throws Exception {
+        StringBuilder out = new StringBuilder();
         if (args[0].equals("dist")) {
             Classifier c = Classifier.forName("weka.classifiers.bayes." + args[1],
                     java.util.Arrays.copyOfRange(args, 4, args.length));
             Instances train = read(args[2]);
             Instances test = read(args[3]);
             c.buildClassifier(train);
-            StringBuilder out = new StringBuilder();
             for (int i = 0; i < test.numInstances(); i++) {
                 double[] d = c.distributionForInstance(test.instance(i));
                 for (int k = 0; k < d.length; k++) {
@@ -36,10 +60,8 @@ public class WekaOracle {
                 }
                 out.append('\n');
             }
-            System.out.print(out);
         } else if (args[0].equals("ttest")) {
-            BufferedReader in = new BufferedReader(new java.io.InputStreamReader(System.in));
-            StringBuilder out = new StringBuilder();
+            BufferedReader in = new BufferedReader(new FileReader(args[1]));
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 String[] f = line.trim().split(" ");
                 String[] x = f[2].split(","), y = f[3].split(",");
@@ -50,7 +72,7 @@ public class WekaOracle {
                 out.append(Double.toString(s.differencesProbability)).append(' ')
                    .append(s.differencesSignificance).append('\n');
             }
-            System.out.print(out);
+            in.close();
         } else if (args[0].equals("cuts")) {
             Instances data = read(args[2]);
             Filter f;
@@ -61,22 +83,25 @@ public class WekaOracle {
                 d.setInputFormat(data);
                 Filter.useFilter(data, d);
                 for (int a = 0; a < data.numAttributes() - 1; a++) {
-                    if (data.attribute(a).isNumeric()) print(a, d.getCutPoints(a));
+                    if (data.attribute(a).isNumeric()) print(out, a, d.getCutPoints(a));
                 }
             } else {
                 weka.filters.supervised.attribute.Discretize d = new weka.filters.supervised.attribute.Discretize();
                 d.setInputFormat(data);
                 Filter.useFilter(data, d);
                 for (int a = 0; a < data.numAttributes() - 1; a++) {
-                    if (data.attribute(a).isNumeric()) print(a, d.getCutPoints(a));
+                    if (data.attribute(a).isNumeric()) print(out, a, d.getCutPoints(a));
                 }
             }
+        } else {
+            throw new IllegalArgumentException("unknown request " + args[0]);
         }
+        return out.toString();
     }
 
-    static void print(int a, double[] cuts) {
-        StringBuilder s = new StringBuilder(Integer.toString(a));
-        if (cuts != null) for (double c : cuts) s.append(' ').append(Double.toString(c));
-        System.out.println(s);
+    static void print(StringBuilder out, int a, double[] cuts) {
+        out.append(a);
+        if (cuts != null) for (double c : cuts) out.append(' ').append(Double.toString(c));
+        out.append('\n');
     }
 }

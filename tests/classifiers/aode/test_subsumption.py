@@ -2,8 +2,6 @@
 exported folds, the plain-Python reference of tests/oracles/aode/subsumption.py, and hand-worked
 examples of the tie rule and of the scan's skip rule."""
 
-import subprocess
-import sys
 from fractions import Fraction
 from typing import Any
 
@@ -12,6 +10,7 @@ import pytest
 
 from bncbench.classifiers.aode import subsumption
 from bncbench.classifiers.aode.subsumption import NSR, SR
+from bncbench.cli.run import folds
 from tests.oracles.aode.subsumption import ref_subsumption
 from tests.support.data import correlated_codes
 
@@ -231,8 +230,7 @@ def test_posteriors_equal_weka_aodesr(weka, mirror, tmp_path, monkeypatch, name)
     cfg = tmp_path / "weka.yaml"
     cfg.write_text(WEKA_CONFIG.format(name=name))
     out = tmp_path / "folds"
-    subprocess.run([sys.executable, "-m", "bncbench", "folds", str(cfg), "--dataset", name, "--out", str(out)],
-                   check=True, capture_output=True)
+    folds(str(cfg), dataset=name, out=str(out))  # `bncbench folds`, in this process
     deleted: dict[tuple[str, ...], int] = {}
     for f in range(3):
         train, test = out / f"{name}-r0-f{f}-train.arff", out / f"{name}-r0-f{f}-test.arff"
