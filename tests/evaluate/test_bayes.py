@@ -16,7 +16,7 @@ import pytest
 from bncbench import results
 from bncbench.errors import UserError
 from bncbench.evaluate import bayes
-from tests.support.cli import bnc
+from tests.support.cli import bnc, run_store
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = 20_000  # enough for 0.01 (Monte Carlo error about 0.0035 at P = 0.5), quick on two cores
@@ -49,25 +49,18 @@ classifiers:
 """
 
 
-def _run(tmp_path_factory, name: str, text: str) -> Path:
-    d = tmp_path_factory.mktemp(name)
-    (d / "config.yaml").write_text(text)
-    bnc("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
-    return d / "res"
-
-
 @pytest.fixture(scope="module")
 def aode22(tmp_path_factory):
     """Paper 003's protocol (impute, Weka's MDL per fold, m × 2-fold CV, Laplace) on six shipped
     data sets for AODE and SP, 6 runs, the config asking for the Bayesian figure of AODE:SP."""
-    return _run(tmp_path_factory, "aode22", AODE22_SMALL)
+    return run_store(tmp_path_factory, "aode22", AODE22_SMALL)
 
 
 @pytest.fixture(scope="module")
 def bv(tmp_path_factory):
     """Paper 004's bias-variance protocol (petal-bv: a training sample and the fixed test set of
     N // 3 rows each per run) on four shipped data sets for TAN and KDB, 4 runs."""
-    return _run(tmp_path_factory, "bv", AIT36_BV_SMALL)
+    return run_store(tmp_path_factory, "bv", AIT36_BV_SMALL)
 
 
 def _csv(text: str) -> list[dict]:

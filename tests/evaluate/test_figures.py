@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bncbench import results
-from tests.support.cli import SMALL, bnc
+from tests.support.cli import SMALL, bnc, run_store
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = (ROOT / "configs" / "default.yaml").read_text()
@@ -27,30 +27,22 @@ def _valid(path: Path, fmt: str) -> bool:
         data.startswith(SIGNATURES[fmt])
 
 
-def _run_store(tmp_path_factory, name: str, config: str):
-    """Run `config` into a fresh folder; its results directory."""
-    d = tmp_path_factory.mktemp(name)
-    (d / "config.yaml").write_text(config)
-    bnc("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
-    return d / "res"
-
-
 @pytest.fixture(scope="module")
 def default_store(tmp_path_factory):
     """Results of configs/default.yaml (its figures: section: scatter, times, wdl, gd; one run)."""
-    return _run_store(tmp_path_factory, "fig-default", DEFAULT)
+    return run_store(tmp_path_factory, "fig-default", DEFAULT)
 
 
 @pytest.fixture(scope="module")
 def repeated_store(tmp_path_factory):
     """Results of a config with two runs and no figures: section (bias and variance exist)."""
-    return _run_store(tmp_path_factory, "fig-small", SMALL)
+    return run_store(tmp_path_factory, "fig-small", SMALL)
 
 
 @pytest.fixture(scope="module")
-def one_run_store(tmp_path_factory):
+def onerun_store(tmp_path_factory):
     """One run and no figures: section: making all figures skips biasvar."""
-    return _run_store(tmp_path_factory, "fig-one", SMALL.replace("runs: 2", "runs: 1"))
+    return run_store(tmp_path_factory, "fig-one", SMALL.replace("runs: 2", "runs: 1"))
 
 
 def _csv(text: str) -> list[dict]:

@@ -13,6 +13,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 import pytest
 
 from bncbench.evaluate.report import format_report
+from tests.support.cli import SMALL
 from tests.support.skips import need
 
 NAN = math.nan
@@ -150,16 +151,8 @@ def test_latex_escapes_names_marks_the_best_and_compiles(tmp_path):
 
 # ---------------------------------------------------------------- the commands
 
-SMALLER = """
-name: small
-datasets: [iris, labor-negotiations, car]
-preprocess: {missing: distinct, discretizer: eqfreq, eqfreq_method: petal, scope: fold}
-cv: {scheme: stratified, folds: 2, runs: 1, seed: 1}
-classifiers:
-  - {name: NB}
-  - {name: KDB, k: 1, label: KDB1}
-  - {name: AODE}
-"""
+# the CLI tests' small config with one run of 2 folds
+SMALLER = SMALL.replace("folds: 3, runs: 2", "folds: 2, runs: 1")
 
 
 @pytest.fixture(scope="module")

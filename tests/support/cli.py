@@ -29,6 +29,14 @@ def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
     return r
 
 
+def run_store(tmp_path_factory, name: str, config: str):
+    """Run the config text `config` (`bncbench run --quiet`) into a fresh folder; its results directory."""
+    d = tmp_path_factory.mktemp(name)
+    (d / "config.yaml").write_text(config)
+    bnc("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
+    return d / "res"
+
+
 def assert_refused(tmp_path, entry: str, key: str) -> None:
     """A config with the classifier `entry` stops with exit 2 and one line naming its file, line
     and `key`, and writes nothing."""
