@@ -40,7 +40,7 @@ def repeated_store(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def onerun_store(tmp_path_factory):
+def one_run_store(tmp_path_factory):
     """One run and no figures: section: making all figures skips biasvar."""
     return run_store(tmp_path_factory, "fig-one", SMALL.replace("runs: 2", "runs: 1"))
 
