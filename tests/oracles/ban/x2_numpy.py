@@ -1,63 +1,18 @@
-"""The calibrated conditional-independence test of paper 002's BAN (docs/algorithms.md §4.7, CI test)."""
+"""The numpy X² test of BAN before the compiled kernel (issue 28), kept as the kernel's reference:
+the same tests, counted by numpy's bincount and matrix products (docs/algorithms.md §4.7)."""
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import gammainc, gammaincc
+from scipy.special import gammaincc
 
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+from bncbench.classifiers.ban.x2_test import X2Outcome, log_chi2_sf
 from bncbench.classifiers.kernels.ties import tie_value
-
-_LOG_P_DIRECT = 1e-250  # below this p, ln p comes from the continued fraction (no underflow)
-
-
-def log_chi2_sf(x2: float, df: float) -> float:
-    """ln P(χ²_df ≥ x2) for real df > 0, without underflow (§4.7)."""
-    if x2 <= 0.0:
-        return 0.0
-    a, x = 0.5 * df, 0.5 * x2
-    q = float(gammaincc(a, x))
-    if q > 0.5:  # near 1: from the lower tail, so that ln p keeps its digits
-        return math.log1p(-float(gammainc(a, x)))
-    if q >= _LOG_P_DIRECT:
-        return math.log(q)
-    tiny = 1e-300
-    b = x + 1.0 - a
-    c = 1.0 / tiny
-    d = 1.0 / b
-    h = d
-    for k in range(1, 10_000):
-        an = -k * (k - a)
-        b += 2.0
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1.0 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-16:
-            break
-    return -x + a * math.log(x) - math.lgamma(a) + math.log(h)
-
-
-@dataclass(frozen=True)
-class X2Outcome:
-    """One test's result: `independent`, its ranking key κ = (−ln p, X²) after the tie rounding of
-    §0.3 (smaller = less dependent), and whether the data sufficed (`informative`)."""
-
-    independent: bool
-    key: tuple[float, float]
-    informative: bool
-    x2: float
-    df: float
-    log_p: float
-
 
 Numbering = tuple[np.ndarray | None, np.ndarray, int]  # (items or None = all, stratum of each, strata)
 
@@ -84,7 +39,7 @@ class _Frame:
     pair: np.ndarray  # x_i·|X_j| + x_j of each distinct row
 
 
-class X2Test:
+class NumpyX2Test:
     """T(i, j | Z): is X_i ⊥ X_j | Z ∪ {Y}? (§4.7 items 1–7), each distinct test computed once."""
 
     DROP_SINGLETONS = 0.25  # drop the rows of configurations met once when they are this share of the rows

@@ -1,0 +1,157 @@
+"""The calibrated conditional-independence test of paper 002's BAN (docs/algorithms.md §4.7, CI test)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import gammainc, gammaincc
+
+from bncbench.classifiers.ban import x2_kernels
+from bncbench.classifiers.ban.entropy_terms import EntropyTerms
+from bncbench.classifiers.kernels.ties import tie_value
+
+_LOG_P_DIRECT = 1e-250  # below this p, ln p comes from the continued fraction (no underflow)
+
+
+def log_chi2_sf(x2: float, df: float) -> float:
+    """ln P(χ²_df ≥ x2) for real df > 0, without underflow (§4.7)."""
+    if x2 <= 0.0:
+        return 0.0
+    a, x = 0.5 * df, 0.5 * x2
+    return _log_sf(a, x, float(gammaincc(a, x)))
+
+
+def _log_sf(a: float, x: float, q: float) -> float:
+    """ln Q(a, x) given q = Q(a, x) (scipy's value): from the lower tail near 1, the continued
+    fraction below `_LOG_P_DIRECT`."""
+    if q > 0.5:  # near 1: from the lower tail, so that ln p keeps its digits
+        return math.log1p(-float(gammainc(a, x)))
+    if q >= _LOG_P_DIRECT:
+        return math.log(q)
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for k in range(1, 10_000):
+        an = -k * (k - a)
+        b += 2.0
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return -x + a * math.log(x) - math.lgamma(a) + math.log(h)
+
+
+@dataclass(frozen=True)
+class X2Outcome:
+    """One test's result: `independent`, its ranking key κ = (−ln p, X²) after the tie rounding of
+    §0.3 (smaller = less dependent), and whether the data sufficed (`informative`)."""
+
+    independent: bool
+    key: tuple[float, float]
+    informative: bool
+    x2: float
+    df: float
+    log_p: float
+
+
+class X2Test:
+    """T(i, j | Z): is X_i ⊥ X_j | Z ∪ {Y}? (§4.7 items 1–7), each distinct test computed once, the
+    counting and the statistic in the compiled kernels of `x2_kernels`."""
+
+    def __init__(self, terms: EntropyTerms, alpha: float = 0.01, min_rows_per_df: float = 5.0):
+        self.alpha = alpha
+        self.min_rows_per_df = min_rows_per_df
+        self.cache: dict[tuple[int, int, tuple[int, ...]], X2Outcome] = {}
+        n, n_attrs = terms.n, len(terms._cols)
+        self._X = np.stack(terms._cols) if n_attrs else np.zeros((0, n), dtype=np.int64)
+        self._y = terms._y
+        self._n_classes = int(terms.n_classes)
+        self._sizes = np.asarray(terms.sizes, dtype=np.int64)
+        self._scratch = x2_kernels.Scratch(n, self._n_classes, int(self._sizes.max(initial=1)))
+        self._rows = (np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64))
+        self._frame: tuple[int, int, frozenset[int], np.ndarray, np.ndarray] | None = None
+
+    @property
+    def distinct_tests(self) -> int:
+        return len(self.cache)
+
+    @property
+    def tests_lacking_data(self) -> int:
+        return sum(not o.informative for o in self.cache.values())
+
+    # -- the tests --------------------------------------------------------------------------------
+
+    def __call__(self, i: int, j: int, Z: tuple[int, ...]) -> X2Outcome:
+        return self.many(i, j, [Z])[0]
+
+    def many(self, i: int, j: int, Zs: list[tuple[int, ...]]) -> list[X2Outcome]:
+        """The tests T(i, j | Z) for each Z (sorted tuples), the uncached ones computed together
+        (several: over the frame of their union)."""
+        if i > j:
+            i, j = j, i
+        new = [Z for Z in dict.fromkeys(Zs) if (i, j, Z) not in self.cache]
+        if new:
+            self.cache.update(((i, j, Z), o) for Z, o in
+                              zip(new, self._outcomes(self._statistics(i, j, new, frame=len(Zs) > 1))))
+        return [self.cache[(i, j, Z)] for Z in Zs]
+
+    def statistic(self, i: int, j: int, Z: tuple[int, ...]) -> tuple[float, float, float, bool]:
+        """(X², df, n_inf, some stratum active) of items 1–3."""
+        return self.statistics(i, j, [Z])[0]
+
+    def statistics(self, i: int, j: int, Zs: list[tuple[int, ...]],
+                   frame: bool = False) -> list[tuple[float, float, float, bool]]:
+        """`statistic` of several conditioning sets; with `frame`, counted over the distinct rows of
+        their union (the same values: the sums' order does not depend on the rows counted)."""
+        out = self._statistics(min(i, j), max(i, j), Zs, frame)
+        return [(float(x2), float(df), float(n_inf), bool(act)) for x2, df, n_inf, act in out.tolist()]
+
+    def _statistics(self, i: int, j: int, Zs: list[tuple[int, ...]], frame: bool) -> np.ndarray:
+        """(n_tests, 4) array of X², df, n_inf, active. A frame (the distinct rows of the union of
+        the Zs with Y, X_i and X_j, weighted) is made when asked and kept while later sets of the
+        same pair fall inside it."""
+        f = self._frame
+        covered = f is not None and (f[0], f[1]) == (i, j) and all(f[2].issuperset(Z) for Z in Zs)
+        if frame and not covered:
+            C0 = sorted(set().union(*Zs))
+            s = self._scratch
+            rep, weight = x2_kernels.frame_rows(self._X, self._y, self._n_classes, self._sizes,
+                                                np.asarray(C0, dtype=np.int64), i, j,
+                                                s.occ, s.ids, s.ids2, s.items, s.items2, s.code)
+            f = self._frame = (i, j, frozenset(C0), rep, weight)
+            covered = True
+        rows, weights = (f[3], f[4]) if covered and f is not None else self._rows
+        zs = np.fromiter((a for Z in Zs for a in Z), dtype=np.int64)
+        z_start = np.zeros(len(Zs) + 1, dtype=np.int64)
+        np.cumsum([len(Z) for Z in Zs], out=z_start[1:])
+        out = np.empty((len(Zs), 4))
+        s = self._scratch
+        x2_kernels.x2_statistics(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j, zs, z_start,
+                                 out, s.occ, s.ids, s.ids2, s.items, s.items2, s.code, s.start, s.order,
+                                 s.nab, s.na, s.nb)
+        return out
+
+    def _outcomes(self, stats: np.ndarray) -> list[X2Outcome]:
+        """Items 4–6 for each row of `stats`: the sufficiency rule, the decision and the ranking
+        key (scipy's incomplete gamma once per batch)."""
+        x2, df, n_inf, active = stats.T
+        informative = (active > 0) & (n_inf >= self.min_rows_per_df * df * (1.0 - 1e-12))
+        tested = informative & (x2 > 0.0)
+        a, x = 0.5 * df[tested], 0.5 * x2[tested]
+        q = np.ones(x2.shape[0])
+        q[tested] = gammaincc(a, x)
+        out = []
+        for x2k, dfk, inf, tk, qk in zip(x2.tolist(), df.tolist(), informative.tolist(), tested.tolist(), q.tolist()):
+            log_p = _log_sf(0.5 * dfk, 0.5 * x2k, qk) if tk else 0.0
+            out.append(X2Outcome(independent=qk >= self.alpha, key=(tie_value(-log_p), tie_value(x2k)),
+                                 informative=inf, x2=x2k, df=dfk, log_p=log_p))
+        return out
