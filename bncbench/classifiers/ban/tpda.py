@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+import numpy as np
+
+from bncbench.classifiers.ban import tpda_kernels
+
 
 class Outcome(Protocol):
     @property
@@ -17,39 +21,10 @@ CITest = Callable[[int, int, tuple[int, ...]], Outcome]
 Graph = list[set[int]]
 
 
-def adj_path(adj: Graph, x: int, y: int) -> set[int]:
-    """AdjPath(x, y): the nodes other than x, y on some simple x–y path of `adj` without the edge
-    x–y — the biconnected block of adj + {x–y} that holds that edge (Tarjan's block search from x
-    with y as its first child; the block of x–y is the one closed on returning from y)."""
-    def nbrs(v: int) -> list[int]:
-        out = sorted(adj[v] - {x} if v == y else adj[v] - {y} if v == x else adj[v])
-        return ([x] if v == y else [y] if v == x else []) + out  # the virtual edge x–y first
-
-    disc = {x: 0, y: 1}
-    low = {x: 0, y: 1}
-    stack = [y]
-    frames = [(y, x, iter(nbrs(y)))]
-    while frames:
-        v, parent, it = frames[-1]
-        for w in it:
-            if w == parent:
-                continue
-            if w in disc:
-                low[v] = min(low[v], disc[w])
-            else:
-                disc[w] = low[w] = len(disc)
-                stack.append(w)
-                frames.append((w, v, iter(nbrs(w))))
-                break
-        else:
-            frames.pop()
-            if frames:
-                u = frames[-1][0]
-                low[u] = min(low[u], low[v])
-                if low[v] >= disc[u]:  # v's subtree closes a block below u: not the block of x–y
-                    while stack.pop() != v:
-                        pass
-    return set(stack) - {y}  # what is left is the block of x–y (x was never pushed)
+def adj_path(adj: np.ndarray, x: int, y: int) -> set[int]:
+    """AdjPath(x, y): the nodes other than x, y on some simple x–y path of the graph with boolean
+    adjacency matrix `adj`, without the edge x–y (the compiled block search of `tpda_kernels`)."""
+    return set(np.flatnonzero(tpda_kernels.adj_path(adj, x, y)).tolist())
 
 
 class TPDA:
@@ -61,15 +36,27 @@ class TPDA:
         self.n = n
         self.test = test
         self.many = getattr(test, "many", None)  # a test that computes a step's tests together
-        self.adj: Graph = [set() for _ in range(n)]
+        self.adj = [set() for _ in range(n)]
         self.cut_sets: dict[tuple[int, int], tuple[int, ...]] = {}
         self.info: dict = {}
+
+    @property
+    def adj(self) -> Graph:
+        """The current graph as neighbour sets (also held as `adj_matrix`, for `adj_path`)."""
+        return self._adj
+
+    @adj.setter
+    def adj(self, graph: Graph) -> None:
+        self._adj = graph
+        self.adj_matrix = np.zeros((self.n, self.n), dtype=np.bool_)
+        for v, ws in enumerate(graph):
+            self.adj_matrix[v, sorted(ws)] = True
 
     # -- sets -------------------------------------------------------------------------------------
 
     def _side_sets(self, x: int, y: int, two_hop: bool) -> tuple[set[int], set[int]]:
         """(S_x, S_y), or with `two_hop` (S_x ∪ S′_x, S_y ∪ S′_y)."""
-        path = adj_path(self.adj, x, y)
+        path = adj_path(self.adj_matrix, x, y)
         out = []
         for v in (x, y):
             s = self.adj[v] & path
@@ -123,10 +110,12 @@ class TPDA:
     def _link(self, i: int, j: int) -> None:
         self.adj[i].add(j)
         self.adj[j].add(i)
+        self.adj_matrix[i, j] = self.adj_matrix[j, i] = True
 
     def _unlink(self, i: int, j: int) -> None:
         self.adj[i].discard(j)
         self.adj[j].discard(i)
+        self.adj_matrix[i, j] = self.adj_matrix[j, i] = False
 
     def skeleton(self, draft_key: Callable[[int, int], float]) -> Graph:
         """Phases 1–4: drafting (pairs dependent given Y by `draft_key` descending, ties
@@ -159,7 +148,7 @@ class TPDA:
         removed1 = 0
         for i, j in edges:  # thinning, pass 1
             self._unlink(i, j)
-            if adj_path(self.adj, i, j) and not self.edge_needed_h(i, j):
+            if adj_path(self.adj_matrix, i, j) and not self.edge_needed_h(i, j):
                 removed1 += 1
             else:
                 self._link(i, j)

@@ -25,6 +25,8 @@ class Scratch:
         self.nab = np.zeros(max(max_size, 1) ** 2, dtype=np.int64)
         self.na = np.zeros(max(max_size, 1), dtype=np.int64)
         self.nb = np.zeros(max(max_size, 1), dtype=np.int64)
+        self.la = np.empty(max(max_size, 1), dtype=np.int64)
+        self.lb = np.empty(max(max_size, 1), dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -58,15 +60,104 @@ def _extend(X, rows, a, r, ids, items, m, g, occ, code, ids2, items2, keep_singl
 
 
 @njit(cache=True, nogil=True)
+def _sum_strata(X, rows, weights, i, j, rj, items, bounds, g, nab, na, nb, la, lb, out, t):
+    """out[t] = (X², df, n_inf, active) of the strata items[bounds[s]:bounds[s+1]], s < g: strata
+    in the given order, each stratum's cells in ascending (x_i, x_j) order."""
+    x2 = 0.0
+    df = 0.0
+    n_inf = 0.0
+    active = 0
+    for s in range(g):
+        lo = bounds[s]
+        hi = bounds[s + 1]
+        if hi - lo < 2:  # one distinct row: a single cell, no dependence
+            continue
+        ns = 0
+        oa = 0
+        ob = 0
+        for k in range(lo, hi):
+            row = rows[items[k]]
+            w = weights[items[k]]
+            a = X[i, row]
+            b = X[j, row]
+            if na[a] == 0:
+                la[oa] = a
+                oa += 1
+            if nb[b] == 0:
+                lb[ob] = b
+                ob += 1
+            nab[a * rj + b] += w
+            na[a] += w
+            nb[b] += w
+            ns += w
+        if oa > 1 and ob > 1:
+            _sort_small(la, oa)
+            _sort_small(lb, ob)
+            nsf = float(ns)
+            x2s = 0.0
+            for p in range(oa):
+                a = la[p]
+                naf = float(na[a])
+                for q in range(ob):
+                    b = lb[q]
+                    e = naf * float(nb[b])
+                    dev = nsf * float(nab[a * rj + b]) - e
+                    x2s += dev * dev / (nsf * e)
+            x2 += x2s
+            df += nsf / max(nsf - 1.0, 1.0) * ((oa - 1) * (ob - 1))
+            n_inf += nsf
+            active = 1
+        for p in range(oa):
+            na[la[p]] = 0
+        for q in range(ob):
+            nb[lb[q]] = 0
+        for k in range(lo, hi):
+            row = rows[items[k]]
+            nab[X[i, row] * rj + X[j, row]] = 0
+    out[t, 0] = x2
+    out[t, 1] = df
+    out[t, 2] = n_inf
+    out[t, 3] = active
+
+
+@njit(cache=True, nogil=True)
+def _sort_small(v, n):
+    """Insertion sort of v[:n] (a stratum's observed values: a handful)."""
+    for k in range(1, n):
+        x = v[k]
+        m = k - 1
+        while m >= 0 and v[m] > x:
+            v[m + 1] = v[m]
+            m -= 1
+        v[m + 1] = x
+
+
+@njit(cache=True, nogil=True)
+def _bucket(ids, items, m, g, start, order):
+    """order[:m] = items[:m] stably sorted by ids (g values); start[:g + 1] = the bounds."""
+    for s in range(g + 1):
+        start[s] = 0
+    for k in range(m):
+        start[ids[k] + 1] += 1
+    for s in range(g):
+        start[s + 1] += start[s]
+    for k in range(m):
+        s = ids[k]
+        order[start[s]] = items[k]
+        start[s] += 1
+    for s in range(g, 0, -1):
+        start[s] = start[s - 1]
+    start[0] = 0
+
+
+@njit(cache=True, nogil=True)
 def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
-                  occ, ids, ids2, items, items2, code, start, order, nab, na, nb):
+                  occ, ids, ids2, items, items2, code, start, order, nab, na, nb, la, lb):
     """For each test t, conditioning set zs[z_start[t]:z_start[t+1]] (with the class), counted over
     `rows` with `weights`: out[t] = (X², df, n_inf, 1 if some stratum is active else 0).
 
     Strata in ascending (y, z_1, …, z_k) order, each stratum's cells in ascending (x_i, x_j) order;
     X² = Σ strata (Σ cells (n_s·n_ab − n_a·n_b)² / (n_s·n_a·n_b)), every sum in that order."""
-    ri = sizes[i]
-    rj = sizes[j]
     M = rows.shape[0]
     for t in range(z_start.shape[0] - 1):
         m = M
@@ -79,69 +170,80 @@ def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
             m, g = _extend(X, rows, a, sizes[a], ids, items, m, g, occ, code, ids2, items2, False)
             ids, ids2 = ids2, ids
             items, items2 = items2, items
-        # the items of each stratum, strata in order (a counting sort)
-        for s in range(g + 1):
-            start[s] = 0
-        for k in range(m):
-            start[ids[k] + 1] += 1
-        for s in range(g):
-            start[s + 1] += start[s]
-        for k in range(m):
-            s = ids[k]
-            order[start[s]] = items[k]
-            start[s] += 1
-        x2 = 0.0
-        df = 0.0
-        n_inf = 0.0
-        active = 0
-        lo = 0
-        for s in range(g):
-            hi = start[s]
-            ns = 0
-            for k in range(lo, hi):
-                row = rows[order[k]]
-                w = weights[order[k]]
-                a = X[i, row]
-                b = X[j, row]
-                nab[a * rj + b] += w
-                na[a] += w
-                nb[b] += w
-                ns += w
-            oa = 0
-            for a in range(ri):
-                if na[a] > 0:
-                    oa += 1
-            ob = 0
-            for b in range(rj):
-                if nb[b] > 0:
-                    ob += 1
-            d = (oa - 1) * (ob - 1)
-            if d > 0:
-                nsf = float(ns)
-                x2s = 0.0
-                for a in range(ri):
-                    if na[a] > 0:
-                        for b in range(rj):
-                            if nb[b] > 0:
-                                e = float(na[a]) * float(nb[b])
-                                dev = nsf * float(nab[a * rj + b]) - e
-                                x2s += dev * dev / (nsf * e)
-                x2 += x2s
-                df += nsf / max(nsf - 1.0, 1.0) * d
-                n_inf += nsf
-                active = 1
-            for k in range(lo, hi):
-                row = rows[order[k]]
-                a = X[i, row]
-                b = X[j, row]
-                nab[a * rj + b] = 0
-                na[a] = 0
-                nb[b] = 0
-            lo = hi
-        out[t, 0] = x2
-        out[t, 1] = df
-        out[t, 2] = n_inf
-        out[t, 3] = active
+        _bucket(ids, items, m, g, start, order)
+        _sum_strata(X, rows, weights, i, j, sizes[j], order, start, g, nab, na, nb, la, lb, out, t)
+
+
+@njit(cache=True, nogil=True)
+def _refine(X, rows, a, r, prev, g, nxt, occ, code, major):
+    """nxt = the numbering `prev` (g strata, −1: dropped) refined by attribute a (r values), in
+    ascending (old, value) order, or (value, old) with `major`; configurations met once dropped.
+    Returns the new number of strata."""
+    M = rows.shape[0]
+    for t in range(M):
+        if prev[t] >= 0:
+            v = X[a, rows[t]]
+            c = v * g + prev[t] if major else prev[t] * r + v
+            code[t] = c
+            occ[c] += 1
+    G = g * r
+    k = 0
+    for c in range(G):
+        if occ[c] >= 2:
+            occ[c] = k
+            k += 1
+        else:
+            occ[c] = -1
+    for t in range(M):
+        nxt[t] = occ[code[t]] if prev[t] >= 0 else -1
+    for c in range(G):
+        occ[c] = 0
+    return k
+
+
+@njit(cache=True, nogil=True)
+def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
+                     occ, ids, items, code, start, order, nab, na, nb, la, lb):
+    """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step):
+    each subset's strata from the numbering of its prefix (with the class) and of its suffix,
+    in the same order as `x2_statistics`, so the values are the same bits."""
+    k = C.shape[0]
+    M = rows.shape[0]
+    P = np.empty((k, M), dtype=np.int64)  # P[m]: strata of (y, C[:m])
+    gP = np.empty(k, dtype=np.int64)
+    for t in range(M):
+        P[0, t] = y[rows[t]]
+    gP[0] = n_classes
+    for m in range(1, k):
+        gP[m] = _refine(X, rows, C[m - 1], sizes[C[m - 1]], P[m - 1], gP[m - 1], P[m], occ, code, False)
+    S = np.empty((k + 1, M), dtype=np.int64)  # S[m]: strata of C[m:]
+    gS = np.empty(k + 1, dtype=np.int64)
+    for t in range(M):
+        S[k, t] = 0
+    gS[k] = 1
+    for m in range(k - 1, 0, -1):
+        gS[m] = _refine(X, rows, C[m], sizes[C[m]], S[m + 1], gS[m + 1], S[m], occ, code, True)
+    for t in range(drop.shape[0]):
+        m = drop[t]
+        p, s = P[m], S[m + 1]
+        n = 0
+        for u in range(M):  # the items of both numberings, in stratum-of-suffix order
+            if p[u] >= 0 and s[u] >= 0:
+                items[n] = u
+                ids[n] = s[u]
+                n += 1
+        _bucket(ids, items, n, gS[m + 1], start, order)
+        for u in range(n):  # then stably by prefix: sorted by (prefix, suffix)
+            items[u] = order[u]
+            ids[u] = p[order[u]]
+        _bucket(ids, items, n, gP[m], start, order)
+        g = 0
+        for u in range(n):  # a stratum is a run of equal (prefix, suffix)
+            if u == 0 or p[order[u]] != p[order[u - 1]] or s[order[u]] != s[order[u - 1]]:
+                start[g] = u
+                g += 1
+        start[g] = n
+        _sum_strata(X, rows, weights, i, j, sizes[j], order, start, g, nab, na, nb, la, lb, out, t)
 
 
 @njit(cache=True, nogil=True)

@@ -130,14 +130,22 @@ class X2Test:
             f = self._frame = (i, j, frozenset(C0), rep, weight)
             covered = True
         rows, weights = (f[3], f[4]) if covered and f is not None else self._rows
+        out = np.empty((len(Zs), 4))
+        s = self._scratch
+        C = tuple(sorted(set().union(*Zs)))
+        if len(Zs) > 1 and all(len(Z) == len(C) - 1 for Z in Zs):  # a Greedy step: C without one each
+            drop = np.fromiter((next(k for k, (a, b) in enumerate(zip(Z + (-1,), C)) if a != b) for Z in Zs),
+                               dtype=np.int64, count=len(Zs))
+            x2_kernels.x2_leave_one_out(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
+                                        np.asarray(C, dtype=np.int64), drop, out, s.occ, s.ids, s.items, s.code,
+                                        s.start, s.order, s.nab, s.na, s.nb, s.la, s.lb)
+            return out
         zs = np.fromiter((a for Z in Zs for a in Z), dtype=np.int64)
         z_start = np.zeros(len(Zs) + 1, dtype=np.int64)
         np.cumsum([len(Z) for Z in Zs], out=z_start[1:])
-        out = np.empty((len(Zs), 4))
-        s = self._scratch
         x2_kernels.x2_statistics(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j, zs, z_start,
                                  out, s.occ, s.ids, s.ids2, s.items, s.items2, s.code, s.start, s.order,
-                                 s.nab, s.na, s.nb)
+                                 s.nab, s.na, s.nb, s.la, s.lb)
         return out
 
     def _outcomes(self, stats: np.ndarray) -> list[X2Outcome]:

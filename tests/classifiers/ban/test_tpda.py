@@ -53,6 +53,14 @@ def graph(n, edges):
 
 # -- AdjPath -------------------------------------------------------------------------------------
 
+def matrix(adj):
+    """The boolean adjacency matrix of a graph given as neighbour sets."""
+    m = np.zeros((len(adj), len(adj)), dtype=bool)
+    for v, ws in enumerate(adj):
+        m[v, sorted(ws)] = True
+    return m
+
+
 def _brute_adj_path(adj, x, y):
     """Nodes on some simple x–y path avoiding the edge x–y, by enumerating the paths."""
     out = set()
@@ -79,20 +87,20 @@ def test_adj_path_equals_path_enumeration(seed):
         g = [set(s) for s in adj]
         g[x].discard(y)
         g[y].discard(x)
-        assert adj_path(g, x, y) == _brute_adj_path(g, x, y), (x, y)
+        assert adj_path(matrix(g), x, y) == _brute_adj_path(g, x, y), (x, y)
 
 
 def test_adj_path_hand_worked():
     # 0–1–2–3 and 1–4 (a pendant), 0–5–3: the x–y paths of (0, 3) pass 1, 2 and 5, never 4
     g = graph(6, [(0, 1), (1, 2), (2, 3), (1, 4), (0, 5), (5, 3)])
-    assert adj_path(g, 0, 3) == {1, 2, 5}
+    assert adj_path(matrix(g), 0, 3) == {1, 2, 5}
     # to the pendant 4 every path ends 1–4, but reaches 1 either way round the cycle
-    assert adj_path(g, 0, 4) == {1, 2, 3, 5}
+    assert adj_path(matrix(g), 0, 4) == {1, 2, 3, 5}
     g[1].discard(2)
     g[2].discard(1)  # cut the cycle: 0–1–4 is the only path left from 0, and 2 reaches 4 via 3, 5, 0, 1
-    assert adj_path(g, 0, 4) == {1}
-    assert adj_path(g, 2, 4) == {0, 1, 3, 5}
-    assert adj_path(graph(4, [(0, 1), (2, 3)]), 0, 3) == set()
+    assert adj_path(matrix(g), 0, 4) == {1}
+    assert adj_path(matrix(g), 2, 4) == {0, 1, 3, 5}
+    assert adj_path(matrix(graph(4, [(0, 1), (2, 3)])), 0, 3) == set()
 
 
 # -- Greedy --------------------------------------------------------------------------------------
