@@ -149,17 +149,16 @@ class X2Test:
         return out
 
     def _outcomes(self, stats: np.ndarray) -> list[X2Outcome]:
-        """Items 4–6 for each row of `stats`: the sufficiency rule, the decision and the ranking
-        key (scipy's incomplete gamma once per batch)."""
-        x2, df, n_inf, active = stats.T
-        informative = (active > 0) & (n_inf >= self.min_rows_per_df * df * (1.0 - 1e-12))
-        tested = informative & (x2 > 0.0)
-        a, x = 0.5 * df[tested], 0.5 * x2[tested]
-        q = np.ones(x2.shape[0])
-        q[tested] = gammaincc(a, x)
+        """Items 4–6 for each row of `stats`: the sufficiency rule, the decision and the ranking key."""
         out = []
-        for x2k, dfk, inf, tk, qk in zip(x2.tolist(), df.tolist(), informative.tolist(), tested.tolist(), q.tolist()):
-            log_p = _log_sf(0.5 * dfk, 0.5 * x2k, qk) if tk else 0.0
-            out.append(X2Outcome(independent=qk >= self.alpha, key=(tie_value(-log_p), tie_value(x2k)),
-                                 informative=inf, x2=x2k, df=dfk, log_p=log_p))
+        for x2, df, n_inf, active in stats.tolist():
+            informative = active > 0 and n_inf >= self.min_rows_per_df * df * (1.0 - 1e-12)
+            if informative and x2 > 0.0:
+                q = float(gammaincc(0.5 * df, 0.5 * x2))
+                log_p = _log_sf(0.5 * df, 0.5 * x2, q)
+            else:
+                q = 1.0
+                log_p = 0.0
+            out.append(X2Outcome(independent=q >= self.alpha, key=(tie_value(-log_p), tie_value(x2)),
+                                 informative=informative, x2=x2, df=df, log_p=log_p))
         return out
