@@ -101,7 +101,7 @@ class X2Test:
         new = [Z for Z in dict.fromkeys(Zs) if (i, j, Z) not in self.cache]
         if new:
             self.cache.update(((i, j, Z), o) for Z, o in
-                              zip(new, self._outcomes(self._statistics(i, j, new, frame=len(Zs) > 1))))
+                              zip(new, self._outcomes(self._statistics(i, j, new, frame=len(Zs) > 1 or len(Zs[0]) > 1))))
         return [self.cache[(i, j, Z)] for Z in Zs]
 
     def statistic(self, i: int, j: int, Z: tuple[int, ...]) -> tuple[float, float, float, bool]:
