@@ -247,24 +247,33 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
 
 
 @njit(cache=True, nogil=True)
-def frame_rows(X, y, n_classes, sizes, C0, i, j, occ, ids, ids2, items, items2, code):
-    """The distinct rows of (Y, C0, X_i, X_j) in ascending order of that configuration: (one
-    representative row of each, its number of rows)."""
+def frame_rows(X, y, n_classes, sizes, C0, i, j, occ, ids, ids2):
+    """The distinct rows of (Y, C0, X_i, X_j) in the order of their first row: (that row, the
+    number of rows). The order is free: the tests number their strata by value, not by item."""
     n = X.shape[1]
-    m = n
-    g = n_classes
     for k in range(n):
-        items[k] = k
         ids[k] = y[k]
-    every = np.arange(n)
+    g = n_classes
     for q in range(C0.shape[0] + 2):
         a = C0[q] if q < C0.shape[0] else i if q == C0.shape[0] else j
-        m, g = _extend(X, every, a, sizes[a], ids, items, m, g, occ, code, ids2, items2, True)
+        r = sizes[a]
+        col = X[a]
+        nxt = 0
+        for k in range(n):
+            c = ids[k] * r + col[k]
+            v = occ[c]
+            if v == 0:
+                nxt += 1
+                occ[c] = v = nxt
+            ids2[k] = v - 1
+        for k in range(n):
+            occ[ids[k] * r + col[k]] = 0
+        g = nxt
         ids, ids2 = ids2, ids
-        items, items2 = items2, items
     rep = np.empty(g, dtype=np.int64)
     weight = np.zeros(g, dtype=np.int64)
-    for k in range(m - 1, -1, -1):  # the first row of each configuration represents it
-        rep[ids[k]] = items[k]
+    for k in range(n):
+        if weight[ids[k]] == 0:
+            rep[ids[k]] = k
         weight[ids[k]] += 1
     return rep, weight

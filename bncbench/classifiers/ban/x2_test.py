@@ -125,8 +125,7 @@ class X2Test:
             C0 = sorted(set().union(*Zs))
             s = self._scratch
             rep, weight = x2_kernels.frame_rows(self._X, self._y, self._n_classes, self._sizes,
-                                                np.asarray(C0, dtype=np.int64), i, j,
-                                                s.occ, s.ids, s.ids2, s.items, s.items2, s.code)
+                                                np.asarray(C0, dtype=np.int64), i, j, s.occ, s.ids, s.ids2)
             f = self._frame = (i, j, frozenset(C0), rep, weight)
             covered = True
         rows, weights = (f[3], f[4]) if covered and f is not None else self._rows
