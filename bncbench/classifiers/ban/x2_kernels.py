@@ -60,9 +60,9 @@ def _extend(X, rows, a, r, ids, items, m, g, occ, code, ids2, items2, keep_singl
 
 
 @njit(cache=True, nogil=True)
-def _sum_strata(X, rows, weights, i, j, rj, items, bounds, g, nab, na, nb, la, lb, out, t):
-    """out[t] = (X², df, n_inf, active) of the strata items[bounds[s]:bounds[s+1]], s < g: strata
-    in the given order, each stratum's cells in ascending (x_i, x_j) order."""
+def _sum_strata(SA, SB, SW, rj, bounds, g, nab, na, nb, la, lb, out, t):
+    """out[t] = (X², df, n_inf, active) of the strata bounds[s]:bounds[s+1] of the items whose
+    x_i, x_j and weight are SA, SB, SW (in stratum order)."""
     x2 = 0.0
     df = 0.0
     n_inf = 0.0
@@ -70,16 +70,26 @@ def _sum_strata(X, rows, weights, i, j, rj, items, bounds, g, nab, na, nb, la, l
     for s in range(g):
         lo = bounds[s]
         hi = bounds[s + 1]
-        if hi - lo < 2:  # one distinct row: a single cell, no dependence
+        if hi - lo < 2:
+            continue
+        a0 = SA[lo]
+        b0 = SB[lo]
+        seen_a = False
+        seen_b = False
+        for k in range(lo + 1, hi):
+            seen_a = seen_a or SA[k] != a0
+            seen_b = seen_b or SB[k] != b0
+            if seen_a and seen_b:
+                break
+        if not (seen_a and seen_b):
             continue
         ns = 0
         oa = 0
         ob = 0
         for k in range(lo, hi):
-            row = rows[items[k]]
-            w = weights[items[k]]
-            a = X[i, row]
-            b = X[j, row]
+            w = SW[k]
+            a = SA[k]
+            b = SB[k]
             if na[a] == 0:
                 la[oa] = a
                 oa += 1
@@ -90,30 +100,28 @@ def _sum_strata(X, rows, weights, i, j, rj, items, bounds, g, nab, na, nb, la, l
             na[a] += w
             nb[b] += w
             ns += w
-        if oa > 1 and ob > 1:
-            _sort_small(la, oa)
-            _sort_small(lb, ob)
-            nsf = float(ns)
-            x2s = 0.0
-            for p in range(oa):
-                a = la[p]
-                naf = float(na[a])
-                for q in range(ob):
-                    b = lb[q]
-                    e = naf * float(nb[b])
-                    dev = nsf * float(nab[a * rj + b]) - e
-                    x2s += dev * dev / (nsf * e)
-            x2 += x2s
-            df += nsf / max(nsf - 1.0, 1.0) * ((oa - 1) * (ob - 1))
-            n_inf += nsf
-            active = 1
+        _sort_small(la, oa)
+        _sort_small(lb, ob)
+        nsf = float(ns)
+        x2s = 0.0
+        for p in range(oa):
+            a = la[p]
+            naf = float(na[a])
+            for q in range(ob):
+                b = lb[q]
+                e = naf * float(nb[b])
+                dev = nsf * float(nab[a * rj + b]) - e
+                x2s += dev * dev / (nsf * e)
+        x2 += x2s
+        df += nsf / max(nsf - 1.0, 1.0) * ((oa - 1) * (ob - 1))
+        n_inf += nsf
+        active = 1
         for p in range(oa):
             na[la[p]] = 0
         for q in range(ob):
             nb[lb[q]] = 0
         for k in range(lo, hi):
-            row = rows[items[k]]
-            nab[X[i, row] * rj + X[j, row]] = 0
+            nab[SA[k] * rj + SB[k]] = 0
     out[t, 0] = x2
     out[t, 1] = df
     out[t, 2] = n_inf
@@ -159,6 +167,9 @@ def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
     Strata in ascending (y, z_1, …, z_k) order, each stratum's cells in ascending (x_i, x_j) order;
     X² = Σ strata (Σ cells (n_s·n_ab − n_a·n_b)² / (n_s·n_a·n_b)), every sum in that order."""
     M = rows.shape[0]
+    SA = np.empty(M, dtype=np.int64)
+    SB = np.empty(M, dtype=np.int64)
+    SW = np.empty(M, dtype=np.int64)
     for t in range(z_start.shape[0] - 1):
         m = M
         g = n_classes
@@ -171,7 +182,12 @@ def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
             ids, ids2 = ids2, ids
             items, items2 = items2, items
         _bucket(ids, items, m, g, start, order)
-        _sum_strata(X, rows, weights, i, j, sizes[j], order, start, g, nab, na, nb, la, lb, out, t)
+        for u in range(m):
+            row = rows[order[u]]
+            SA[u] = X[i, row]
+            SB[u] = X[j, row]
+            SW[u] = weights[order[u]]
+        _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
 
 
 @njit(cache=True, nogil=True)
@@ -209,6 +225,9 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
     in the same order as `x2_statistics`, so the values are the same bits."""
     k = C.shape[0]
     M = rows.shape[0]
+    SA = np.empty(M, dtype=np.int64)
+    SB = np.empty(M, dtype=np.int64)
+    SW = np.empty(M, dtype=np.int64)
     P = np.empty((k, M), dtype=np.int64)  # P[m]: strata of (y, C[:m])
     gP = np.empty(k, dtype=np.int64)
     for t in range(M):
@@ -243,7 +262,12 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
                 start[g] = u
                 g += 1
         start[g] = n
-        _sum_strata(X, rows, weights, i, j, sizes[j], order, start, g, nab, na, nb, la, lb, out, t)
+        for u in range(n):
+            row = rows[order[u]]
+            SA[u] = X[i, row]
+            SB[u] = X[j, row]
+            SW[u] = weights[order[u]]
+        _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
 
 
 @njit(cache=True, nogil=True)
