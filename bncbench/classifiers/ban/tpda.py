@@ -35,7 +35,7 @@ class TPDA:
     def __init__(self, n: int, test: CITest):
         self.n = n
         self.test = test
-        self.many = getattr(test, "many", None)  # a test that computes a step's tests together
+        self.leave_one_out = getattr(test, "leave_one_out", None)  # a test that computes a step's tests together
         self.adj = [set() for _ in range(n)]
         self.cut_sets: dict[tuple[int, int], tuple[int, ...]] = {}
         self.info: dict = {}
@@ -79,7 +79,7 @@ class TPDA:
         s = out.key
         while len(cur) > 1:
             subs = [cur[:k] + cur[k + 1:] for k in range(len(cur))]  # removing cur[k], ascending
-            outs = self.many(x, y, subs) if self.many else [self.test(x, y, sub) for sub in subs]
+            outs = self.leave_one_out(x, y, cur) if self.leave_one_out else [self.test(x, y, sub) for sub in subs]
             best = 0
             for k in range(1, len(subs)):
                 if outs[k].key < outs[best].key:

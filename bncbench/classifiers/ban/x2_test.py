@@ -94,14 +94,15 @@ class X2Test:
         return self.many(i, j, [Z])[0]
 
     def many(self, i: int, j: int, Zs: list[tuple[int, ...]]) -> list[X2Outcome]:
-        """The tests T(i, j | Z) for each Z (sorted tuples), the uncached ones computed together
-        (several: over the frame of their union)."""
+        """The tests T(i, j | Z) for each Z (sorted tuples), the uncached ones computed together;
+        several, or one of two or more attributes (a Greedy call's first test: its steps follow),
+        over the frame of their union."""
         if i > j:
             i, j = j, i
         new = [Z for Z in dict.fromkeys(Zs) if (i, j, Z) not in self.cache]
         if new:
-            self.cache.update(((i, j, Z), o) for Z, o in
-                              zip(new, self._outcomes(self._statistics(i, j, new, frame=len(Zs) > 1 or len(Zs[0]) > 1))))
+            stats = self._statistics(i, j, new, frame=len(new) > 1 or len(new[0]) > 1)
+            self.cache.update(((i, j, Z), o) for Z, o in zip(new, self._outcomes(stats)))
         return [self.cache[(i, j, Z)] for Z in Zs]
 
     def statistic(self, i: int, j: int, Z: tuple[int, ...]) -> tuple[float, float, float, bool]:
@@ -115,33 +116,46 @@ class X2Test:
         out = self._statistics(min(i, j), max(i, j), Zs, frame)
         return [(float(x2), float(df), float(n_inf), bool(act)) for x2, df, n_inf, act in out.tolist()]
 
-    def _statistics(self, i: int, j: int, Zs: list[tuple[int, ...]], frame: bool) -> np.ndarray:
-        """(n_tests, 4) array of X², df, n_inf, active. A frame (the distinct rows of the union of
-        the Zs with Y, X_i and X_j, weighted) is made when asked and kept while later sets of the
-        same pair fall inside it."""
+    def leave_one_out(self, i: int, j: int, C: tuple[int, ...]) -> list[X2Outcome]:
+        """The tests T(i, j | C ∖ {C[k]}) for k = 0, 1, … (one Greedy step; C sorted, two or more
+        attributes), the uncached ones computed together over the frame of C."""
+        if i > j:
+            i, j = j, i
+        subs = [C[:k] + C[k + 1:] for k in range(len(C))]
+        drop = [k for k, Z in enumerate(subs) if (i, j, Z) not in self.cache]
+        if drop:
+            rows, weights = self._domain(i, j, C, frame=True)
+            out = np.empty((len(drop), 4))
+            s = self._scratch
+            x2_kernels.x2_leave_one_out(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
+                                        np.array(C, dtype=np.int64), np.array(drop, dtype=np.int64), out,
+                                        s.occ, s.ids, s.items, s.code, s.start, s.order, s.nab, s.na, s.nb,
+                                        s.la, s.lb)
+            self.cache.update(((i, j, subs[k]), o) for k, o in zip(drop, self._outcomes(out)))
+        return [self.cache[(i, j, Z)] for Z in subs]
+
+    def _domain(self, i: int, j: int, C: tuple[int, ...], frame: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The items a test of (i, j) given subsets of C counts, and their weights: the frame of the
+        pair (the distinct rows of Y, C, X_i and X_j) when asked, or when the current one holds C;
+        else the training rows. The frame is kept for the next tests."""
         f = self._frame
-        covered = f is not None and (f[0], f[1]) == (i, j) and all(f[2].issuperset(Z) for Z in Zs)
-        if frame and not covered:
-            C0 = sorted(set().union(*Zs))
+        if f is None or (f[0], f[1]) != (i, j) or not f[2].issuperset(C):
+            if not frame:
+                return self._rows
             s = self._scratch
             rep, weight = x2_kernels.frame_rows(self._X, self._y, self._n_classes, self._sizes,
-                                                np.asarray(C0, dtype=np.int64), i, j, s.occ, s.ids, s.ids2)
-            f = self._frame = (i, j, frozenset(C0), rep, weight)
-            covered = True
-        rows, weights = (f[3], f[4]) if covered and f is not None else self._rows
-        out = np.empty((len(Zs), 4))
-        s = self._scratch
-        C = tuple(sorted(set().union(*Zs)))
-        if len(Zs) > 1 and all(len(Z) == len(C) - 1 for Z in Zs):  # a Greedy step: C without one each
-            drop = np.fromiter((next(k for k, (a, b) in enumerate(zip(Z + (-1,), C)) if a != b) for Z in Zs),
-                               dtype=np.int64, count=len(Zs))
-            x2_kernels.x2_leave_one_out(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
-                                        np.asarray(C, dtype=np.int64), drop, out, s.occ, s.ids, s.items, s.code,
-                                        s.start, s.order, s.nab, s.na, s.nb, s.la, s.lb)
-            return out
+                                                np.array(C, dtype=np.int64), i, j, s.occ, s.ids, s.ids2)
+            f = self._frame = (i, j, frozenset(C), rep, weight)
+        return f[3], f[4]
+
+    def _statistics(self, i: int, j: int, Zs: list[tuple[int, ...]], frame: bool) -> np.ndarray:
+        """(n_tests, 4) array of X², df, n_inf, active, counted over `_domain`."""
+        rows, weights = self._domain(i, j, tuple(sorted(set().union(*Zs))), frame)
         zs = np.fromiter((a for Z in Zs for a in Z), dtype=np.int64)
         z_start = np.zeros(len(Zs) + 1, dtype=np.int64)
         np.cumsum([len(Z) for Z in Zs], out=z_start[1:])
+        out = np.empty((len(Zs), 4))
+        s = self._scratch
         x2_kernels.x2_statistics(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j, zs, z_start,
                                  out, s.occ, s.ids, s.ids2, s.items, s.items2, s.code, s.start, s.order,
                                  s.nab, s.na, s.nb, s.la, s.lb)
