@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 JOBS ?= $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
 # Data: bncbench itself searches BNCBENCH_MIRROR, else ../shared/uci beside this checkout (docs/cli.md: Data and cache folders).
 
-.PHONY: run test lint mutants bench stan70 ait36 aode22 kban clean
+.PHONY: run test test-boundscheck lint mutants bench stan70 ait36 aode22 kban clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,14 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q
+
+# BAN's compiled kernels with numba's bounds checks (docs/testing.md: Bounds checks), compiled into
+# a numba cache of their own: numba's cache key leaves the flag out, so the checked and unchecked
+# builds must not share one
+test-boundscheck: $(VENV)/.installed
+	cache=$$(mktemp -d) && NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$$cache $(PY) -m pytest -q \
+	  tests/classifiers/ban/test_x2_kernels.py tests/classifiers/ban/test_x2_test.py; \
+	  status=$$?; rm -rf "$$cache"; exit $$status
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check bncbench tests

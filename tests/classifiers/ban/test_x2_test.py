@@ -1,6 +1,8 @@
 """The CI test of BAN(method="tpda") (docs/algorithms.md §4.7 "CI test", items 1–6): Pearson's X²
 within strata, the permutation-mean degrees of freedom, the sufficiency rule and ln p, each against
-a plain textbook computation or a closed form."""
+a plain textbook computation or a closed form. The statistic's check also runs on the numpy
+reference of tests/oracles/ban/x2_numpy.py (both its counting paths), the oracle of the kernel's
+differential test (test_x2_kernels.py)."""
 
 from __future__ import annotations
 
@@ -14,13 +16,14 @@ from scipy.stats import chi2
 
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.x2_test import X2Test, log_chi2_sf
+from tests.oracles.ban.x2_numpy import NumpyX2Test
 
 
-def _test(X, y, alpha=0.01, rows_per_df=5.0):
+def _test(X, y, alpha=0.01, rows_per_df=5.0, cls=X2Test):
     X = np.asarray(X, dtype=np.int64)
     y = np.asarray(y, dtype=np.int64)
     T = EntropyTerms(X, y, X.max(axis=0) + 1, int(y.max()) + 1)
-    return X2Test(T, alpha, rows_per_df)
+    return cls(T, alpha, rows_per_df)
 
 
 def textbook(X, y, i, j, Z):
@@ -49,18 +52,18 @@ def textbook(X, y, i, j, Z):
     return x2, df, n_inf
 
 
-@pytest.mark.parametrize("table", ["auto", "dense", "sparse"])
+@pytest.mark.parametrize("impl", ["kernel", "reference-dense", "reference-sparse"])
 @pytest.mark.parametrize("seed", range(12))
-def test_statistic_equals_textbook(seed, table, monkeypatch):
-    if table != "auto":  # force one of the two counting paths
-        monkeypatch.setattr(X2Test, "DENSE_CELLS_PER_ROW", 10**9 if table == "dense" else -10**9)
+def test_statistic_equals_textbook(seed, impl, monkeypatch):
+    if impl != "kernel":  # the numpy reference, one of its two counting paths forced
+        monkeypatch.setattr(NumpyX2Test, "DENSE_CELLS_PER_ROW", 10**9 if impl == "reference-dense" else -10**9)
     rng = np.random.default_rng(seed)
     n, d = int(rng.integers(8, 400)), 5
     X = rng.integers(0, rng.integers(2, 5, size=d), size=(n, d))
     X[:, 3] = (X[:, 0] + rng.integers(0, 2, n)) % 3  # a dependent pair
     y = rng.integers(0, 3, n)
     y[y == 1] = 2 if seed % 3 == 0 else 1  # some cases with a class without rows
-    t = _test(X, y)
+    t = _test(X, y, cls=X2Test if impl == "kernel" else NumpyX2Test)
     for i, j, Z in [(0, 1, ()), (0, 3, ()), (0, 3, (1,)), (1, 2, (0, 4)), (2, 4, (0, 1, 3)), (0, 3, (1, 2, 4))]:
         x2, df, n_inf, active = t.statistic(i, j, Z)
         want = textbook(X.tolist(), y.tolist(), i, j, Z)

@@ -82,6 +82,10 @@ class NumpyX2Test:
                 self.cache[(i, j, Z)] = self._outcome(*stat)
         return [self.cache[(i, j, Z)] for Z in Zs]
 
+    def leave_one_out(self, i: int, j: int, C: tuple[int, ...]) -> list[X2Outcome]:
+        """The tests T(i, j | C ∖ {C[k]}) for k = 0, 1, … (one Greedy step), by `many`."""
+        return self.many(i, j, [C[:k] + C[k + 1:] for k in range(len(C))])
+
     def statistic(self, i: int, j: int, Z: tuple[int, ...]) -> tuple[float, float, float, bool]:
         """(X², df, n_inf, some stratum active) of items 1–3."""
         return self.statistics(i, j, [Z])[0]
