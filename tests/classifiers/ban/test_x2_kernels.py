@@ -92,7 +92,7 @@ def test_statistics_equal_the_reference(seed):
             for Z, g, w in zip(Zs, got, want):
                 assert_same_statistic(g, w, (seed, i, j, Z, frame))
         one = X2Test(T)
-        for Z in Zs:  # one at a time, over the rows (or a frame kept from a larger set)
+        for Z in Zs:  # one at a time, over the training rows, the pair given as (j, i)
             assert_same_statistic(one.statistic(j, i, Z), NumpyX2Test(T).statistic(i, j, Z), (seed, i, j, Z))
 
 
