@@ -36,6 +36,7 @@ class TPDA:
         self.n = n
         self.test = test
         self.leave_one_out = getattr(test, "leave_one_out", None)  # a test that computes a step's tests together
+        self.drafting = getattr(test, "drafting", None)  # … and the drafting phase's
         self.adj = [set() for _ in range(n)]
         self.cut_sets: dict[tuple[int, int], tuple[int, ...]] = {}
         self.info: dict = {}
@@ -121,7 +122,9 @@ class TPDA:
         """Phases 1–4: drafting (pairs dependent given Y by `draft_key` descending, ties
         lexicographic), thickening, thinning passes 1 and 2."""
         n = self.n
-        dependent = [(i, j) for i in range(n) for j in range(i + 1, n) if not self.test(i, j, ()).independent]
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        outs = self.drafting(pairs) if self.drafting else [self.test(i, j, ()) for i, j in pairs]
+        dependent = [p for p, o in zip(pairs, outs) if not o.independent]
         dependent.sort(key=lambda p: -draft_key(*p))  # stable: lexicographic among ties
         comp = list(range(n))  # union–find: the drafting graph is a forest
 

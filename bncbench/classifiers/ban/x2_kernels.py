@@ -27,6 +27,9 @@ class Scratch:
         self.nb = np.zeros(max(max_size, 1), dtype=np.int64)
         self.la = np.empty(max(max_size, 1), dtype=np.int64)
         self.lb = np.empty(max(max_size, 1), dtype=np.int64)
+        self.cells = np.zeros(max(n_classes, 1) * max(max_size, 1) ** 2, dtype=np.int64)
+        self.hist = np.zeros(rows + 1, dtype=np.int64)
+        self.terms = np.empty(rows, dtype=np.float64)
 
 
 @njit(cache=True, nogil=True)
@@ -301,3 +304,99 @@ def frame_rows(X, y, n_classes, sizes, C0, i, j, occ, ids, ids2):
             rep[ids[k]] = k
         weight[ids[k]] += 1
     return rep, weight
+
+
+@njit(cache=True, nogil=True)
+def _block_sum(a, lo, n):
+    """a[lo:lo + n] summed as numpy sums a block of at most 128 values (8 accumulators)."""
+    if n < 8:
+        res = 0.0
+        for k in range(lo, lo + n):
+            res += a[k]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    k = 8
+    while k < n - n % 8:
+        r0 += a[lo + k]
+        r1 += a[lo + k + 1]
+        r2 += a[lo + k + 2]
+        r3 += a[lo + k + 3]
+        r4 += a[lo + k + 4]
+        r5 += a[lo + k + 5]
+        r6 += a[lo + k + 6]
+        r7 += a[lo + k + 7]
+        k += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while k < n:
+        res += a[lo + k]
+        k += 1
+    return res
+
+
+@njit(cache=True, nogil=True)
+def _pairwise_sum(a, n):
+    """a[0] + … + a[n − 1] in numpy's pairwise order (np.sum of a contiguous float64 array: blocks of
+    at most 128 values, halves above, the left half first), so the sum is numpy's to the bit. An
+    explicit stack: numba's disk cache does not take recursive functions."""
+    seg_lo = np.empty(128, dtype=np.int64)
+    seg_n = np.empty(128, dtype=np.int64)
+    seg_open = np.empty(128, dtype=np.bool_)
+    vals = np.empty(128)
+    seg_lo[0], seg_n[0], seg_open[0] = 0, n, False
+    top = 1
+    nv = 0
+    while top > 0:
+        top -= 1
+        lo, m, opened = seg_lo[top], seg_n[top], seg_open[top]
+        if m <= 128:
+            vals[nv] = _block_sum(a, lo, m)
+            nv += 1
+        elif opened:  # both halves summed: left + right
+            nv -= 1
+            vals[nv - 1] = vals[nv - 1] + vals[nv]
+        else:
+            half = m // 2
+            half -= half % 8
+            seg_lo[top], seg_n[top], seg_open[top] = lo, m, True
+            seg_lo[top + 1], seg_n[top + 1], seg_open[top + 1] = lo + half, m - half, False
+            seg_lo[top + 2], seg_n[top + 2], seg_open[top + 2] = lo, half, False
+            top += 3
+    return vals[0]
+
+
+@njit(cache=True, nogil=True)
+def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
+             start, order, nab, na, nb, la, lb, cells, hist, terms):
+    """The drafting tests T(i, j | ∅) of each pair (i, j) in `pairs`, over the training rows, the same
+    bits as `x2_statistics`; and entropy[t] = Σ N(y, x_i, x_j) ln N(y, x_i, x_j) over the cells,
+    summed as `EntropyTerms` sums it (Σ_v m_v · v ln v, v ascending, numpy's pairwise order)."""
+    N = X.shape[1]
+    every = np.arange(N)
+    _bucket(y, every, N, n_classes, start, order)
+    SA = np.empty(N, dtype=np.int64)
+    SB = np.empty(N, dtype=np.int64)
+    SW = np.ones(N, dtype=np.int64)
+    for t in range(pairs.shape[0]):
+        i, j = pairs[t, 0], pairs[t, 1]
+        rj = sizes[j]
+        R = sizes[i] * rj
+        for u in range(N):
+            row = order[u]
+            SA[u] = X[i, row]
+            SB[u] = X[j, row]
+        _sum_strata(SA, SB, SW, rj, start, n_classes, nab, na, nb, la, lb, out, t)
+        for c in range(n_classes):
+            for u in range(start[c], start[c + 1]):
+                cells[c * R + SA[u] * rj + SB[u]] += 1
+        top = 0
+        for q in range(n_classes * R):
+            v = cells[q]
+            if v > 0:
+                hist[v] += 1
+                top = max(top, v)
+                cells[q] = 0
+        for v in range(1, top + 1):
+            terms[v - 1] = float(hist[v]) * xlogx[v]
+            hist[v] = 0
+        entropy[t] = _pairwise_sum(terms, top)

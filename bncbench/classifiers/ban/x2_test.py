@@ -71,6 +71,7 @@ class X2Test:
         self.alpha = alpha
         self.min_rows_per_df = min_rows_per_df
         self.cache: dict[tuple[int, int, tuple[int, ...]], X2Outcome] = {}
+        self._terms = terms
         n, n_attrs = terms.n, len(terms._cols)
         self._X = np.stack(terms._cols) if n_attrs else np.zeros((0, n), dtype=np.int64)
         self._y = terms._y
@@ -115,6 +116,22 @@ class X2Test:
         their union (the same values: the sums' order does not depend on the rows counted)."""
         out = self._statistics(min(i, j), max(i, j), Zs, frame)
         return [(float(x2), float(df), float(n_inf), bool(act)) for x2, df, n_inf, act in out.tolist()]
+
+    def drafting(self, pairs: list[tuple[int, int]]) -> list[X2Outcome]:
+        """T(i, j | ∅) for each pair i < j (the drafting phase), the uncached ones computed together;
+        the entropy term of (Y, X_i, X_j) that the drafting key needs, counted on the way, goes to
+        the `EntropyTerms` cache."""
+        new = [p for p in pairs if (p[0], p[1], ()) not in self.cache]
+        if new:
+            out = np.empty((len(new), 4))
+            entropy = np.empty(len(new))
+            s = self._scratch
+            x2_kernels.x2_pairs(self._X, self._y, self._n_classes, self._sizes,
+                                np.array(new, dtype=np.int64).reshape(-1, 2), out, entropy, self._terms._xlogx,
+                                s.start, s.order, s.nab, s.na, s.nb, s.la, s.lb, s.cells, s.hist, s.terms)
+            self.cache.update(((i, j, ()), o) for (i, j), o in zip(new, self._outcomes(out)))
+            self._terms._cache.update(zip(new, entropy.tolist()))
+        return [self.cache[(i, j, ())] for i, j in pairs]
 
     def leave_one_out(self, i: int, j: int, C: tuple[int, ...]) -> list[X2Outcome]:
         """The tests T(i, j | C ∖ {C[k]}) for k = 0, 1, … (one Greedy step; C sorted, two or more
