@@ -119,6 +119,32 @@ def test_outcomes_and_greedy_steps_equal_the_reference(seed):
     assert (got.distinct_tests, got.tests_lacking_data) == (want.distinct_tests, want.tests_lacking_data)
 
 
+def drafting_data(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """`random_data` for odd seeds; for even ones 50–3000 rows of 5 correlated attributes (cells of
+    many rows: long sums of entropy terms)."""
+    if seed % 2:
+        return random_data(seed)
+    rng = np.random.default_rng(seed)
+    X, y, cards = correlated_codes(rng, int(rng.integers(50, 3000)), 5, 3, 0.0, parents=2)
+    return X, y, cards, 3
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_drafting_equals_the_reference_and_entropy_terms(seed):
+    # the drafting phase's tests T(i, j | ∅) of every pair in one call, against the reference's
+    # tests one by one; the (Y, X_i, X_j) entropy term it leaves in the EntropyTerms cache for the
+    # drafting key I(X_i; X_j | Y) is the one EntropyTerms computes itself, to the bit
+    X, y, sizes, C = drafting_data(seed)
+    pairs = list(itertools.combinations(range(X.shape[1]), 2))
+    T, fresh = EntropyTerms(X, y, sizes, C), EntropyTerms(X, y, sizes, C)
+    got, want = X2Test(T), NumpyX2Test(fresh)
+    for (i, j), g in zip(pairs, got.drafting(pairs)):
+        assert_same_outcome(g, want(i, j, ()), (seed, i, j))
+        assert T.cmi(i, j, ()).approx == fresh.cmi(i, j, ()).approx, (seed, i, j)
+        assert T._cache[(i, j)] == fresh._cache[(i, j)], (seed, i, j)
+    assert_same_cache(got.cache, want.cache)
+
+
 def test_leave_one_out_of_a_cold_test_object_equals_the_reference():
     # a Greedy step as the first call on a pair (no frame yet) and after a step of another pair
     X, y, cards = correlated_codes(np.random.default_rng(3), 300, 6, 3, 0.0, parents=2)
@@ -150,6 +176,9 @@ def test_statistic_does_not_depend_on_batch_domain_or_row_order(seed):
             "frame of one set": [X2Test(T).statistics(i, j, [Z], frame=True)[0] for Z in Zs],
             "rows permuted": [X2Test(Tp).statistic(i, j, Z) for Z in Zs],
         }
+        every = list(itertools.combinations(range(X.shape[1]), 2))
+        o = X2Test(T).drafting(every)[every.index((i, j))]  # the drafting phase's call: every pair
+        assert (o.x2, o.df) == alone[Zs.index(())][:2], (seed, i, j, "drafting")
         for name, got in batches.items():
             assert got == alone, (seed, i, j, name)  # bit for bit: == on the floats
         for Z, stat in zip(Zs, alone):  # inside Greedy's steps (over the frame of the larger set)
