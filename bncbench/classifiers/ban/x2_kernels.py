@@ -274,35 +274,45 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
 
 
 @njit(cache=True, nogil=True)
-def frame_rows(X, y, n_classes, sizes, C0, i, j, occ, ids, ids2):
-    """The distinct rows of (Y, C0, X_i, X_j) in the order of their first row: (that row, the
-    number of rows). The order is free: the tests number their strata by value, not by item."""
-    n = X.shape[1]
-    for k in range(n):
-        ids[k] = y[k]
-    g = n_classes
-    for q in range(C0.shape[0] + 2):
-        a = C0[q] if q < C0.shape[0] else i if q == C0.shape[0] else j
-        r = sizes[a]
-        col = X[a]
-        nxt = 0
-        for k in range(n):
-            c = ids[k] * r + col[k]
-            v = occ[c]
-            if v == 0:
-                nxt += 1
-                occ[c] = v = nxt
-            ids2[k] = v - 1
-        for k in range(n):
-            occ[ids[k] * r + col[k]] = 0
-        g = nxt
-        ids, ids2 = ids2, ids
+def _number_by(X, a, r, ids, out, occ):
+    """out = the numbering `ids` of the rows refined by attribute a (r values), configurations
+    numbered in the order of their first row (all kept). Returns their number."""
+    col = X[a]
+    nxt = 0
+    for k in range(ids.shape[0]):
+        c = ids[k] * r + col[k]
+        v = occ[c]
+        if v == 0:
+            nxt += 1
+            occ[c] = v = nxt
+        out[k] = v - 1
+    for k in range(ids.shape[0]):
+        occ[ids[k] * r + col[k]] = 0
+    return nxt
+
+
+@njit(cache=True, nogil=True)
+def number_rows(X, sizes, ids, attrs, out, occ):
+    """out[q] = the numbering `ids` of the rows refined by attrs[0], …, attrs[q] (`_number_by`);
+    returns the number of configurations after each."""
+    g = np.empty(attrs.shape[0], dtype=np.int64)
+    for q in range(attrs.shape[0]):
+        g[q] = _number_by(X, attrs[q], sizes[attrs[q]], ids if q == 0 else out[q - 1], out[q], occ)
+    return g
+
+
+@njit(cache=True, nogil=True)
+def frame_rows(X, sizes, ids, i, j, occ, ids2, ids3):
+    """The distinct rows of (the numbering `ids` of the rows, X_i, X_j) in the order of their first
+    row: (that row, the number of rows). The order is free: the tests number strata by value."""
+    _number_by(X, i, sizes[i], ids, ids2, occ)
+    g = _number_by(X, j, sizes[j], ids2, ids3, occ)
     rep = np.empty(g, dtype=np.int64)
     weight = np.zeros(g, dtype=np.int64)
-    for k in range(n):
-        if weight[ids[k]] == 0:
-            rep[ids[k]] = k
-        weight[ids[k]] += 1
+    for k in range(ids3.shape[0]):
+        if weight[ids3[k]] == 0:
+            rep[ids3[k]] = k
+        weight[ids3[k]] += 1
     return rep, weight
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,6 +68,8 @@ class X2Test:
     """T(i, j | Z): is X_i ⊥ X_j | Z ∪ {Y}? (§4.7 items 1–7), each distinct test computed once, the
     counting and the statistic in the compiled kernels of `x2_kernels`."""
 
+    PREFIX_ROWS = 1 << 22  # rows' numberings of conditioning sets kept for frames (int64: 32 MB)
+
     def __init__(self, terms: EntropyTerms, alpha: float = 0.01, min_rows_per_df: float = 5.0):
         self.alpha = alpha
         self.min_rows_per_df = min_rows_per_df
@@ -80,6 +83,7 @@ class X2Test:
         self._scratch = x2_kernels.Scratch(n, self._n_classes, int(self._sizes.max(initial=1)))
         self._rows = (np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64))
         self._frame: tuple[int, int, frozenset[int], np.ndarray, np.ndarray] | None = None
+        self._prefixes: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()  # (Y, C)'s numbering of the rows
 
     @property
     def distinct_tests(self) -> int:
@@ -160,10 +164,30 @@ class X2Test:
             if not frame:
                 return self._rows
             s = self._scratch
-            rep, weight = x2_kernels.frame_rows(self._X, self._y, self._n_classes, self._sizes,
-                                                np.array(C, dtype=np.int64), i, j, s.occ, s.ids, s.ids2)
+            rep, weight = x2_kernels.frame_rows(self._X, self._sizes, self._numbering(C), i, j, s.occ, s.ids, s.ids2)
             f = self._frame = (i, j, frozenset(C), rep, weight)
         return f[3], f[4]
+
+    def _numbering(self, C: tuple[int, ...]) -> np.ndarray:
+        """The rows' numbering by their configuration of (Y, C), from the longest prefix of C whose
+        numbering is kept; the new prefixes' numberings are kept (the oldest dropped past
+        `PREFIX_ROWS` rows)."""
+        k = len(C)
+        while k and C[:k] not in self._prefixes:
+            k -= 1
+        base = self._prefixes[C[:k]] if k else self._y
+        if k:
+            self._prefixes.move_to_end(C[:k])
+        if k == len(C):
+            return base
+        out = np.empty((len(C) - k, base.shape[0]), dtype=np.int64)
+        x2_kernels.number_rows(self._X, self._sizes, base, np.array(C[k:], dtype=np.int64), out, self._scratch.occ)
+        n = base.shape[0]
+        while self._prefixes and (len(self._prefixes) + out.shape[0]) * n > self.PREFIX_ROWS:
+            self._prefixes.popitem(last=False)
+        for q in range(out.shape[0]):
+            self._prefixes[C[:k + q + 1]] = out[q]
+        return out[-1]
 
     def _statistics(self, i: int, j: int, Zs: list[tuple[int, ...]], frame: bool) -> np.ndarray:
         """(n_tests, 4) array of X², df, n_inf, active, counted over `_domain`."""
