@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
-from scipy.special import gammainc, gammaincc
+from scipy.special.cython_special import gammainc, gammaincc  # scipy's ufuncs, without the ufunc call's cost
 
 from bncbench.classifiers.ban import x2_kernels
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
@@ -21,14 +21,14 @@ def log_chi2_sf(x2: float, df: float) -> float:
     if x2 <= 0.0:
         return 0.0
     a, x = 0.5 * df, 0.5 * x2
-    return _log_sf(a, x, float(gammaincc(a, x)))
+    return _log_sf(a, x, gammaincc(a, x))
 
 
 def _log_sf(a: float, x: float, q: float) -> float:
     """ln Q(a, x) given q = Q(a, x) (scipy's value): from the lower tail near 1, the continued
     fraction below `_LOG_P_DIRECT`."""
     if q > 0.5:  # near 1: from the lower tail, so that ln p keeps its digits
-        return math.log1p(-float(gammainc(a, x)))
+        return math.log1p(-gammainc(a, x))
     if q >= _LOG_P_DIRECT:
         return math.log(q)
     tiny = 1e-300
@@ -51,8 +51,7 @@ def _log_sf(a: float, x: float, q: float) -> float:
     return -x + a * math.log(x) - math.lgamma(a) + math.log(h)
 
 
-@dataclass(frozen=True)
-class X2Outcome:
+class X2Outcome(NamedTuple):
     """One test's result: `independent`, its ranking key κ = (−ln p, X²) after the tie rounding of
     §0.3 (smaller = less dependent), and whether the data sufficed (`informative`)."""
 
@@ -208,7 +207,7 @@ class X2Test:
         for x2, df, n_inf, active in stats.tolist():
             informative = active > 0 and n_inf >= self.min_rows_per_df * df * (1.0 - 1e-12)
             if informative and x2 > 0.0:
-                q = float(gammaincc(0.5 * df, 0.5 * x2))
+                q = gammaincc(0.5 * df, 0.5 * x2)
                 log_p = _log_sf(0.5 * df, 0.5 * x2, q)
             else:
                 q = 1.0
