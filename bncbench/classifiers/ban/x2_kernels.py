@@ -12,7 +12,7 @@ class Scratch:
     """The kernels' working memory, allocated once per fit and left zeroed between calls where a
     kernel relies on it (`occ`, `nab`, `na`, `nb`)."""
 
-    def __init__(self, n_rows: int, n_classes: int, max_size: int):
+    def __init__(self, n_rows: int, n_classes: int, max_size: int, n_attrs: int):
         rows = max(n_rows, 1)
         self.occ = np.zeros(max(rows, n_classes) * max(max_size, 1) + 1, dtype=np.int64)
         self.ids = np.empty(rows, dtype=np.int64)
@@ -30,6 +30,11 @@ class Scratch:
         self.cells = np.zeros(max(n_classes, 1) * max(max_size, 1) ** 2, dtype=np.int64)
         self.hist = np.zeros(rows + 1, dtype=np.int64)
         self.terms = np.empty(rows, dtype=np.float64)
+        self.values = np.empty((3, rows), dtype=np.int64)  # x_i, x_j and weight of the items in stratum order
+        self.prefix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # a Greedy step's prefix numberings
+        self.suffix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # … and suffix numberings
+        self.stack = np.empty((3, 128), dtype=np.int64)  # `_pairwise_sum`'s segments
+        self.sums = np.empty(128)  # … and partial sums
 
 
 @njit(cache=True, nogil=True)
@@ -163,16 +168,14 @@ def _bucket(ids, items, m, g, start, order):
 
 @njit(cache=True, nogil=True)
 def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
-                  occ, ids, ids2, items, items2, code, start, order, nab, na, nb, la, lb):
+                  occ, ids, ids2, items, items2, code, start, order, nab, na, nb, la, lb, values):
     """For each test t, conditioning set zs[z_start[t]:z_start[t+1]] (with the class), counted over
     `rows` with `weights`: out[t] = (X², df, n_inf, 1 if some stratum is active else 0).
 
     Strata in ascending (y, z_1, …, z_k) order, each stratum's cells in ascending (x_i, x_j) order;
     X² = Σ strata (Σ cells (n_s·n_ab − n_a·n_b)² / (n_s·n_a·n_b)), every sum in that order."""
     M = rows.shape[0]
-    SA = np.empty(M, dtype=np.int64)
-    SB = np.empty(M, dtype=np.int64)
-    SW = np.empty(M, dtype=np.int64)
+    SA, SB, SW = values[0], values[1], values[2]
     for t in range(z_start.shape[0] - 1):
         m = M
         g = n_classes
@@ -222,23 +225,21 @@ def _refine(X, rows, a, r, prev, g, nxt, occ, code, major):
 
 @njit(cache=True, nogil=True)
 def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
-                     occ, ids, items, code, start, order, nab, na, nb, la, lb):
+                     occ, ids, items, code, start, order, nab, na, nb, la, lb, values, prefix, suffix):
     """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step):
     each subset's strata from the numbering of its prefix (with the class) and of its suffix,
     in the same order as `x2_statistics`, so the values are the same bits."""
     k = C.shape[0]
     M = rows.shape[0]
-    SA = np.empty(M, dtype=np.int64)
-    SB = np.empty(M, dtype=np.int64)
-    SW = np.empty(M, dtype=np.int64)
-    P = np.empty((k, M), dtype=np.int64)  # P[m]: strata of (y, C[:m])
+    SA, SB, SW = values[0], values[1], values[2]
+    P = prefix  # P[m][:M]: strata of (y, C[:m])
     gP = np.empty(k, dtype=np.int64)
     for t in range(M):
         P[0, t] = y[rows[t]]
     gP[0] = n_classes
     for m in range(1, k):
         gP[m] = _refine(X, rows, C[m - 1], sizes[C[m - 1]], P[m - 1], gP[m - 1], P[m], occ, code, False)
-    S = np.empty((k + 1, M), dtype=np.int64)  # S[m]: strata of C[m:]
+    S = suffix  # S[m][:M]: strata of C[m:]
     gS = np.empty(k + 1, dtype=np.int64)
     for t in range(M):
         S[k, t] = 0
@@ -345,20 +346,17 @@ def _block_sum(a, lo, n):
 
 
 @njit(cache=True, nogil=True)
-def _pairwise_sum(a, n):
+def _pairwise_sum(a, n, stack, vals):
     """a[0] + … + a[n − 1] in numpy's pairwise order (np.sum of a contiguous float64 array: blocks of
     at most 128 values, halves above, the left half first), so the sum is numpy's to the bit. An
     explicit stack: numba's disk cache does not take recursive functions."""
-    seg_lo = np.empty(128, dtype=np.int64)
-    seg_n = np.empty(128, dtype=np.int64)
-    seg_open = np.empty(128, dtype=np.bool_)
-    vals = np.empty(128)
-    seg_lo[0], seg_n[0], seg_open[0] = 0, n, False
+    seg_lo, seg_n, seg_open = stack[0], stack[1], stack[2]  # a segment: start, length, halves summed
+    seg_lo[0], seg_n[0], seg_open[0] = 0, n, 0
     top = 1
     nv = 0
     while top > 0:
         top -= 1
-        lo, m, opened = seg_lo[top], seg_n[top], seg_open[top]
+        lo, m, opened = seg_lo[top], seg_n[top], seg_open[top] > 0
         if m <= 128:
             vals[nv] = _block_sum(a, lo, m)
             nv += 1
@@ -368,25 +366,24 @@ def _pairwise_sum(a, n):
         else:
             half = m // 2
             half -= half % 8
-            seg_lo[top], seg_n[top], seg_open[top] = lo, m, True
-            seg_lo[top + 1], seg_n[top + 1], seg_open[top + 1] = lo + half, m - half, False
-            seg_lo[top + 2], seg_n[top + 2], seg_open[top + 2] = lo, half, False
+            seg_lo[top], seg_n[top], seg_open[top] = lo, m, 1
+            seg_lo[top + 1], seg_n[top + 1], seg_open[top + 1] = lo + half, m - half, 0
+            seg_lo[top + 2], seg_n[top + 2], seg_open[top + 2] = lo, half, 0
             top += 3
     return vals[0]
 
 
 @njit(cache=True, nogil=True)
 def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
-             start, order, nab, na, nb, la, lb, cells, hist, terms):
+             start, order, nab, na, nb, la, lb, cells, hist, terms, values, stack, sums):
     """The drafting tests T(i, j | ∅) of each pair (i, j) in `pairs`, over the training rows, the same
     bits as `x2_statistics`; and entropy[t] = Σ N(y, x_i, x_j) ln N(y, x_i, x_j) over the cells,
     summed as `EntropyTerms` sums it (Σ_v m_v · v ln v, v ascending, numpy's pairwise order)."""
     N = X.shape[1]
     every = np.arange(N)
     _bucket(y, every, N, n_classes, start, order)
-    SA = np.empty(N, dtype=np.int64)
-    SB = np.empty(N, dtype=np.int64)
-    SW = np.ones(N, dtype=np.int64)
+    SA, SB, SW = values[0], values[1], values[2]
+    SW[:] = 1
     for t in range(pairs.shape[0]):
         i, j = pairs[t, 0], pairs[t, 1]
         rj = sizes[j]
@@ -409,4 +406,4 @@ def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
         for v in range(1, top + 1):
             terms[v - 1] = float(hist[v]) * xlogx[v]
             hist[v] = 0
-        entropy[t] = _pairwise_sum(terms, top)
+        entropy[t] = _pairwise_sum(terms, top, stack, sums)

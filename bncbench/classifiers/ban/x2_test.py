@@ -79,7 +79,7 @@ class X2Test:
         self._y = terms._y
         self._n_classes = int(terms.n_classes)
         self._sizes = np.asarray(terms.sizes, dtype=np.int64)
-        self._scratch = x2_kernels.Scratch(n, self._n_classes, int(self._sizes.max(initial=1)))
+        self._scratch = x2_kernels.Scratch(n, self._n_classes, int(self._sizes.max(initial=1)), n_attrs)
         self._rows = (np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64))
         self._frame: tuple[int, int, frozenset[int], np.ndarray, np.ndarray] | None = None
         self._prefixes: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()  # (Y, C)'s numbering of the rows
@@ -131,7 +131,8 @@ class X2Test:
             s = self._scratch
             x2_kernels.x2_pairs(self._X, self._y, self._n_classes, self._sizes,
                                 np.array(new, dtype=np.int64).reshape(-1, 2), out, entropy, self._terms._xlogx,
-                                s.start, s.order, s.nab, s.na, s.nb, s.la, s.lb, s.cells, s.hist, s.terms)
+                                s.start, s.order, s.nab, s.na, s.nb, s.la, s.lb, s.cells, s.hist, s.terms, s.values,
+                                s.stack, s.sums)
             self.cache.update(((i, j, ()), o) for (i, j), o in zip(new, self._outcomes(out)))
             self._terms._cache.update(zip(new, entropy.tolist()))
         return [self.cache[(i, j, ())] for i, j in pairs]
@@ -150,7 +151,7 @@ class X2Test:
             x2_kernels.x2_leave_one_out(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
                                         np.array(C, dtype=np.int64), np.array(drop, dtype=np.int64), out,
                                         s.occ, s.ids, s.items, s.code, s.start, s.order, s.nab, s.na, s.nb,
-                                        s.la, s.lb)
+                                        s.la, s.lb, s.values, s.prefix, s.suffix)
             self.cache.update(((i, j, subs[k]), o) for k, o in zip(drop, self._outcomes(out)))
         return [self.cache[(i, j, Z)] for Z in subs]
 
@@ -198,7 +199,7 @@ class X2Test:
         s = self._scratch
         x2_kernels.x2_statistics(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j, zs, z_start,
                                  out, s.occ, s.ids, s.ids2, s.items, s.items2, s.code, s.start, s.order,
-                                 s.nab, s.na, s.nb, s.la, s.lb)
+                                 s.nab, s.na, s.nb, s.la, s.lb, s.values)
         return out
 
     def _outcomes(self, stats: np.ndarray) -> list[X2Outcome]:
