@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import importlib
 import itertools
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -286,6 +288,8 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "the HTML report names the bncbench version that wrote it",
     ("bncbench.evaluate.figures", "bncbench.data.catalog"):
         "the scatter colours points by a catalog data set's number of instances",
+    ("bncbench.classifiers.ban.jit", "bncbench.data.sources"):
+        "BAN's compiled kernels are kept in the user cache folder, which data/sources.py defines once",
 }
 
 
@@ -413,6 +417,23 @@ def test_no_lazy_loader_shim_or_test_only_product_code():
     from bncbench.classifiers.kernels import counts
 
     assert not hasattr(counts, "KDepCounts") and not hasattr(LooEngine, "loss_of")
+
+
+def test_numba_is_imported_only_where_ban_fits():
+    """Issue 28: numba (BAN's compiled kernels) is loaded by a tpda fit alone: not by `import
+    bncbench`, the registry, the CLI, a run's plan (its code fingerprints) or another classifier."""
+    code = ("import sys, numpy as np, bncbench, bncbench.cli, bncbench.engine.runner, bncbench.results\n"
+            "from bncbench.classifiers import BAN, NB\n"
+            "from bncbench.engine.fingerprint import code_fingerprint\n"
+            "code_fingerprint(BAN)\n"
+            "X, y = np.arange(60).reshape(20, 3) % 3, np.arange(20) % 2\n"
+            "BAN(method='hc').fit(X, y)\n"
+            "NB().fit(X, y)\n"
+            "assert 'numba' not in sys.modules, 'numba imported'\n"
+            "BAN(method='tpda').fit(X, y)\n"
+            "assert 'numba' in sys.modules\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
 
 
 # -- the registry: a classifier is registered once ----------------------------------------

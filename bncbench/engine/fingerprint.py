@@ -19,12 +19,17 @@ PIPELINE_MODULES = ("bncbench.engine.units", "bncbench.engine.codec")
 
 
 def _module_source(name: str) -> tuple[str, Path]:
-    """(source text, path) of an importable module (UserError when it has no readable source)."""
-    mod = sys.modules.get(name) or importlib.import_module(name)
+    """(source text, path) of an importable module, found without importing it (a fingerprint must
+    not load what only a fit needs, such as numba); UserError when it has no readable source."""
+    mod = sys.modules.get(name)
     try:
-        path = Path(inspect.getsourcefile(mod) or "")
+        if mod is not None:
+            path = Path(inspect.getsourcefile(mod) or "")
+        else:
+            spec = importlib.util.find_spec(name)
+            path = Path(spec.origin if spec is not None and spec.origin and spec.origin.endswith(".py") else "")
         return path.read_text(encoding="utf-8"), path
-    except (TypeError, OSError):
+    except (TypeError, OSError, ImportError):
         raise UserError(f"cannot fingerprint module {name!r}: its source file cannot be read; define classifiers "
                         f"in a .py module so that their results can be tied to their code") from None
 
@@ -83,11 +88,34 @@ def _imports(raw: list[list], module: str, is_package: bool) -> set[str]:
     return found
 
 
+def _defines(module: str, name: str) -> bool:
+    """Whether `module`'s source binds `name` at its top level by a def, a class or an assignment
+    (read, not imported)."""
+    try:
+        tree = ast.parse(_module_source(module)[0])
+    except (UserError, SyntaxError):
+        return False
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return True
+    return False
+
+
 def _resolve_name(package: str, name: str) -> str:
-    """The module that `from package import name` really depends on."""
+    """The module that `from package import name` really depends on, found without importing a
+    module that defines `name` itself (a fingerprint must not load what only a fit needs, such as
+    numba)."""
     sub = f"{package}.{name}"
     try:
-        if importlib.util.find_spec(sub) is not None:
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.submodule_search_locations is None:  # a module, not a package
+            if _defines(package, name):
+                return package
+        elif importlib.util.find_spec(sub) is not None:
             return sub
     except (ImportError, ValueError):
         pass

@@ -9,6 +9,7 @@ import platform
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
@@ -257,6 +258,17 @@ class _Writer:
             self._raise()
 
 
+def prepare_kernels(pending: list[Unit], notify: Callable[[str], None]) -> None:
+    """The compiled kernels of the pending classifiers that have them (BAN's) loaded in this process,
+    compiled into the disk cache first where this machine has none: workers started next load them,
+    never compile at once (docs/architecture.md, "Compiled kernels")."""
+    specs = {spec.label: spec for u in pending for spec in u.classifiers}
+    for spec in specs.values():
+        prepare = getattr(spec.estimator_class, "prepare_kernels", None)
+        if prepare is not None:
+            prepare(spec.params, notify)
+
+
 def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
         log=print, strict: bool = False, executor: str = "local", scheduler: str | None = None) -> dict:
     """Run (or resume) an experiment on the named executor; counts of tasks run, skipped, replaced."""
@@ -285,6 +297,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
         total = sum(len(u.keys) for u in units)
         n_run = 0
         sizes = [unit_size(u, datasets[u.dataset.name]) for u in pending]
+        prepare_kernels(pending, (lambda _: None) if quiet else log)
         measured: dict[int, float] = {}  # id(unit) -> seconds it ran on its worker
         with Progress(total, skipped, sizes, quiet=quiet, log=log) as prog:
             def on_stored(u: Unit, n: int) -> None:

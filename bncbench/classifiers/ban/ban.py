@@ -5,14 +5,13 @@ BAN (`method="tpda"`, the search of `tpda.py`) — the classifier over either st
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
 
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
-from bncbench.classifiers.ban.tpda import tpda
-from bncbench.classifiers.ban.x2_test import X2Test
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, lookup, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
@@ -72,8 +71,33 @@ class BAN(BayesNetClassifier):
             self.parents_, self.info_ = self._tpda_structure(Xc, y)
         self._tables = self._count_tables(Xc, y, self.parents_)
 
+    @classmethod
+    def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
+        """Load the compiled kernels that `params` will fit with (tpda's), compiling them into the
+        disk cache first where this machine has none, so that workers started next only load them;
+        `notify` hears of a compile before it starts."""
+        if params.get("method", "tpda") != "tpda":
+            return
+        from bncbench.classifiers.ban import jit
+        from bncbench.classifiers.ban.tpda import adj_path
+        from bncbench.classifiers.ban.x2_test import X2Test
+
+        if not jit.cached():
+            notify("compiling BAN's kernels (once per machine, a few seconds)")
+        X = np.arange(48).reshape(12, 4) % 3  # one call of each kernel, with the argument types of a fit
+        test = X2Test(EntropyTerms(X, np.arange(12) % 2, np.full(4, 3), 2))
+        test.drafting([(0, 1)])
+        test.statistics(0, 1, [(2,)])
+        test.statistics(0, 1, [(2,), (3,)], frame=True)
+        test.leave_one_out(0, 1, (2, 3))
+        adj_path(np.zeros((4, 4), dtype=np.bool_), 0, 1)
+
     def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray) -> tuple[list[list[int]], dict]:
-        """The tpda structure: the 2002 procedure with the X² test, then the parent cap."""
+        """The tpda structure: the 2002 procedure with the X² test, then the parent cap (its modules
+        import numba, loaded here: only a fit of tpda pays for it)."""
+        from bncbench.classifiers.ban.tpda import tpda
+        from bncbench.classifiers.ban.x2_test import X2Test
+
         T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
         test = X2Test(T, float(self.ban_alpha), float(self.ban_min_rows_per_df))
         parents, info = tpda(Xc.shape[1], test, lambda i, j: float(tie_key(T.cmi(i, j, ()).approx)))

@@ -4,10 +4,11 @@ where BAN fits."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from bncbench.classifiers.ban.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def adj_path(adj, x, y):
     """AdjPath(x, y) on the boolean adjacency matrix `adj`: a mask of the nodes other than x, y on
     some simple x–y path without the edge x–y — the biconnected block of adj + {x–y} holding that

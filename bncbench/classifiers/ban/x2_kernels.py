@@ -5,7 +5,8 @@ frame. Imported only where BAN fits (numba's import and compile are paid there a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from bncbench.classifiers.ban.jit import kernel
 
 
 class Scratch:
@@ -37,7 +38,7 @@ class Scratch:
         self.sums = np.empty(128)  # … and partial sums
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _extend(X, rows, a, r, ids, items, m, g, occ, code, ids2, items2, keep_single):
     """Refine the numbering `ids` of `items[:m]` (g strata) by attribute a (r values): the new strata
     numbered in ascending (old stratum, value) order; with `keep_single` False, the items of
@@ -67,7 +68,7 @@ def _extend(X, rows, a, r, ids, items, m, g, occ, code, ids2, items2, keep_singl
     return m2, nxt
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _sum_strata(SA, SB, SW, rj, bounds, g, nab, na, nb, la, lb, out, t):
     """out[t] = (X², df, n_inf, active) of the strata bounds[s]:bounds[s+1] of the items whose
     x_i, x_j and weight are SA, SB, SW (in stratum order)."""
@@ -136,7 +137,7 @@ def _sum_strata(SA, SB, SW, rj, bounds, g, nab, na, nb, la, lb, out, t):
     out[t, 3] = active
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _sort_small(v, n):
     """Insertion sort of v[:n] (a stratum's observed values: a handful)."""
     for k in range(1, n):
@@ -148,7 +149,7 @@ def _sort_small(v, n):
         v[m + 1] = x
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _bucket(ids, items, m, g, start, order):
     """order[:m] = items[:m] stably sorted by ids (g values); start[:g + 1] = the bounds."""
     for s in range(g + 1):
@@ -166,7 +167,7 @@ def _bucket(ids, items, m, g, start, order):
     start[0] = 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
                   occ, ids, ids2, items, items2, code, start, order, nab, na, nb, la, lb, values):
     """For each test t, conditioning set zs[z_start[t]:z_start[t+1]] (with the class), counted over
@@ -196,7 +197,7 @@ def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
         _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _refine(X, rows, a, r, prev, g, nxt, occ, code, major):
     """nxt = the numbering `prev` (g strata, −1: dropped) refined by attribute a (r values), in
     ascending (old, value) order, or (value, old) with `major`; configurations met once dropped.
@@ -223,7 +224,7 @@ def _refine(X, rows, a, r, prev, g, nxt, occ, code, major):
     return k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
                      occ, ids, items, code, start, order, nab, na, nb, la, lb, values, prefix, suffix):
     """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step):
@@ -274,7 +275,7 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
         _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _number_by(X, a, r, ids, out, occ):
     """out = the numbering `ids` of the rows refined by attribute a (r values), configurations
     numbered in the order of their first row (all kept). Returns their number."""
@@ -292,7 +293,7 @@ def _number_by(X, a, r, ids, out, occ):
     return nxt
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def number_rows(X, sizes, ids, attrs, out, occ):
     """out[q] = the numbering `ids` of the rows refined by attrs[0], …, attrs[q] (`_number_by`);
     returns the number of configurations after each."""
@@ -302,7 +303,7 @@ def number_rows(X, sizes, ids, attrs, out, occ):
     return g
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def frame_rows(X, sizes, ids, i, j, occ, ids2, ids3):
     """The distinct rows of (the numbering `ids` of the rows, X_i, X_j) in the order of their first
     row: (that row, the number of rows). The order is free: the tests number strata by value."""
@@ -317,7 +318,7 @@ def frame_rows(X, sizes, ids, i, j, occ, ids2, ids3):
     return rep, weight
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _block_sum(a, lo, n):
     """a[lo:lo + n] summed as numpy sums a block of at most 128 values (8 accumulators)."""
     if n < 8:
@@ -345,7 +346,7 @@ def _block_sum(a, lo, n):
     return res
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _pairwise_sum(a, n, stack, vals):
     """a[0] + … + a[n − 1] in numpy's pairwise order (np.sum of a contiguous float64 array: blocks of
     at most 128 values, halves above, the left half first), so the sum is numpy's to the bit. An
@@ -373,7 +374,7 @@ def _pairwise_sum(a, n, stack, vals):
     return vals[0]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
              start, order, nab, na, nb, la, lb, cells, hist, terms, values, stack, sums):
     """The drafting tests T(i, j | ∅) of each pair (i, j) in `pairs`, over the training rows, the same

@@ -76,9 +76,9 @@ class X2Test:
         self._terms = terms
         n, n_attrs = terms.n, len(terms._cols)
         self._X = np.stack(terms._cols) if n_attrs else np.zeros((0, n), dtype=np.int64)
-        self._y = terms._y
+        self._y = np.ascontiguousarray(terms._y, dtype=np.int64)
         self._n_classes = int(terms.n_classes)
-        self._sizes = np.asarray(terms.sizes, dtype=np.int64)
+        self._sizes = np.ascontiguousarray(terms.sizes, dtype=np.int64)
         self._scratch = x2_kernels.Scratch(n, self._n_classes, int(self._sizes.max(initial=1)), n_attrs)
         self._rows = (np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64))
         self._frame: tuple[int, int, frozenset[int], np.ndarray, np.ndarray] | None = None

@@ -1,0 +1,37 @@
+"""numba's compiler for BAN's kernels (docs/architecture.md, "Compiled kernels"): `kernel` compiles a
+function once per machine into the disk cache under the user cache folder; imported only where BAN
+fits, so nothing else loads numba."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from bncbench.data.sources import cache_dir
+
+# numba reads its settings at its import (here: nothing else in bncbench imports it); a
+# NUMBA_CACHE_DIR of the user's wins, and the workers this process starts inherit the choice
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    os.environ["NUMBA_CACHE_DIR"] = str(cache_dir() / "numba")
+
+from numba import njit
+
+KERNELS: list[Any] = []  # every compiled kernel (numba dispatchers), for `cached`
+
+
+def kernel(fn: Callable) -> Any:
+    """`fn` compiled by numba in nopython mode, without the GIL, cached on disk."""
+    dispatcher = njit(cache=True, nogil=True)(fn)
+    KERNELS.append(dispatcher)
+    return dispatcher
+
+
+def cached() -> bool:
+    """Whether every public kernel (those Python calls; a private one is compiled into its callers)
+    of the modules imported so far has a compiled version of this source in the disk cache
+    (numba's index of the function; its layout is numba's, so a change there reads as not cached)."""
+    try:
+        return all(d._cache._cache_file._load_index() for d in KERNELS if not d.py_func.__name__.startswith("_"))
+    except (AttributeError, OSError):
+        return False
