@@ -189,12 +189,18 @@ def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
             ids, ids2 = ids2, ids
             items, items2 = items2, items
         _bucket(ids, items, m, g, start, order)
-        for u in range(m):
-            row = rows[order[u]]
-            SA[u] = X[i, row]
-            SB[u] = X[j, row]
-            SW[u] = weights[order[u]]
+        _gather(X, rows, weights, i, j, order, m, SA, SB, SW)
         _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
+
+
+@kernel
+def _gather(X, rows, weights, i, j, order, n, SA, SB, SW):
+    """SA, SB, SW[:n] = x_i, x_j and weight of the items order[:n] (a stratum's values in order)."""
+    for u in range(n):
+        row = rows[order[u]]
+        SA[u] = X[i, row]
+        SB[u] = X[j, row]
+        SW[u] = weights[order[u]]
 
 
 @kernel
@@ -267,11 +273,7 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
                 start[g] = u
                 g += 1
         start[g] = n
-        for u in range(n):
-            row = rows[order[u]]
-            SA[u] = X[i, row]
-            SB[u] = X[j, row]
-            SW[u] = weights[order[u]]
+        _gather(X, rows, weights, i, j, order, n, SA, SB, SW)
         _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
 
 
