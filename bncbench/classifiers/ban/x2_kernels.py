@@ -39,19 +39,18 @@ class Scratch:
 
 
 @kernel
-def _extend(X, rows, a, r, ids, items, m, g, occ, code, ids2, items2, keep_single):
+def _extend(X, rows, a, r, ids, items, m, g, occ, code, ids2, items2):
     """Refine the numbering `ids` of `items[:m]` (g strata) by attribute a (r values): the new strata
-    numbered in ascending (old stratum, value) order; with `keep_single` False, the items of
-    configurations met once (strata that can hold no dependence) are dropped. Returns (m, g)."""
+    numbered in ascending (old stratum, value) order, the items of configurations met once (strata
+    that can hold no dependence) dropped. Returns (m, g)."""
     G = g * r
     for k in range(m):
         c = ids[k] * r + X[a, rows[items[k]]]
         code[k] = c
         occ[c] += 1
-    least = 1 if keep_single else 2
     nxt = 0
     for c in range(G):
-        if occ[c] >= least:
+        if occ[c] >= 2:
             occ[c] = nxt
             nxt += 1
         else:
@@ -185,7 +184,7 @@ def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
             ids[k] = y[rows[k]]
         for q in range(z_start[t], z_start[t + 1]):
             a = zs[q]
-            m, g = _extend(X, rows, a, sizes[a], ids, items, m, g, occ, code, ids2, items2, False)
+            m, g = _extend(X, rows, a, sizes[a], ids, items, m, g, occ, code, ids2, items2)
             ids, ids2 = ids2, ids
             items, items2 = items2, items
         _bucket(ids, items, m, g, start, order)
