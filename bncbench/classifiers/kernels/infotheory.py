@@ -37,6 +37,47 @@ def _mutual_info_class(pc: PairCounts, skip_missing: bool) -> np.ndarray:
     return out
 
 
+def _pair_terms(pc: PairCounts, skip_missing: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The terms of I(X_i; X_j | Y) of every pair i > j in `np.tril_indices` order, each pair's
+    consecutive in its block's row-major (x_i, x_j, y) order over the non-zero cells, and their
+    number per pair. Counts and marginals are exact integers, so each term is the float of the
+    per-pair formula (`cond_mutual_info`), computed a row block of attribute i at a time."""
+    n, C = pc.offsets.size, pc.class_counts.size
+    starts = pc.offsets.astype(np.int64)
+    real = pc.sizes - (1 if skip_missing else 0)
+    attr = np.repeat(np.arange(n), pc.sizes)
+    is_real = np.arange(attr.size) - starts[attr] < real[attr]
+    terms, lengths = [], []
+    for i in range(1, n):
+        rows = slice(int(starts[i]), int(starts[i] + real[i]))
+        end = int(starts[i])  # the columns of attributes j < i
+        block = pc.pairs[rows, :end] * is_real[:end, None]  # (x_i, slots of j < i, y), missing slots zeroed
+        a1 = np.add.reduceat(block, starts[:i], axis=1)  # N(x_i, y) within each j's real slots: (x_i, j, y)
+        a2 = block.sum(axis=0)  # N(x_j, y) within i's real slots: (slot, y)
+        cy = a1.sum(axis=0)  # (j, y)
+        total = cy.sum(axis=1)  # (j,)
+        v, w, c = np.nonzero(block)
+        j = attr[w]
+        order = np.argsort(j, kind="stable")  # each pair's cells together, in the block's order
+        v, w, c, j = v[order], w[order], c[order], j[order]
+        cnt = block[v, w, c].astype(np.float64)
+        terms.append((cnt / total[j]) * np.log2(cy[j, c].astype(np.float64) * cnt
+                                                / (a1[v, j, c].astype(np.float64) * a2[w, c])))
+        lengths.append(np.bincount(j, minlength=i))
+    return np.concatenate(terms), np.concatenate(lengths)
+
+
+def _segment_sums(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The sum of each consecutive segment of `values` as numpy sums it alone (pairwise, so the same
+    bits): the segments of one length summed together, one per row."""
+    out = np.zeros(lengths.size)
+    start = np.cumsum(lengths) - lengths
+    for size in np.unique(lengths[lengths > 0]).tolist():
+        seg = np.flatnonzero(lengths == size)
+        out[seg] = values[start[seg][:, None] + np.arange(size)].sum(axis=1)
+    return out
+
+
 def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
     """Symmetric matrix of I(X_i; X_j | Y) in bits (diagonal 0), in the C++ system's term order (§3)."""
     n = pc.offsets.size
@@ -44,27 +85,17 @@ def cond_mutual_info(pc: PairCounts, precision: str = "float64", skip_missing: b
     if n < 2:
         return cmi
     hi, lo = np.tril_indices(n, k=-1)  # x1 = hi (larger index), x2 = lo
-    terms = []
-    for i, j in zip(hi.tolist(), lo.tolist()):
-        block = pc.pairs[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)
-        v1, v2, c = np.nonzero(block)
-        cnt = block[v1, v2, c]
-        total = cnt.sum()
-        cy = block.sum(axis=(0, 1))
-        a1 = block.sum(axis=1)
-        a2 = block.sum(axis=0)
-        terms.append((cnt / total) * np.log2(cy[c] * cnt / (a1[v1, c] * a2[v2, c])))
+    values, lengths = _pair_terms(pc, skip_missing)
     if precision == "float32":
-        width = max(t.size for t in terms)
-        padded = np.zeros((len(terms), width))
-        for p, t in enumerate(terms):
-            padded[p, : t.size] = t
-        acc = np.zeros(len(terms), dtype=np.float32)
+        width = int(lengths.max())
+        padded = np.zeros((lengths.size, width))
+        padded[np.arange(width) < lengths[:, None]] = values  # each pair's terms, then 0.0
+        acc = np.zeros(lengths.size, dtype=np.float32)
         for step in range(width):  # padding adds 0.0, which leaves a float32 sum unchanged
             acc = (acc.astype(np.float64) + padded[:, step]).astype(np.float32)
         vals = acc.astype(np.float64)
     else:
-        vals = tie_key(np.array([t.sum() for t in terms]))
+        vals = tie_key(_segment_sums(values, lengths))
     cmi[hi, lo] = vals
     cmi[lo, hi] = vals
     return cmi
