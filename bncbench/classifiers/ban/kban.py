@@ -4,17 +4,19 @@ improved-MRMR candidate parents (paper 002, docs/algorithms.md §4.6)."""
 from __future__ import annotations
 
 import itertools
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from bncbench.classifiers.ban.kban_scorer import StructureScorer
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
+
+if TYPE_CHECKING:
+    from bncbench.classifiers.ban.kban_scorer import StructureScorer
 
 
 def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
@@ -182,6 +184,8 @@ class KBAN(BayesNetClassifier):
         self.arcs_ = [(p, c) for c, par in enumerate(parents) for p in par]
 
     def _fit(self, Xc, y):
+        from bncbench.classifiers.ban.kban_scorer import StructureScorer  # numba's import: only where k-BAN fits
+
         n = Xc.shape[1]
         pc = self._pair_counts(Xc, y, pairs=self.k > 0)
         self.cmi_ = cond_mutual_info(pc, "float64") if self.k > 0 else np.zeros((n, n))
