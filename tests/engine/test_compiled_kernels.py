@@ -3,6 +3,11 @@ starts, into the user cache (or NUMBA_CACHE_DIR); a progress line says so (docs/
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from tests.support.cli import bnc
 
 CONFIG = """
@@ -15,6 +20,7 @@ classifiers:
   - {name: BAN, method: tpda, label: BAN}
   - {name: BAN, method: hc, label: BAN-MDL}
 """
+ROOT = Path(__file__).resolve().parents[2]
 LINE = "compiling BAN's kernels (once per machine, a few seconds)"
 
 
@@ -45,3 +51,34 @@ def test_a_plan_without_tpda_compiles_nothing(tmp_path):
     r = bnc("run", tmp_path / "c.yaml", "--results", tmp_path / "r", env={"BNCBENCH_CACHE": str(tmp_path / "cache")})
     assert r.returncode == 0 and LINE not in r.stdout + r.stderr, r.stderr
     assert not (tmp_path / "cache" / "numba").exists()
+
+
+FITS_AFTER_PREPARE = """
+import numpy as np
+from bncbench.classifiers import BAN, KBAN
+from bncbench.classifiers.ban import jit
+from bncbench.config import load
+from bncbench.engine.units import preprocessed_fold
+
+BAN.prepare_kernels({"method": "tpda"}, print)
+KBAN.prepare_kernels({}, print)
+before = {d.py_func.__name__: list(d.signatures) for d in jit.KERNELS}
+exp = load("configs/kban.yaml")
+specs = {d.name: d for d in exp.datasets}
+for name in ("labor-negotiations", "zoo", "hepatitis"):
+    p = preprocessed_fold(specs[name], exp.preprocess, exp.cv.scheme, exp.cv.folds, 0, 0, exp.cv.seed)
+    kw = dict(estimator="laplace", cardinalities=p.encoded.cardinalities, n_classes=len(p.dataset.classes))
+    for clf in (BAN(method="tpda", ban_test="x2", **kw), KBAN(k=3, kban_eval="loo", **kw)):
+        clf.fit(p.encoded.X_train, p.dataset.y[p.train])
+after = {d.py_func.__name__: list(d.signatures) for d in jit.KERNELS}
+print("NEW", sorted(k for k in after if after[k] != before.get(k)))
+"""
+
+
+def test_prepared_kernels_cover_a_fit(tmp_path, mirror):
+    """The types `prepare_kernels` compiles are those real fits call with: a worker that fits BAN
+    and 3-BAN on real data after the driver prepared compiles nothing (else every worker would)."""
+    r = subprocess.run([sys.executable, "-c", FITS_AFTER_PREPARE], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "nc"), "BNCBENCH_MIRROR": str(mirror)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count(LINE) == 1 and "NEW []" in r.stdout, r.stdout

@@ -82,15 +82,16 @@ class BAN(BayesNetClassifier):
         from bncbench.classifiers.ban.tpda import adj_path
         from bncbench.classifiers.ban.x2_test import X2Test
 
-        if not jit.cached():
-            notify("compiling BAN's kernels (once per machine, a few seconds)")
-        X = np.arange(48).reshape(12, 4) % 3  # one call of each kernel, with the argument types of a fit
-        test = X2Test(EntropyTerms(X, np.arange(12) % 2, np.full(4, 3), 2))
-        test.drafting([(0, 1)])
-        test.statistics(0, 1, [(2,)])
-        test.statistics(0, 1, [(2,), (3,)], frame=True)
-        test.leave_one_out(0, 1, (2, 3))
-        adj_path(np.zeros((4, 4), dtype=np.bool_), 0, 1)
+        def load() -> None:  # one call of each kernel, with the argument types of a fit
+            X = np.arange(48).reshape(12, 4) % 3
+            test = X2Test(EntropyTerms(X, np.arange(12) % 2, np.full(4, 3), 2))
+            test.drafting([(0, 1)])
+            test.statistics(0, 1, [(2,)])
+            test.statistics(0, 1, [(2,), (3,)], frame=True)
+            test.leave_one_out(0, 1, (2, 3))
+            adj_path(np.zeros((4, 4), dtype=np.bool_), 0, 1)
+
+        jit.prepare(load, notify)
 
     def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray) -> tuple[list[list[int]], dict]:
         """The tpda structure: the 2002 procedure with the X² test, then the parent cap (its modules

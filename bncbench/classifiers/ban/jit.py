@@ -18,6 +18,8 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 from numba import njit
 
 KERNELS: list[Any] = []  # every compiled kernel (numba dispatchers), for `cached`
+COMPILING = "compiling BAN's kernels (once per machine, a few seconds)"
+_announced = False
 
 
 def kernel(fn: Callable) -> Any:
@@ -35,3 +37,13 @@ def cached() -> bool:
         return all(d._cache._cache_file._load_index() for d in KERNELS if not d.py_func.__name__.startswith("_"))
     except (AttributeError, OSError):
         return False
+
+
+def prepare(load: Callable[[], None], notify: Callable[[str], None]) -> None:
+    """Run `load` (which calls each kernel of the modules imported so far once, with a fit's argument
+    types), telling `notify` first, once per process, where one is not in the disk cache yet."""
+    global _announced
+    if not cached() and not _announced:
+        _announced = True
+        notify(COMPILING)
+    load()

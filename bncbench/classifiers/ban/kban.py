@@ -4,17 +4,20 @@ improved-MRMR candidate parents (paper 002, docs/algorithms.md §4.6)."""
 from __future__ import annotations
 
 import itertools
-from typing import ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from bncbench.classifiers.ban.kban_scorer import StructureScorer
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
+
+if TYPE_CHECKING:
+    from bncbench.classifiers.ban.kban_scorer import StructureScorer
 
 
 def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
@@ -77,6 +80,20 @@ class KBAN(BayesNetClassifier):
         super().__init__(estimator=estimator, m=m, missing=missing, cardinalities=cardinalities, n_classes=n_classes)
         self.k = k
         self.kban_eval = kban_eval
+
+    @classmethod
+    def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
+        """Load the scorer's compiled kernels, compiling them into the disk cache first where this
+        machine has none (as `BAN.prepare_kernels`)."""
+        from bncbench.classifiers.ban import jit, kban_kernels
+
+        def load() -> None:  # one call of each kernel, with the argument types of `StructureScorer`'s
+            ints, floats = np.zeros(2, dtype=np.int64), np.zeros(4)
+            kban_kernels.lead(ints, floats, 1, ints, ints, floats[:2], np.empty(2))
+            kban_kernels.bounds(np.zeros((2, 2)), np.zeros((1, 1), dtype=np.int64), 1, floats[:1], floats[:1], 0,
+                                np.empty(1, dtype=np.int64))
+
+        jit.prepare(load, notify)
 
     # -- structure -------------------------------------------------------------------
     def _candidates(self, i: int, parents: tuple[int, ...]) -> list[int]:
@@ -182,6 +199,8 @@ class KBAN(BayesNetClassifier):
         self.arcs_ = [(p, c) for c, par in enumerate(parents) for p in par]
 
     def _fit(self, Xc, y):
+        from bncbench.classifiers.ban.kban_scorer import StructureScorer  # numba's import: only where k-BAN fits
+
         n = Xc.shape[1]
         pc = self._pair_counts(Xc, y, pairs=self.k > 0)
         self.cmi_ = cond_mutual_info(pc, "float64") if self.k > 0 else np.zeros((n, n))

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from bncbench.classifiers.ban import kban_kernels
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior, prior
 
 Structure = tuple[tuple[int, ...], ...]  # per attribute, its attribute parents (sorted)
@@ -56,6 +57,7 @@ class _Estimates(NamedTuple):
     own: np.ndarray    # (|Y| · cells,) flat, class-major: a (class, cell) entry's estimate for a row of
     #                    that cell and class (under leave-one-out with the row's own count removed)
     flat: np.ndarray   # (N,) each row's (own class, cell) entry in `own`: y · cells + cell
+    both: np.ndarray   # (2 · |Y| · cells,) `own`, then `table` flat: one gather reads either (`_log_odds`)
 
 
 class StructureScorer:
@@ -126,13 +128,13 @@ class StructureScorer:
         cells = self.C * float(math.prod(int(self.card[p]) for p in parents))
         est = (self.card[child], self.estimator, self.m)
         table = log_cond(num, den, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
-        own = table
+        both = np.concatenate([table, table])
+        own, table = both[:table.size], both[table.size:]
         if self.loo:  # the entries that hold a row, with that row's count removed
             held = np.flatnonzero(num)
-            own = table.copy()
             own[held] = log_cond(num.take(held) - 1.0, den.take(held) - 1.0, *est, ctx_cells=cells,
                                  tot_num=self.total, tot_den=self.total)
-        got = self._cells[key] = _Estimates(cell, table.reshape(self.C, n_cells), own, flat)
+        got = self._cells[key] = _Estimates(cell, table.reshape(self.C, n_cells), own, flat, both)
         return got
 
     def _at(self, child: int, parents: tuple[int, ...], rows: np.ndarray) -> np.ndarray:
@@ -204,6 +206,10 @@ class StructureScorer:
         # whose log-odds against the true class `_lead` follows: the predicted one, the runner-up
         watch = np.concatenate([self._wrong, right])
         self._watch = (watch, self._yi.take(watch), np.concatenate([pred.take(self._wrong), runner_up]))
+        # per watched row, (other − true class + |Y|): `_log_odds` finds the other class's entry of
+        # `both` that many tables (of `cells` entries) after the row's own entry
+        self._watch_shift = self._watch[2] - self._watch[1] + self.C
+        self._zero = np.zeros(watch.size)
         self._base_odds: dict[int, np.ndarray] = {}
         # cached factors and rises that no candidate of this base can use any more: a candidate
         # only adds parents, so a node's parent set is always a superset of its base parents
@@ -211,21 +217,24 @@ class StructureScorer:
         self._cells = {key: f for key, f in self._cells.items() if set(key[1]) >= set(structure[key[0]])}
         self._rises = {key: r for key, r in self._rises.items() if key[1] == structure[key[0]]}
 
-    def _log_odds(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
+    def _log_odds(self, child: int, parents: tuple[int, ...], base: np.ndarray,
+                  out: np.ndarray | None = None) -> np.ndarray:
         """Per watched row, the factor's log-odds of the true class against the row's other
-        watched class: the predicted one for a wrong row, the runner-up for a right row."""
+        watched class (the predicted one for a wrong row, the runner-up for a right row), less
+        `base` (into `out` if given)."""
         e = self._estimates(child, parents)
-        rows, own, other = self._watch
-        n, cell = e.table.shape[1], e.cell.take(rows)
-        return e.own.take(own * n + cell) - e.table.reshape(-1).take(other * n + cell)
+        out = np.empty(base.size) if out is None else out
+        # own class y: entry y · cells + cell of `both`; other class o: |Y| · cells + o · cells + cell
+        kban_kernels.lead(e.flat, e.both, e.table.shape[1], self._watch[0], self._watch_shift, base, out)
+        return out
 
     def _lead(self, child: int, parents: tuple[int, ...], out: np.ndarray | None = None) -> np.ndarray:
         """Per watched row, how much giving `child` the parents `parents` instead of its base
         parents raises the true class against the row's other watched class."""
         base = self._base_odds.get(child)
-        if base is None:
-            base = self._base_odds[child] = self._log_odds(child, self._base[child])
-        return np.subtract(self._log_odds(child, parents), base, out=out)
+        if base is None:  # x − 0.0 is x, bit for bit
+            base = self._base_odds[child] = self._log_odds(child, self._base[child], self._zero)
+        return self._log_odds(child, parents, base, out)
 
     def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
         """An upper bound of the count of each candidate, given by its changes from the base, all at once (§4.6)."""
@@ -235,13 +244,10 @@ class StructureScorer:
         leads = np.zeros((len(keys) + 1, self._watch[0].size))  # the last row pads short change lists
         for key, pos in keys.items():
             self._lead(*key, out=leads[pos])
-        padded = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx]).T
-        lead = leads.take(padded[0], axis=0)
-        for ix in padded[1:]:
-            lead += leads.take(ix, axis=0)
-        n_wrong = self._wrong.size
-        return (self._base_correct + np.count_nonzero(self._gap_wrong <= lead[:, :n_wrong], axis=1)
-                - np.count_nonzero(lead[:, n_wrong:] < self._lost_below, axis=1))
+        padded = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx], dtype=np.int64)
+        got = np.empty(len(changes), dtype=np.int64)
+        kban_kernels.bounds(leads, padded, self._wrong.size, self._gap_wrong, self._lost_below, self._base_correct, got)
+        return got
 
     def _rise(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> np.ndarray:
         """Per row, for the change d of `child`'s factor from parents `old` to `new`: how much any
