@@ -42,7 +42,7 @@ def _pair_terms(pc: PairCounts, skip_missing: bool) -> tuple[np.ndarray, np.ndar
     consecutive in its block's row-major (x_i, x_j, y) order over the non-zero cells, and their
     number per pair. Counts and marginals are exact integers, so each term is the float of the
     per-pair formula (`cond_mutual_info`), computed a row block of attribute i at a time."""
-    n, C = pc.offsets.size, pc.class_counts.size
+    n = pc.offsets.size
     starts = pc.offsets.astype(np.int64)
     real = pc.sizes - (1 if skip_missing else 0)
     attr = np.repeat(np.arange(n), pc.sizes)

@@ -8,8 +8,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from bncbench.classifiers.kernels.counts import config_counts, lookup, pair_counts
 from bncbench.classifiers.kernels import infotheory
+from bncbench.classifiers.kernels.counts import config_counts, lookup, pair_counts
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 from bncbench.classifiers.kernels.ties import tie_key as tie_key_array
 from tests.oracles.cmi_pairs import cond_mutual_info_pairs
