@@ -1,4 +1,4 @@
-"""Compiled kernels (issue 28): BAN's are compiled once per machine, by the driver before any worker
+"""Compiled kernels (issue 28): the BAN family's are compiled once per machine, by the driver before any worker
 starts, into the user cache (or NUMBA_CACHE_DIR); a progress line says so (docs/architecture.md)."""
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ def test_quiet_and_numba_cache_dir_are_respected(tmp_path):
     assert list((tmp_path / "nc").rglob("*.nbi")) and not (tmp_path / "cache" / "numba").exists()
 
 
-def test_a_plan_without_tpda_compiles_nothing(tmp_path):
-    (tmp_path / "c.yaml").write_text(CONFIG.replace("  - {name: BAN, method: tpda, label: BAN}\n", ""))
+def test_a_plan_without_ban_compiles_nothing(tmp_path):
+    (tmp_path / "c.yaml").write_text(CONFIG.replace("  - {name: BAN, method: tpda, label: BAN}\n", "")
+                                     .replace("  - {name: BAN, method: hc, label: BAN-MDL}\n", ""))
     r = bnc("run", tmp_path / "c.yaml", "--results", tmp_path / "r", env={"BNCBENCH_CACHE": str(tmp_path / "cache")})
     assert r.returncode == 0 and LINE not in r.stdout + r.stderr, r.stderr
     assert not (tmp_path / "cache" / "numba").exists()
@@ -61,6 +62,7 @@ from bncbench.config import load
 from bncbench.engine.units import preprocessed_fold
 
 BAN.prepare_kernels({"method": "tpda"}, print)
+BAN.prepare_kernels({"method": "hc"}, print)
 KBAN.prepare_kernels({}, print)
 before = {d.py_func.__name__: list(d.signatures) for d in jit.KERNELS}
 exp = load("configs/kban.yaml")
@@ -68,7 +70,7 @@ specs = {d.name: d for d in exp.datasets}
 for name in ("labor-negotiations", "zoo", "hepatitis"):
     p = preprocessed_fold(specs[name], exp.preprocess, exp.cv.scheme, exp.cv.folds, 0, 0, exp.cv.seed)
     kw = dict(estimator="laplace", cardinalities=p.encoded.cardinalities, n_classes=len(p.dataset.classes))
-    for clf in (BAN(method="tpda", ban_test="x2", **kw), KBAN(k=3, kban_eval="loo", **kw)):
+    for clf in (BAN(method="tpda", ban_test="x2", **kw), BAN(method="hc", **kw), KBAN(k=3, kban_eval="loo", **kw)):
         clf.fit(p.encoded.X_train, p.dataset.y[p.train])
 after = {d.py_func.__name__: list(d.signatures) for d in jit.KERNELS}
 print("NEW", sorted(k for k in after if after[k] != before.get(k)))
@@ -76,8 +78,9 @@ print("NEW", sorted(k for k in after if after[k] != before.get(k)))
 
 
 def test_prepared_kernels_cover_a_fit(tmp_path, mirror):
-    """The types `prepare_kernels` compiles are those real fits call with: a worker that fits BAN
-    and 3-BAN on real data after the driver prepared compiles nothing (else every worker would)."""
+    """The types `prepare_kernels` compiles are those real fits call with: a worker that fits BAN,
+    BAN-MDL and 3-BAN on real data after the driver prepared compiles nothing (else every worker
+    would); one line for the three."""
     r = subprocess.run([sys.executable, "-c", FITS_AFTER_PREPARE], capture_output=True, text=True, cwd=ROOT,
                        env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "nc"), "BNCBENCH_MIRROR": str(mirror)})
     assert r.returncode == 0, r.stderr

@@ -73,18 +73,26 @@ class BAN(BayesNetClassifier):
 
     @classmethod
     def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
-        """Load the compiled kernels that `params` will fit with (tpda's), compiling them into the
-        disk cache first where this machine has none, so that workers started next only load them;
+        """Load the compiled kernels that `params` will fit with (tpda's, or hc's), compiling them into
+        the disk cache first where this machine has none, so that workers started next only load them;
         `notify` hears of a compile before it starts."""
-        if params.get("method", "tpda") != "tpda":
-            return
         from bncbench.classifiers.ban import jit
-        from bncbench.classifiers.ban.tpda import adj_path
-        from bncbench.classifiers.ban.x2_test import X2Test
+
+        tpda = params.get("method", "tpda") == "tpda"
+        if tpda:  # the kernels' modules imported first: `jit.cached` checks those imported
+            from bncbench.classifiers.ban.tpda import adj_path
+            from bncbench.classifiers.ban.x2_test import X2Test
+        else:
+            from bncbench.classifiers.ban import entropy_kernels  # noqa: F401
 
         def load() -> None:  # one call of each kernel, with the argument types of a fit
             X = np.arange(48).reshape(12, 4) % 3
-            test = X2Test(EntropyTerms(X, np.arange(12) % 2, np.full(4, 3), 2))
+            T = EntropyTerms(X, np.arange(12) % 2, np.full(4, 3), 2)
+            if not tpda:
+                T.extensions(T.groups(()), [0, 1])
+                T.extensions(T.extend(T.groups(()), 0), [1])
+                return
+            test = X2Test(T)
             test.drafting([(0, 1)])
             test.statistics(0, 1, [(2,)])
             test.statistics(0, 1, [(2,), (3,)], frame=True)

@@ -10,7 +10,7 @@ import numbers
 import operator
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -82,13 +82,16 @@ class EntropyTerms:
         self.n = Xc.shape[0]
         self._cols = [np.ascontiguousarray(Xc[:, a], dtype=np.int64) for a in range(Xc.shape[1])]
         self._y = np.asarray(y, dtype=np.int64)
-        self._cols_y = [c * n_classes + self._y for c in self._cols]  # x_a·|Y| + y
+        # x_a·|Y| + y: a row per attribute (the compiled kernel reads the matrix)
+        self._cols_y_matrix = np.array([c * n_classes + self._y for c in self._cols]).reshape(len(self._cols), self.n)
+        self._cols_y = list(self._cols_y_matrix)
         v = np.arange(self.n + 1, dtype=np.float64)
         self._xlogx = v * np.log(np.maximum(v, 1.0))  # v ln v, 0 at v = 0
         self._cache: dict[tuple[int, ...], float] = {}
         self._ids: OrderedDict[tuple[int, ...], tuple[np.ndarray, np.ndarray, int]] = OrderedDict()
         self._id_elements = 0
         self._all = (np.arange(self.n, dtype=np.int32), np.zeros(self.n, dtype=np.int64), 1)
+        self._scratch: Any = None  # `extensions`' compiled kernel's working memory, once needed
 
     def extend(self, groups: tuple[np.ndarray, np.ndarray, int], a: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The numbering of a set's configurations extended by attribute a, rows of configurations
@@ -155,6 +158,21 @@ class EntropyTerms:
             cells = np.bincount(ids * (r * C) + self._cols_y[a][rows], minlength=g * r * C)
         hist = np.bincount(cells)
         return float(np.sum(hist[1:] * self._xlogx[1:hist.size]))
+
+    def extensions(self, groups: tuple[np.ndarray, np.ndarray, int], attrs: list[int]) -> list[float]:
+        """T of the numbered set extended by each attribute of `attrs` (none in the set): the same
+        floats as `entropy(groups, a)`, counted by one compiled call."""
+        from bncbench.classifiers.ban import entropy_kernels
+
+        if self._scratch is None:
+            self._scratch = entropy_kernels.Scratch(self.n, int(self.sizes.max(initial=1)) * self.n_classes)
+        rows, ids, g = groups
+        out = np.empty(len(attrs))
+        s = self._scratch
+        entropy_kernels.extension_terms(self._cols_y_matrix, rows, ids, g, np.array(attrs, dtype=np.int64),
+                                        self._xlogx, out, s.start, s.order, s.cnt, s.touched, s.hist, s.terms,
+                                        s.stack, s.sums)
+        return out.tolist()
 
     def __call__(self, attrs) -> float:
         key = tuple(sorted(attrs))

@@ -67,15 +67,15 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
 
     extensions: dict[tuple[int, ...], float] = {}
 
-    def extended(base: tuple[int, ...], groups: tuple[np.ndarray, np.ndarray, int], a: int) -> float:
-        """T(base ∪ {a}) for a ∉ base, counted from `T`'s numbering `groups` of base's
-        configurations with one extra attribute, as `EntropyTerms.cmi` does; the same float as
-        `T(base ∪ {a})` (a term's value does not depend on how the cells are numbered)."""
-        key = tuple(sorted(base + (a,)))
-        t = extensions.get(key)
-        if t is None:
-            t = extensions[key] = T.entropy(groups, a)
-        return t
+    def extended(base: tuple[int, ...], groups: tuple[np.ndarray, np.ndarray, int], ps: list[int]) -> list[float]:
+        """T(base ∪ {p}) for each p ∉ base of `ps`, the uncached ones counted together from `T`'s
+        numbering `groups` of base's configurations (`EntropyTerms.extensions`); the same floats as
+        `T(base ∪ {p})` (a term's value does not depend on how the cells are numbered)."""
+        keys = [tuple(sorted(base + (p,))) for p in ps]
+        new = [p for p, key in zip(ps, keys) if key not in extensions]
+        if new:
+            extensions.update(zip((tuple(sorted(base + (p,))) for p in new), T.extensions(groups, new)))
+        return [extensions[key] for key in keys]
 
     def additions(c: int, ps: np.ndarray) -> None:
         """Score differences of adding p → c for the parents p in `ps`."""
@@ -88,9 +88,9 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
         counted = ps[caps >= -margin].tolist()
         if not counted:
             return
-        g, g_c = T.groups(base), T.groups(base_c)
-        for p in counted:
-            terms = [extended(base_c, g_c, p), -extended(base, g, p)] + [-t for t in t_c]
+        with_c, without_c = extended(base_c, T.groups(base_c), counted), extended(base, T.groups(base), counted)
+        for p, t_with, t_without in zip(counted, with_c, without_c):
+            terms = [t_with, -t_without] + [-t for t in t_c]
             delta[0, p, c] = math.fsum(terms) - half_log_n * (cells_c * (int(card[p]) - 1))
 
     def change(c: int, par: set[int]) -> tuple[list[float], int]:

@@ -29,6 +29,12 @@ def kernel(fn: Callable) -> Any:
     return dispatcher
 
 
+def inner_kernel(fn: Callable) -> Any:
+    """`fn` compiled as `kernel` compiles, for other kernels only: it is compiled into their code, so
+    `cached` leaves it out."""
+    return njit(cache=True, nogil=True)(fn)
+
+
 def cached() -> bool:
     """Whether every public kernel (those Python calls; a private one is compiled into its callers)
     of the modules imported so far has a compiled version of this source in the disk cache

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from bncbench.classifiers.ban.jit import kernel
+from bncbench.classifiers.ban.common_kernels import bucket, pairwise_sum
 
 
 class Scratch:
@@ -34,7 +35,7 @@ class Scratch:
         self.values = np.empty((3, rows), dtype=np.int64)  # x_i, x_j and weight of the items in stratum order
         self.prefix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # a Greedy step's prefix numberings
         self.suffix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # … and suffix numberings
-        self.stack = np.empty((3, 128), dtype=np.int64)  # `_pairwise_sum`'s segments
+        self.stack = np.empty((3, 128), dtype=np.int64)  # `pairwise_sum`'s segments
         self.sums = np.empty(128)  # … and partial sums
 
 
@@ -149,24 +150,6 @@ def _sort_small(v, n):
 
 
 @kernel
-def _bucket(ids, items, m, g, start, order):
-    """order[:m] = items[:m] stably sorted by ids (g values); start[:g + 1] = the bounds."""
-    for s in range(g + 1):
-        start[s] = 0
-    for k in range(m):
-        start[ids[k] + 1] += 1
-    for s in range(g):
-        start[s + 1] += start[s]
-    for k in range(m):
-        s = ids[k]
-        order[start[s]] = items[k]
-        start[s] += 1
-    for s in range(g, 0, -1):
-        start[s] = start[s - 1]
-    start[0] = 0
-
-
-@kernel
 def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
                   occ, ids, ids2, items, items2, code, start, order, nab, na, nb, la, lb, values):
     """For each test t, conditioning set zs[z_start[t]:z_start[t+1]] (with the class), counted over
@@ -187,7 +170,7 @@ def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
             m, g = _extend(X, rows, a, sizes[a], ids, items, m, g, occ, code, ids2, items2)
             ids, ids2 = ids2, ids
             items, items2 = items2, items
-        _bucket(ids, items, m, g, start, order)
+        bucket(ids, items, m, g, start, order)
         _gather(X, rows, weights, i, j, order, m, SA, SB, SW)
         _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
 
@@ -261,11 +244,11 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
                 items[n] = u
                 ids[n] = s[u]
                 n += 1
-        _bucket(ids, items, n, gS[m + 1], start, order)
+        bucket(ids, items, n, gS[m + 1], start, order)
         for u in range(n):  # then stably by prefix: sorted by (prefix, suffix)
             items[u] = order[u]
             ids[u] = p[order[u]]
-        _bucket(ids, items, n, gP[m], start, order)
+        bucket(ids, items, n, gP[m], start, order)
         g = 0
         for u in range(n):  # a stratum is a run of equal (prefix, suffix)
             if u == 0 or p[order[u]] != p[order[u - 1]] or s[order[u]] != s[order[u - 1]]:
@@ -320,62 +303,6 @@ def frame_rows(X, sizes, ids, i, j, occ, ids2, ids3):
 
 
 @kernel
-def _block_sum(a, lo, n):
-    """a[lo:lo + n] summed as numpy sums a block of at most 128 values (8 accumulators)."""
-    if n < 8:
-        res = 0.0
-        for k in range(lo, lo + n):
-            res += a[k]
-        return res
-    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
-    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
-    k = 8
-    while k < n - n % 8:
-        r0 += a[lo + k]
-        r1 += a[lo + k + 1]
-        r2 += a[lo + k + 2]
-        r3 += a[lo + k + 3]
-        r4 += a[lo + k + 4]
-        r5 += a[lo + k + 5]
-        r6 += a[lo + k + 6]
-        r7 += a[lo + k + 7]
-        k += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while k < n:
-        res += a[lo + k]
-        k += 1
-    return res
-
-
-@kernel
-def _pairwise_sum(a, n, stack, vals):
-    """a[0] + … + a[n − 1] in numpy's pairwise order (np.sum of a contiguous float64 array: blocks of
-    at most 128 values, halves above, the left half first), so the sum is numpy's to the bit. An
-    explicit stack: numba's disk cache does not take recursive functions."""
-    seg_lo, seg_n, seg_open = stack[0], stack[1], stack[2]  # a segment: start, length, halves summed
-    seg_lo[0], seg_n[0], seg_open[0] = 0, n, 0
-    top = 1
-    nv = 0
-    while top > 0:
-        top -= 1
-        lo, m, opened = seg_lo[top], seg_n[top], seg_open[top] > 0
-        if m <= 128:
-            vals[nv] = _block_sum(a, lo, m)
-            nv += 1
-        elif opened:  # both halves summed: left + right
-            nv -= 1
-            vals[nv - 1] = vals[nv - 1] + vals[nv]
-        else:
-            half = m // 2
-            half -= half % 8
-            seg_lo[top], seg_n[top], seg_open[top] = lo, m, 1
-            seg_lo[top + 1], seg_n[top + 1], seg_open[top + 1] = lo + half, m - half, 0
-            seg_lo[top + 2], seg_n[top + 2], seg_open[top + 2] = lo, half, 0
-            top += 3
-    return vals[0]
-
-
-@kernel
 def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
              start, order, nab, na, nb, la, lb, cells, hist, terms, values, stack, sums):
     """The drafting tests T(i, j | ∅) of each pair (i, j) in `pairs`, over the training rows, the same
@@ -383,7 +310,7 @@ def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
     summed as `EntropyTerms` sums it (Σ_v m_v · v ln v, v ascending, numpy's pairwise order)."""
     N = X.shape[1]
     every = np.arange(N)
-    _bucket(y, every, N, n_classes, start, order)
+    bucket(y, every, N, n_classes, start, order)
     SA, SB, SW = values[0], values[1], values[2]
     SW[:] = 1
     for t in range(pairs.shape[0]):
@@ -408,4 +335,4 @@ def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
         for v in range(1, top + 1):
             terms[v - 1] = float(hist[v]) * xlogx[v]
             hist[v] = 0
-        entropy[t] = _pairwise_sum(terms, top, stack, sums)
+        entropy[t] = pairwise_sum(terms, top, stack, sums)
