@@ -24,6 +24,7 @@ from bncbench.evaluate.metrics import (
     LOWER_IS_BETTER,
     METRICS,
     REPEATED_RUN_METRICS,
+    FoldResult,
     aggregate,
     summarize,
 )
@@ -195,6 +196,7 @@ class Results:
         self.location = str(location)
         self._store = Store(self.location, readonly=True)
         self._summaries: dict[tuple, Summary] = {}
+        self._folds: dict[str, FoldResult] = {}  # tasks read without probabilities, kept for every summary
 
     def close(self) -> None:
         self._store.close()
@@ -268,6 +270,13 @@ class Results:
         return out
 
     # -- summaries -----------------------------------------------------------------------------
+    def _finished(self, keys: list[str]) -> dict[str, FoldResult]:
+        """The finished tasks among `keys`, without probabilities, each read from the store once."""
+        new = [k for k in keys if k not in self._folds]
+        if new:
+            self._folds.update(self._store.get(new, with_proba=False))
+        return {k: self._folds[k] for k in keys if k in self._folds}
+
     def summary(self, metric: str, datasets: list[str] | None = None, classifiers: list[str] | None = None) -> Summary:
         """The (mean, sd) of `metric` for every (data set, label) cell of the store's layout — the
         latest plan of every cell any run of any config put there — optionally filtered. A cell
@@ -299,7 +308,7 @@ class Results:
                     continue
                 if cell in protocol and protocol[cell] not in digests:
                     digests.append(protocol[cell])
-                got = self._store.get(keys, with_proba=False)
+                got = self._finished(keys)
                 s.planned += len(keys)
                 s.finished += len(got)
                 if len(got) < len(keys):
@@ -335,7 +344,7 @@ class Results:
             if ds in s.incomplete or any((ds, lab) in s.not_run for lab in s.labels):
                 out.left_out[ds] = "a classifier has unfinished or no tasks"
                 continue
-            folds = {lab: sorted(self._store.get(cells[f"{ds}\t{lab}"], with_proba=False).values(),
+            folds = {lab: sorted(self._finished(cells[f"{ds}\t{lab}"]).values(),
                                  key=lambda f: (f.run, f.fold)) for lab in s.labels}
             ident = {lab: [(f.run, f.fold, len(f.y_true)) for f in fs] for lab, fs in folds.items()}
             if len({tuple(v) for v in ident.values()}) > 1:
@@ -427,7 +436,7 @@ class Results:
         layout = self._stored_layout
         current = {k for keys in layout["keys"].values() for k in keys}
         meta = {r[0]: r for r in self._store.rows()}
-        rows = self._store.get(list(meta), with_proba=False)
+        rows = self._finished(list(meta))
         records = []
         for key, f in rows.items():
             _, ds, label, run, fold, tt, st, finished = meta[key]

@@ -419,21 +419,22 @@ def test_no_lazy_loader_shim_or_test_only_product_code():
     assert not hasattr(counts, "KDepCounts") and not hasattr(LooEngine, "loss_of")
 
 
-def test_numba_is_imported_only_where_ban_fits():
-    """Issue 28: numba (BAN's compiled kernels) is loaded by a tpda fit alone: not by `import
-    bncbench`, the registry, the CLI, a run's plan (its code fingerprints) or another classifier."""
-    code = ("import sys, numpy as np, bncbench, bncbench.cli, bncbench.engine.runner, bncbench.results\n"
-            "from bncbench.classifiers import BAN, NB\n"
-            "from bncbench.engine.fingerprint import code_fingerprint\n"
-            "code_fingerprint(BAN)\n"
-            "X, y = np.arange(60).reshape(20, 3) % 3, np.arange(20) % 2\n"
-            "BAN(method='hc').fit(X, y)\n"
-            "NB().fit(X, y)\n"
-            "assert 'numba' not in sys.modules, 'numba imported'\n"
-            "BAN(method='tpda').fit(X, y)\n"
-            "assert 'numba' in sys.modules\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+def test_numba_is_imported_only_where_the_ban_family_fits():
+    """Issue 28: numba (the compiled kernels of BAN, BAN-MDL and k-BAN) is loaded by a fit of the
+    BAN family alone: not by `import bncbench`, the registry, the CLI, a run's plan (its code
+    fingerprints) or another classifier."""
+    for fit in ("BAN(method='tpda')", "BAN(method='hc')", "KBAN(k=2)"):
+        code = ("import sys, numpy as np, bncbench, bncbench.cli, bncbench.engine.runner, bncbench.results\n"
+                "from bncbench.classifiers import BAN, KBAN, NB, TAN\n"
+                "from bncbench.engine.fingerprint import code_fingerprint\n"
+                "code_fingerprint(BAN), code_fingerprint(KBAN)\n"
+                "X, y = np.arange(60).reshape(20, 3) % 3, np.arange(20) % 2\n"
+                "NB().fit(X, y), TAN().fit(X, y)\n"
+                "assert 'numba' not in sys.modules, 'numba imported'\n"
+                f"{fit}.fit(X, y)\n"
+                "assert 'numba' in sys.modules\n")
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert r.returncode == 0, (fit, r.stderr)
 
 
 # -- the registry: a classifier is registered once ----------------------------------------

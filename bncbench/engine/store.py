@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+import numpy as np
+
 from bncbench.engine import codec
 from bncbench.engine.units import TaskOutput
 from bncbench.errors import UserError
@@ -81,6 +83,8 @@ class Store:
             raise UserError(f"{location}: no results here (expected {path.name if path.suffix else DB_NAME}; "
                             f"run `bncbench run CONFIG --results {location}` first)")
         self._db: sqlite3.Connection | None = None
+        # decoded splits (test rows, classes, class names), read-only and shared by the tasks that use them
+        self._splits: dict[str, tuple[np.ndarray, np.ndarray, list]] = {}
         try:
             if readonly:
                 self._db = self._open_readonly(path, location)
@@ -179,19 +183,27 @@ class Store:
                                 rows)
 
     _COLUMNS = ("t.key, t.dataset, t.label, t.run, t.fold, t.n_classes, s.n, s.test_index, s.y_true, s.classes, "
-                "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info")
+                "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info, t.split")
+
+    def _split(self, key: str, test_index: bytes, y_true: bytes, classes: str) -> tuple[np.ndarray, np.ndarray, list]:
+        """A split's decoded test rows, classes and class names, decoded once (read-only arrays)."""
+        got = self._splits.get(key)
+        if got is None:
+            index, y = codec.unpack_index(test_index), codec.unpack_ints(y_true, "<i2")
+            index.flags.writeable = y.flags.writeable = False
+            got = self._splits[key] = (index, y, json.loads(classes))
+        return got
 
     def _result(self, row, with_proba: bool = True) -> tuple[str, FoldResult]:
-        key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info = row
-        y = codec.unpack_ints(yt, "<i2")
+        key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info, split = row
+        index, y, names = self._split(split, ti, yt, classes)
         sums = json.loads(sums)
         p = codec.unpack_proba(proba, n, nc) if with_proba or set(INSTANCE_METRICS) - set(sums) else None
         if p is not None and set(INSTANCE_METRICS) - set(sums):
             # a per-instance metric added after this task was stored: from the float32 probabilities
             sums = {**instance_sums(y, p), **sums}
-        return key, FoldResult(run, fold, codec.unpack_index(ti), y, p if with_proba else None, tt, st,
-                               json.loads(info), pred=codec.unpack_ints(pred, "<i2"), sums=sums,
-                               classes=json.loads(classes))
+        return key, FoldResult(run, fold, index, y, p if with_proba else None, tt, st,
+                               json.loads(info), pred=codec.unpack_ints(pred, "<i2"), sums=sums, classes=list(names))
 
     def get(self, keys: list[str], with_proba: bool = True) -> dict[str, FoldResult]:
         out = {}
