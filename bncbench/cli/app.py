@@ -1,10 +1,14 @@
 """The `bncbench` command: its commands in the order `bncbench --help` lists them, --version,
-and `main`, which turns errors and interruptions into one line on stderr and an exit code
-(2: bad input, 130: interrupted)."""
+--debug, and `main`, which turns errors and interruptions into one line on stderr and an exit code
+(2: bad input or a failing environment, 3: a bug, its traceback in a log file; 130: interrupted)."""
 
 from __future__ import annotations
 
+import datetime
+import os
 import sys
+import traceback
+from pathlib import Path
 
 import typer
 
@@ -49,8 +53,43 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="print the version and exit")) -> None:
+                                       help="print the version and exit"),
+          debug: bool = typer.Option(False, "--debug", help="show the traceback of an unexpected error "
+                                                            "(also BNCBENCH_DEBUG=1)")) -> None:
     """Reproducible benchmarks of Bayesian network classifiers on UCI data."""
+    if debug:
+        os.environ["BNCBENCH_DEBUG"] = "1"
+
+
+def _crash_log(text: str) -> Path | None:
+    """Write a traceback to a new file in the user cache's `logs` folder (else the temporary
+    folder); its path, or None where neither can be written."""
+    import tempfile
+
+    from bncbench.data.sources import cache_dir
+
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    for folder in (cache_dir() / "logs", Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"bncbench-error-{stamp}-{os.getpid()}.log"
+            path.write_text(f"bncbench {' '.join(sys.argv[1:])}\n\n{text}")
+            return path
+        except OSError:
+            continue
+    return None
+
+
+def _unexpected(e: BaseException) -> None:
+    """An error bncbench did not foresee: one line naming the log file that holds its traceback,
+    exit code 3 (with --debug or BNCBENCH_DEBUG=1 the traceback itself)."""
+    if os.environ.get("BNCBENCH_DEBUG", "") not in ("", "0"):
+        raise e
+    log = _crash_log("".join(traceback.format_exception(e)))
+    where = f"the traceback is in {log}" if log else "no log file could be written"
+    err(f"internal error: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''} — a bug in bncbench; "
+        f"{where} (--debug or BNCBENCH_DEBUG=1 shows it); please report it with that file")
+    sys.exit(3)
 
 
 def main() -> None:
@@ -72,7 +111,10 @@ def main() -> None:
         if hasattr(e, "show") and hasattr(e, "exit_code"):
             e.show()
             sys.exit(2)
-        raise
+        if isinstance(e, OSError) and e.strerror:  # the environment: a full disk, a lost permission
+            err(f"error: {e.filename + ': ' if e.filename else ''}{e.strerror}")
+            sys.exit(2)
+        _unexpected(e)
     if isinstance(rc, int) and not isinstance(rc, bool):
         if rc == 130:
             err(interrupted)

@@ -26,7 +26,7 @@ from bncbench.engine.fingerprint import code_fingerprint
 from bncbench.engine.progress import Progress, UnitSize
 from bncbench.engine.store import EncodedOutput, Store
 from bncbench.engine.units import Unit, load_dataset, run_unit
-from bncbench.errors import DataUnavailable, UserError
+from bncbench.errors import StoreError, DataUnavailable, UserError
 
 if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs
     from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
@@ -313,17 +313,20 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
             in_process = executor == "local" and (jobs <= 1 or len(pending) <= 1)
             work = partial(run_unit_on_worker, encode=not in_process)
             try:
-                for i, (outputs, worker) in execute(executor, work, pending, args, jobs, scheduler):
-                    u = pending[i]
-                    check_worker_code(u, worker)
-                    measured[id(u)] = worker.get("seconds")
-                    classes = datasets[u.dataset.name].classes
-                    writer.submit(u, [(key, u.dataset.name, spec.label, u.run, u.fold, out, classes)
-                                      for spec, key, out in zip(u.classifiers, u.keys, outputs)])
-            except BaseException:
-                writer.close(raise_error=False)  # finished units are still stored
-                raise
-            writer.close()
+                try:
+                    for i, (outputs, worker) in execute(executor, work, pending, args, jobs, scheduler):
+                        u = pending[i]
+                        check_worker_code(u, worker)
+                        measured[id(u)] = worker.get("seconds")
+                        classes = datasets[u.dataset.name].classes
+                        writer.submit(u, [(key, u.dataset.name, spec.label, u.run, u.fold, out, classes)
+                                          for spec, key, out in zip(u.classifiers, u.keys, outputs)])
+                except BaseException:
+                    writer.close(raise_error=False)  # finished units are still stored
+                    raise
+                writer.close()
+            except StoreError as e:  # the store failed mid-run: what is saved (each unit is one transaction)
+                raise e.with_saved(skipped + n_run, total) from None
         return {"total": total, "run": n_run, "skipped": skipped, "replaced": replaced, "elapsed": prog.elapsed()}
     finally:
         store.close()

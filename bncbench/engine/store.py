@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -12,7 +14,7 @@ import numpy as np
 
 from bncbench.engine import codec
 from bncbench.engine.units import TaskOutput
-from bncbench.errors import UserError
+from bncbench.errors import StoreError, UserError
 from bncbench.evaluate.metrics import FoldResult
 from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums
 
@@ -65,6 +67,41 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+def store_failure(location: str, action: str, e: sqlite3.Error) -> StoreError:
+    """What an SQLite error while `action` ("read" or "write") the store at `location` means, and what to do."""
+    msg = str(e).lower()
+    if "full" in msg:
+        what, todo = "the disk is full", "free some space and run the same command again to resume"
+    elif "readonly" in msg or "read-only" in msg:
+        what = "the store or its folder became read-only"
+        todo = "make it writable (or copy the folder somewhere writable) and run the same command again to resume"
+    elif "locked" in msg or "busy" in msg:
+        what = "another process kept the store locked for 60 s"
+        todo = "wait until the other bncbench command ends, or choose another --results folder"
+    elif "malformed" in msg or "not a database" in msg or "corrupt" in msg:
+        what = f"the file is damaged ({e})"
+        todo = (f"`bncbench store check {location}` lists the intact tasks and `bncbench store salvage {location} "
+                f"--out NEW` keeps them")
+    elif "i/o" in msg:
+        what, todo = f"a disk input/output error ({e})", "check the disk, then run the same command again to resume"
+    else:
+        what, todo = str(e), "run the same command again; if it fails again, choose another --results folder"
+    return StoreError(location, f"cannot {action} the results store: {what}", todo)
+
+
+def _guarded(action: str) -> Callable[[Callable], Callable]:
+    """A `Store` method whose SQLite errors become `store_failure`'s one line."""
+    def wrap(method: Callable) -> Callable:
+        @functools.wraps(method)
+        def call(self: Store, *args, **kwargs):
+            try:
+                return method(self, *args, **kwargs)
+            except sqlite3.Error as e:
+                raise store_failure(self.location, action, e) from None
+        return call
+    return wrap
+
+
 def store_path(location: str | Path) -> Path:
     """The store file of a results directory, or `location` itself when it names a .sqlite file."""
     p = Path(location)
@@ -78,7 +115,7 @@ class Store:
 
     def __init__(self, location: str | Path, create: bool = True, readonly: bool = False):
         path = store_path(location)
-        self.path, self.readonly = path, readonly
+        self.path, self.readonly, self.location = path, readonly, str(location)
         if not path.is_file() and (readonly or not create):
             raise UserError(f"{location}: no results here (expected {path.name if path.suffix else DB_NAME}; "
                             f"run `bncbench run CONFIG --results {location}` first)")
@@ -156,15 +193,18 @@ class Store:
                 pass  # another process still has it open; it stays in WAL mode
         self._discard()
 
+    @_guarded("read")
     def done_keys(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT key FROM tasks")}
 
+    @_guarded("write")
     def put(self, key: str, dataset: str, label: str, run: int, fold: int, out: TaskOutput | EncodedOutput,
             classes: list[str]) -> None:
         """Write one finished task (and its fold's split, if new) in one transaction; a task
         already stored under `key` is replaced."""
         self.put_many([(key, dataset, label, run, fold, out, classes)])
 
+    @_guarded("write")
     def put_many(self, tasks: list[tuple[str, str, str, int, int, TaskOutput | EncodedOutput, list[str]]]) -> None:
         """Write finished tasks in one transaction (docs/architecture.md)."""
         enc = [(t, t[5] if isinstance(t[5], EncodedOutput) else EncodedOutput.of(t[5], t[6])) for t in tasks]
@@ -205,6 +245,7 @@ class Store:
         return key, FoldResult(run, fold, index, y, p if with_proba else None, tt, st,
                                json.loads(info), pred=codec.unpack_ints(pred, "<i2"), sums=sums, classes=list(names))
 
+    @_guarded("read")
     def get(self, keys: list[str], with_proba: bool = True) -> dict[str, FoldResult]:
         out = {}
         for i in range(0, len(keys), 500):
@@ -216,15 +257,18 @@ class Store:
                 out[key] = r
         return out
 
+    @_guarded("read")
     def rows(self) -> list[tuple[str, str, str, int, int, float, float, str]]:
         """(key, dataset, label, run, fold, train_time, test_time, finished) of every stored task."""
         return list(self.db.execute("SELECT key, dataset, label, run, fold, train_time, test_time, finished "
                                     "FROM tasks"))
 
+    @_guarded("write")
     def set_meta(self, key: str, value) -> None:
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value, sort_keys=True)))
 
+    @_guarded("read")
     def get_meta(self, key: str, default=None):
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return json.loads(row[0]) if row else default

@@ -1,0 +1,183 @@
+"""The results store under faults (issue 29 item 1): a full disk, a folder made read-only, a lock held
+past the timeout, a damaged file, an unexpected error. Each: one line on stderr, no traceback, the
+documented exit code; after the fault is removed, a resumed run's report is byte-identical to an
+uninterrupted run's (docs/cli.md, "Exit codes")."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import SMALL, bnc
+
+N_TASKS = 3 * 3 * 3 * 2  # data sets × classifiers × folds × runs (SMALL)
+UNITS = 3 * 3 * 2        # one transaction per unit (data set, run, fold)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    """SMALL run once without faults: its config and its report."""
+    d = tmp_path_factory.mktemp("whole")
+    cfg = d / "small.yaml"
+    cfg.write_text(SMALL)
+    bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
+    return cfg, bnc("report", d / "res", check=True).stdout, d / "res"
+
+
+def _one_line(stderr: str) -> str:
+    """The single line a failure prints (no traceback, nothing else)."""
+    assert "Traceback" not in stderr and "╭" not in stderr, stderr
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, stderr
+    return lines[0]
+
+
+def _cli(monkeypatch, capsys, *args: str) -> tuple[int, str]:
+    """`bncbench ARGS` in this process (so that a test can patch the store): exit code, stderr."""
+    from bncbench.cli.app import main
+
+    monkeypatch.setattr(sys, "argv", ["bncbench", *map(str, args)])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    return int(stop.value.code or 0), capsys.readouterr().err
+
+
+def _failing_writes(monkeypatch, message: str, after: int) -> None:
+    """The store's unit writes fail with SQLite's `message` once `after` units are stored (behind
+    the store's own error guard, as a real failure would be)."""
+    from bncbench.engine import store
+
+    real = store.Store.put_many
+    calls = {"n": 0}
+
+    def put_many(self, tasks):
+        calls["n"] += 1
+        if calls["n"] > after:
+            raise sqlite3.OperationalError(message)
+        return real(self, tasks)
+
+    monkeypatch.setattr(store.Store, "put_many", store._guarded("write")(put_many))
+
+
+def _resume_matches(cfg: Path, res: Path, report: str, stored: int) -> None:
+    """The same command again finishes the run; its report is the uninterrupted one."""
+    r = bnc("run", cfg, "--results", res, "--quiet", check=True)
+    assert f"{N_TASKS - stored} tasks run, {stored} already finished" in r.stderr, r.stderr
+    assert bnc("report", res, check=True).stdout == report
+
+
+@pytest.mark.parametrize("message, what, todo", [
+    ("database or disk is full", "the disk is full", "free some space"),
+    ("attempt to write a readonly database", "became read-only", "make it writable"),
+    ("database is locked", "kept the store locked", "wait until the other bncbench command ends"),
+    ("disk I/O error", "input/output error", "check the disk"),
+])
+def test_a_write_failing_mid_run_says_what_is_saved(uninterrupted, tmp_path, monkeypatch, capsys, message, what,
+                                                    todo):
+    """The writes fail after 7 of the 18 units: exit 2, one line naming the folder, the cause, the
+    21 of 54 tasks saved and what to do; nothing stored is lost, and the run resumes."""
+    cfg, report, _ = uninterrupted
+    res = tmp_path / "res"
+    _failing_writes(monkeypatch, message, after=7)
+    code, stderr = _cli(monkeypatch, capsys, "run", cfg, "--results", res, "--quiet", "--jobs", "1")
+    line = _one_line(stderr)
+    assert code == 2, stderr
+    assert line.startswith(f"error: {res}: cannot write the results store: {what}"), line
+    assert f"; 21 of {N_TASKS} tasks are saved; {todo}" in line, line
+    monkeypatch.undo()
+    _resume_matches(cfg, res, report, stored=21)
+
+
+def _mount_tmpfs(where: Path, size: str) -> bool:
+    """A tmpfs of `size` at `where` (root on Linux); False where this machine does not allow it."""
+    where.mkdir()
+    try:
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                           capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return r.returncode == 0
+
+
+def test_a_real_full_disk_mid_run(uninterrupted, tmp_path, monkeypatch, capsys):
+    """The results folder on a small tmpfs, filled but for half of what the store needs: the run
+    stops with ENOSPC part-way in one line, exit 2; with the filler removed it resumes to the
+    uninterrupted report. Where no tmpfs can be mounted, the store's writes fail as a full disk
+    does (SQLite's own message) instead."""
+    cfg, report, whole = uninterrupted
+    disk = tmp_path / "disk"
+    if not _mount_tmpfs(disk, "4m"):
+        _failing_writes(monkeypatch, "database or disk is full", after=9)
+        code, stderr = _cli(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "res", "--quiet")
+        assert code == 2 and "the disk is full" in _one_line(stderr), stderr
+        monkeypatch.undo()
+        _resume_matches(cfg, tmp_path / "res", report, stored=27)
+        return
+    try:
+        need = sum(f.stat().st_size for f in whole.iterdir())
+        free = shutil.disk_usage(disk).free
+        (disk / "filler").write_bytes(b"\0" * (free - need // 2))
+        res = disk / "res"
+        r = bnc("run", cfg, "--results", res, "--quiet")
+        line = _one_line(r.stderr)
+        assert r.returncode == 2 and "cannot write the results store: the disk is full" in line, r.stderr
+        stored = int(line.split(" tasks are saved")[0].rsplit("; ", 1)[1].split(" of ")[0])
+        assert 0 < stored < N_TASKS, line
+        (disk / "filler").unlink()
+        _resume_matches(cfg, res, report, stored=stored)
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def _damage(res: Path) -> None:
+    """Overwrite pages in the middle of the store's file, as a bad disk or a torn copy does."""
+    f = res / "results.sqlite"
+    size = f.stat().st_size
+    with open(f, "r+b") as fh:
+        for page in range(2, size // 4096 - 1, 3):
+            fh.seek(page * 4096)
+            fh.write(os.urandom(4096))
+
+
+@pytest.mark.parametrize("command", ["report", "wdl", "export", "run"])
+def test_a_damaged_store_is_one_line_for_every_command(uninterrupted, tmp_path, command):
+    cfg, _, whole = uninterrupted
+    res = tmp_path / "res"
+    shutil.copytree(whole, res)
+    _damage(res)
+    args = {"report": ["report", res], "wdl": ["wdl", res], "export": ["export", res, "--out", tmp_path / "x"],
+            "run": ["run", cfg, "--results", res, "--quiet"]}[command]
+    r = bnc(*args)
+    line = _one_line(r.stderr)
+    assert r.returncode == 2, r.stderr
+    assert str(res) in line and ("damaged" in line or "malformed" in line), line
+
+
+def test_an_unexpected_error_names_its_log_and_debug_shows_it(uninterrupted, tmp_path, monkeypatch, capsys):
+    """A bug (here a metric that raises): exit 3, one line naming a log file that holds the
+    traceback; --debug (and BNCBENCH_DEBUG=1) lets the traceback through."""
+    from bncbench.evaluate import metrics
+
+    _, _, whole = uninterrupted
+    monkeypatch.setenv("BNCBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("BNCBENCH_DEBUG", "0")  # off; --debug sets it, and the test's teardown restores it
+
+    def broken(metric, folds):
+        raise ZeroDivisionError("a deliberate bug")
+
+    monkeypatch.setattr(metrics, "summarize", broken)
+    monkeypatch.setattr("bncbench.results.summarize", broken)
+    code, stderr = _cli(monkeypatch, capsys, "report", whole)
+    line = _one_line(stderr)
+    assert code == 3 and line.startswith("internal error: ZeroDivisionError: a deliberate bug"), line
+    log = Path(line.split("the traceback is in ")[1].split(" (")[0])
+    assert log.parent == tmp_path / "cache" / "logs" and "Traceback" in log.read_text()
+    assert "broken" in log.read_text()
+    with pytest.raises(ZeroDivisionError):
+        _cli(monkeypatch, capsys, "--debug", "report", whole)
