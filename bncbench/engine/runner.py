@@ -26,7 +26,7 @@ from bncbench.engine.fingerprint import code_fingerprint
 from bncbench.engine.progress import Progress, UnitSize
 from bncbench.engine.store import EncodedOutput, Store
 from bncbench.engine.units import Unit, load_dataset, run_unit
-from bncbench.errors import StoreError, DataUnavailable, UserError
+from bncbench.errors import DataUnavailable, StoreError, UserError
 
 if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs
     from bncbench.config import ClassifierSpec, DatasetSpec, Experiment

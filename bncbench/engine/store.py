@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 
 def store_failure(location: str, action: str, e: sqlite3.Error) -> StoreError:
-    """What an SQLite error while `action` ("read" or "write") the store at `location` means, and what to do."""
+    """What an SQLite error while `action` ("open", "read" or "write") the store at `location` means, and what to do."""
     msg = str(e).lower()
     if "full" in msg:
         what, todo = "the disk is full", "free some space and run the same command again to resume"
@@ -89,6 +89,11 @@ def store_failure(location: str, action: str, e: sqlite3.Error) -> StoreError:
     return StoreError(location, f"cannot {action} the results store: {what}", todo)
 
 
+# SQLite errors that mean a bug of ours (a constraint, a statement), not the environment: they stay
+# as they are (the CLI's "internal error" line and log)
+_OURS = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError, sqlite3.NotSupportedError)
+
+
 def _guarded(action: str) -> Callable[[Callable], Callable]:
     """A `Store` method whose SQLite errors become `store_failure`'s one line."""
     def wrap(method: Callable) -> Callable:
@@ -96,6 +101,8 @@ def _guarded(action: str) -> Callable[[Callable], Callable]:
         def call(self: Store, *args, **kwargs):
             try:
                 return method(self, *args, **kwargs)
+            except _OURS:
+                raise
             except sqlite3.Error as e:
                 raise store_failure(self.location, action, e) from None
         return call
@@ -136,7 +143,10 @@ class Store:
                 self.db.executescript(SCHEMA)
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (json.dumps(FORMAT),))
                 self.db.commit()
-        except (OSError, sqlite3.Error) as e:
+        except sqlite3.Error as e:
+            self._discard()
+            raise store_failure(self.location, "open", e) from None
+        except OSError as e:
             self._discard()
             raise UserError(f"{location}: cannot open the results store ({e}); "
                             "choose another --results folder") from None
