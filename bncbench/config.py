@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import importlib
 import inspect
@@ -17,7 +18,7 @@ import yaml
 from bncbench.classifiers import REGISTRY
 from bncbench.classifiers.kernels.params import ENGINE_PARAMS, SHARED_PARAMS, Param
 from bncbench.data import catalog
-from bncbench.data.userdata import ReadOptions, file_format
+from bncbench.data.userdata import DEFAULT_ENCODING, ReadOptions, file_format
 from bncbench.errors import UserError
 from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import SCHEMES
@@ -44,7 +45,7 @@ FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl":
 
 
 #: the keys of a data-set entry naming a file of one's own (`path:`), and of a catalog entry
-USER_ENTRY_KEYS = {"name", "path", "class", "preprocess", "missing_values", "nominal", "numeric", "drop"}
+USER_ENTRY_KEYS = {"name", "path", "class", "preprocess", "missing_values", "nominal", "numeric", "drop", "encoding"}
 CATALOG_ENTRY_KEYS = {"name", "preprocess"}
 #: equal-frequency cuts of a data set of one's own when neither the config nor its entry sets
 #: eqfreq_method: the quantile rule on float64 values (cuts are values of the file), not on the
@@ -168,7 +169,7 @@ class Experiment:
         def dataset(x: dict) -> DatasetSpec:
             r = x["read"]
             read = ReadOptions(None if r["missing_values"] is None else tuple(r["missing_values"]), tuple(r["nominal"]),
-                               tuple(r["numeric"]), tuple(r["drop"]))
+                               tuple(r["numeric"]), tuple(r["drop"]), r.get("encoding", DEFAULT_ENCODING))
             return DatasetSpec(**{**x, "preprocess": tuple((k, v) for k, v in x["preprocess"]), "read": read})
 
         figures = {name: {k: [tuple(p) for p in v] if k == "pairs" else v for k, v in fig.items()}
@@ -489,7 +490,7 @@ def _class_key(ck: _Checker, d: dict, i: int) -> int | str | None:
 
 
 def _read_options(ck: _Checker, d: dict, i: int, path: Path) -> ReadOptions:
-    """The validated `missing_values`, `nominal`, `numeric` and `drop` of a user's entry (the
+    """The validated `missing_values`, `nominal`, `numeric`, `drop` and `encoding` of a user's entry (the
     column names are checked against the file when it is loaded)."""
     lists: dict[str, tuple[str, ...]] = {}
     for key in ("missing_values", "nominal", "numeric", "drop"):
@@ -524,8 +525,17 @@ def _read_options(ck: _Checker, d: dict, i: int, path: Path) -> ReadOptions:
         key = "drop" if cls in drop else "numeric"
         ck.fail(["datasets", i, key], f"{cls!r} is the class column" +
                 (" (the class is always nominal)" if key == "numeric" else ""))
+    encoding = d.get("encoding", DEFAULT_ENCODING)
+    if not isinstance(encoding, str):
+        ck.fail(["datasets", i, "encoding"], f"expected an encoding's name such as utf-8, latin-1 or cp1252, got "
+                                             f"{encoding!r}")
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        ck.fail(["datasets", i, "encoding"], f"unknown encoding {encoding!r}; e.g. utf-8 (the default), latin-1, "
+                                             f"cp1252, utf-16")
     return ReadOptions(lists.get("missing_values"), lists.get("nominal", ()), lists.get("numeric", ()),
-                       lists.get("drop", ()))
+                       lists.get("drop", ()), encoding)
 
 
 def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: PreprocessSettings,

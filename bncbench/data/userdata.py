@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import math
@@ -24,6 +25,8 @@ PANDAS_NA = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan
              "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null")
 #: the missing-value markers of a CSV or TSV file whose entry sets no `missing_values`
 DEFAULT_MISSING = ("?", *PANDAS_NA)
+#: the text encoding of a file whose entry names none
+DEFAULT_ENCODING = "utf-8"
 #: bump when the reading of a user's file changes, so that its tasks are computed again
 READER_VERSION = 1
 #: how many stray tokens an error message names
@@ -32,13 +35,15 @@ _SHOWN = 5
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """A config entry's reading of its CSV or TSV file: its missing-value markers (None: the
-    defaults), the columns declared nominal or numeric, and the columns left out (names)."""
+    """A config entry's reading of its file: its missing-value markers (None: the defaults), the
+    columns declared nominal or numeric, the columns left out (names), and its text encoding
+    (UTF-8 by default, a byte-order mark accepted)."""
 
     missing_values: tuple[str, ...] | None = None
     nominal: tuple[str, ...] = ()
     numeric: tuple[str, ...] = ()
     drop: tuple[str, ...] = ()
+    encoding: str = DEFAULT_ENCODING
 
     def markers(self) -> tuple[str, ...]:
         """The missing-value markers in force: the entry's own plus the empty cell, or the defaults."""
@@ -66,7 +71,7 @@ def load_user(name: str, path: str, class_column: int | str | None = None,
         raise DataError(f"cannot read {path}: {e.strerror}") from None
     path = str(path)
     fmt = file_format(path)
-    text = raw.decode("utf-8-sig", errors="replace")  # a spreadsheet's byte-order mark is not part of a name
+    text = decode(raw, options.encoding, path)
     cc = -1 if class_column is None else class_column
     if fmt == "arff":
         if options.nominal or options.numeric or options.missing_values is not None:
@@ -93,11 +98,27 @@ def load_user(name: str, path: str, class_column: int | str | None = None,
         ds = build_dataset(name, table, ci, drop=drop, numeric=numeric_cols, missing_tokens=markers, where=path)
     recipe = {"format": fmt, "class": cc, "reader": READER_VERSION, "drop": list(options.drop),
               "nominal": list(options.nominal), "numeric": list(options.numeric),
-              "missing_values": list(options.markers()) if fmt != "arff" else ["?"]}
+              "missing_values": list(options.markers()) if fmt != "arff" else ["?"],
+              **({"encoding": options.encoding} if options.encoding != DEFAULT_ENCODING else {})}
     ds.checksums = {path: hashlib.sha256(raw).hexdigest(),
                     "recipe": hashlib.sha256(json.dumps(recipe, sort_keys=True).encode()).hexdigest()}
     _check_classes(ds, table.names[ci], path)
     return ds
+
+
+def decode(raw: bytes, encoding: str, path: str) -> str:
+    """The file's text in `encoding` (UTF-8: a spreadsheet's byte-order mark is not part of a
+    name); a byte not valid in it is refused with its line, column and value (DataError)."""
+    codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
+    try:
+        return raw.decode(codec)
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        column = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        hint = ("add `encoding: latin-1` (or `cp1252` for a file from Windows) to its entry if it was written in "
+                "another encoding") if codec == "utf-8-sig" else "name the encoding it was written in"
+        raise DataError(f"{path}: line {line}, column {column}: byte 0x{raw[e.start]:02x} is not valid {encoding}; "
+                        f"{hint}") from None
 
 
 def _check_header(table: RawTable, path: str) -> None:

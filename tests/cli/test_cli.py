@@ -217,9 +217,13 @@ def test_error_messages_name_key_line_and_nearest(tmp_path):
 
 
 def _cfg_for_user_data(tmp_path, data_name, content, extra="", cfg_name="u.yaml"):
-    """A config of one data set, the file `data_name` holding `content`, its entry ending in `extra`."""
+    """A config of one data set, the file `data_name` holding `content` (text as UTF-8, or bytes), its
+    entry ending in `extra`."""
     data = tmp_path / data_name
-    data.write_text(content)
+    if isinstance(content, bytes):
+        data.write_bytes(content)
+    else:
+        data.write_text(content)
     cfg = tmp_path / cfg_name
     cfg.write_text(f"datasets: [{{name: mine, path: {data}{extra}}}]\nclassifiers: [NB]\ncv: {{folds: 2}}\n")
     return cfg
@@ -227,6 +231,10 @@ def _cfg_for_user_data(tmp_path, data_name, content, extra="", cfg_name="u.yaml"
 
 STRAY = "age,color,class\n" + "".join(f"{20 + i % 9},{'rgb'[i % 3]},{'yn'[i % 2]}\n" for i in range(12)) + \
     "N.A.,r,y\nunknown,g,n\n"
+
+
+LATIN1 = "color,size,class\n".encode() + b"".join(b"caf%s,%d,%s\n" % (b"\xe9\xe8"[i % 2:i % 2 + 1], i, b"yn"[i % 2:i % 2 + 1])
+                                              for i in range(12))
 
 
 @pytest.mark.parametrize("name,content,extra,expect", [
@@ -249,6 +257,8 @@ STRAY = "age,color,class\n" + "".join(f"{20 + i % 9},{'rgb'[i % 3]},{'yn'[i % 2]
     ("arff_types.arff", "@relation t\n@attribute a numeric\n@attribute class {p,q}\n@data\n1,p\n2,q\n",
      ", nominal: [a]", "an ARFF file declares its columns' types"),
     ("unnamed_index.csv", ",a,class\n0,1,x\n1,2,y\n", "", "column 1 has no name in the header line"),
+    ("latin1.csv", LATIN1, "", "latin1.csv: line 2, column 4: byte 0xe9 is not valid utf-8; add `encoding: latin-1`"),
+    ("unknown_encoding.csv", STRAY, ", encoding: latin-9", "encoding: unknown encoding 'latin-9'"),
 ])
 def test_bad_user_data_exit_2(tmp_path, name, content, extra, expect):
     cfg = _cfg_for_user_data(tmp_path, name, content, extra)

@@ -4,6 +4,7 @@ pandas reads them, declared types, dropped columns, and one-line errors naming f
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,7 @@ from bncbench import config
 from bncbench.data.dataset import Dataset
 from bncbench.data.loaders import column_list, parse_arff, parse_delimited
 from bncbench.data.userdata import DEFAULT_MISSING, PANDAS_NA, ReadOptions, load_user
-from bncbench.errors import DataError
+from bncbench.errors import DataError, UserError
 
 # the NA strings of pandas' read_csv documentation, and tokens near them: pandas itself decides which
 # of these are NA, and ours must be exactly those
@@ -212,3 +213,50 @@ def test_user_data_gets_float64_equal_frequency_cuts_unless_the_config_says(tmp_
     assert exp.datasets[1].settings(exp.preprocess).eqfreq_method == "petal"
     exp = _parse(tmp_path, "{name: m, path: m.csv}", "preprocess: {discretizer: mdl}\n")
     assert exp.datasets[1].preprocess == ()
+
+
+LATIN1_ROWS = [("café", "1", "y"), ("cafè", "2", "n"), ("café", "3", "y"), ("cafè", "4", "n")]
+
+
+def _latin1(tmp_path, suffix: str = "csv"):
+    p = tmp_path / f"l.{suffix}"
+    if suffix == "arff":
+        text = "@relation l\n@attribute color {café,cafè}\n@attribute size numeric\n@attribute class {y,n}\n@data\n"
+        text += "".join(",".join(r) + "\n" for r in LATIN1_ROWS)
+    else:
+        text = "color,size,class\n" + "".join(",".join(r) + "\n" for r in LATIN1_ROWS)
+    p.write_bytes(text.encode("latin-1"))
+    return p
+
+
+@pytest.mark.parametrize("suffix", ["csv", "arff"])
+def test_a_latin1_file_is_refused_with_its_line_and_byte_and_read_under_its_encoding(tmp_path, suffix):
+    """Issue 29 item 5: not valid UTF-8 is one error naming the line, the column and the byte (no
+    replacement characters that would merge café and cafè); under `encoding: latin-1` the two
+    values stay two categories."""
+    p = _latin1(tmp_path, suffix)
+    line = 2  # the first non-ASCII byte: the first data row of the CSV, the first attribute line of the ARFF
+    with pytest.raises(DataError, match=rf"l\.{suffix}: line {line}, column \d+: byte 0xe9 is not valid utf-8; "
+                                        r"add `encoding: latin-1`"):
+        load_user("l", str(p))
+    ds = load_user("l", str(p), "class", ReadOptions(encoding="latin-1"))
+    assert ds.attributes[0].values is not None and set(ds.attributes[0].values) == {"café", "cafè"}
+    assert _frame_values(ds, 0) == [r[0] for r in LATIN1_ROWS]
+
+
+def test_the_encoding_enters_the_data_sets_identity_only_when_named(tmp_path):
+    """A file read under another encoding is another data set for the tasks (its recipe checksum);
+    UTF-8 named or left out is the same one (stores written before `encoding:` keep their tasks)."""
+    p = _write(tmp_path, "a.csv", "x,class\n1,a\n2,b\n")
+    default = load_user("a", str(p)).checksums["recipe"]
+    assert load_user("a", str(p), options=ReadOptions(encoding="utf-8")).checksums["recipe"] == default
+    assert load_user("a", str(p), options=ReadOptions(encoding="latin-1")).checksums["recipe"] != default
+
+
+def test_an_unknown_encoding_is_a_config_error(tmp_path):
+    p = _write(tmp_path, "a.csv", "x,class\n1,a\n2,b\n")
+    for value, says in (("latin-9", "unknown encoding 'latin-9'"), ("[1]", "expected an encoding's name")):
+        cfg = tmp_path / "c.yaml"
+        cfg.write_text(f"datasets:\n  - {{name: a, path: {p}, encoding: {value}}}\nclassifiers: [NB]\n")
+        with pytest.raises(UserError, match=rf"c\.yaml:2: datasets\.0\.encoding: {re.escape(says)}"):
+            config.load(str(cfg))
