@@ -233,7 +233,7 @@ STRAY = "age,color,class\n" + "".join(f"{20 + i % 9},{'rgb'[i % 3]},{'yn'[i % 2]
     "N.A.,r,y\nunknown,g,n\n"
 
 
-LATIN1 = "color,size,class\n".encode() + b"".join(b"caf%s,%d,%s\n" % (b"\xe9\xe8"[i % 2:i % 2 + 1], i, b"yn"[i % 2:i % 2 + 1])
+LATIN1 = b"color,size,class\n" + b"".join(b"caf%s,%d,%s\n" % (b"\xe9\xe8"[i % 2:i % 2 + 1], i, b"yn"[i % 2:i % 2 + 1])
                                               for i in range(12))
 
 
