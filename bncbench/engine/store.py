@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import numpy as np
 
+from bncbench import __version__
 from bncbench.engine import codec
 from bncbench.engine.units import TaskOutput
 from bncbench.errors import StoreError, UserError
@@ -142,6 +143,8 @@ class Store:
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 self.db.executescript(SCHEMA)
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (json.dumps(FORMAT),))
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('written_by', ?)",
+                                (json.dumps(f"bncbench {__version__}"),))
                 self.db.commit()
         except sqlite3.Error as e:
             self._discard()
@@ -188,10 +191,25 @@ class Store:
         return db
 
     def _check_format(self, location) -> None:
+        """Refuse a store this code cannot read: format 1 (bncbench 0.2), or a newer format than
+        `FORMAT` (docs/store.md: Format history); before anything is written to it."""
         cols = [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]
         if cols and "split" not in cols:
             raise UserError(f"{location}: this results store was written by bncbench 0.2 (store format 1), which "
                             f"this version does not read; run the config again into a new --results folder")
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+            return
+        found = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('format', 'written_by')"))
+        try:
+            fmt = int(json.loads(found.get("format", str(FORMAT))))
+        except (TypeError, ValueError):
+            raise UserError(f"{location}: this results store names no readable format ({found['format']!r} in its "
+                            f"meta table); it was not written by bncbench, or is damaged") from None
+        if fmt > FORMAT:
+            by = json.loads(found["written_by"]) if "written_by" in found else "a newer bncbench"
+            raise UserError(f"{location}: this results store is format {fmt}, written by {by}; this bncbench "
+                            f"({__version__}) reads formats 2 to {FORMAT}: upgrade bncbench to read it, or run the "
+                            f"config again into a new --results folder")
 
     def close(self) -> None:
         if self._db is None:

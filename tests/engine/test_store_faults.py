@@ -182,3 +182,33 @@ def test_an_unexpected_error_names_its_log_and_debug_shows_it(uninterrupted, tmp
     assert "broken" in log.read_text()
     with pytest.raises(ZeroDivisionError):
         _cli(monkeypatch, capsys, "--debug", "report", whole)
+
+
+@pytest.mark.parametrize("command", ["report", "run"])
+def test_a_store_of_a_newer_format_is_refused_untouched(uninterrupted, tmp_path, command):
+    """A store a newer bncbench wrote (format 99): one line naming its format and writer and what
+    this version reads, exit 2; `run` writes nothing to it."""
+    cfg, _, whole = uninterrupted
+    res = tmp_path / "res"
+    shutil.copytree(whole, res)
+    with sqlite3.connect(res / "results.sqlite") as c:
+        c.execute("UPDATE meta SET value = '99' WHERE key = 'format'")
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('written_by', '\"bncbench 9.0\"')")
+    before = (res / "results.sqlite").read_bytes()
+    r = bnc(*(["report", res] if command == "report" else ["run", cfg, "--results", res]))
+    line = _one_line(r.stderr)
+    assert r.returncode == 2, r.stderr
+    assert "this results store is format 99, written by bncbench 9.0; this bncbench (" in line, line
+    assert "reads formats 2 to 2: upgrade bncbench" in line, line
+    assert (res / "results.sqlite").read_bytes() == before and sorted(p.name for p in res.iterdir()) == [
+        "results.sqlite"]
+
+
+def test_a_store_naming_no_readable_format_is_refused(uninterrupted, tmp_path):
+    _, _, whole = uninterrupted
+    res = tmp_path / "res"
+    shutil.copytree(whole, res)
+    with sqlite3.connect(res / "results.sqlite") as c:
+        c.execute("UPDATE meta SET value = '\"three\"' WHERE key = 'format'")
+    line = _one_line(bnc("report", res).stderr)
+    assert "names no readable format" in line, line
