@@ -48,6 +48,7 @@ class Summary:
     values: dict[tuple[str, str], tuple[float, float]]
     planned: int = 0                      # tasks of the shown cells in their latest plan
     finished: int = 0                     # of those, tasks finished
+    damaged: int = 0                      # of the unfinished, tasks stored but failing their checksum
     incomplete: dict[str, list[str]] = field(default_factory=dict)  # data set -> labels not finished
     not_run: list[tuple[str, str]] = field(default_factory=list)    # cells no config run here planned
     single_run: list[tuple[str, str]] = field(default_factory=list)  # cells a repeated-run metric skipped
@@ -66,6 +67,10 @@ class Summary:
     def status_line(self) -> str | None:
         """One line on what the table does not show as it should (None when all is well)."""
         parts = []
+        if self.damaged:
+            parts.append(f"{self.damaged} stored task(s) fail their checksum and are not used (damaged: their cells "
+                         f"show n/a); `bncbench store check RESULTS` lists them, `bncbench store salvage RESULTS "
+                         f"--out NEW` keeps the rest")
         if self.incomplete:
             parts.append(f"incomplete: {self.finished} of {self.planned} tasks finished; unfinished cells show n/a "
                          f"in {len(self.incomplete)} data set(s): {', '.join(self.incomplete)} "
@@ -311,6 +316,7 @@ class Results:
                 got = self._finished(keys)
                 s.planned += len(keys)
                 s.finished += len(got)
+                s.damaged += sum(k in self._store.damaged for k in keys)
                 if len(got) < len(keys):
                     s.incomplete.setdefault(ds, []).append(label)
                     continue

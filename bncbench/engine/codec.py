@@ -12,6 +12,13 @@ import numpy as np
 from bncbench.evaluate.terms import instance_sums
 
 
+def split_digest(test_index: np.ndarray, y_true: np.ndarray, classes_json: str) -> str:
+    """A split's key: sha256 of its test rows (int64), classes (int16) and class names (JSON)."""
+    index = np.ascontiguousarray(test_index, dtype="<i8")
+    y = np.ascontiguousarray(y_true, dtype="<i2")
+    return hashlib.sha256(index.tobytes() + b"\0" + y.tobytes() + b"\0" + classes_json.encode()).hexdigest()
+
+
 @dataclass
 class Encoded:
     """A task's stored form: its fold's split (shared by the fold's classifiers) and its own columns."""
@@ -60,7 +67,7 @@ def encode(test_index: np.ndarray, y_true: np.ndarray, proba: np.ndarray, classe
     index = np.ascontiguousarray(test_index, dtype="<i8")
     y = np.ascontiguousarray(y_true, dtype="<i2")
     classes_json = json.dumps(list(classes))
-    split_key = hashlib.sha256(index.tobytes() + b"\0" + y.tobytes() + b"\0" + classes_json.encode()).hexdigest()
+    split_key = split_digest(index, y, classes_json)
     proba = np.asarray(proba, dtype=np.float64)
     pred = np.argmax(proba, axis=1) if proba.shape[0] else np.empty(0, dtype=np.int64)
     return Encoded(split_key, int(proba.shape[0]), index, y, classes_json, int(proba.shape[1]), pack_ints(pred, "<i2"),

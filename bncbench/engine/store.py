@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import sqlite3
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,7 @@ from bncbench.errors import StoreError, UserError
 from bncbench.evaluate.metrics import FoldResult
 from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums
 
-FORMAT = 2
+FORMAT = 3  # docs/store.md: Format history
 DB_NAME = "results.sqlite"
 
 @dataclass
@@ -54,7 +56,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     train_time REAL NOT NULL,
     test_time REAL NOT NULL,
     info TEXT NOT NULL,         -- JSON of what the classifier reported
-    finished TEXT NOT NULL
+    finished TEXT NOT NULL,
+    checksum TEXT               -- sha256 of the row's stored values (`task_checksum`); NULL: written by format 2
 );
 CREATE INDEX IF NOT EXISTS tasks_cell ON tasks (dataset, label);
 CREATE TABLE IF NOT EXISTS splits (
@@ -66,6 +69,29 @@ CREATE TABLE IF NOT EXISTS splits (
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+
+
+# the stored values of a task that its checksum covers, in this order (all but `finished`)
+CHECKED = ("key", "dataset", "label", "run", "fold", "split", "n_classes", "pred", "proba", "sums", "train_time",
+           "test_time", "info")
+
+
+def task_checksum(values) -> str:
+    """sha256 of a task's stored values (`CHECKED`, in order), each as its length and bytes: text
+    as UTF-8, blobs as they are, numbers as their repr (exact for floats)."""
+    h = hashlib.sha256()
+    for v in values:
+        if isinstance(v, bytes):
+            b = v
+        elif isinstance(v, str):
+            b = v.encode()
+        elif v is None:
+            b = b"None"
+        else:
+            b = repr(float(v) if isinstance(v, (float, np.floating)) else int(v)).encode()
+        h.update(b"%d:" % len(b))
+        h.update(b)
+    return h.hexdigest()
 
 
 def store_failure(location: str, action: str, e: sqlite3.Error) -> StoreError:
@@ -130,6 +156,8 @@ class Store:
         self._db: sqlite3.Connection | None = None
         # decoded splits (test rows, classes, class names), read-only and shared by the tasks that use them
         self._splits: dict[str, tuple[np.ndarray, np.ndarray, list]] = {}
+        self._has_checksum: bool | None = None  # whether the tasks table has its checksum column (format 3)
+        self.damaged: set[str] = set()  # keys of stored tasks read so far that fail their checksum or decoding
         try:
             if readonly:
                 self._db = self._open_readonly(path, location)
@@ -142,6 +170,7 @@ class Store:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 self.db.executescript(SCHEMA)
+                self._upgrade()
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (json.dumps(FORMAT),))
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('written_by', ?)",
                                 (json.dumps(f"bncbench {__version__}"),))
@@ -211,6 +240,13 @@ class Store:
                             f"({__version__}) reads formats 2 to {FORMAT}: upgrade bncbench to read it, or run the "
                             f"config again into a new --results folder")
 
+    def _upgrade(self) -> None:
+        """A format-2 store opened for writing becomes format 3: its tasks gain the checksum column,
+        NULL (unverifiable) for those stored before (docs/store.md: Format history)."""
+        if "checksum" not in [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]:
+            self.db.execute("ALTER TABLE tasks ADD COLUMN checksum TEXT")
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (json.dumps(FORMAT),))
+
     def close(self) -> None:
         if self._db is None:
             return
@@ -223,7 +259,12 @@ class Store:
 
     @_guarded("read")
     def done_keys(self) -> set[str]:
-        return {r[0] for r in self.db.execute("SELECT key FROM tasks")}
+        """The keys of the stored tasks that are intact (a damaged one is computed again; see `damaged`)."""
+        done = set()
+        for row in self.db.execute(f"SELECT {self._columns} FROM tasks t LEFT JOIN splits s ON s.key = t.split"):
+            if self._verified(row, with_proba=False) is not None:
+                done.add(row[0])
+        return done
 
     @_guarded("write")
     def put(self, key: str, dataset: str, label: str, run: int, fold: int, out: TaskOutput | EncodedOutput,
@@ -237,33 +278,52 @@ class Store:
         """Write finished tasks in one transaction (docs/architecture.md)."""
         enc = [(t, t[5] if isinstance(t[5], EncodedOutput) else EncodedOutput.of(t[5], t[6])) for t in tasks]
         splits = {e.encoded.split_key: e.encoded for _, e in enc}
-        rows = [(key, dataset, label, run, fold, e.encoded.split_key, e.encoded.n_classes, e.encoded.pred,
-                 e.encoded.proba, e.encoded.sums, float(e.train_time), float(e.test_time),
-                 json.dumps(e.info, sort_keys=True))
-                for (key, dataset, label, run, fold, _, _), e in enc]
+        values = [(key, dataset, label, run, fold, e.encoded.split_key, e.encoded.n_classes, e.encoded.pred,
+                   e.encoded.proba, e.encoded.sums, float(e.train_time), float(e.test_time),
+                   json.dumps(e.info, sort_keys=True))
+                  for (key, dataset, label, run, fold, _, _), e in enc]
+        rows = [(*v, task_checksum(v)) for v in values]
         with self.db:
             for k, e in splits.items():
                 if self.db.execute("SELECT 1 FROM splits WHERE key = ?", (k,)).fetchone() is None:
                     self.db.execute("INSERT INTO splits VALUES (?,?,?,?,?)",
                                     (k, e.n, codec.pack_index(e.test_index), codec.pack_ints(e.y_true, "<i2"),
                                      e.classes_json))
-            self.db.executemany("INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'))",
-                                rows)
+            self.db.executemany("INSERT OR REPLACE INTO tasks (key, dataset, label, run, fold, split, n_classes, pred, "
+                                "proba, sums, train_time, test_time, info, finished, checksum) "
+                                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'),?)", rows)
 
     _COLUMNS = ("t.key, t.dataset, t.label, t.run, t.fold, t.n_classes, s.n, s.test_index, s.y_true, s.classes, "
-                "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info, t.split")
+                "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info, t.split, t.checksum")
+
+    @property
+    def _columns(self) -> str:
+        """`_COLUMNS`, with a NULL checksum for a format-2 file read as it is (no checksum column)."""
+        if self._has_checksum is None:
+            self._has_checksum = "checksum" in [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]
+        return self._COLUMNS if self._has_checksum else self._COLUMNS.replace("t.checksum", "NULL")
 
     def _split(self, key: str, test_index: bytes, y_true: bytes, classes: str) -> tuple[np.ndarray, np.ndarray, list]:
-        """A split's decoded test rows, classes and class names, decoded once (read-only arrays)."""
+        """A split's decoded test rows, classes and class names, decoded and verified against its key
+        once (read-only arrays); ValueError when they do not match it (a damaged split)."""
         got = self._splits.get(key)
         if got is None:
             index, y = codec.unpack_index(test_index), codec.unpack_ints(y_true, "<i2")
+            if codec.split_digest(index, y, classes) != key:
+                raise ValueError(f"split {key[:12]} does not match its key")
             index.flags.writeable = y.flags.writeable = False
             got = self._splits[key] = (index, y, json.loads(classes))
         return got
 
+    @staticmethod
+    def _intact(row) -> bool:
+        """Whether a row of `_COLUMNS` matches its checksum (a format-2 task has none: taken as it is)."""
+        key, dataset, label, run, fold, nc, _, _, _, _, pred, proba, sums, tt, st, info, split, checksum = row
+        return checksum is None or task_checksum((key, dataset, label, run, fold, split, nc, pred, proba, sums, tt,
+                                                  st, info)) == checksum
+
     def _result(self, row, with_proba: bool = True) -> tuple[str, FoldResult]:
-        key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info, split = row
+        key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info, split, _ = row
         index, y, names = self._split(split, ti, yt, classes)
         sums = json.loads(sums)
         p = codec.unpack_proba(proba, n, nc) if with_proba or set(INSTANCE_METRICS) - set(sums) else None
@@ -273,17 +333,82 @@ class Store:
         return key, FoldResult(run, fold, index, y, p if with_proba else None, tt, st,
                                json.loads(info), pred=codec.unpack_ints(pred, "<i2"), sums=sums, classes=list(names))
 
+    def _verified(self, row, with_proba: bool) -> tuple[str, FoldResult] | None:
+        """`_result` of a row that matches its checksum and decodes; None (its key noted in
+        `damaged`) otherwise."""
+        if self._intact(row):
+            try:
+                return self._result(row, with_proba)
+            except (ValueError, TypeError, zlib.error):  # a blob or split that does not decode (or is missing)
+                pass
+        self.damaged.add(row[0])
+        return None
+
     @_guarded("read")
     def get(self, keys: list[str], with_proba: bool = True) -> dict[str, FoldResult]:
+        """The stored tasks of `keys` that are intact; a damaged one is left out and noted in `damaged`."""
         out = {}
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
             q = ",".join("?" * len(chunk))
-            for row in self.db.execute(f"SELECT {self._COLUMNS} FROM tasks t JOIN splits s ON s.key = t.split "
+            for row in self.db.execute(f"SELECT {self._columns} FROM tasks t LEFT JOIN splits s ON s.key = t.split "
                                        f"WHERE t.key IN ({q})", chunk):
-                key, r = self._result(row, with_proba)
-                out[key] = r
+                got = self._verified(row, with_proba)
+                if got is not None:
+                    out[got[0]] = got[1]
         return out
+
+    def scan(self) -> tuple[list[tuple[str, str, str, int, int, str]], list[str]]:
+        """Every stored task's (key, data set, label, run, fold, state), state "intact", "damaged"
+        (its checksum, split or decoding fails) or "unverifiable" (format 2: no checksum); and the
+        rowids SQLite could not read (a damaged page), probed one by one where a full scan fails."""
+        tasks, lost = [], []
+        query = f"SELECT {self._columns} FROM tasks t LEFT JOIN splits s ON s.key = t.split"
+        try:
+            rows = [list(self.db.execute(query))]
+        except sqlite3.DatabaseError:
+            rows = []
+            top = self.db.execute("SELECT max(rowid) FROM tasks").fetchone()[0] or 0
+            for rowid in range(1, top + 1):
+                try:
+                    rows.append(list(self.db.execute(query + " WHERE t.rowid = ?", (rowid,))))
+                except sqlite3.DatabaseError:
+                    lost.append(str(rowid))
+        for row in (r for batch in rows for r in batch):
+            state = "damaged" if self._verified(row, with_proba=False) is None else \
+                "unverifiable" if row[-1] is None else "intact"
+            tasks.append((row[0], row[1], row[2], row[3], row[4], state))
+        return tasks, lost
+
+    def integrity(self) -> list[str]:
+        """SQLite's own integrity check of the file (['ok'] when it finds nothing)."""
+        try:
+            return [r[0] for r in self.db.execute("PRAGMA integrity_check(20)")]
+        except sqlite3.DatabaseError as e:
+            return [str(e)]
+
+    @_guarded("write")
+    def copy_intact(self, source: Store, keys: set[str]) -> int:
+        """Copy the tasks `keys` of `source` (intact ones), the splits they use and `source`'s meta
+        (but its format and writer) into this store, in one transaction; the number copied."""
+        cols = "key, dataset, label, run, fold, split, n_classes, pred, proba, sums, train_time, test_time, info, " \
+               "finished, checksum"
+        read = cols if "NULL" not in source._columns else cols.replace("checksum", "NULL")  # format 2: no checksums
+        n = 0
+        with self.db:
+            for key, value in source.db.execute("SELECT key, value FROM meta WHERE key NOT IN ('format', "
+                                                "'written_by')"):
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+            for key in sorted(keys):
+                row = source.db.execute(f"SELECT {read} FROM tasks WHERE key = ?", (key,)).fetchone()
+                split = source.db.execute("SELECT key, n, test_index, y_true, classes FROM splits WHERE key = ?",
+                                          (row[5],)).fetchone()
+                self.db.execute("INSERT OR IGNORE INTO splits VALUES (?,?,?,?,?)", split)
+                checksum = row[14] or task_checksum(row[:13])  # a format-2 task gets its checksum here
+                self.db.execute(f"INSERT OR REPLACE INTO tasks ({cols}) VALUES ({','.join('?' * 15)})",
+                                (*row[:14], checksum))
+                n += 1
+        return n
 
     @_guarded("read")
     def rows(self) -> list[tuple[str, str, str, int, int, float, float, str]]:

@@ -199,7 +199,7 @@ def test_a_store_of_a_newer_format_is_refused_untouched(uninterrupted, tmp_path,
     line = _one_line(r.stderr)
     assert r.returncode == 2, r.stderr
     assert "this results store is format 99, written by bncbench 9.0; this bncbench (" in line, line
-    assert "reads formats 2 to 2: upgrade bncbench" in line, line
+    assert "reads formats 2 to 3: upgrade bncbench" in line, line
     assert (res / "results.sqlite").read_bytes() == before and sorted(p.name for p in res.iterdir()) == [
         "results.sqlite"]
 
