@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # rich is imported only for a terminal's bar
     from rich.progress import Progress as RichProgress
@@ -19,71 +20,70 @@ def _duration(seconds: float) -> str:
 
 @dataclass(frozen=True)
 class UnitSize:
-    """What a pending unit is made of, for the ETA: its data set, tasks (classifiers to run) and
-    work (rows × attributes × tasks)."""
+    """What a pending unit is made of, for the ETA: its data set and the labels of its tasks (one
+    per classifier to run)."""
 
     dataset: str
-    tasks: int
-    work: float
+    labels: tuple[str, ...]
+
+
+T = TypeVar("T")
+
+
+def probe_first(units: list[T], dataset: Callable[[T], str]) -> list[T]:
+    """`units` in the order to run them: the first unit of each data set (`dataset(unit)`, in plan
+    order), then the rest in plan order, so that every classifier's cost on every data set is
+    measured early (the ETA's input); the results do not depend on the order."""
+    seen: set[str] = set()
+    first: list[T] = []
+    rest: list[T] = []
+    for u in units:
+        name = dataset(u)
+        (rest if name in seen else first).append(u)
+        seen.add(name)
+    return first + rest
 
 
 class RemainingTime:
-    """The time a run still needs, from the units finished so far (docs/architecture.md)."""
+    """The time a run still needs, from the seconds its finished tasks took (docs/architecture.md)."""
 
-    MIN_SECONDS = 1e-3  # a unit measured faster than this counts as this (timer resolution)
+    def __init__(self, units: list[UnitSize]):
+        self.left: dict[tuple[str, str], int] = {}  # (data set, label) -> tasks left
+        for u in units:
+            for label in u.labels:
+                self.left[u.dataset, label] = self.left.get((u.dataset, label), 0) + 1
+        self.task_seconds = 0.0  # the measured seconds of the finished tasks
+        self._cells: dict[tuple[str, str], tuple[float, int]] = {}  # (data set, label) -> seconds, tasks
 
-    def __init__(self, tasks_left: int, work_left: float):
-        self.tasks_left, self.work_left = tasks_left, work_left
-        self.tasks_done = self.work_done = 0.0
-        self.seconds_done = 0.0                      # measured seconds of the finished units
-        self._unmeasured = (0.0, 0.0)                # tasks, work of finished units not measured
-        self._suu = self._suv = self._svv = self._su = self._sv = 0.0
-        self.max_task_cost = float("inf")  # the cheapest measured unit's seconds per task
-        self.units = 0
-
-    def finished(self, tasks: int, work: float, seconds: float | None) -> None:
-        """Count a finished unit; `seconds` is how long it ran (None: not measured, not fitted)."""
-        self.tasks_left -= tasks
-        self.work_left -= work
-        self.tasks_done += tasks
-        self.work_done += work
-        if seconds is None:
-            self._unmeasured = (self._unmeasured[0] + tasks, self._unmeasured[1] + work)
-            return
-        self.seconds_done += float(seconds)
-        d = max(float(seconds), self.MIN_SECONDS)
-        u, v = tasks / d, work / d
-        self._suu, self._suv, self._svv = self._suu + u * u, self._suv + u * v, self._svv + v * v
-        self._su, self._sv = self._su + u, self._sv + v
-        self.max_task_cost = min(self.max_task_cost, d / tasks) if tasks else self.max_task_cost
-        self.units += 1
-
-    def coefficients(self) -> tuple[float, float] | None:
-        """(a, b) of the fitted cost model, None before any unit was measured (docs/architecture.md)."""
-        if not self.units:
-            return None
-        det = self._suu * self._svv - self._suv ** 2
-        if det > 1e-12 * self._suu * self._svv:
-            a = (self._su * self._svv - self._sv * self._suv) / det
-            b = (self._sv * self._suu - self._su * self._suv) / det
-            if a >= 0 and b >= 0:
-                return a, b
-            a = min(max(a, 0.0), self.max_task_cost)
-        else:  # units of one size only: which term explains them cannot be told; work does
-            a = 0.0
-        # b minimising Σ(a·u + b·v − 1)² for this a: (Σv − a·Σuv) / Σv²
-        return a, max((self._sv - a * self._suv) / self._svv, 0.0)
+    def finished(self, dataset: str, labels: tuple[str, ...], seconds: dict[str, float] | None) -> None:
+        """Count a finished unit's tasks; `seconds`: each one's (train + test) time, None if not measured."""
+        for label in labels:
+            key = (dataset, label)
+            self.left[key] = self.left.get(key, 1) - 1
+            if seconds is None or label not in seconds:
+                continue
+            s = max(float(seconds[label]), 0.0)
+            self.task_seconds += s
+            cs, cn = self._cells.get(key, (0.0, 0))
+            self._cells[key] = (cs + s, cn + 1)
 
     def estimate(self, elapsed: float) -> float | None:
-        """Seconds still needed, after `elapsed` seconds of wall time; None when there is nothing
-        to go on (no unit measured) or nothing left."""
-        coef = self.coefficients()
-        if coef is None or self.tasks_left <= 0:
+        """Seconds still needed after `elapsed` seconds of wall time: the tasks left of each (data
+        set, classifier) times the mean of that cell's measured tasks, over the parallelism measured
+        so far (task seconds finished per elapsed second); None while a cell with tasks left has
+        none measured (`probe_first` measures every one early), and when nothing is left."""
+        if self.task_seconds <= 0 or elapsed <= 0:
             return None
-        a, b = coef
-        unit_time = self.seconds_done + a * self._unmeasured[0] + b * self._unmeasured[1]
-        left = a * max(self.tasks_left, 0) + b * max(self.work_left, 0.0)
-        return elapsed / unit_time * left if unit_time > 0 else None
+        left = 0.0
+        for key, n in self.left.items():
+            if n > 0:
+                cell = self._cells.get(key)
+                if cell is None:
+                    return None
+                left += n * cell[0] / cell[1]
+        if left <= 0:
+            return None
+        return left / (self.task_seconds / elapsed)
 
 
 class Progress:
@@ -95,8 +95,8 @@ class Progress:
         self.total, self.done, self.quiet, self.log, self.clock = total, done, quiet, log, clock
         self.remaining: dict[str, int] = {}
         for u in units:
-            self.remaining[u.dataset] = self.remaining.get(u.dataset, 0) + u.tasks
-        self.time_left = RemainingTime(sum(u.tasks for u in units), sum(u.work for u in units))
+            self.remaining[u.dataset] = self.remaining.get(u.dataset, 0) + len(u.labels)
+        self.time_left = RemainingTime(units)
         self.fancy = sys.stderr.isatty() and not quiet
         self.start = clock()
         self._bar: RichProgress | None = None
@@ -122,11 +122,13 @@ class Progress:
         eta = self.eta_seconds()
         return f", ETA {_duration(eta)}" if eta is not None and eta >= 0.5 else ""
 
-    def advance(self, n: int, dataset: str, detail: str = "", work: float = 0.0, seconds: float | None = None) -> None:
-        """A unit of `n` tasks of `dataset` is stored; it had `work` and ran `seconds` (measured
-        where it ran)."""
+    def advance(self, labels: tuple[str, ...], dataset: str, detail: str = "",
+                seconds: dict[str, float] | None = None) -> None:
+        """A unit's tasks of `dataset` (one per label) are stored; `seconds`: each task's train + test
+        time, measured where it ran."""
+        n = len(labels)
         self.done += n
-        self.time_left.finished(n, work, seconds)
+        self.time_left.finished(dataset, labels, seconds)
         if dataset in self.remaining:
             self.remaining[dataset] -= n
         if self._bar is not None and self._task is not None:

@@ -23,7 +23,7 @@ from bncbench.data.dataset import Dataset
 from bncbench.data.sources import cache_dir, mirror_description
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
 from bncbench.engine.fingerprint import code_fingerprint
-from bncbench.engine.progress import Progress, UnitSize
+from bncbench.engine.progress import Progress, UnitSize, probe_first
 from bncbench.engine.store import EncodedOutput, Store
 from bncbench.engine.units import Unit, load_dataset, run_unit
 from bncbench.errors import DataUnavailable, StoreError, UserError
@@ -83,22 +83,21 @@ def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dic
     return units, keys
 
 
-def unit_size(unit: Unit, ds: Dataset) -> UnitSize:
-    """A unit's size for the ETA: its tasks and work = rows × attributes × tasks."""
-    return UnitSize(unit.dataset.name, len(unit.keys), float(ds.n_instances) * max(ds.n_attributes, 1) * len(unit.keys))
+def unit_size(unit: Unit) -> UnitSize:
+    """A unit's size for the ETA: its data set and its tasks' labels."""
+    return UnitSize(unit.dataset.name, tuple(c.label for c in unit.classifiers))
 
 
 def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, dict]:
-    """`run_unit` plus the worker's code fingerprints, install folder and seconds (docs/architecture.md)."""
+    """`run_unit` plus the worker's code fingerprints and install folder (docs/architecture.md)."""
     import bncbench
 
     restore_malloc_thresholds()
-    start = time.perf_counter()
     outputs = run_unit(unit, *args)
     if encode:
         classes = load_dataset(unit.dataset).classes
         outputs = [EncodedOutput.of(out, classes) for out in outputs]
-    return outputs, {"at": str(Path(bncbench.__file__).parent), "seconds": time.perf_counter() - start,
+    return outputs, {"at": str(Path(bncbench.__file__).parent),
                      **{c.name: classifier_code(c) for c in unit.classifiers}}
 
 
@@ -296,15 +295,16 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                 pending.append(Unit(u.dataset, u.run, u.fold, tuple(c for c, _ in keep), tuple(k for _, k in keep)))
         total = sum(len(u.keys) for u in units)
         n_run = 0
-        sizes = [unit_size(u, datasets[u.dataset.name]) for u in pending]
+        pending = probe_first(pending, lambda u: u.dataset.name)
+        sizes = [unit_size(u) for u in pending]
         prepare_kernels(pending, (lambda _: None) if quiet else log)
-        measured: dict[int, float] = {}  # id(unit) -> seconds it ran on its worker
+        measured: dict[int, dict[str, float]] = {}  # id(unit) -> each task's seconds where it ran
         with Progress(total, skipped, sizes, quiet=quiet, log=log) as prog:
             def on_stored(u: Unit, n: int) -> None:
                 nonlocal n_run
                 n_run += n
-                prog.advance(n, u.dataset.name, f"run {u.run} fold {u.fold}",
-                             unit_size(u, datasets[u.dataset.name]).work, measured.pop(id(u), None))
+                prog.advance(tuple(c.label for c in u.classifiers), u.dataset.name, f"run {u.run} fold {u.fold}",
+                             measured.pop(id(u), None))
 
             writer = _Writer(store, on_stored)
             args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor)
@@ -317,7 +317,8 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                     for i, (outputs, worker) in execute(executor, work, pending, args, jobs, scheduler):
                         u = pending[i]
                         check_worker_code(u, worker)
-                        measured[id(u)] = worker.get("seconds")
+                        measured[id(u)] = {spec.label: out.train_time + out.test_time
+                                           for spec, out in zip(u.classifiers, outputs)}
                         classes = datasets[u.dataset.name].classes
                         writer.submit(u, [(key, u.dataset.name, spec.label, u.run, u.fold, out, classes)
                                           for spec, key, out in zip(u.classifiers, u.keys, outputs)])
