@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import SMALL, bnc
+from tests.support.cli import SMALL, bnc, run_store
 
 CONFIG = SMALL.replace("  - {name: AODE}\n", "  - {name: AODE}\n  - {name: TAN}\n").replace(
     "folds: 3, runs: 2", "folds: 5, runs: 2")
@@ -18,11 +18,8 @@ N_TASKS = 3 * 4 * 5 * 2  # data sets × classifiers × folds × runs
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory):
-    d = tmp_path_factory.mktemp("check")
-    cfg = d / "c.yaml"
-    cfg.write_text(CONFIG)
-    bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
-    return cfg, d / "res", bnc("report", d / "res", check=True).stdout
+    res = run_store(tmp_path_factory, "check", CONFIG)
+    return res.parent / "config.yaml", res, bnc("report", res, check=True).stdout
 
 
 def _damage_three(res: Path) -> list[tuple[str, str, int, int]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import SMALL, bnc
+from tests.support.cli import SMALL, bnc, run_store
 
 N_TASKS = 3 * 3 * 3 * 2  # data sets × classifiers × folds × runs (SMALL)
 UNITS = 3 * 3 * 2        # one transaction per unit (data set, run, fold)
@@ -23,11 +23,8 @@ UNITS = 3 * 3 * 2        # one transaction per unit (data set, run, fold)
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory):
     """SMALL run once without faults: its config and its report."""
-    d = tmp_path_factory.mktemp("whole")
-    cfg = d / "small.yaml"
-    cfg.write_text(SMALL)
-    bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
-    return cfg, bnc("report", d / "res", check=True).stdout, d / "res"
+    res = run_store(tmp_path_factory, "whole", SMALL)
+    return res.parent / "config.yaml", bnc("report", res, check=True).stdout, res
 
 
 def _one_line(stderr: str) -> str:
