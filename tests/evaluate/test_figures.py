@@ -217,7 +217,7 @@ def test_scatter_drawing_names_the_better_side_and_the_farthest_data_sets(defaul
 
 
 def test_times_drawing_one_scale_with_the_spread(default_store):
-    """Both panels share one y axis (log: the report's times span more than 100×); per
+    """Both panels share one y axis (log where the report's times span more than 100×); per
     classifier the box's whiskers end at the least and greatest of report's per-data-set times,
     its median line at their median, the diamond at their mean."""
     import statistics
@@ -241,9 +241,11 @@ def test_times_drawing_one_scale_with_the_spread(default_store):
             assert list(lines[f"median-{metric}-{lab}"].get_ydata()) == pytest.approx([statistics.median(v)] * 2,
                                                                                        rel=1e-12)
             assert tuple(means.get_offsets()[i]) == (i, pytest.approx(math.fsum(v) / len(v), rel=1e-12))
+    # log exactly when the measured times span more than 100× (they are real timings: whether they
+    # do depends on the machine and the code's speed, so the test follows the data)
     log = min(every) > 0 and max(every) > 100 * min(every)
-    assert log and a0.get_yscale() == a1.get_yscale() == "log" and plot.data["log"] is True
-    assert "(log scale)" in a0.get_ylabel()
+    assert a0.get_yscale() == a1.get_yscale() == ("log" if log else "linear") and plot.data["log"] is log
+    assert ("(log scale)" in a0.get_ylabel()) is log
 
 
 def test_wdl_drawing_has_no_empty_panel_and_says_the_draw_rule_in_words(default_store):
