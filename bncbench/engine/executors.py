@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -53,16 +54,46 @@ def _indexed(fn: Callable, i: int, item: Any, args: tuple) -> tuple[int, Any]:
     return i, fn(item, *args)
 
 
-def run_local(fn: Callable, items: Sequence, args: tuple, jobs: int) -> Iterator[tuple[int, Any]]:
-    if jobs <= 1 or len(items) <= 1:
-        for i, item in enumerate(items):
-            yield i, fn(item, *args)
+POOL_WORTH_SECONDS = 5.0  # default: the serial seconds of work left that pay for starting a pool
+
+
+def pool_worth() -> float:
+    """The serial seconds of work left above which `run_local` starts its pool of workers:
+    BNCBENCH_POOL_WORTH if set (0: always), else POOL_WORTH_SECONDS (docs/cli.md: --jobs)."""
+    value = os.environ.get("BNCBENCH_POOL_WORTH", "")
+    if not value:
+        return POOL_WORTH_SECONDS
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0:  # also NaN
+        raise UserError(f"BNCBENCH_POOL_WORTH={value!r}: give a number of seconds (0 starts the workers at once)")
+    return seconds
+
+
+def run_local(fn: Callable, items: Sequence, args: tuple, jobs: int,
+              in_process: Callable | None = None) -> Iterator[tuple[int, Any]]:
+    """fn(item, *args) for every item: in this process (as `in_process`, default fn) while the work
+    left, measured on the items done (their mean seconds times the items left), is below
+    `pool_worth()`; the rest in a joblib/loky pool of `jobs` worker processes (docs/cli.md: --jobs)."""
+    here = in_process or fn
+    worth = pool_worth() if jobs > 1 else float("inf")
+    start = time.monotonic()
+    n = 0
+    while n < len(items):
+        left = len(items) - n
+        if left > 1 and (worth == 0 or (n and (time.monotonic() - start) / n * left > worth)):
+            break
+        yield n, here(items[n], *args)
+        n += 1
+    if n == len(items):
         return
     from joblib import Parallel, delayed, parallel_config
 
     with parallel_config(backend="loky", inner_max_num_threads=1):
         parallel = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
-        yield from parallel(delayed(_indexed)(fn, i, item, args) for i, item in enumerate(items))
+        yield from parallel(delayed(_indexed)(fn, i, items[i], args) for i in range(n, len(items)))
 
 
 def local_cluster(jobs: int):
@@ -107,17 +138,19 @@ def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: s
 
 
 def check_executor(name: str, scheduler: str | None) -> None:
-    """UserError for an unknown executor or a scheduler given to the local one."""
+    """UserError for an unknown executor, a scheduler given to the local one, or a bad BNCBENCH_POOL_WORTH."""
     if name not in EXECUTORS:
         raise UserError(f"unknown executor {name!r}; choose one of {', '.join(EXECUTORS)}")
     if scheduler and name != "dask":
         raise UserError("--scheduler is only for --executor dask")
+    pool_worth()
 
 
 def execute(name: str, fn: Callable, items: Sequence, args: tuple, jobs: int = 1,
-            scheduler: str | None = None) -> Iterator[tuple[int, Any]]:
-    """Run fn(item, *args) for every item on the named executor; yields (index, result)."""
+            scheduler: str | None = None, in_process: Callable | None = None) -> Iterator[tuple[int, Any]]:
+    """Run fn(item, *args) for every item on the named executor, yielding (index, result); the
+    local one runs small work in this process, as `in_process` (`run_local`)."""
     check_executor(name, scheduler)
     if name == "local":
-        return run_local(fn, items, args, jobs)
+        return run_local(fn, items, args, jobs, in_process)
     return run_dask(fn, items, args, jobs, scheduler)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import os
 import platform
 import sys
 import threading
@@ -97,7 +98,7 @@ def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, di
     if encode:
         classes = load_dataset(unit.dataset).classes
         outputs = [EncodedOutput.of(out, classes) for out in outputs]
-    return outputs, {"at": str(Path(bncbench.__file__).parent),
+    return outputs, {"at": str(Path(bncbench.__file__).parent), "pid": os.getpid(),
                      **{c.name: classifier_code(c) for c in unit.classifiers}}
 
 
@@ -310,13 +311,15 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
             args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor)
             # in this process, the writer thread encodes while the next unit computes; worker
             # processes send their units encoded
-            in_process = executor == "local" and (jobs <= 1 or len(pending) <= 1)
-            work = partial(run_unit_on_worker, encode=not in_process)
+            here = partial(run_unit_on_worker, encode=False)
+            pooled = False
             try:
                 try:
-                    for i, (outputs, worker) in execute(executor, work, pending, args, jobs, scheduler):
+                    for i, (outputs, worker) in execute(executor, run_unit_on_worker, pending, args, jobs, scheduler,
+                                                        in_process=here):
                         u = pending[i]
                         check_worker_code(u, worker)
+                        pooled = pooled or worker["pid"] != os.getpid()
                         measured[id(u)] = {spec.label: out.train_time + out.test_time
                                            for spec, out in zip(u.classifiers, outputs)}
                         classes = datasets[u.dataset.name].classes
@@ -326,6 +329,9 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                     writer.close(raise_error=False)  # finished units are still stored
                     raise
                 writer.close()
+                if executor == "local" and jobs > 1 and len(pending) > 1 and not pooled and not quiet:
+                    log(f"--jobs {jobs}: this work was too small to pay for starting worker processes; it ran in this "
+                        f"process (docs/cli.md: --jobs)")
             except StoreError as e:  # the store failed mid-run: what is saved (each unit is one transaction)
                 raise e.with_saved(skipped + n_run, total) from None
         return {"total": total, "run": n_run, "skipped": skipped, "replaced": replaced, "elapsed": prog.elapsed()}

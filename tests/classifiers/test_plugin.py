@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.oracles.reference import Ref, _code
-from tests.support.cli import bnc
+from tests.support.cli import POOL, bnc
 from tests.support.data import ESTIMATOR_CASES as CASES
 from tests.support.data import random_data
 
@@ -82,7 +82,8 @@ def test_example_config_on_every_executor(tmp_path):
     for name, extra in (("jobs1", ["--jobs", "1"]), ("jobs2", ["--jobs", "2"]),
                         ("dask", ["--executor", "dask", "--jobs", "2"])):
         res = tmp_path / name
-        bnc("run", cfg, "--results", res, "--quiet", *extra, cwd=tmp_path, check=True)  # cwd: not the config's folder
+        # cwd: not the config's folder
+        bnc("run", cfg, "--results", res, "--quiet", *extra, cwd=tmp_path, env=POOL, check=True)
         reports[name] = bnc("report", res, "--format", "csv", check=True).stdout
     assert reports["jobs1"] == reports["jobs2"] == reports["dask"]
     assert reports["jobs1"].count(",ChainNB,") == 3 and reports["jobs1"].count(",ChainNB-rev,") == 3

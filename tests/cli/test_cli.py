@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.support.cli import SMALL, bnc
+from tests.support.cli import POOL, SMALL, bnc
 from tests.support.predictions import bias_variance, instance_metric, read_predictions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,7 +144,7 @@ def test_wdl_defaults_from_the_stored_config(tmp_path, small_cfg):
 def test_jobs2_gives_identical_report(tmp_path, small_cfg):
     a, b = tmp_path / "a", tmp_path / "b"
     bnc("run", small_cfg, "--results", a, "--quiet", check=True)
-    bnc("run", small_cfg, "--results", b, "--quiet", "--jobs", "2", check=True)
+    bnc("run", small_cfg, "--results", b, "--quiet", "--jobs", "2", env=POOL, check=True)
     assert_same_reports(a, b, ("zol", "rmse", "cll", "bias"))
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.cli import bnc
+from tests.support.cli import POOL, bnc
 
 CONFIG = """
 name: bankernels
@@ -27,7 +27,7 @@ LINE = "compiling BAN's kernels (once per machine, a few seconds)"
 def _run(tmp_path, results: str, *extra: str, env: dict | None = None):
     (tmp_path / "c.yaml").write_text(CONFIG)
     r = bnc("run", tmp_path / "c.yaml", "--results", tmp_path / results, *extra,
-            env={"BNCBENCH_CACHE": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": "", **(env or {})})
+            env={"BNCBENCH_CACHE": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": "", **POOL, **(env or {})})
     assert r.returncode == 0, r.stderr
     return r.stdout + r.stderr
 

@@ -4,8 +4,11 @@ baselines too: their random_state comes from the seed, run and fold)."""
 import os
 import subprocess
 import sys
+import time
 
 import pytest
+
+from tests.support.cli import POOL
 
 CONFIG = """
 name: exec
@@ -35,7 +38,7 @@ def _reports(res, metrics=METRICS):
 
 
 def _run(cfg, res, *extra, metrics=METRICS):
-    env = dict(os.environ, BNCBENCH_MIRROR="")  # no mirror, not even the default
+    env = dict(os.environ, BNCBENCH_MIRROR="", **POOL)  # no mirror, not even the default; --jobs 2 in workers
     r = subprocess.run([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet", *extra],
                        capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr
@@ -66,6 +69,50 @@ def test_executor_in_config_and_bad_values(tmp_path):
     r = subprocess.run([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(tmp_path / "t"),
                         "--scheduler", "tcp://127.0.0.1:1"], capture_output=True, text=True)
     assert r.returncode == 2 and "--scheduler" in r.stderr and not (tmp_path / "t").exists()
+    r = subprocess.run([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(tmp_path / "u"),
+                        "--jobs", "2"], capture_output=True, text=True,
+                       env={**os.environ, "BNCBENCH_POOL_WORTH": "soon"})
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "BNCBENCH_POOL_WORTH='soon'" in r.stderr, r.stderr
+    assert not (tmp_path / "u").exists()
+
+
+def _pid_after(seconds: float, _arg: str) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _here_after(seconds: float, _arg: str) -> int:
+    time.sleep(seconds)
+    return -1
+
+
+def test_small_work_stays_in_this_process_and_large_work_goes_to_the_pool(monkeypatch):
+    """`--jobs 2` starts its workers only when the work left, measured on the units done, is worth it."""
+    from bncbench.engine.executors import run_local
+
+    me = os.getpid()
+    monkeypatch.setenv("BNCBENCH_POOL_WORTH", "2")
+    small = dict(run_local(_pid_after, [0.01] * 20, ("x",), jobs=2))  # about 0.2 s of work left at most
+    assert sorted(small) == list(range(20)) and set(small.values()) == {me}
+    large = dict(run_local(_pid_after, [0.3] * 12, ("x",), jobs=2))  # 3.3 s left after the first
+    assert sorted(large) == list(range(12)) and large[0] == me and me not in [large[i] for i in range(1, 12)]
+    here = dict(run_local(_pid_after, [0.3] * 12, ("x",), jobs=2, in_process=_here_after))
+    assert here[0] == -1 and -1 not in [here[i] for i in range(1, 12)]  # the first ran as `in_process`
+    monkeypatch.setenv("BNCBENCH_POOL_WORTH", "0")
+    assert me not in dict(run_local(_pid_after, [0.0] * 4, ("x",), jobs=2)).values()
+    assert set(dict(run_local(_pid_after, [0.3] * 4, ("x",), jobs=1)).values()) == {me}
+
+
+def test_a_small_plan_says_it_ran_in_this_process(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("datasets: [iris]\nclassifiers: [NB]\ncv: {folds: 3}\n")
+    env = {**os.environ, "BNCBENCH_MIRROR": ""}
+    r = subprocess.run([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(tmp_path / "a"),
+                        "--jobs", "2"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and "--jobs 2: this work was too small" in r.stderr, r.stderr
+    r = subprocess.run([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(tmp_path / "b"),
+                        "--jobs", "2"], capture_output=True, text=True, env={**env, **POOL})
+    assert r.returncode == 0 and "too small" not in r.stderr, r.stderr
 
 
 _FAULTS = """

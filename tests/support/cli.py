@@ -16,6 +16,9 @@ classifiers:
 """
 
 
+POOL = {"BNCBENCH_POOL_WORTH": "0"}  # --jobs N starts its workers at once, for tests of the pool (docs/cli.md: --jobs)
+
+
 def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
     """Run `python -m bncbench ARGS` without a mirror (BNCBENCH_MIRROR set empty, so neither the
     caller's nor the default ../shared/uci; only the shipped one) unless `env` sets one;
