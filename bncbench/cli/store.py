@@ -70,13 +70,22 @@ def salvage(results: Annotated[str, typer.Argument(help="a results folder or its
     try:
         tasks, lost = source.scan()
         keep = {t[0] for t in tasks if t[5] != "damaged"}
+        meta, damaged_meta = source.readable_meta()
+        created = not Path(out).exists()
         target = Store(out)
         try:
-            n = target.copy_intact(source, keep)
-        finally:
+            n = target.copy_intact(source, keep, meta)
+        except BaseException:
             target.close()
+            for part in ("", "-wal", "-shm", "-journal"):  # nothing half-written is left at --out
+                Path(f"{target.path}{part}").unlink(missing_ok=True)
+            if created and not any(Path(out).iterdir()):
+                Path(out).rmdir()
+            raise
+        target.close()
     finally:
         source.close()
     dropped = len(tasks) - len(keep) + len(lost)
-    err(f"salvaged {n} task(s) into {out}; {dropped} damaged task(s) left behind: run the config with "
+    lost_meta = f" (its damaged {', '.join(damaged_meta)} record(s) too: run writes them again)" if damaged_meta else ""
+    err(f"salvaged {n} task(s) into {out}; {dropped} damaged task(s) left behind{lost_meta}: run the config with "
         f"--results {out} to compute them again")

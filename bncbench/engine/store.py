@@ -94,9 +94,15 @@ def task_checksum(values) -> str:
     return h.hexdigest()
 
 
+def _shortened(message: str, limit: int = 160) -> str:
+    """SQLite's message on one line, without the stored text some messages quote whole."""
+    message = " ".join(message.split())
+    return message if len(message) <= limit else message[:limit] + "…"
+
+
 def store_failure(location: str, action: str, e: sqlite3.Error) -> StoreError:
     """What an SQLite error while `action` ("open", "read" or "write") the store at `location` means, and what to do."""
-    msg = str(e).lower()
+    msg, said = str(e).lower(), _shortened(str(e))
     if "full" in msg:
         what, todo = "the disk is full", "free some space and run the same command again to resume"
     elif "readonly" in msg or "read-only" in msg:
@@ -106,13 +112,13 @@ def store_failure(location: str, action: str, e: sqlite3.Error) -> StoreError:
         what = "another process kept the store locked for 60 s"
         todo = "wait until the other bncbench command ends, or choose another --results folder"
     elif "malformed" in msg or "not a database" in msg or "corrupt" in msg:
-        what = f"the file is damaged ({e})"
+        what = f"the file is damaged ({said})"
         todo = (f"`bncbench store check {location}` lists the intact tasks and `bncbench store salvage {location} "
                 f"--out NEW` keeps them")
     elif "i/o" in msg:
-        what, todo = f"a disk input/output error ({e})", "check the disk, then run the same command again to resume"
+        what, todo = f"a disk input/output error ({said})", "check the disk, then run the same command again to resume"
     else:
-        what, todo = str(e), "run the same command again; if it fails again, choose another --results folder"
+        what, todo = said, "run the same command again; if it fails again, choose another --results folder"
     return StoreError(location, f"cannot {action} the results store: {what}", todo)
 
 
@@ -387,17 +393,34 @@ class Store:
         except sqlite3.DatabaseError as e:
             return [str(e)]
 
+    def readable_meta(self) -> tuple[dict[str, str], list[str]]:
+        """The meta entries (but format and writer) whose stored JSON reads back, and the names of
+        those that do not (damaged), for `copy_intact`."""
+        try:
+            names = [r[0] for r in self.db.execute("SELECT key FROM meta WHERE key NOT IN ('format', 'written_by')")]
+        except sqlite3.DatabaseError:
+            return {}, ["meta"]
+        entries, damaged = {}, []
+        for name in names:
+            try:
+                value = self.db.execute("SELECT value FROM meta WHERE key = ?", (name,)).fetchone()[0]
+                json.loads(value)
+            except (sqlite3.DatabaseError, TypeError, ValueError):
+                damaged.append(name)
+                continue
+            entries[name] = value
+        return entries, damaged
+
     @_guarded("write")
-    def copy_intact(self, source: Store, keys: set[str]) -> int:
-        """Copy the tasks `keys` of `source` (intact ones), the splits they use and `source`'s meta
-        (but its format and writer) into this store, in one transaction; the number copied."""
+    def copy_intact(self, source: Store, keys: set[str], meta: dict[str, str]) -> int:
+        """Copy the tasks `keys` of `source` (intact ones), the splits they use and the `meta`
+        entries (`readable_meta`) into this store, in one transaction; the number copied."""
         cols = "key, dataset, label, run, fold, split, n_classes, pred, proba, sums, train_time, test_time, info, " \
                "finished, checksum"
         read = cols if "NULL" not in source._columns else cols.replace("checksum", "NULL")  # format 2: no checksums
         n = 0
         with self.db:
-            for key, value in source.db.execute("SELECT key, value FROM meta WHERE key NOT IN ('format', "
-                                                "'written_by')"):
+            for key, value in meta.items():
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
             for key in sorted(keys):
                 row = source.db.execute(f"SELECT {read} FROM tasks WHERE key = ?", (key,)).fetchone()

@@ -273,3 +273,56 @@ def test_a_flipped_byte_in_a_stored_task(uninterrupted, tmp_path):
     r = bnc("run", cfg, "--results", res, check=True)
     assert f"1 tasks run, {N_TASKS - 1} already finished" in r.stderr, r.stderr
     assert bnc("report", res, check=True).stdout == report
+
+
+def test_a_damaged_store_salvaged_resumes_to_the_uninterrupted_report(uninterrupted, tmp_path):
+    """An overwritten page among the tasks' rows, then every third page: `store salvage` keeps what
+    SQLite can still read and verify, in one line (nothing is left at --out when it cannot write);
+    `run` on the salvaged store computes the rest, and its report is the uninterrupted one."""
+    cfg, report, whole = uninterrupted
+    res = tmp_path / "res"
+    shutil.copytree(whole, res)
+    f = res / "results.sqlite"
+    with sqlite3.connect(f) as c:
+        blobs = [r[0] for r in c.execute("SELECT proba FROM tasks ORDER BY rowid")]
+    c.close()
+    data = f.read_bytes()
+    page = data.find(blobs[len(blobs) // 2]) // 4096
+    with open(f, "r+b") as fh:
+        fh.seek(page * 4096)
+        fh.write(os.urandom(4096))
+    new = tmp_path / "new"
+    r = bnc("store", "salvage", res, "--out", new)
+    line = _one_line(r.stderr)
+    assert r.returncode == 0 and line.startswith("salvaged "), r.stderr
+    kept = int(line.split()[1])
+    assert N_TASKS // 2 <= kept < N_TASKS, line
+    r = bnc("run", cfg, "--results", new, check=True)
+    assert f"{N_TASKS - kept} tasks run, {kept} already finished" in r.stderr, r.stderr
+    assert bnc("report", new, check=True).stdout == report
+
+    _damage(res)  # far worse: the run's record (meta) is lost too, and run writes it again
+    new = tmp_path / "new2"
+    r = bnc("store", "salvage", res, "--out", new)
+    line = _one_line(r.stderr)
+    assert r.returncode == 0 and line.startswith("salvaged "), r.stderr
+    kept = int(line.split()[1])
+    assert 0 <= kept < N_TASKS, line
+    r = bnc("run", cfg, "--results", new, check=True)
+    assert f"{N_TASKS - kept} tasks run, {kept} already finished" in r.stderr, r.stderr
+    assert bnc("report", new, check=True).stdout == report
+
+
+def test_a_salvage_that_cannot_write_leaves_nothing_at_out(uninterrupted, tmp_path, monkeypatch, capsys):
+    from bncbench.engine import store
+
+    _, _, whole = uninterrupted
+
+    def full(self, source, keys, meta):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store.Store, "copy_intact", store._guarded("write")(full))
+    code, stderr = _cli(monkeypatch, capsys, "store", "salvage", whole, "--out", tmp_path / "new")
+    line = _one_line(stderr)
+    assert code == 2 and "cannot write the results store: the disk is full" in line, stderr
+    assert not (tmp_path / "new").exists()
