@@ -59,7 +59,7 @@ POOL_WORTH_SECONDS = 5.0  # default: the serial seconds of work left that pay fo
 
 def pool_worth() -> float:
     """The serial seconds of work left above which `run_local` starts its pool of workers:
-    BNCBENCH_POOL_WORTH if set (0: always), else POOL_WORTH_SECONDS (docs/cli.md: --jobs)."""
+    BNCBENCH_POOL_WORTH if set (0: always), else POOL_WORTH_SECONDS (docs/cli.md: Results store)."""
     value = os.environ.get("BNCBENCH_POOL_WORTH", "")
     if not value:
         return POOL_WORTH_SECONDS
@@ -76,7 +76,7 @@ def run_local(fn: Callable, items: Sequence, args: tuple, jobs: int,
               in_process: Callable | None = None) -> Iterator[tuple[int, Any]]:
     """fn(item, *args) for every item: in this process (as `in_process`, default fn) while the work
     left, measured on the items done (their mean seconds times the items left), is below
-    `pool_worth()`; the rest in a joblib/loky pool of `jobs` worker processes (docs/cli.md: --jobs)."""
+    `pool_worth()`; the rest in a joblib/loky pool of `jobs` worker processes (docs/cli.md: Results store)."""
     here = in_process or fn
     worth = pool_worth() if jobs > 1 else float("inf")
     start = time.monotonic()

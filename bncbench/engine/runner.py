@@ -331,7 +331,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                 writer.close()
                 if executor == "local" and jobs > 1 and len(pending) > 1 and not pooled and not quiet:
                     log(f"--jobs {jobs}: this work was too small to pay for starting worker processes; it ran in this "
-                        f"process (docs/cli.md: --jobs)")
+                        f"process (docs/cli.md: Results store)")
             except StoreError as e:  # the store failed mid-run: what is saved (each unit is one transaction)
                 raise e.with_saved(skipped + n_run, total) from None
         return {"total": total, "run": n_run, "skipped": skipped, "replaced": replaced, "elapsed": prog.elapsed()}

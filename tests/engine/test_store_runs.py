@@ -189,7 +189,7 @@ def test_results_of_other_worker_code_are_refused():
     exp = config.parse("datasets: [iris]\ncv: {folds: 2}\nclassifiers: [NB, TAN]\n")
     units, _ = runner.plan(exp, runner.load_available(exp, False, print))
     outputs, worker = runner.run_unit_on_worker(units[0], exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
-    assert len(outputs) == 2 and set(worker) == {"at", "NB", "TAN"}
+    assert len(outputs) == 2 and set(worker) == {"at", "pid", "NB", "TAN"}
     runner.check_worker_code(units[0], worker)  # the same code: accepted
     with pytest.raises(UserError, match="other code for TAN"):
         runner.check_worker_code(units[0], {**worker, "TAN": "0" * 64})

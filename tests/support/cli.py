@@ -16,7 +16,8 @@ classifiers:
 """
 
 
-POOL = {"BNCBENCH_POOL_WORTH": "0"}  # --jobs N starts its workers at once, for tests of the pool (docs/cli.md: --jobs)
+# --jobs N starts its workers at once, for tests of the pool (docs/cli.md: Results store)
+POOL = {"BNCBENCH_POOL_WORTH": "0"}
 
 
 def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
