@@ -223,26 +223,30 @@ class _StrictLoader(yaml.SafeLoader):
                     continue  # refused by the base class ("found unhashable key")
                 line = key_node.start_mark.line + 1
                 if key in first:
-                    raise _Refused(
-                        None, None, f"key {key!r} is given twice, on lines {first[key]} and {line}; YAML would keep "
-                                    f"only the last: remove one", key_node.start_mark)
+                    where = f"on line {line}" if first[key] == line else f"on lines {first[key]} and {line}"
+                    raise _Refused(None, None, f"key {key!r} is given twice, {where}; YAML would keep only the last: "
+                                               f"remove one", key_node.start_mark)
                 first[key] = line
         return super().construct_mapping(node, deep=deep)
 
 
 def _read_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
     """(the data, the node tree) of a config's text; UserError on malformed YAML, naming the line."""
-    loader = _StrictLoader(text)
     try:
-        node = loader.get_single_node()
-        return (None if node is None else loader.construct_document(node)), node
+        loader = _StrictLoader(text)  # reads the text, refusing control characters
+        try:
+            node = loader.get_single_node()
+            return (None if node is None else loader.construct_document(node)), node
+        finally:
+            loader.dispose()
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        where = f"{file}:{mark.line + 1}" if mark else file
+        line = mark.line + 1 if mark else 0
+        if isinstance(e, yaml.reader.ReaderError):  # a character YAML refuses, at a position of the text
+            line = text[:e.position].count("\n") + 1
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise UserError(f"{where}: {'' if isinstance(e, _Refused) else 'malformed YAML: '}{problem}") from None
-    finally:
-        loader.dispose()
+        raise UserError(f"{file}{f':{line}' if line else ''}: {'' if isinstance(e, _Refused) else 'malformed YAML: '}"
+                        f"{problem}") from None
 
 
 class _Lines:

@@ -509,8 +509,8 @@ class Results:
         if predictions:
             clash = case_clash(self.datasets)
             if clash:
-                raise UserError(f"data sets {clash[0]!r} and {clash[1]!r} would be written to one file "
-                                f"(predictions-{file_name(clash[1])}.{fmt}, ignoring case); read one of them in "
+                raise UserError(f"data sets {clash[0]!r} and {clash[1]!r} would be one file where case is ignored "
+                                f"(macOS, Windows): predictions-{file_name(clash[1])}.{fmt}; read one of them in "
                                 f"Python: bncbench.results.open(RESULTS).predictions(NAME)")
             tables += [(f"predictions-{file_name(d)}", partial(self.predictions, d)) for d in self.datasets]
         folder = Path(out)

@@ -122,8 +122,8 @@ def figures(results: ResultsArg,
     folder = Path(out) if out else (Path(results) if Path(results).is_dir() else Path(results).parent) / "figures"
     clash = case_clash(p.name for p in made)
     if clash:
-        raise UserError(f"figures {clash[0]!r} and {clash[1]!r} would be written to one file ({file_name(clash[1])}."
-                        f"{formats[0]}, ignoring case); draw one of them into another --out folder")
+        raise UserError(f"figures {clash[0]!r} and {clash[1]!r} would be one file where case is ignored (macOS, "
+                        f"Windows): {file_name(clash[1])}.{formats[0]}; draw one of them into another --out folder")
     written = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
