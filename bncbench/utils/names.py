@@ -23,7 +23,8 @@ def _escaped(ch: str) -> str:
 
 
 def file_name(name: str) -> str:
-    """The form of `name` that bncbench writes into a file name (docs/architecture.md)."""
+    """The form of `name` that bncbench writes into a file name: stable, one file in any folder,
+    a different form for every name (docs/architecture.md)."""
     out = "".join(ch if ch in KEPT else _escaped(ch) for ch in name)
     if not out:
         return "%"
