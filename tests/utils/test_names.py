@@ -81,7 +81,7 @@ def test_case_clash():
     ("é" * (MAX_LENGTH // 2 + 1), "longer than"),
 ])
 def test_folder_name_problems(name, problem):
-    assert problem in folder_name_problem(name)
+    assert problem in (folder_name_problem(name) or "")
 
 
 @pytest.mark.parametrize("name", ["stan70", "ait36-bv", "my experiment", "results", "données", "x" * MAX_LENGTH,
