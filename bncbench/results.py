@@ -619,4 +619,3 @@ def judge_claims(claims_file: str, overrides: dict[str, str] | None = None, open
             r.close()
     lines = cl.summary_lines(spec, verdicts, summaries)
     return f"Claims of paper {spec.get('paper', '')}", verdicts, tables, lines
-

@@ -372,8 +372,11 @@ HOSTILE_LABELS = IRIS.replace("[iris]", "[iris, zoo, car, labor-negotiations]") 
   - {name: NB, label: "a/b", m: 2}
   - {name: NB, label: nb, m: 3}
   - {name: NB, label: NB, m: 4}
+  - {name: NB, label: ".", m: 5}
+  - {name: NB, label: CON, m: 6}
+  - {name: NB, label: "%s", m: 7}
 figures: {bayes: {samples: 2000}}
-"""
+""" % ("y" * 120)
 
 
 @pytest.fixture(scope="module")
@@ -383,13 +386,17 @@ def labels_store(tmp_path_factory):
 
 def test_figures_of_labels_with_slashes_stay_in_out(labels_store, tmp_path, monkeypatch, capsys):
     """Before: a label with / failed ("cannot write the figures") and ../ escaped --out."""
+    from bncbench.utils.names import file_name
+
     out = tmp_path / "deep" / "er" / "out"
     code, _, err = bnc_here(monkeypatch, capsys, "figures", labels_store, "--only", "bayes", "--format", "svg",
-                            "--pairs", "../../evil:a/b,a/b:NB", "--out", out)
+                            "--pairs", f"../../evil:a/b,a/b:NB,.:CON,{'y' * 120}:NB", "--out", out)
     assert code == 0, err
-    files = ["bayes-..%2F..%2Fevil-vs-a%2Fb.svg", "bayes-a%2Fb-vs-NB.svg"]
-    assert err.strip().splitlines()[-1] == f"wrote 2 file(s) to {out}: {', '.join(files)}"
-    assert _files(tmp_path) == ["deep", "deep/er", "deep/er/out", *(f"deep/er/out/{f}" for f in files)]
+    long = file_name(f"bayes-{'y' * 120}-vs-NB") + ".svg"
+    assert long.startswith("bayes-" + "y" * 77 + "~") and len(long) == 104
+    files = ["bayes-..%2F..%2Fevil-vs-a%2Fb.svg", "bayes-a%2Fb-vs-NB.svg", "bayes-.-vs-CON.svg", long]
+    assert err.strip().splitlines()[-1] == f"wrote 4 file(s) to {out}: {', '.join(files)}"
+    assert _files(tmp_path) == ["deep", "deep/er", "deep/er/out", *sorted(f"deep/er/out/{f}" for f in files)]
 
 
 def test_figures_that_one_case_blind_file_would_hold_are_refused(labels_store, tmp_path, monkeypatch, capsys):
