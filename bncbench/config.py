@@ -9,6 +9,7 @@ import inspect
 import json
 import os
 import sys
+from collections.abc import Hashable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
@@ -22,11 +23,16 @@ from bncbench.data.userdata import DEFAULT_ENCODING, ReadOptions, file_format
 from bncbench.errors import UserError
 from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import SCHEMES
+from bncbench.utils.names import folder_name_problem
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.classifiers.base import BayesNetClassifier
 
+#: the largest config file read (a config is a few kilobytes; YAML's reader takes about 1 s per 250 KiB)
+MAX_CONFIG_BYTES = 256 * 1024
+#: the deepest nesting of a config's YAML (its sections need 5 levels)
+MAX_DEPTH = 20
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
             "info_precision", "wdl", "executor", "figures"}
 PREPROCESS_CHOICES = {
@@ -182,15 +188,72 @@ class Experiment:
                    config_labels=d["config_labels"], figures=figures)
 
 
+class _Refused(yaml.MarkedYAMLError):
+    """YAML that a config does not allow (`_StrictLoader`)."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader (plain data, no Python objects) refusing what would make a config mean
+    something other than it shows or grow beyond its text: a key given twice in one mapping (YAML
+    would keep the last silently), an alias (`*name`: the value of an anchor again, which lets a
+    few lines expand to gigabytes), nesting deeper than MAX_DEPTH."""
+
+    depth = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            alias = self.peek_event()
+            raise _Refused(None, None, f"alias *{alias.anchor}: a config allows no aliases (*name); write the value "
+                                       f"out", alias.start_mark)
+        if self.depth >= MAX_DEPTH:
+            raise _Refused(None, None, f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark)
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            self.flatten_mapping(node)
+            first: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, Hashable):
+                    continue  # refused by the base class ("found unhashable key")
+                line = key_node.start_mark.line + 1
+                if key in first:
+                    where = f"on line {line}" if first[key] == line else f"on lines {first[key]} and {line}"
+                    raise _Refused(None, None, f"key {key!r} is given twice, {where}; YAML would keep only the last: "
+                                               f"remove one", key_node.start_mark)
+                first[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
+def _read_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
+    """(the data, the node tree) of a config's text; UserError on malformed YAML, naming the line."""
+    try:
+        loader = _StrictLoader(text)  # reads the text, refusing control characters
+        try:
+            node = loader.get_single_node()
+            return (None if node is None else loader.construct_document(node)), node
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark else 0
+        if isinstance(e, yaml.reader.ReaderError):  # a character YAML refuses, at a position of the text
+            line = text[:e.position].count("\n") + 1
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise UserError(f"{file}{f':{line}' if line else ''}: {'' if isinstance(e, _Refused) else 'malformed YAML: '}"
+                        f"{problem}") from None
+
+
 class _Lines:
     """Line numbers of YAML keys, by key path."""
 
-    def __init__(self, text: str):
+    def __init__(self, node: yaml.Node | None):
         self.lines: dict[tuple, int] = {}
-        try:
-            node = yaml.compose(text, Loader=yaml.SafeLoader)
-        except yaml.YAMLError:
-            node = None
         if node is not None:
             self._walk(node, ())
 
@@ -270,6 +333,9 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
         ck.fail(path, f"unknown classifier {name!r}{did_you_mean(name, REGISTRY)}; available: {', '.join(REGISTRY)}, "
                       f"or your own as module.path:ClassName")
     module, _, attr = name.partition(":")
+    if not all(part.isidentifier() for part in module.split(".")) or not attr.isidentifier():
+        ck.fail(path, f"classifier {name!r} is not of the form module.path:ClassName (Python names joined by dots, "
+                      f"a colon, a class name)")
     plugin_path(config_dir)
     try:
         mod = importlib.import_module(module)
@@ -284,7 +350,34 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
     if not isinstance(cls, type):
         ck.fail(path, f"{name!r} is not a class but a {type(cls).__name__}; name a subclass of "
                       f"bncbench.classifiers.BayesNetClassifier or a scikit-learn classifier")
+    why = _not_a_classifier(cls)
+    if why:
+        ck.fail(path, f"{name!r} {why}")
     return cls
+
+
+def _not_a_classifier(cls: type) -> str | None:
+    """Why the class `cls` is not a classifier bncbench runs (judged on the class, before any
+    instance is made), or None: a subclass of BayesNetClassifier, or a scikit-learn estimator (a
+    subclass of BaseEstimator) with fit and predict_proba."""
+    from sklearn.base import BaseEstimator, ClusterMixin, OutlierMixin, RegressorMixin, TransformerMixin
+
+    from bncbench.classifiers import BayesNetClassifier
+
+    if issubclass(cls, BayesNetClassifier):
+        return None
+    if not issubclass(cls, BaseEstimator):
+        return ("is not a classifier: name a subclass of bncbench.classifiers.BayesNetClassifier or a scikit-learn "
+                "classifier (a subclass of sklearn.base.BaseEstimator with fit and predict_proba)")
+    missing = next((m for m in ("fit", "predict_proba") if not callable(getattr(cls, m, None))), None)
+    if missing is None:
+        return None
+    kinds = ((RegressorMixin, "regressor"), (ClusterMixin, "clusterer"), (OutlierMixin, "outlier detector"),
+             (TransformerMixin, "transformer"))
+    kind = next((word for mixin, word in kinds if issubclass(cls, mixin)), None)
+    if kind:
+        return f"is a {kind}, not a classifier; a baseline needs a classifier with fit, predict_proba and classes_"
+    return f"has no {missing}: a baseline needs a classifier with fit and predict_proba (for class probabilities)"
 
 
 def plugin_path(folder: Path) -> None:
@@ -376,22 +469,15 @@ def parse(text: str, file: str = "<config>") -> Experiment:
     """Validate a config text and build the `Experiment` (UserError on the first problem).
     The sections are checked in this order: the top-level keys, preprocess, cv, the shared
     classifier parameters, datasets, classifiers, wdl, executor, figures."""
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{file}:{mark.line + 1}" if mark else file
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise UserError(f"{where}: malformed YAML: {problem}") from None
-    lines = _Lines(text)
-    ck = _Checker(file, lines)
+    raw, node = _read_yaml(text, file)
+    ck = _Checker(file, _Lines(node))
     if raw is None:
         ck.fail([], "the config is empty")
     ck.mapping(raw, [], TOP_KEYS)
     for req in ("datasets", "classifiers"):
         if req not in raw:
             ck.fail([], f"missing required key {req!r}")
-    name = str(raw.get("name") or Path(file).stem)
+    name = _name(ck, raw, file)
     config_pre = dict(_preprocess_overrides(ck, raw.get("preprocess"), ["preprocess"]))
     settings = PreprocessSettings(**config_pre)
     cv = _cv(ck, raw.get("cv"))
@@ -405,6 +491,25 @@ def parse(text: str, file: str = "<config>") -> Experiment:
                       source=text, description=str(raw.get("description") or ""), shared=shared, executor=dict(ex),
                       config_datasets=[d.name for d in datasets], config_labels=[c.label for c in classifiers],
                       figures=figures)
+
+
+def _name(ck: _Checker, raw: dict, file: str) -> str:
+    """The experiment's validated name (`name:`, else the config file's name without its suffix):
+    one plain folder name, since results go to results/<name> by default."""
+    value = raw.get("name", Path(file).stem)
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        ck.fail(["name"], f"expected a plain folder name, got {value!r}")
+    name = str(value)
+    # a location ending in .sqlite is a store's file, not its folder (engine/store.py store_path)
+    problem = folder_name_problem(name) or ("ends in .sqlite (the name of a store's file, not of a folder)"
+                                            if Path(name).suffix == ".sqlite" else None)
+    if problem and "name" not in raw:
+        ck.fail([], f"the experiment's name is the config file's, {name!r}, which {problem}; give a plain folder "
+                    f"name with name: (results go to results/<name>)")
+    if problem:
+        ck.fail(["name"], f"{name!r} {problem}; the experiment's name must be a plain folder name (results go to "
+                          f"results/<name>)")
+    return name
 
 
 def _cv(ck: _Checker, raw) -> CVSpec:
@@ -681,11 +786,22 @@ def _executor(ck: _Checker, raw) -> dict:
 
 
 def load(path: str) -> Experiment:
+    """The validated `Experiment` of a config file (at most MAX_CONFIG_BYTES of UTF-8 text)."""
     p = Path(path)
     if not p.is_file():
         raise UserError(f"{path}: no such config file")
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"{path}: cannot read the config: {e}") from None
+        with p.open("rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as e:
+        raise UserError(f"{path}: cannot read the config: {e.strerror}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise UserError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB; a config is a short YAML file (is this "
+                        f"the right file?)")
+    try:
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise UserError(f"{path}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x}); a config is a YAML text "
+                        f"file") from None
     return parse(text, str(path))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from bncbench.evaluate.metrics import (
     summarize,
 )
 from bncbench.utils.files import atomic_path
+from bncbench.utils.names import case_clash, file_name
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -505,22 +505,19 @@ class Results:
                 import pyarrow  # noqa: F401
             except ImportError:
                 raise UserError("--format parquet needs pyarrow: pip install pyarrow") from None
+        tables: list[tuple[str, Callable[[], pd.DataFrame]]] = [("tasks", lambda: self.tasks)]
+        if predictions:
+            clash = case_clash(self.datasets)
+            if clash:
+                raise UserError(f"data sets {clash[0]!r} and {clash[1]!r} would be one file where case is ignored "
+                                f"(macOS, Windows): predictions-{file_name(clash[1])}.{fmt}; read one of them in "
+                                f"Python: bncbench.results.open(RESULTS).predictions(NAME)")
+            tables += [(f"predictions-{file_name(d)}", partial(self.predictions, d)) for d in self.datasets]
         folder = Path(out)
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
-        tables: list[tuple[str, Callable[[], pd.DataFrame]]] = [("tasks", lambda: self.tasks)]
-        if predictions:
-            used: set[str] = {"tasks"}
-            for d in self.datasets:
-                name = base = "predictions-" + export_file_name(d)
-                n = 1
-                while name in used:  # two data-set names with the same file-name form
-                    n += 1
-                    name = f"{base}-{n}"
-                used.add(name)
-                tables.append((name, partial(self.predictions, d)))
         written = []
         for name, make in tables:
             target = folder / f"{name}.{fmt}"
@@ -622,8 +619,3 @@ def judge_claims(claims_file: str, overrides: dict[str, str] | None = None, open
             r.close()
     lines = cl.summary_lines(spec, verdicts, summaries)
     return f"Claims of paper {spec.get('paper', '')}", verdicts, tables, lines
-
-
-def export_file_name(dataset: str) -> str:
-    """A file-name-safe form of a data-set name (anything but letters, digits, . _ + - becomes _)."""
-    return re.sub(r"[^A-Za-z0-9._+-]", "_", dataset) or "_"

@@ -35,14 +35,24 @@ def metric_option(help: str, metavar: str = "METRIC") -> Any:
     return typer.Option("--metric", metavar=metavar, help=help)
 
 
+def _selection(option: str, what: str) -> Callable[[str | None], str | None]:
+    """The check of a selecting option (`--datasets`): given, it names at least one `what`."""
+    def check(value: str | None) -> str | None:
+        if value is not None and not split(value):
+            raise UserError(f"{option}: {value!r} names no {what}; name at least one, or leave {option} out for all")
+        return value
+    return check
+
+
 def datasets_option(help: str = "only these data sets [default: all]") -> Any:
-    """--datasets A,B: the data sets a command keeps."""
-    return typer.Option("--datasets", metavar="A,B", help=help)
+    """--datasets A,B: the data sets a command keeps (refused empty: `_selection`)."""
+    return typer.Option("--datasets", metavar="A,B", help=help, callback=_selection("--datasets", "data set"))
 
 
 def classifiers_option(help: str = "only these classifiers [default: all]") -> Any:
-    """--classifiers L1,L2: the classifier labels a command keeps."""
-    return typer.Option("--classifiers", metavar="L1,L2", help=help)
+    """--classifiers L1,L2: the classifier labels a command keeps (refused empty: `_selection`)."""
+    return typer.Option("--classifiers", metavar="L1,L2", help=help,
+                        callback=_selection("--classifiers", "classifier label"))
 
 
 def out_option(metavar: str, help: str) -> Any:

@@ -49,7 +49,8 @@ def figures(results: ResultsArg,
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b
-    Figures (--only NAME; files NAME.FORMAT, NAME-METRIC.FORMAT for several metrics):
+    Figures (--only NAME; files NAME.FORMAT, NAME-METRIC.FORMAT for several metrics;
+    a character of a label but letters, digits, + - . _ is written as %XX):
       scatter  A's metric (x) against B's (y) per data set with the diagonal,
                beside B - A by instances; points coloured by the better one, the
                5 data sets farthest from the diagonal named, the better side said
@@ -87,6 +88,7 @@ def figures(results: ResultsArg,
     from bncbench.evaluate.metrics import METRICS
     from bncbench.evaluate.paired import parse_pairs
     from bncbench.results import open as open_results
+    from bncbench.utils.names import case_clash, file_name
 
     formats = split(format) or []
     for f in formats:
@@ -118,13 +120,17 @@ def figures(results: ResultsArg,
                     raise
                 err(f"skipped {e}")
     folder = Path(out) if out else (Path(results) if Path(results).is_dir() else Path(results).parent) / "figures"
+    clash = case_clash(p.name for p in made)
+    if clash:
+        raise UserError(f"figures {clash[0]!r} and {clash[1]!r} would be one file where case is ignored (macOS, "
+                        f"Windows): {file_name(clash[1])}.{formats[0]}; draw one of them into another --out folder")
     written = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for p in made:
             for f in formats:
-                (folder / f"{p.name}.{f}").write_bytes(fg.render(p, f))
-                written.append(f"{p.name}.{f}")
+                (folder / f"{file_name(p.name)}.{f}").write_bytes(fg.render(p, f))
+                written.append(f"{file_name(p.name)}.{f}")
     except OSError as e:
         raise UserError(f"--out {folder}: cannot write the figures ({e.strerror})") from None
     for note in dict.fromkeys(n for p in made for n in p.notes):

@@ -103,8 +103,9 @@ def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experime
                                                           "learn baseline with input: raw starts from)")] = False):
     """Write each fold's preprocessed train and test set as ARFF (value order = our codes).
 
-    The files (NAME-rR-fF-train.arff, NAME-rR-fF-test.arff) hold exactly what the
-    classifiers saw, so any result can be re-checked in Weka or another tool. A
+    The files (NAME-rR-fF-train.arff, NAME-rR-fF-test.arff; NAME with any character
+    but letters, digits, + - . _ written as %XX) hold exactly what the classifiers
+    saw, so any result can be re-checked in Weka or another tool. A
     scikit-learn baseline sees these codes one-hot (or ordinal); with --raw the
     files hold the same rows undiscretised (numeric values, ? for a missing one).
 
@@ -115,7 +116,10 @@ def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experime
     from bncbench import config as cfg
     from bncbench.engine.units import preprocessed_fold
     from bncbench.preprocess import arff
+    from bncbench.utils.names import file_name
 
+    if runs is not None and runs < 1:
+        raise UserError(f"--runs must be ≥ 1, got {runs}")
     exp = select(cfg.load(config), [dataset], None)
     spec, cv = exp.datasets[0], exp.cv
     n_written = 0
@@ -125,7 +129,8 @@ def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experime
             ds, enc = p.dataset, p.encoded
             names = arff.value_names(ds, enc, p.settings.missing)
             for part, idx, X in (("train", p.train, enc.X_train), ("test", p.test, enc.X_test)):
-                path, relation = Path(out) / f"{spec.name}-r{r}-f{f}-{part}.arff", f"{spec.name}-r{r}-f{f}-{part}"
+                relation = f"{spec.name}-r{r}-f{f}-{part}"
+                path = Path(out) / f"{file_name(spec.name)}-r{r}-f{f}-{part}.arff"
                 if raw:
                     arff.write_raw_arff(path, relation, ds, idx)
                 else:

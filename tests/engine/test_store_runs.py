@@ -382,7 +382,7 @@ def test_export_of_awkward_names(tmp_path):
         r = bnc("export", tmp_path / "r", "--format", fmt, "--predictions", "--out", tmp_path / fmt, check=True)
         assert "wrote 3 file(s)" in r.stderr
         files = sorted(p.name for p in (tmp_path / fmt).iterdir())
-        assert files == [f"predictions-num_classes-2.{fmt}", f"predictions-num_classes.{fmt}", f"tasks.{fmt}"]
+        assert files == [f"predictions-num%2Fclasses.{fmt}", f"predictions-num_classes.{fmt}", f"tasks.{fmt}"]
         for f in (tmp_path / fmt).iterdir():
             assert f.stat().st_mode & 0o044 == 0o044 & ~os.umask(os.umask(0))  # as readable as any new file
         read = pd.read_parquet if fmt == "parquet" else pd.read_csv
