@@ -303,6 +303,10 @@ class Store:
                             f"this version does not read; run the config again into a new --results folder")
         if "meta" not in self.tables:
             return
+        if not self.inspect:  # before anything is written: `run` refuses such a store untouched
+            for key, value in self.db.execute("SELECT key, value FROM meta WHERE key NOT IN ('format', 'written_by')"):
+                if meta_problem(key, value) is not None:
+                    raise self._damaged_meta(key, meta_problem(key, value))
         found = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('format', 'written_by')"))
         try:
             fmt = int(json.loads(found.get("format", str(FORMAT))))
@@ -533,7 +537,10 @@ class Store:
             return default
         problem = meta_problem(key, row[0])
         if problem is not None:
-            raise StoreError(self.location, f"the results store's {key} record (meta table) is damaged ({problem})",
-                             f"`bncbench store salvage {self.location} --out NEW` keeps its intact tasks without it, "
-                             f"and `bncbench run CONFIG --results NEW` writes it again")
+            raise self._damaged_meta(key, problem)
         return json.loads(row[0])
+
+    def _damaged_meta(self, key: str, problem: str) -> StoreError:
+        return StoreError(self.location, f"the results store's {key} record (meta table) is damaged ({problem})",
+                          f"`bncbench store salvage {self.location} --out NEW` keeps its intact tasks without it, "
+                          f"and `bncbench run CONFIG --results NEW` writes it again")
