@@ -128,7 +128,8 @@ def per_experiment(location: str, fmt: str, one: Callable[[Results], str], write
         with Results(location) as r:
             write(one(r))
         return
-    parts, failed = [], []
+    parts: list[str] = []
+    failed: list[str] = []
     for folder in folders:
         name = folder.name
         try:

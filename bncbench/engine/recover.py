@@ -17,6 +17,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from bncbench.engine import codec
 from bncbench.engine.store import DamagedStore, Store, meta_problem, store_path, task_checksum
@@ -54,7 +55,7 @@ def _rebuilt_header(size: int, pages: int) -> bytes:
 def _opens(path: Path) -> bool:
     """Whether SQLite reads the schema of the file at `path` and finds a table of the store in it."""
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
     except sqlite3.Error:
         return False
     try:
@@ -77,11 +78,11 @@ def corrected_copy(path: Path, scratch: Path) -> tuple[Path, str] | None:
     own = _header_page_size(head)
     tries = [(own, False)] if own else []
     tries += [(s, True) for s in _SIZES]
-    for page, rebuild in tries:
+    shutil.copyfile(path, copy)
+    for page, rebuild in tries:  # each try rewrites the header and the length of the one copy
         pages = -(-size // page)
         if pages < 1:
             continue
-        shutil.copyfile(path, copy)
         with open(copy, "r+b") as f:
             f.truncate(pages * page)  # a last page cut part-way: its end read as zeros
             if rebuild:
@@ -210,8 +211,13 @@ class _Found:
         return len(self.tasks) + len(self.splits) + len(self.meta)
 
 
+# the types of a task's record, column by column (engine/store.py: SCHEMA); the checksum is text or NULL
+_TASK: tuple[type | tuple[type, ...], ...] = (str, str, str, int, int, str, int, bytes, bytes, str, (int, float),
+                                              (int, float), str, str)
+
+
 def _is_task(v: list) -> bool:
-    kinds = (str, str, str, int, int, str, int, bytes, bytes, str, (int, float), (int, float), str, str)
+    kinds = _TASK
     return len(v) in (14, 15) and all(isinstance(x, k) for x, k in zip(v, kinds)) \
         and (len(v) == 14 or isinstance(v[14], (str, type(None))))
 
@@ -334,7 +340,8 @@ class Survey:
 
     @property
     def intact(self) -> bool:
-        return (self.how == "" and not self.pages and self.integrity == ["ok"] and not self.lost and not self.damaged_meta
+        return (self.how == "" and not self.pages and self.integrity == ["ok"] and not self.lost
+                and not self.damaged_meta
                 and len(self.tables) == 3 and not any(t[5] == "damaged" for t in self.tasks))
 
 

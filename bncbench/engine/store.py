@@ -153,7 +153,8 @@ def _guarded(action: str) -> Callable[[Callable], Callable]:
 
 
 # the columns without which a table of this name is not the store's (docs/store.md: Tables)
-_TABLES = {"tasks": {"key", "dataset", "label", "run", "fold"}, "splits": {"key", "n", "test_index", "y_true", "classes"},
+_TABLES = {"tasks": {"key", "dataset", "label", "run", "fold"},
+           "splits": {"key", "n", "test_index", "y_true", "classes"},
            "meta": {"key", "value"}}
 # the JSON type of each meta record (docs/store.md: `meta` — JSON values by key)
 _META_TYPES: dict[str, type] = {"format": int, "written_by": str, "experiment": dict, "config": str, "sections": dict,
@@ -274,8 +275,8 @@ class Store:
                                                "AND name NOT LIKE 'sqlite_%'")]
         columns = {name: {r[1] for r in self.db.execute(f"PRAGMA table_info({json.dumps(name)})")} for name in names}
         self.tables = {t for t in _TABLES if t in columns}
-        wrong = [f"its {t} table has no column {', '.join(sorted(_TABLES[t] - columns[t]))}" for t in sorted(self.tables)
-                 if _TABLES[t] - columns[t]]
+        wrong = [f"its {t} table has no column {', '.join(sorted(_TABLES[t] - columns[t]))}"
+                 for t in sorted(self.tables) if _TABLES[t] - columns[t]]
         if names and (wrong or not self.tables):
             why = wrong[0] if wrong else f"it holds the table(s) {', '.join(sorted(names)[:5])}"
             todo = ("choose another --results folder: run writes only into a new folder or a results store"
@@ -284,8 +285,9 @@ class Store:
                             f"{todo}")
         if self.readonly and not self.inspect and len(self.tables) < len(_TABLES):
             if not names:
-                raise UserError(f"{location}: the results store is empty (no tables: a file of {self.path.stat().st_size}"
-                                f" bytes); `bncbench run CONFIG --results {location}` computes its tasks")
+                size = self.path.stat().st_size
+                raise UserError(f"{location}: the results store is empty (no tables: a file of {size} bytes); "
+                                f"`bncbench run CONFIG --results {location}` computes its tasks")
             lost = sorted(set(_TABLES) - self.tables)
             raise DamagedStore(location, f"the results store is damaged: its {' and '.join(lost)} "
                                f"table{'s are' if len(lost) > 1 else ' is'} gone",
@@ -305,8 +307,9 @@ class Store:
             return
         if not self.inspect:  # before anything is written: `run` refuses such a store untouched
             for key, value in self.db.execute("SELECT key, value FROM meta WHERE key NOT IN ('format', 'written_by')"):
-                if meta_problem(key, value) is not None:
-                    raise self._damaged_meta(key, meta_problem(key, value))
+                problem = meta_problem(key, value)
+                if problem is not None:
+                    raise self._damaged_meta(key, problem)
         found = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('format', 'written_by')"))
         try:
             fmt = int(json.loads(found.get("format", str(FORMAT))))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import bnc, run_store
+from tests.support.cli import bnc, bnc_here, run_store
 
 CONFIG = """
 name: four
@@ -98,7 +98,7 @@ def _advised(line: str, cfg: Path, tmp: Path) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("kind, command", [(k, c) for k, cs in EXPECTED.items() for c in cs])
-def test_every_command_on_a_damaged_store(whole, tmp_path, kind, command):
+def test_every_command_on_a_damaged_store(whole, tmp_path, monkeypatch, capsys, kind, command):
     """Its exit code and one line; the user's file unchanged by every reading command (and by
     `run`, which refuses); each command the line advises works on that store."""
     cfg, res0, report = whole
@@ -107,7 +107,7 @@ def test_every_command_on_a_damaged_store(whole, tmp_path, kind, command):
     _make(kind, res)
     before = _digest(res / "results.sqlite")
     code, text = EXPECTED[kind][command]
-    r = bnc(*_args(command, cfg, res, tmp_path))
+    r = bnc_here(monkeypatch, capsys, *_args(command, cfg, res, tmp_path))
     if code == 0:
         line = [ln for ln in r.stderr.splitlines() if ln.strip()][-1]
     else:
@@ -115,13 +115,13 @@ def test_every_command_on_a_damaged_store(whole, tmp_path, kind, command):
     assert r.returncode == code and text in line, r.stderr
     assert _digest(res / "results.sqlite") == before
     for advised in _advised(line, cfg, tmp_path) if code else []:
-        a = bnc(*advised)
+        a = bnc_here(monkeypatch, capsys, *advised)
         assert a.returncode in (0, 1) and "Traceback" not in a.stderr, (advised, a.stderr)
         if advised[0] == "run":  # it resumes the store it names to the uninterrupted report
-            assert bnc("report", advised[3], check=True).stdout == report
+            assert bnc_here(monkeypatch, capsys, "report", advised[3]).stdout == report
 
 
-def test_a_foreign_sqlite_file_is_refused_untouched(whole, tmp_path):
+def test_a_foreign_sqlite_file_is_refused_untouched(whole, tmp_path, monkeypatch, capsys):
     """An SQLite file of another program at RESULTS: check, report and salvage refuse it in one
     line; run refuses to add its tables to it (exit 2), the file unchanged."""
     cfg, _, _ = whole
@@ -135,7 +135,7 @@ def test_a_foreign_sqlite_file_is_refused_untouched(whole, tmp_path):
     before = _digest(f)
     for args in (["store", "check", res], ["report", res], ["store", "salvage", res, "--out", tmp_path / "new"],
                  ["run", cfg, "--results", res, "--quiet"]):
-        r = bnc(*args)
+        r = bnc_here(monkeypatch, capsys, *args)
         line = _one_line(r.stderr)
         assert r.returncode == 2 and "is an SQLite file but not a bncbench results store (it holds the table(s) " \
             "people)" in line, r.stderr
@@ -144,7 +144,7 @@ def test_a_foreign_sqlite_file_is_refused_untouched(whole, tmp_path):
     assert not (tmp_path / "new").exists()
 
 
-def test_a_tasks_table_with_other_columns_is_foreign(whole, tmp_path):
+def test_a_tasks_table_with_other_columns_is_foreign(whole, tmp_path, monkeypatch, capsys):
     """Hostile: a table named `tasks` of another program (a to-do list): not taken for a store
     (nor for bncbench 0.2's format 1), run writes nothing into it."""
     cfg, _, _ = whole
@@ -155,23 +155,23 @@ def test_a_tasks_table_with_other_columns_is_foreign(whole, tmp_path):
     c.close()
     before = _digest(res / "results.sqlite")
     for args in (["store", "check", res], ["run", cfg, "--results", res, "--quiet"]):
-        line = _one_line(bnc(*args).stderr)
+        line = _one_line(bnc_here(monkeypatch, capsys, *args).stderr)
         assert "not a bncbench results store (its tasks table has no column dataset, fold, key, label, run)" in line
     assert _digest(res / "results.sqlite") == before
 
 
-def test_a_store_that_is_a_folder(whole, tmp_path):
+def test_a_store_that_is_a_folder(whole, tmp_path, monkeypatch, capsys):
     """Hostile: results.sqlite is a folder: one line naming it, for readers and run alike."""
     cfg, _, _ = whole
     (tmp_path / "res" / "results.sqlite").mkdir(parents=True)
     for args in (["store", "check", tmp_path / "res"], ["report", tmp_path / "res"],
                  ["store", "salvage", tmp_path / "res", "--out", tmp_path / "new"],
                  ["run", cfg, "--results", tmp_path / "res", "--quiet"]):
-        r = bnc(*args)
+        r = bnc_here(monkeypatch, capsys, *args)
         assert r.returncode == 2 and "is a folder, not a results store file" in _one_line(r.stderr), r.stderr
 
 
-def test_salvage_out_pointing_at_the_damaged_store_itself(whole, tmp_path):
+def test_salvage_out_pointing_at_the_damaged_store_itself(whole, tmp_path, monkeypatch, capsys):
     """Hostile: --out naming RESULTS (its folder, its file, another spelling of it): refused, the
     damaged file unchanged."""
     _, res0, _ = whole
@@ -180,40 +180,40 @@ def test_salvage_out_pointing_at_the_damaged_store_itself(whole, tmp_path):
     _make("truncated", res)
     before = _digest(res / "results.sqlite")
     for out in (res, res / "results.sqlite", tmp_path / "res" / ".." / "res"):
-        r = bnc("store", "salvage", res, "--out", out)
+        r = bnc_here(monkeypatch, capsys, "store", "salvage", res, "--out", out)
         assert r.returncode == 2 and "a results store is there already" in _one_line(r.stderr), r.stderr
     assert _digest(res / "results.sqlite") == before
 
 
-def test_a_huge_bogus_page_count(whole, tmp_path):
+def test_a_huge_bogus_page_count(whole, tmp_path, monkeypatch, capsys):
     """Hostile: the header's page count set to 2^31 - 1: check reads a corrected copy, salvage
     keeps every task and the salvaged store reports as the original."""
-    cfg, res0, report = whole
+    _, res0, report = whole
     res = tmp_path / "res"
     shutil.copytree(res0, res)
     with open(res / "results.sqlite", "r+b") as f:
         f.seek(28)
         f.write(struct.pack(">I", 2 ** 31 - 1))
-    r = bnc("store", "check", res)
+    r = bnc_here(monkeypatch, capsys, "store", "check", res)
     assert r.returncode == 1 and "page count set to the file's" in _one_line(r.stderr), r.stderr
-    r = bnc("store", "salvage", res, "--out", tmp_path / "new")
+    r = bnc_here(monkeypatch, capsys, "store", "salvage", res, "--out", tmp_path / "new")
     assert r.returncode == 0 and f"salvaged {N_TASKS} task(s)" in r.stderr, r.stderr
-    assert bnc("report", tmp_path / "new", check=True).stdout == report
+    assert bnc_here(monkeypatch, capsys, "report", tmp_path / "new").stdout == report
 
 
-def test_random_bytes_are_no_store(whole, tmp_path):
+def test_random_bytes_are_no_store(whole, tmp_path, monkeypatch, capsys):
     """Hostile: 64 KB of random bytes named results.sqlite: check and salvage say that nothing of
     a store can be read from it (one line, exit 2), salvage writes nothing."""
     res = tmp_path / "res"
     res.mkdir()
     (res / "results.sqlite").write_bytes(os.urandom(65536))
     for args in (["store", "check", res], ["store", "salvage", res, "--out", tmp_path / "new"]):
-        r = bnc(*args)
+        r = bnc_here(monkeypatch, capsys, *args)
         assert r.returncode == 2 and "none of its pages holds a task" in _one_line(r.stderr), r.stderr
     assert not (tmp_path / "new").exists()
 
 
-def test_a_symlinked_store_outside_is_read_never_written(whole, tmp_path):
+def test_a_symlinked_store_outside_is_read_never_written(whole, tmp_path, monkeypatch, capsys):
     """Hostile: RESULTS/results.sqlite a symbolic link to a damaged store elsewhere, and --out's
     results.sqlite a dangling link pointing outside: salvage reads the first unchanged, and writes
     its store at --out itself (the link replaced), nothing where the link pointed."""
@@ -228,14 +228,14 @@ def test_a_symlinked_store_outside_is_read_never_written(whole, tmp_path):
     out = tmp_path / "new"
     out.mkdir()
     (out / "results.sqlite").symlink_to(tmp_path / "outside.sqlite")
-    r = bnc("store", "salvage", res, "--out", out)
+    r = bnc_here(monkeypatch, capsys, "store", "salvage", res, "--out", out)
     assert r.returncode == 0 and f"salvaged {N_TASKS} task(s)" in r.stderr, r.stderr
     assert _digest(elsewhere / "results.sqlite") == before
     assert not (tmp_path / "outside.sqlite").exists() and not (out / "results.sqlite").is_symlink()
-    assert bnc("report", out, check=True).stdout == report
+    assert bnc_here(monkeypatch, capsys, "report", out).stdout == report
 
 
-def test_a_damaged_experiment_in_a_folder_of_experiments(whole, tmp_path):
+def test_a_damaged_experiment_in_a_folder_of_experiments(whole, tmp_path, monkeypatch, capsys):
     """One damaged experiment (truncated) among three: report and wdl show the other two, the
     damaged one gets its one-line reason in its section and on stderr, then one line naming it,
     exit 2 (the report is still written with --out)."""
@@ -244,7 +244,7 @@ def test_a_damaged_experiment_in_a_folder_of_experiments(whole, tmp_path):
     for name in ("aa", "bb", "cc"):
         shutil.copytree(res0, folder / name)
     _make("truncated", folder / "bb")
-    r = bnc("report", folder)
+    r = bnc_here(monkeypatch, capsys, "report", folder)
     assert r.returncode == 2, r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert "Traceback" not in r.stderr and len(lines) == 2, r.stderr
@@ -255,8 +255,8 @@ def test_a_damaged_experiment_in_a_folder_of_experiments(whole, tmp_path):
     assert [s.split("\n")[0] for s in sections] == [f"four ({folder / 'aa'})", f"bb ({folder / 'bb'})",
                                                    f"four ({folder / 'cc'})"]
     assert sections[0].split("\n\n", 1)[1] == report + "\n" and "not shown: " in sections[1]
-    r = bnc("report", folder, "--out", tmp_path / "report.md")
+    r = bnc_here(monkeypatch, capsys, "report", folder, "--out", tmp_path / "report.md")
     assert r.returncode == 2 and "## four" in (tmp_path / "report.md").read_text()
-    r = bnc("report", folder, "--format", "csv")
+    r = bnc_here(monkeypatch, capsys, "report", folder, "--format", "csv")
     assert r.returncode == 2 and {ln.split(",")[0] for ln in r.stdout.splitlines()[1:]} == {"four"}, r.stdout
     assert r.stdout.count("four,iris,NB,") == 2

@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -18,7 +19,7 @@ import pytest
 
 from bncbench import results
 from bncbench.engine import recover
-from tests.support.cli import bnc, run_store
+from tests.support.cli import bnc, bnc_here, run_store
 
 CONFIG = """
 name: four
@@ -47,52 +48,53 @@ def _copy(res0: Path, tmp_path: Path) -> Path:
     return res
 
 
-def _salvaged_matches(whole, res: Path, new: Path, at_least: int) -> None:
+def _salvaged_matches(whole, res: Path, new: Path, at_least: int, here) -> None:
     """Salvage `res` into `new`: every task kept has the original's numbers; `run` computes the
-    rest and the report is the uninterrupted one; the damaged file is unchanged."""
+    rest and the report is the uninterrupted one; the damaged file is unchanged. `here` runs a
+    command (`bnc_here`)."""
     cfg, _, report, original = whole
     before = (res / "results.sqlite").read_bytes()
-    r = bnc("store", "salvage", res, "--out", new)
+    r = here("store", "salvage", res, "--out", new)
     assert r.returncode == 0 and r.stderr.startswith("salvaged "), r.stderr
     kept = int(r.stderr.split()[1])
     assert at_least <= kept <= N_TASKS, r.stderr
     assert (res / "results.sqlite").read_bytes() == before
-    assert bnc("store", "check", new).returncode == 0
+    assert here("store", "check", new).returncode == 0
     with results.open(new) as s:
         got = s.tasks
     assert len(got) == kept
     want = original.set_index("key").loc[got["key"]].reset_index()
     pd.testing.assert_frame_equal(got[NUMBERS].reset_index(drop=True), want[NUMBERS].reset_index(drop=True))
-    r = bnc("run", cfg, "--results", new, check=True)
+    r = here("run", cfg, "--results", new)
     assert f"{N_TASKS - kept} tasks run, {kept} already finished" in r.stderr, r.stderr
-    assert bnc("report", new, check=True).stdout == report
+    assert here("report", new).stdout == report
 
 
-def test_a_truncated_store_is_salvaged(whole, tmp_path):
+def test_a_truncated_store_is_salvaged(whole, tmp_path, monkeypatch, capsys):
     """The last 4 KB page lost (a copy cut short): all but the tasks on that page are kept."""
     res = _copy(whole[1], tmp_path)
     f = res / "results.sqlite"
     os.truncate(f, f.stat().st_size - 4096)
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS - 4)
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS - 4, partial(bnc_here, monkeypatch, capsys))
 
 
-def test_a_store_cut_part_way_through_a_page(whole, tmp_path):
+def test_a_store_cut_part_way_through_a_page(whole, tmp_path, monkeypatch, capsys):
     """Hostile: 1,000 bytes cut (not a whole page): the last page is read as far as it goes."""
     res = _copy(whole[1], tmp_path)
     f = res / "results.sqlite"
     os.truncate(f, f.stat().st_size - 1000)
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS - 4)
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS - 4, partial(bnc_here, monkeypatch, capsys))
 
 
-def test_an_overwritten_header_is_rebuilt_on_a_copy(whole, tmp_path):
+def test_an_overwritten_header_is_rebuilt_on_a_copy(whole, tmp_path, monkeypatch, capsys):
     """The first 100 bytes overwritten ("file is not a database"): every task is kept."""
     res = _copy(whole[1], tmp_path)
     with open(res / "results.sqlite", "r+b") as f:
         f.write(os.urandom(100))
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS)
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, partial(bnc_here, monkeypatch, capsys))
 
 
-def test_a_lost_root_page_is_read_from_the_leaf_pages(whole, tmp_path):
+def test_a_lost_root_page_is_read_from_the_leaf_pages(whole, tmp_path, monkeypatch, capsys):
     """Hostile: the tasks table's root page (an interior page) overwritten, so SQLite reaches none
     of its rows: the leaf pages that survive are read directly and every task on them is kept."""
     res = _copy(whole[1], tmp_path)
@@ -105,10 +107,10 @@ def test_a_lost_root_page_is_read_from_the_leaf_pages(whole, tmp_path):
         fh.write(os.urandom(4096))
     r = bnc("store", "check", res)
     assert r.returncode == 1 and "read from its" in r.stderr and "page(s) directly" in r.stderr, r.stderr
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS)
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, partial(bnc_here, monkeypatch, capsys))
 
 
-def test_a_wal_left_behind_is_read_with_the_file(whole, tmp_path):
+def test_a_wal_left_behind_is_read_with_the_file(whole, tmp_path, monkeypatch, capsys):
     """Hostile: a killed run's results.sqlite-wal holds the tasks and the file's header is then
     overwritten: check and salvage read both and keep every task."""
     from bncbench.engine.store import Store
@@ -130,7 +132,7 @@ def test_a_wal_left_behind_is_read_with_the_file(whole, tmp_path):
     with open(res / "results.sqlite", "r+b") as f:
         f.write(os.urandom(100))
     assert bnc("store", "check", res).returncode in (0, 1)
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS)
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, partial(bnc_here, monkeypatch, capsys))
 
 
 def test_survey_never_writes_the_damaged_file(whole, tmp_path):
@@ -190,6 +192,6 @@ def test_a_failed_export_leaves_no_partial_file(whole, tmp_path, monkeypatch):
 
     monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
     out = tmp_path / "exp"
-    with results.open(whole[1]) as r, pytest.raises(UserError, match="cannot write tasks.parquet"):
+    with results.open(whole[1]) as r, pytest.raises(UserError, match=r"cannot write tasks\.parquet"):
         r.export("parquet", str(out))
     assert list(out.iterdir()) == []
