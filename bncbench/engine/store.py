@@ -269,8 +269,7 @@ class Store:
 
     def _check_schema(self, location) -> None:
         """Refuse a file that is not a results store (an SQLite file of another program: `run`
-        writes nothing into it); a reader also refuses an empty file and a store that lost one
-        of its tables, each with what to do (`inspect` opens those)."""
+        writes nothing into it); note the store's tables present (`tables`)."""
         names = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                                "AND name NOT LIKE 'sqlite_%'")]
         columns = {name: {r[1] for r in self.db.execute(f"PRAGMA table_info({json.dumps(name)})")} for name in names}
@@ -283,16 +282,21 @@ class Store:
                     if not self.readonly else "give the results folder of a bncbench run")
             raise UserError(f"{location}: {self.path} is an SQLite file but not a bncbench results store ({why}); "
                             f"{todo}")
-        if self.readonly and not self.inspect and len(self.tables) < len(_TABLES):
-            if not names:
-                size = self.path.stat().st_size
-                raise UserError(f"{location}: the results store is empty (no tables: a file of {size} bytes); "
-                                f"`bncbench run CONFIG --results {location}` computes its tasks")
-            lost = sorted(set(_TABLES) - self.tables)
-            raise DamagedStore(location, f"the results store is damaged: its {' and '.join(lost)} "
-                               f"table{'s are' if len(lost) > 1 else ' is'} gone",
-                               f"`bncbench store check {location}` shows what is left, and `bncbench run CONFIG "
-                               f"--results {location}` computes the lost tasks again")
+
+    def _check_tables(self, location) -> None:
+        """A reader refuses an empty file and a store that lost one of its tables, each with what
+        to do (`inspect` opens those; `run` creates the tables)."""
+        if not self.readonly or self.inspect or len(self.tables) == len(_TABLES):
+            return
+        if not self.tables:
+            size = self.path.stat().st_size
+            raise UserError(f"{location}: the results store is empty (no tables: a file of {size} bytes); "
+                            f"`bncbench run CONFIG --results {location}` computes its tasks")
+        lost = sorted(set(_TABLES) - self.tables)
+        raise DamagedStore(location, f"the results store is damaged: its {' and '.join(lost)} "
+                           f"table{'s are' if len(lost) > 1 else ' is'} gone",
+                           f"`bncbench store check {location}` shows what is left, and `bncbench run CONFIG "
+                           f"--results {location}` computes the lost tasks again")
 
     def _check_format(self, location) -> None:
         """Refuse a file that is not a results store (`_check_schema`), a store this code cannot
@@ -303,13 +307,9 @@ class Store:
         if cols and "split" not in cols:
             raise UserError(f"{location}: this results store was written by bncbench 0.2 (store format 1), which "
                             f"this version does not read; run the config again into a new --results folder")
+        self._check_tables(location)
         if "meta" not in self.tables:
             return
-        if not self.inspect:  # before anything is written: `run` refuses such a store untouched
-            for key, value in self.db.execute("SELECT key, value FROM meta WHERE key NOT IN ('format', 'written_by')"):
-                problem = meta_problem(key, value)
-                if problem is not None:
-                    raise self._damaged_meta(key, problem)
         found = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('format', 'written_by')"))
         try:
             fmt = int(json.loads(found.get("format", str(FORMAT))))
@@ -326,6 +326,11 @@ class Store:
             raise UserError(f"{location}: this results store is format {fmt}, written by {by}; this bncbench "
                             f"({__version__}) reads formats 2 to {FORMAT}: upgrade bncbench to read it, or run the "
                             f"config again into a new --results folder")
+        if not self.inspect:  # before anything is written: `run` refuses such a store untouched
+            for key, value in self.db.execute("SELECT key, value FROM meta WHERE key NOT IN ('format', 'written_by')"):
+                problem = meta_problem(key, value)
+                if problem is not None:
+                    raise self._damaged_meta(key, problem)
 
     def _upgrade(self) -> None:
         """A format-2 store opened for writing becomes format 3: its tasks gain the checksum column,

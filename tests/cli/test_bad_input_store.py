@@ -58,6 +58,10 @@ def _make(kind: str, res: Path) -> None:
         with sqlite3.connect(f) as c:
             c.execute("DROP TABLE tasks")
         c.close()
+    elif kind == "format":  # hostile: the format record no longer a number
+        with sqlite3.connect(f) as c:
+            c.execute("UPDATE meta SET value = '\"thr' WHERE key = 'format'")
+        c.close()
     elif kind == "meta":  # the experiment record's JSON cut
         with sqlite3.connect(f) as c:
             c.execute("UPDATE meta SET value = substr(value, 1, 40) WHERE key = 'experiment'")
@@ -76,6 +80,8 @@ EXPECTED = {
               "report": (2, "the results store is empty")},
     "no-tasks": {"check": (1, "its tasks table is gone"), "salvage": (0, "salvaged 0 task(s)"),
                  "report": (2, "its tasks table is gone")},
+    "format": {"check": (1, "its format record(s) (meta) damaged"), "salvage": (0, f"salvaged {N_TASKS} "),
+               "report": (2, "names no readable format"), "run": (2, "names no readable format")},
     "meta": {"check": (1, "its experiment record(s) (meta) damaged"), "salvage": (0, f"salvaged {N_TASKS} "),
              "report": (2, "experiment record (meta table) is damaged"),
              "wdl": (2, "experiment record (meta table) is damaged"),
