@@ -103,6 +103,10 @@ def _advised(line: str, cfg: Path, tmp: Path) -> list[list[str]]:
             for cmd in re.findall(r"`bncbench ([^`]+)`", line) if " " in cmd]
 
 
+for _kind in ("truncated", "header", "empty", "no-tasks", "format"):  # wdl and export say what report says
+    EXPECTED[_kind].update(wdl=EXPECTED[_kind]["report"], export=EXPECTED[_kind]["report"])
+
+
 @pytest.mark.parametrize("kind, command", [(k, c) for k, cs in EXPECTED.items() for c in cs])
 def test_every_command_on_a_damaged_store(whole, tmp_path, monkeypatch, capsys, kind, command):
     """Its exit code and one line; the user's file unchanged by every reading command (and by
