@@ -551,19 +551,36 @@ def names_one_store(location: str | Path) -> bool:
     """Whether `location` names one experiment's store (its folder or .sqlite file, or no folder), not
     a folder of experiments."""
     p = Path(location)
-    return p.suffix == ".sqlite" or store_path(p).is_file() or not p.is_dir()
+    return p.suffix == ".sqlite" or store_path(p).exists() or not p.is_dir()
 
 
-def open_all(location: str | Path) -> list[Results]:
-    """The experiments at `location`, each opened once (docs/architecture.md)."""
+def experiment_folders(location: str | Path) -> list[Path] | None:
+    """The folders of the experiments at `location` in name order (results/<name>/ that hold a
+    store), None when `location` names one store; UserError when it holds neither."""
     p = Path(location)
     if names_one_store(p):
-        return [Results(location)]  # the store's own message when it is not one
+        return None
     folders = sorted((d for d in p.iterdir() if d.is_dir() and (d / DB_NAME).is_file()), key=lambda d: d.name)
     if not folders:
         raise UserError(f"{location}: no results here (expected {DB_NAME}, or folders {p / '<name>'} that hold one; "
                         f"run `bncbench run CONFIG` first)")
-    return [Results(d) for d in folders]
+    return folders
+
+
+def open_all(location: str | Path) -> list[Results]:
+    """The experiments at `location`, each opened once (docs/architecture.md)."""
+    folders = experiment_folders(location)
+    if folders is None:
+        return [Results(location)]  # the store's own message when it is not one
+    found: list[Results] = []
+    try:
+        for d in folders:
+            found.append(Results(d))
+    except BaseException:
+        for r in found:
+            r.close()
+        raise
+    return found
 
 
 def load_all(location: str | Path) -> dict[str, Results]:

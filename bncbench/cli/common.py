@@ -122,36 +122,50 @@ def warn_incomplete(summary: Summary, what: str = "") -> None:
         err(f"warning{what}: {line}")
 
 
-def per_experiment(location: str, fmt: str, one: Callable[[Results], str]) -> str:
-    """`one(results)`, the text of a command for one open results store, for `location`: as it is
-    when `location` is a store; for a folder of experiments (results/<name>/ each), one section per
-    experiment in name order, headed by its config name (md: '## name (folder)', latex: a
-    comment line) — in csv, a first column `experiment` instead. An experiment the command cannot
-    show (e.g. a metric it does not have) gets the one-line reason in its section and on stderr.
-    Each store is opened once."""
-    from bncbench.results import open_all
+def per_experiment(location: str, fmt: str, one: Callable[[Results], str], write: Callable[[str], None]) -> None:
+    """`write(one(results))`, the text of a command for one open results store, for `location`: as
+    it is when `location` is a store; for a folder of experiments (results/<name>/ each), one
+    section per experiment in name order, headed by its config name (md: '## name (folder)', latex:
+    a comment line) — in csv, a first column `experiment` instead. An experiment the command cannot
+    show (e.g. a metric it does not have) gets the one-line reason in its section and on stderr;
+    so does one whose store cannot be read (damaged, not a store): the others are written, then
+    a UserError (exit 2) names the ones that failed. Each store is opened once."""
+    from bncbench.errors import StoreError
+    from bncbench.results import Results, experiment_folders
 
-    found = open_all(location)
-    try:
-        if len(found) == 1 and Path(found[0].location) == Path(location):
-            return one(found[0])
-        parts = []
-        for i, r in enumerate(found):
-            try:
-                text = one(r)
-            except UserError as e:
-                err(f"{r.location}: not shown: {e}")
-                text = "" if fmt == "csv" else f"not shown: {e}\n"
-            if fmt == "csv":
-                parts.append(_csv_with_experiment(text, r.name, header=i == 0))
-            elif fmt == "latex":
-                parts.append(f"% experiment {r.name} ({r.location})\n{text}\n")
-            else:
-                parts.append(f"## {r.name} ({r.location})\n\n{text}\n")
-        return "".join(parts)
-    finally:
-        for r in found:
-            r.close()
+    folders = experiment_folders(location)
+    if folders is None:
+        with Results(location) as r:
+            write(one(r))
+        return
+    parts: list[str] = []
+    failed: list[str] = []
+    for folder in folders:
+        name = folder.name
+        try:
+            with Results(folder) as r:
+                name = r.name
+                try:
+                    text = one(r)
+                except StoreError:
+                    raise
+                except UserError as e:
+                    err(f"{r.location}: not shown: {e}")
+                    text = "" if fmt == "csv" else f"not shown: {e}\n"
+        except UserError as e:  # the store cannot be opened or read
+            err(f"not shown: {e}")
+            failed.append(str(folder))
+            text = "" if fmt == "csv" else f"not shown: {e}\n"
+        if fmt == "csv":
+            parts.append(_csv_with_experiment(text, name, header=not any(parts)))
+        elif fmt == "latex":
+            parts.append(f"% experiment {name} ({folder})\n{text}\n")
+        else:
+            parts.append(f"## {name} ({folder})\n\n{text}\n")
+    write("".join(parts))
+    if failed:
+        raise UserError(f"{len(failed)} of {len(folders)} experiments could not be read and are not shown "
+                        f"({', '.join(failed)}: each one's reason is above); the others are shown")
 
 
 def _csv_with_experiment(text: str, name: str, header: bool) -> str:

@@ -131,7 +131,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     options = (metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
                split(columns), format, test, correction, decimals)
     if is_store:
-        typer.echo(per_experiment(path, format, lambda r: _wdl_text(path, r, *options)), nl=False)
+        per_experiment(path, format, lambda r: _wdl_text(path, r, *options), lambda text: typer.echo(text, nl=False))
     else:
         typer.echo(_wdl_text(path, None, *options), nl=False)
 
@@ -389,7 +389,7 @@ def compare(results: ResultsOrFolderArg,
                 err(line)
         return format_comparison(result, format)
 
-    typer.echo(per_experiment(results, format, one), nl=False)
+    per_experiment(results, format, one, lambda text: typer.echo(text, nl=False))
 
 
 def rcll(results: ResultsArg,

@@ -163,9 +163,9 @@ def report(results: ResultsOrFolderArg,
     if label is not None and not names_one_store(results):
         raise UserError(f"--label names one table: give one experiment's results (e.g. {Path(results) / '<name>'}), "
                         f"not a folder of them")
-    write_text(per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers),
-                                                                    format, label_metric, decimals, label)),
-               out)
+    per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers), format,
+                                                          label_metric, decimals, label),
+                   lambda text: write_text(text, out))
 
 
 def html_text(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,

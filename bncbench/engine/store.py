@@ -100,6 +100,17 @@ def _shortened(message: str, limit: int = 160) -> str:
     return message if len(message) <= limit else message[:limit] + "…"
 
 
+class DamagedStore(StoreError):
+    """The file itself is damaged: SQLite cannot read its header, its schema or its pages
+    (`bncbench store check` and `store salvage` read what survives: engine/recover.py)."""
+
+
+def damaged_advice(location: str) -> str:
+    """What to do with a store whose file is damaged: two commands that read what survives of it."""
+    return (f"`bncbench store check {location}` lists the intact tasks and `bncbench store salvage {location} "
+            f"--out NEW` keeps them")
+
+
 def store_failure(location: str, action: str, e: sqlite3.Error) -> StoreError:
     """What an SQLite error while `action` ("open", "read" or "write") the store at `location` means, and what to do."""
     msg, said = str(e).lower(), _shortened(str(e))
@@ -112,9 +123,8 @@ def store_failure(location: str, action: str, e: sqlite3.Error) -> StoreError:
         what = "another process kept the store locked for 60 s"
         todo = "wait until the other bncbench command ends, or choose another --results folder"
     elif "malformed" in msg or "not a database" in msg or "corrupt" in msg:
-        what = f"the file is damaged ({said})"
-        todo = (f"`bncbench store check {location}` lists the intact tasks and `bncbench store salvage {location} "
-                f"--out NEW` keeps them")
+        return DamagedStore(location, f"cannot {action} the results store: the file is damaged ({said})",
+                            damaged_advice(location))
     elif "i/o" in msg:
         what, todo = f"a disk input/output error ({said})", "check the disk, then run the same command again to resume"
     else:
@@ -142,6 +152,30 @@ def _guarded(action: str) -> Callable[[Callable], Callable]:
     return wrap
 
 
+# the columns without which a table of this name is not the store's (docs/store.md: Tables)
+_TABLES = {"tasks": {"key", "dataset", "label", "run", "fold"},
+           "splits": {"key", "n", "test_index", "y_true", "classes"},
+           "meta": {"key", "value"}}
+# the JSON type of each meta record (docs/store.md: `meta` — JSON values by key)
+_META_TYPES: dict[str, type] = {"format": int, "written_by": str, "experiment": dict, "config": str, "sections": dict,
+                                "provenance": dict}
+
+
+def meta_problem(name: str, value) -> str | None:
+    """Why the stored meta record `name` does not read back (None when it does)."""
+    try:
+        got = json.loads(value)
+    except (TypeError, ValueError):
+        return "its JSON does not parse"
+    want = _META_TYPES.get(name)
+    if want is not None and (not isinstance(got, want) or isinstance(got, bool)):
+        return f"not a JSON {'object' if want is dict else want.__name__}"
+    if name == "experiment" and not (isinstance(got.get("datasets"), list) and isinstance(got.get("labels"), list)
+                                     and isinstance(got.get("keys"), dict)):
+        return "its datasets, labels or keys are missing"
+    return None
+
+
 def store_path(location: str | Path) -> Path:
     """The store file of a results directory, or `location` itself when it names a .sqlite file."""
     p = Path(location)
@@ -153,9 +187,16 @@ class Store:
     mode=ro (falling back to immutable=1 where even the lock files cannot be created, as on a
     read-only mount): nothing is ever written by reading commands."""
 
-    def __init__(self, location: str | Path, create: bool = True, readonly: bool = False):
+    def __init__(self, location: str | Path, create: bool = True, readonly: bool = False, inspect: bool = False):
         path = store_path(location)
         self.path, self.readonly, self.location = path, readonly, str(location)
+        # `inspect` (store check, store salvage): open a store with missing tables or damaged
+        # meta records too, to report them and keep the rest
+        self.inspect = inspect
+        self.tables: set[str] = set()  # the store's tables present in the file (`_check_format`)
+        if path.is_dir():
+            raise UserError(f"{location}: {path} is a folder, not a results store file; give the results folder "
+                            f"that holds {DB_NAME}")
         if not path.is_file() and (readonly or not create):
             raise UserError(f"{location}: no results here (expected {path.name if path.suffix else DB_NAME}; "
                             f"run `bncbench run CONFIG --results {location}` first)")
@@ -176,6 +217,7 @@ class Store:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 self.db.executescript(SCHEMA)
+                self.tables = set(_TABLES)
                 self._upgrade()
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (json.dumps(FORMAT),))
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('written_by', ?)",
@@ -225,26 +267,70 @@ class Store:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return db
 
+    def _check_schema(self, location) -> None:
+        """Refuse a file that is not a results store (an SQLite file of another program: `run`
+        writes nothing into it); note the store's tables present (`tables`)."""
+        names = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                               "AND name NOT LIKE 'sqlite_%'")]
+        columns = {name: {r[1] for r in self.db.execute(f"PRAGMA table_info({json.dumps(name)})")} for name in names}
+        self.tables = {t for t in _TABLES if t in columns}
+        wrong = [f"its {t} table has no column {', '.join(sorted(_TABLES[t] - columns[t]))}"
+                 for t in sorted(self.tables) if _TABLES[t] - columns[t]]
+        if names and (wrong or not self.tables):
+            why = wrong[0] if wrong else f"it holds the table(s) {', '.join(sorted(names)[:5])}"
+            todo = ("choose another --results folder: run writes only into a new folder or a results store"
+                    if not self.readonly else "give the results folder of a bncbench run")
+            raise UserError(f"{location}: {self.path} is an SQLite file but not a bncbench results store ({why}); "
+                            f"{todo}")
+
+    def _check_tables(self, location) -> None:
+        """A reader refuses an empty file and a store that lost one of its tables, each with what
+        to do (`inspect` opens those; `run` creates the tables)."""
+        if not self.readonly or self.inspect or len(self.tables) == len(_TABLES):
+            return
+        if not self.tables:
+            size = self.path.stat().st_size
+            raise UserError(f"{location}: the results store is empty (no tables: a file of {size} bytes); "
+                            f"`bncbench run CONFIG --results {location}` computes its tasks")
+        lost = sorted(set(_TABLES) - self.tables)
+        raise DamagedStore(location, f"the results store is damaged: its {' and '.join(lost)} "
+                           f"table{'s are' if len(lost) > 1 else ' is'} gone",
+                           f"`bncbench store check {location}` shows what is left, and `bncbench run CONFIG "
+                           f"--results {location}` computes the lost tasks again")
+
     def _check_format(self, location) -> None:
-        """Refuse a store this code cannot read: format 1 (bncbench 0.2), or a newer format than
-        `FORMAT` (docs/store.md: Format history); before anything is written to it."""
+        """Refuse a file that is not a results store (`_check_schema`), a store this code cannot
+        read: format 1 (bncbench 0.2), or a newer format than `FORMAT` (docs/store.md: Format
+        history); before anything is written to it."""
+        self._check_schema(location)
         cols = [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]
         if cols and "split" not in cols:
             raise UserError(f"{location}: this results store was written by bncbench 0.2 (store format 1), which "
                             f"this version does not read; run the config again into a new --results folder")
-        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+        self._check_tables(location)
+        if "meta" not in self.tables:
             return
         found = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('format', 'written_by')"))
         try:
             fmt = int(json.loads(found.get("format", str(FORMAT))))
         except (TypeError, ValueError):
+            if self.inspect:
+                return  # `store check` names the damaged record; `store salvage` leaves it behind
             raise UserError(f"{location}: this results store names no readable format ({found['format']!r} in its "
-                            f"meta table); it was not written by bncbench, or is damaged") from None
+                            f"meta table); it was not written by bncbench, or is damaged: `bncbench store check "
+                            f"{location}` shows what is intact, `bncbench store salvage {location} --out NEW` keeps "
+                            f"it") from None
         if fmt > FORMAT:
-            by = json.loads(found["written_by"]) if "written_by" in found else "a newer bncbench"
+            by = found.get("written_by", '"a newer bncbench"')
+            by = json.loads(by) if meta_problem("written_by", by) is None else "a newer bncbench"
             raise UserError(f"{location}: this results store is format {fmt}, written by {by}; this bncbench "
                             f"({__version__}) reads formats 2 to {FORMAT}: upgrade bncbench to read it, or run the "
                             f"config again into a new --results folder")
+        if not self.inspect:  # before anything is written: `run` refuses such a store untouched
+            for key, value in self.db.execute("SELECT key, value FROM meta WHERE key NOT IN ('format', 'written_by')"):
+                problem = meta_problem(key, value)
+                if problem is not None:
+                    raise self._damaged_meta(key, problem)
 
     def _upgrade(self) -> None:
         """A format-2 store opened for writing becomes format 3: its tasks gain the checksum column,
@@ -404,8 +490,9 @@ class Store:
         for name in names:
             try:
                 value = self.db.execute("SELECT value FROM meta WHERE key = ?", (name,)).fetchone()[0]
-                json.loads(value)
-            except (sqlite3.DatabaseError, TypeError, ValueError):
+            except sqlite3.DatabaseError:
+                value = None
+            if meta_problem(name, value) is not None:
                 damaged.append(name)
                 continue
             entries[name] = value
@@ -414,7 +501,8 @@ class Store:
     @_guarded("write")
     def copy_intact(self, source: Store, keys: set[str], meta: dict[str, str]) -> int:
         """Copy the tasks `keys` of `source` (intact ones), the splits they use and the `meta`
-        entries (`readable_meta`) into this store, in one transaction; the number copied."""
+        entries (`readable_meta`) into this store, in one transaction; the number copied (a task
+        SQLite can no longer read from a damaged `source` is left out)."""
         cols = "key, dataset, label, run, fold, split, n_classes, pred, proba, sums, train_time, test_time, info, " \
                "finished, checksum"
         read = cols if "NULL" not in source._columns else cols.replace("checksum", "NULL")  # format 2: no checksums
@@ -423,9 +511,12 @@ class Store:
             for key, value in meta.items():
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
             for key in sorted(keys):
-                row = source.db.execute(f"SELECT {read} FROM tasks WHERE key = ?", (key,)).fetchone()
-                split = source.db.execute("SELECT key, n, test_index, y_true, classes FROM splits WHERE key = ?",
-                                          (row[5],)).fetchone()
+                try:
+                    row = source.db.execute(f"SELECT {read} FROM tasks WHERE key = ?", (key,)).fetchone()
+                    split = source.db.execute("SELECT key, n, test_index, y_true, classes FROM splits WHERE key = ?",
+                                              (row[5],)).fetchone()
+                except sqlite3.DatabaseError:
+                    continue
                 self.db.execute("INSERT OR IGNORE INTO splits VALUES (?,?,?,?,?)", split)
                 checksum = row[14] or task_checksum(row[:13])  # a format-2 task gets its checksum here
                 self.db.execute(f"INSERT OR REPLACE INTO tasks ({cols}) VALUES ({','.join('?' * 15)})",
@@ -446,5 +537,18 @@ class Store:
 
     @_guarded("read")
     def get_meta(self, key: str, default=None):
+        """The meta record `key` (`default` when there is none); StoreError when it does not read back."""
+        if "meta" not in self.tables:
+            return default  # a store that lost its meta table, opened by `inspect` or for writing
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else default
+        if not row:
+            return default
+        problem = meta_problem(key, row[0])
+        if problem is not None:
+            raise self._damaged_meta(key, problem)
+        return json.loads(row[0])
+
+    def _damaged_meta(self, key: str, problem: str) -> StoreError:
+        return StoreError(self.location, f"the results store's {key} record (meta table) is damaged ({problem})",
+                          f"`bncbench store salvage {self.location} --out NEW` keeps its intact tasks without it, "
+                          f"and `bncbench run CONFIG --results NEW` writes it again")

@@ -65,3 +65,20 @@ def assert_refused(tmp_path, entry: str, key: str) -> None:
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and key in lines[0] and "bad.yaml:4" in lines[0], r.stderr
     assert not (tmp_path / "res").exists()
+
+
+def bnc_here(monkeypatch, capsys, *args) -> subprocess.CompletedProcess:
+    """`bnc(*args)` in this process (no interpreter to start: for tests that run many commands):
+    its exit code, stdout and stderr."""
+    from bncbench.cli.app import main
+
+    with monkeypatch.context() as m:
+        m.setattr(sys, "argv", ["bncbench", *map(str, args)])
+        m.setenv("BNCBENCH_MIRROR", "")
+        try:
+            main()
+            code = 0
+        except SystemExit as stop:
+            code = int(stop.code or 0)
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), code, out.out, out.err)
