@@ -16,7 +16,15 @@ import pytest
 
 from bncbench import config
 from bncbench.errors import UserError
-from tests.support.cli import bnc, bnc_here, run_store
+from tests.support.cli import bnc, run_store
+from tests.support.cli import bnc_here as _bnc_here
+
+
+def bnc_here(monkeypatch, capsys, *args) -> tuple[int, str, str]:
+    """`bncbench ARGS` in this process: (exit code, stdout, stderr)."""
+    r = _bnc_here(monkeypatch, capsys, *args)
+    return r.returncode, r.stdout, r.stderr
+
 
 #: a YAML "billion laughs": ten lists of ten aliases of the one before, 10**9 strings once expanded, in
 #: a parameter of a scikit-learn classifier's entry (before issue 36 it hung or took 2.4 GB)

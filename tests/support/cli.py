@@ -33,21 +33,6 @@ def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
     return r
 
 
-def bnc_here(monkeypatch, capsys, *args) -> tuple[int, str, str]:
-    """`bncbench ARGS` in this process, as the entry point runs it (no second of imports, unlike
-    `bnc`): (exit code, stdout, stderr)."""
-    from bncbench.cli.app import main
-
-    monkeypatch.setattr(sys, "argv", ["bncbench", *map(str, args)])
-    code = 0
-    try:
-        main()
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def run_store(tmp_path_factory, name: str, config: str):
     """Run the config text `config` (`bncbench run --quiet`) into a fresh folder; its results directory."""
     d = tmp_path_factory.mktemp(name)
