@@ -100,62 +100,69 @@ def caught(spec: ClassifierSpec, e: BaseException, dataset: str, run: int, fold:
     if frame is not None:
         where = f" ({shown_path(frame.filename)}, line {frame.lineno}, in {frame.name})"
     elif getattr(e, "theirs", False):  # their output, found wrong by bncbench (baseline.OutputError)
-        where = _method(spec)
+        where = _method(spec, _PROBABILITIES)
     else:
         return None
     return TaskFailure(dataset, spec.label, run, fold, f"{_one_line(e)}{where}")
 
 
-def _method(spec: ClassifierSpec) -> str:
-    """Where a plug-in's probabilities come from: " (file, line N, in method)" of its own
-    predict_proba (else _joint_log_likelihood); a scikit-learn estimator's name."""
+_PROBABILITIES = ("predict_proba", "_joint_log_likelihood")
+_INFO = ("_fit", "fit", "test_info")
+
+
+def _method(spec: ClassifierSpec, names: tuple[str, ...]) -> str:
+    """Where a plug-in's output comes from: " (file, line N, in method)" of the first of `names` its
+    own code defines (else its class); a scikit-learn estimator's predict_proba by name."""
     cls = spec.estimator_class
     if hasattr(cls, "fit_fold"):
         return f" ({spec.name}.predict_proba)"
-    for name in ("predict_proba", "_joint_log_likelihood"):
-        fn = getattr(cls, name, None)
+    for name, obj in [*((n, getattr(cls, n, None)) for n in names), (cls.__name__, cls)]:
         try:
-            path = inspect.getsourcefile(fn) if fn is not None else None
+            path = inspect.getsourcefile(obj) if obj is not None else None
             if path and _kind(path) == "theirs":
-                return f" ({shown_path(path)}, line {inspect.getsourcelines(fn)[1]}, in {name})"
+                return f" ({shown_path(path)}, line {inspect.getsourcelines(obj)[1]}, in {name})"
         except (TypeError, OSError):
             continue
     return ""
 
 
-def malformed(out: TaskOutput, n_classes: int) -> str | None:
-    """What is wrong with a task's output, None if nothing: one row per test instance and one
-    finite, non-negative probability per class summing to 1; `info` a JSON object."""
+def malformed(out: TaskOutput, n_classes: int) -> tuple[str, tuple[str, ...]] | None:
+    """What is wrong with a task's output and the methods that made it, None if nothing: one row
+    per test instance and one finite, non-negative probability per class summing to 1; `info` a
+    JSON object."""
     n = len(out.test_index)
     try:
         proba = np.asarray(out.proba, dtype=np.float64)
     except (TypeError, ValueError) as e:
-        return f"predict_proba returned {type(out.proba).__name__}, not an array of probabilities ({_one_line(e)})"
+        return (f"predict_proba returned {type(out.proba).__name__}, not an array of probabilities "
+                f"({_one_line(e)})"), _PROBABILITIES
     if proba.shape != (n, n_classes):
         return (f"predict_proba returned an array of shape {proba.shape}; expected ({n}, {n_classes}): a row per "
-                f"test instance, a column per class")
+                f"test instance, a column per class"), _PROBABILITIES
     bad = ~np.isfinite(proba)
     if bad.any():
-        return f"predict_proba returned {int(bad.sum())} NaN or infinite value(s) of {proba.size}"
+        return f"predict_proba returned {int(bad.sum())} NaN or infinite value(s) of {proba.size}", _PROBABILITIES
     sums = proba.sum(axis=1)
     wrong = np.flatnonzero((proba < 0).any(axis=1) | (np.abs(sums - 1) > 1e-6))
     if wrong.size:
         i = int(wrong[0])
         return (f"predict_proba returned {wrong.size} row(s) that are not probabilities (row {i}: "
-                f"{np.array2string(proba[i], precision=4, threshold=6)}, sum {sums[i]:.6g})")
+                f"{np.array2string(proba[i], precision=4, threshold=6)}, sum {sums[i]:.6g})"), _PROBABILITIES
     out.proba = proba
     try:
-        json.dumps(out.info, sort_keys=True, allow_nan=True)
+        json.dumps(out.info, sort_keys=True)
     except (TypeError, ValueError) as e:
-        return f"info_ is not a JSON object ({_one_line(e)})"
+        return f"info_ is not a JSON object ({_one_line(e)})", _INFO
     return None
 
 
 def checked(spec: ClassifierSpec, out: TaskOutput, n_classes: int, dataset: str, run: int,
             fold: int) -> TaskOutput | TaskFailure:
     """A researcher's classifier's output, or its failure where it is malformed."""
-    why = malformed(out, n_classes) if is_theirs(spec) else None
-    return out if why is None else TaskFailure(dataset, spec.label, run, fold, f"{why}{_method(spec)}")
+    wrong = malformed(out, n_classes) if is_theirs(spec) else None
+    if wrong is None:
+        return out
+    return TaskFailure(dataset, spec.label, run, fold, f"{wrong[0]}{_method(spec, wrong[1])}")
 
 
 class Failures:

@@ -100,6 +100,11 @@ class PlannedData:
     run_id: str
     checksums: dict[str, dict[str, str]]
 
+    @classmethod
+    def of(cls, datasets: dict[str, Dataset]) -> PlannedData:
+        """The plan of a run on the data sets `load_available` loaded."""
+        return cls(uuid.uuid4().hex, {name: ds.checksums for name, ds in datasets.items()})
+
 
 _CHANGED: dict[tuple[str, DatasetSpec], str] = {}  # (run id, data set) -> how this process found its file changed
 
@@ -355,8 +360,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
 
             writer = _Writer(store, on_stored)
             failed = Failures(Counter((u.dataset.name, c.label) for u in pending for c in u.classifiers))
-            planned = PlannedData(uuid.uuid4().hex, {name: ds.checksums for name, ds in datasets.items()})
-            args = (planned, exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor)
+            args = (PlannedData.of(datasets), exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor)
             # in this process, the writer thread encodes while the next unit computes; worker
             # processes send their units encoded
             here = partial(run_unit_on_worker, encode=False)
