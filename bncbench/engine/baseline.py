@@ -166,8 +166,8 @@ class ScikitLearnBaseline:
                 shape = getattr(got, "shape", None)
                 if shape != (p.test.size, classes.size) or classes.dtype.kind not in "iu" \
                         or not set(classes.tolist()) <= set(range(ds.n_classes)):
-                    raise OutputError(f"predict_proba returned shape {shape} for classes_ {classes.tolist()}; "
-                                      f"expected ({p.test.size}, {classes.size}) for classes among 0..{ds.n_classes - 1}")
+                    raise OutputError(f"predict_proba returned shape {shape} for classes_ {classes.tolist()}; expected "
+                                      f"({p.test.size}, {classes.size}) for classes among 0..{ds.n_classes - 1}")
                 proba[:, classes] = got
         t2 = time.perf_counter()
         return TaskOutput(p.test, ds.y[p.test].astype(np.int64), proba, t1 - t0, t2 - t1, {})

@@ -238,7 +238,8 @@ def test_a_researchers_estimator_with_a_wrong_shape_is_theirs(tmp_path):
 def test_a_failing_plugin_on_dask(tmp_path):
     exp, module = experiment(tmp_path, ['{name: "PLUG:Index", label: X}'])
     stats, lines = run(exp, tmp_path / "res", executor="dask", jobs=1)
-    assert stats["run"] == 3 and stats["failed"] == 3 and f"{module}.py, line {at('rows[len(X)]')}, in predict_proba" in lines[0]
+    assert stats["run"] == 3 and stats["failed"] == 3
+    assert f"{module}.py, line {at('rows[len(X)]')}, in predict_proba" in lines[0], lines
 
 
 @pytest.mark.parametrize("pool", [False, True], ids=["in-process", "pool"])
@@ -256,12 +257,13 @@ def test_the_issues_plugin_raising_in_predict_proba_on_the_command_line(tmp_path
     r = bnc(*args, env=POOL if pool else None, cwd=tmp_path)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2, r.stderr
+    line = at("rows[len(X)]")
     assert re.fullmatch(rf"error: Bad failed on (iris|zoo), run 0, fold \d: IndexError: list index out of range "
-                        rf"\({module}\.py, line {at('rows[len(X)]')}, in predict_proba\); the other tasks go on", lines[0]), lines[0]
+                        rf"\({module}\.py, line {line}, in predict_proba\); the other tasks go on", lines[0]), lines[0]
     assert "bug" not in r.stderr and "Traceback" not in r.stderr
     assert lines[-2:] == [f"failed: Bad on {d}: 3 of 3 task(s) (first: run 0, fold 0): IndexError: list index out "
-                          f"of range ({module}.py, line {at('rows[len(X)]')}, in predict_proba); once it is fixed, the same command "
-                          f"computes only these" for d in ("iris", "zoo")], lines
+                          f"of range ({module}.py, line {line}, in predict_proba); once it is fixed, the same "
+                          f"command computes only these" for d in ("iris", "zoo")], lines
     assert "done: 6 tasks run, 6 failed, 0 already finished" in r.stderr
     assert stored(res) == {("iris", "NB"): 3, ("zoo", "NB"): 3}
     plug = tmp_path / f"{module}.py"
