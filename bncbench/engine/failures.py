@@ -75,7 +75,10 @@ def _frame(frames: traceback.StackSummary, package: str) -> traceback.FrameSumma
 
 
 def _one_line(e: BaseException) -> str:
-    text = " ".join(str(e).split())
+    try:
+        text = " ".join(str(e).split())
+    except Exception:  # their exception's __str__ fails too
+        text = "(its message cannot be shown)"
     text = text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS - 1] + "…"
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
@@ -114,8 +117,10 @@ def _method(spec: ClassifierSpec, names: tuple[str, ...]) -> str:
     """Where a plug-in's output comes from: " (file, line N, in method)" of the first of `names` its
     own code defines (else its class); a scikit-learn estimator's predict_proba by name."""
     cls = spec.estimator_class
-    if hasattr(cls, "fit_fold"):
-        return f" ({spec.name}.predict_proba)"
+    if hasattr(cls, "fit_fold"):  # a baseline: its estimator's class
+        from bncbench.engine.baseline import estimator_class
+
+        cls, names = estimator_class(spec.name), ("predict_proba",)
     for name, obj in [*((n, getattr(cls, n, None)) for n in names), (cls.__name__, cls)]:
         try:
             path = inspect.getsourcefile(obj) if obj is not None else None
@@ -123,7 +128,7 @@ def _method(spec: ClassifierSpec, names: tuple[str, ...]) -> str:
                 return f" ({shown_path(path)}, line {inspect.getsourcelines(obj)[1]}, in {name})"
         except (TypeError, OSError):
             continue
-    return ""
+    return f" ({spec.name}.predict_proba)" if hasattr(spec.estimator_class, "fit_fold") else ""
 
 
 def malformed(out: TaskOutput, n_classes: int) -> tuple[str, tuple[str, ...]] | None:

@@ -97,6 +97,33 @@ class Fold2(NB):
         return super().fit(X, y, counts=counts)
 
 
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no")
+
+
+class Raises(NB):
+    def _fit(self, Xc, y):
+        raise Unprintable()
+
+
+class NaNEstimator:
+    """A scikit-learn-style classifier of a researcher's whose probabilities are NaN."""
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def get_params(self, deep=True):
+        return {"alpha": self.alpha}
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict_proba(self, X):
+        return np.full((len(X), len(self.classes_)), np.nan)
+
+
 class WrongShapeEstimator:
     """A scikit-learn-style classifier of a researcher's that returns one column too few."""
 
@@ -157,6 +184,9 @@ def run(exp, res: Path, **kw):
     ("Base", ["Boom: a BaseException, not an Exception", f"line {at('raise Boom(')}, in _fit"]),
     ("Shape", ["predict_proba returned an array of shape (50, 9); expected (50, 3)", "in predict_proba"]),
     ("NaNs", ["predict_proba returned 1 NaN or infinite value(s) of 150", "in predict_proba"]),
+    ("Raises", ["Unprintable: (its message cannot be shown)", f"line {at('raise Unprintable()')}, in _fit"]),
+    ("NaNEstimator", ["predict_proba returned 150 NaN or infinite value(s) of 150",
+                      f"line {at('np.full((len(X), len(self.classes_)), np.nan)') - 1}, in predict_proba"]),
     ("Info", ["info_ is not a JSON object (TypeError: Object of type object is not JSON serializable)",
               f"line {at('class Info') + 1}, in _fit"]),
 ])
@@ -231,7 +261,8 @@ def test_a_researchers_estimator_with_a_wrong_shape_is_theirs(tmp_path):
     assert stats["failed"] == 3 and stored(tmp_path / "res") == {("iris", "NB"): 3}
     assert lines[0].startswith("error: W failed on iris, run 0, fold 0: OutputError: predict_proba returned shape "
                                "(50, 2) for classes_ [0, 1, 2]; expected (50, 3)"), lines
-    assert f"{module}:WrongShapeEstimator.predict_proba" in lines[0]
+    line = at("np.full((len(X), len(self.classes_) - 1), 0.5)") - 1
+    assert lines[0].endswith(f"{module}.py, line {line}, in predict_proba); the other tasks go on"), lines
 
 
 @pytest.mark.slow
