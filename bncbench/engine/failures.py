@@ -122,8 +122,10 @@ def _method(spec: ClassifierSpec, names: tuple[str, ...]) -> str:
 
         cls, names = estimator_class(spec.name), ("predict_proba",)
     for name, obj in [*((n, getattr(cls, n, None)) for n in names), (cls.__name__, cls)]:
+        if obj is None:
+            continue
         try:
-            path = inspect.getsourcefile(obj) if obj is not None else None
+            path = inspect.getsourcefile(obj)
             if path and _kind(path) == "theirs":
                 return f" ({shown_path(path)}, line {inspect.getsourcelines(obj)[1]}, in {name})"
         except (TypeError, OSError):

@@ -126,7 +126,7 @@ def preprocessed_fold(spec: DatasetSpec, settings: PreprocessSettings, scheme: s
     return PreprocessedFold(ds, settings, train, test, enc)
 
 
-def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int, divisor: int = 3,
+def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int, divisor: int = 3, *,
              caught: Callable[[ClassifierSpec, BaseException], object] | None = None) -> list:
     """Preprocess one fold once, count once, and fit/test every pending classifier on it.
     `caught(spec, e)`: what stands in the list for a classifier that raised `e` (None: `e` goes on)."""
