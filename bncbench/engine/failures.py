@@ -189,15 +189,18 @@ class Failures:
             return None
         if f.data:
             return f"error: data set {f.dataset}: {f.why}; its tasks are not run (the others go on)"
-        return (f"error: {f.label} failed on {f.dataset}, run {f.run}, fold {f.fold}: {f.why}; the other tasks go on")
+        return f"error: {f.label} failed on {f.dataset}, run {f.run}, fold {f.fold}: {f.why}; the other tasks go on"
 
     def __len__(self) -> int:
         return sum(len(fs) for fs in self.cells.values())
 
     def lines(self) -> list[str]:
-        """One line per failed cell: what failed, how many of its tasks, and what to do."""
+        """One line per failed cell, in the plan's order: what failed, how many of its tasks, and what to do."""
+        datasets = list(dict.fromkeys(d for d, _ in self.pending))
+        plan = {cell: i for i, cell in enumerate(self.pending)}
         out = []
-        for (dataset, label), fs in self.cells.items():
+        for (dataset, label), fs in sorted(self.cells.items(), key=lambda c: (datasets.index(c[0][0]),
+                                                                              plan.get(c[0], -1))):
             first = min(fs, key=lambda f: (f.run, f.fold))
             if not label:
                 out.append(f"failed: data set {dataset}: {len(fs)} task(s) not run: {first.why}; run the same "
