@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bncbench import config
 from bncbench.engine.executors import execute, local_cluster
-from bncbench.engine.runner import load_available, plan, run_unit_on_worker
+from bncbench.engine.runner import PlannedData, load_available, plan, run_unit_on_worker
 
 DEFAULT = Path(__file__).with_name("configs") / "grid80.yaml"
 
@@ -23,7 +23,7 @@ def main(cfg: str = str(DEFAULT)) -> None:
     datasets = load_available(exp, True, print)
     units, _ = plan(exp, datasets)
     n_tasks = sum(len(u.keys) for u in units)
-    args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+    args = (PlannedData.of(datasets), exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
     print(f"grid: {cfg} — {n_tasks} tasks in {len(units)} units\n")
     print("| executor | workers | wall (s) | tasks/s | speed-up |")
     print("|---|---|---|---|---|")

@@ -90,8 +90,13 @@ def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAM
                        scheduler=scheduler or exp.executor.get("scheduler"))
     if not quiet:
         replaced = f" ({stats['replaced']} replacing stored results, --fresh)" if fresh else ""
-        err(f"done: {stats['run']} tasks run{replaced}, {stats['skipped']} already finished ({stats['elapsed']}); "
-            f"results in {out}")
+        failed = f", {stats['failed']} failed" if stats["failed"] else ""
+        err(f"done: {stats['run']} tasks run{replaced}{failed}, {stats['skipped']} already finished "
+            f"({stats['elapsed']}); results in {out}")
+    for line in stats["failures"]:  # one per failed cell; the tasks computed are stored (docs/cli.md: run)
+        err(line)
+    if stats["failures"]:
+        raise typer.Exit(2)
 
 
 def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experiment YAML")],

@@ -7,6 +7,7 @@ import functools
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -185,8 +186,11 @@ def _read_parsed(path: Path, name: str) -> Dataset | None:
             cols = [z[f"c{i}"] for i in range(len(meta["attributes"]))]
             attrs = [Attribute(a["name"], a["values"]) for a in meta["attributes"]]
             return Dataset(name, attrs, cols, z["y"], meta["classes"])
-    except (OSError, ValueError, KeyError):
-        return None  # unreadable: parse again
+    except Exception as e:  # a damaged file makes zipfile and numpy raise almost anything: parse again
+        print(f"warning: {path}: the parsed copy of {name} in the download cache cannot be read "
+              f"({type(e).__name__}: {' '.join(str(e).split())[:200]}); parsing its source again and replacing it",
+              file=sys.stderr)
+        return None
 
 
 def _write_parsed(path: Path, ds: Dataset) -> None:

@@ -14,7 +14,6 @@ import numpy as np
 
 from bncbench.engine.fingerprint import distribution_version
 from bncbench.engine.units import TaskOutput
-from bncbench.errors import UserError
 from bncbench.preprocess.features import ENCODINGS, INPUTS, encode_codes, raw_features
 
 if TYPE_CHECKING:  # type-only: the config's validation code does not compute results
@@ -112,6 +111,13 @@ def _json_defaults(cls: type) -> dict[str, Any]:
     return out
 
 
+class OutputError(ValueError):
+    """An estimator's output that is not a probability per training class and test row: the
+    estimator's failure, not bncbench's (`theirs`, engine/failures.py)."""
+
+    theirs = True
+
+
 class ScikitLearnBaseline:
     """The engine's side of a scikit-learn classifier in a config (`ClassifierSpec.cls` of its entry)."""
 
@@ -152,13 +158,16 @@ class ScikitLearnBaseline:
             t1 = time.perf_counter()
             proba[:, seen[0]] = 1.0
         else:
-            try:
-                est = cls(**params).fit(X_train, y)
-                t1 = time.perf_counter()
-                if p.test.size:
-                    proba[:, np.asarray(est.classes_, dtype=np.int64)] = est.predict_proba(X_test)
-            except Exception as e:  # the estimator's own failure, in one line
-                raise UserError(f"{spec.label} ({spec.name}) failed on {ds.name}, run {run}, fold {fold}: "
-                                f"{type(e).__name__}: {' '.join(str(e).split())}") from None
+            # the estimator's own errors go on to the runner, which reports them as its (engine/failures.py)
+            est = cls(**params).fit(X_train, y)
+            t1 = time.perf_counter()
+            if p.test.size:
+                classes, got = np.asarray(est.classes_), est.predict_proba(X_test)
+                shape = getattr(got, "shape", None)
+                if shape != (p.test.size, classes.size) or classes.dtype.kind not in "iu" \
+                        or not set(classes.tolist()) <= set(range(ds.n_classes)):
+                    raise OutputError(f"predict_proba returned shape {shape} for classes_ {classes.tolist()}; expected "
+                                      f"({p.test.size}, {classes.size}) for classes among 0..{ds.n_classes - 1}")
+                proba[:, classes] = got
         t2 = time.perf_counter()
         return TaskOutput(p.test, ds.y[p.test].astype(np.int64), proba, t1 - t0, t2 - t1, {})

@@ -10,8 +10,10 @@ import platform
 import sys
 import threading
 import time
+import uuid
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,10 +25,11 @@ from bncbench.data import catalog
 from bncbench.data.dataset import Dataset
 from bncbench.data.sources import cache_dir, mirror_description
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
+from bncbench.engine.failures import Failures, TaskFailure, caught, checked
 from bncbench.engine.fingerprint import code_fingerprint
 from bncbench.engine.progress import Progress, UnitSize, probe_first
 from bncbench.engine.store import EncodedOutput, Store
-from bncbench.engine.units import Unit, load_dataset, run_unit
+from bncbench.engine.units import TaskOutput, Unit, forget_loaded, load_dataset, run_unit
 from bncbench.errors import DataUnavailable, StoreError, UserError
 
 if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs
@@ -89,17 +92,64 @@ def unit_size(unit: Unit) -> UnitSize:
     return UnitSize(unit.dataset.name, tuple(c.label for c in unit.classifiers))
 
 
-def run_unit_on_worker(unit: Unit, *args, encode: bool = True) -> tuple[list, dict]:
-    """`run_unit` plus the worker's code fingerprints and install folder (docs/architecture.md)."""
+@dataclass(frozen=True)
+class PlannedData:
+    """What a run's tasks were planned with: each data set's checksums (`Dataset.checksums`), and
+    the run's own id."""
+
+    run_id: str
+    checksums: dict[str, dict[str, str]]
+
+    @classmethod
+    def of(cls, datasets: dict[str, Dataset]) -> PlannedData:
+        """The plan of a run on the data sets `load_available` loaded."""
+        return cls(uuid.uuid4().hex, {name: ds.checksums for name, ds in datasets.items()})
+
+
+_CHANGED: dict[tuple[str, DatasetSpec], str] = {}  # (run id, data set) -> how this process found its file changed
+
+
+def planned_dataset(spec: DatasetSpec, planned: PlannedData) -> Dataset | str:
+    """Data set `spec` as read from exactly the bytes its tasks were planned with (the checksums
+    of what was parsed, compared: no second read), else what changed (docs/architecture.md)."""
+    want = planned.checksums[spec.name]
+    if (planned.run_id, spec) in _CHANGED:
+        return _CHANGED[planned.run_id, spec]
+    for attempt in range(2):
+        try:
+            ds = load_dataset(spec)
+        except UserError as e:  # deleted, unreadable or no longer parsing
+            why = f"{spec.path or spec.name} changed during the run ({e})"
+            break
+        if ds.checksums == want:
+            return ds
+        if attempt == 0:  # read before this run planned it (a worker process kept from an earlier run)
+            forget_loaded()
+        changed = [k for k in sorted(set(ds.checksums) | set(want)) if ds.checksums.get(k) != want.get(k)]
+        why = f"{', '.join(changed)} changed during the run (its tasks were planned with other contents)"
+    _CHANGED[planned.run_id, spec] = why
+    return why
+
+
+def run_unit_on_worker(unit: Unit, planned: PlannedData, *args, encode: bool = True) -> tuple[list, dict]:
+    """`run_unit` on the bytes its data set was planned with, plus the worker's code fingerprints
+    and install folder; a task that could not be computed is a `TaskFailure` in the list
+    (docs/architecture.md)."""
     import bncbench
 
     restore_malloc_thresholds()
-    outputs = run_unit(unit, *args)
+    info = {"at": str(Path(bncbench.__file__).parent), "pid": os.getpid(),
+            **{c.name: classifier_code(c) for c in unit.classifiers}}
+    name, run, fold = unit.dataset.name, unit.run, unit.fold
+    ds = planned_dataset(unit.dataset, planned)
+    if isinstance(ds, str):
+        return [TaskFailure(name, c.label, run, fold, ds, data=True) for c in unit.classifiers], info
+    outputs = run_unit(unit, *args, caught=lambda spec, e: caught(spec, e, name, run, fold))
+    outputs = [checked(spec, out, ds.n_classes, name, run, fold) if isinstance(out, TaskOutput) else out
+               for spec, out in zip(unit.classifiers, outputs)]
     if encode:
-        classes = load_dataset(unit.dataset).classes
-        outputs = [EncodedOutput.of(out, classes) for out in outputs]
-    return outputs, {"at": str(Path(bncbench.__file__).parent), "pid": os.getpid(),
-                     **{c.name: classifier_code(c) for c in unit.classifiers}}
+        outputs = [EncodedOutput.of(out, ds.classes) if isinstance(out, TaskOutput) else out for out in outputs]
+    return outputs, info
 
 
 def check_worker_code(unit: Unit, worker: dict) -> None:
@@ -184,6 +234,7 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
     """Load every data set before anything is written (bad input stops here). A catalog data
     set that is held nowhere is skipped with one warning (an error with `strict`)."""
     datasets, skipped = {}, []
+    forget_loaded()  # the files as they are now, not as an earlier run in this process read them
     for spec in exp.datasets:
         try:
             datasets[spec.name] = ds = load_dataset(spec)
@@ -308,7 +359,8 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                              measured.pop(id(u), None))
 
             writer = _Writer(store, on_stored)
-            args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor)
+            failed = Failures(Counter((u.dataset.name, c.label) for u in pending for c in u.classifiers))
+            args = (PlannedData.of(datasets), exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor)
             # in this process, the writer thread encodes while the next unit computes; worker
             # processes send their units encoded
             here = partial(run_unit_on_worker, encode=False)
@@ -320,11 +372,18 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                         u = pending[i]
                         check_worker_code(u, worker)
                         pooled = pooled or worker["pid"] != os.getpid()
-                        measured[id(u)] = {spec.label: out.train_time + out.test_time
-                                           for spec, out in zip(u.classifiers, outputs)}
+                        tasks = []
+                        for spec, key, out in zip(u.classifiers, u.keys, outputs):
+                            if isinstance(out, TaskFailure):
+                                line = failed.add(out)
+                                if line:
+                                    log(line)
+                            else:
+                                tasks.append((spec, key, out))
+                        measured[id(u)] = {spec.label: out.train_time + out.test_time for spec, _, out in tasks}
                         classes = datasets[u.dataset.name].classes
                         writer.submit(u, [(key, u.dataset.name, spec.label, u.run, u.fold, out, classes)
-                                          for spec, key, out in zip(u.classifiers, u.keys, outputs)])
+                                          for spec, key, out in tasks])
                 except BaseException:
                     writer.close(raise_error=False)  # finished units are still stored
                     raise
@@ -334,6 +393,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
                         f"process (docs/cli.md: Results store)")
             except StoreError as e:  # the store failed mid-run: what is saved (each unit is one transaction)
                 raise e.with_saved(skipped + n_run, total) from None
-        return {"total": total, "run": n_run, "skipped": skipped, "replaced": replaced, "elapsed": prog.elapsed()}
+        return {"total": total, "run": n_run, "skipped": skipped, "replaced": replaced, "elapsed": prog.elapsed(),
+                "failed": len(failed), "failures": failed.lines()}
     finally:
         store.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,13 @@ def _global_cuts(spec: DatasetSpec, settings: PreprocessSettings):
     """The discretiser (preprocess/encode.py fit_cuts) fitted once on every row (scope global)."""
     ds = load_dataset(spec)
     return fit_cuts(ds, np.arange(ds.n_instances), settings)
+
+
+def forget_loaded() -> None:
+    """Drop the data sets this process loaded and all it computed from them (their files may
+    have changed since)."""
+    for cached in (load_dataset, _global_cuts, _all_codes, _all_rows):
+        cached.cache_clear()
 
 
 def build_classifier(spec: ClassifierSpec, cardinalities, n_classes: int, missing: str):
@@ -118,8 +126,10 @@ def preprocessed_fold(spec: DatasetSpec, settings: PreprocessSettings, scheme: s
     return PreprocessedFold(ds, settings, train, test, enc)
 
 
-def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int, divisor: int = 3):
-    """Preprocess one fold once, count once, and fit/test every pending classifier on it."""
+def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int, divisor: int = 3, *,
+             caught: Callable[[ClassifierSpec, BaseException], object] | None = None) -> list:
+    """Preprocess one fold once, count once, and fit/test every pending classifier on it.
+    `caught(spec, e)`: what stands in the list for a classifier that raised `e` (None: `e` goes on)."""
     p = preprocessed_fold(unit.dataset, settings, scheme, k, unit.run, unit.fold, seed, divisor)
     ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
     bncs = [c for c in unit.classifiers if not hasattr(c.estimator_class, "fit_fold")]
@@ -131,20 +141,32 @@ def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed
         t = time.perf_counter()
         counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs, complement=scheme in FOLD_SCHEMES)
         t_count = time.perf_counter() - t
-    out = []
+    out: list = []
     for spec in unit.classifiers:
-        fit_fold = getattr(spec.estimator_class, "fit_fold", None)
-        if fit_fold is not None:  # a class that takes the whole fold: a scikit-learn baseline (engine/baseline.py)
-            out.append(fit_fold(spec, p, seed, unit.run, unit.fold))
-            continue
-        clf = build_classifier(spec, enc.cardinalities, ds.n_classes, settings.missing)
-        t0 = time.perf_counter()
-        clf.fit(enc.X_train, ds.y[train], counts=counts)
-        t1 = time.perf_counter()
-        proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
-        t2 = time.perf_counter()
-        info = dict(getattr(clf, "info_", {}))
-        if test.size and hasattr(clf, "test_info"):  # what the model did on these test rows (untimed)
-            info.update(clf.test_info(enc.X_test))
-        out.append(TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info))
+        try:
+            out.append(_run_classifier(spec, p, counts, t_count, seed, unit))
+        except BaseException as e:
+            failure = None if caught is None else caught(spec, e)
+            if failure is None:
+                raise
+            out.append(failure)
     return out
+
+
+def _run_classifier(spec: ClassifierSpec, p: PreprocessedFold, counts, t_count: float, seed: int,
+                    unit: Unit) -> TaskOutput:
+    """Fit one classifier on the fold's training rows and test it on its test rows."""
+    ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
+    fit_fold = getattr(spec.estimator_class, "fit_fold", None)
+    if fit_fold is not None:  # a class that takes the whole fold: a scikit-learn baseline (engine/baseline.py)
+        return fit_fold(spec, p, seed, unit.run, unit.fold)
+    clf = build_classifier(spec, enc.cardinalities, ds.n_classes, settings.missing)
+    t0 = time.perf_counter()
+    clf.fit(enc.X_train, ds.y[train], counts=counts)
+    t1 = time.perf_counter()
+    proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
+    t2 = time.perf_counter()
+    info = dict(getattr(clf, "info_", {}))
+    if test.size and hasattr(clf, "test_info"):  # what the model did on these test rows (untimed)
+        info.update(clf.test_info(enc.X_test))
+    return TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info)

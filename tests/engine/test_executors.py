@@ -169,7 +169,8 @@ def test_dask_worker_with_default_environment_gets_thresholds_back():
     from bncbench.engine import runner
 
     exp = config.parse("datasets: [iris]\ncv: {folds: 2}\nclassifiers: [NB]\n")
-    units, _ = runner.plan(exp, runner.load_available(exp, False, print))
+    datasets = runner.load_available(exp, False, print)
+    units, _ = runner.plan(exp, datasets)
 
     def faults():
         import resource
@@ -187,7 +188,7 @@ def test_dask_worker_with_default_environment_gets_thresholds_back():
                                      silence_logs=40) as cluster, distributed.Client(cluster) as client:
         trim, before = client.submit(faults, pure=False).result()
         assert trim == "65536", trim
-        client.submit(runner.run_unit_on_worker, units[0], exp.preprocess, exp.cv.scheme, exp.cv.folds,
-                      exp.cv.seed, pure=False).result()
+        client.submit(runner.run_unit_on_worker, units[0], runner.PlannedData.of(datasets), exp.preprocess,
+                      exp.cv.scheme, exp.cv.folds, exp.cv.seed, pure=False).result()
         _, after = client.submit(faults, pure=False).result()
     assert before > 100 * 400 and after < before // 10, (before, after)

@@ -187,8 +187,10 @@ def test_results_of_other_worker_code_are_refused():
     from bncbench.errors import UserError
 
     exp = config.parse("datasets: [iris]\ncv: {folds: 2}\nclassifiers: [NB, TAN]\n")
-    units, _ = runner.plan(exp, runner.load_available(exp, False, print))
-    outputs, worker = runner.run_unit_on_worker(units[0], exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+    datasets = runner.load_available(exp, False, print)
+    units, _ = runner.plan(exp, datasets)
+    outputs, worker = runner.run_unit_on_worker(units[0], runner.PlannedData.of(datasets), exp.preprocess,
+                                                exp.cv.scheme, exp.cv.folds, exp.cv.seed)
     assert len(outputs) == 2 and set(worker) == {"at", "pid", "NB", "TAN"}
     runner.check_worker_code(units[0], worker)  # the same code: accepted
     with pytest.raises(UserError, match="other code for TAN"):
