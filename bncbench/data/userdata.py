@@ -123,20 +123,21 @@ def decode(raw: bytes, encoding: str, path: str) -> str:
     UTF-32 read under another encoding with the encoding to name, and a NUL byte (not text) with
     its line (DataError)."""
     codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
+    bad = 0
     try:
-        text = raw.decode(codec).removeprefix("\ufeff")
-        bad = text.find("\x00")
+        text: str | None = raw.decode(codec).removeprefix("\ufeff")
     except UnicodeDecodeError as e:
-        text, bad = "", e.start
-    if bad < 0:
+        text, bad = None, e.start
+    if text is not None and "\x00" not in text:
         return text
     wide = wide_encoding(raw)
     if wide is not None and codecs.lookup(wide).name != codecs.lookup(encoding).name:
         raise DataError(f"{path}: the file is in {wide.upper()}, not {encoding}; set `encoding: {wide}` in its entry")
-    at = raw.find(b"\x00") if text else bad  # a NUL read as text: find its byte
+    nul = raw.find(b"\x00")  # a NUL read as text, or in a file that is not text in any encoding
+    at = nul if nul >= 0 else bad
     line = raw.count(b"\n", 0, at) + 1
     column = at - (raw.rfind(b"\n", 0, at) + 1) + 1
-    if raw[at] == 0:
+    if nul >= 0:
         raise DataError(f"{path}: line {line}, column {column}: a NUL byte: this is not a text file (a spreadsheet or "
                         f"another binary format?); save it as CSV")
     hint = ("add `encoding: latin-1` (or `cp1252` for a file from Windows) to its entry if it was written in "
@@ -273,7 +274,7 @@ def _is_numeric(table: RawTable, j: int, markers: tuple[str, ...], nominal: bool
 def _check_classes(ds: Dataset, cname: str, path: str) -> None:
     present = sorted({ds.classes[c] for c in set(ds.y.tolist())})
     if len(present) < 2:
-        shown = f" ({present[0]!r})" if present else ""
+        shown = f" ({present[0]!r})" if present else " (it is missing in every row)"
         raise DataError(f"{path}: the class column {cname!r} has {len(present)} distinct value(s){shown}; a "
                         f"classification data set needs at least 2 (set `class:` in the config if the class "
                         f"is not the last column)")
