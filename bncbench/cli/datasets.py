@@ -152,7 +152,7 @@ def datasets_describe(target: str = typer.Argument(..., metavar="CONFIG|FILE|NAM
 
     \b
     Examples:
-      bncbench datasets describe configs/mine.yaml
+      bncbench datasets describe docs/examples/own-data.yaml
       bncbench datasets describe data/penguins.csv --class species
       bncbench datasets describe iris
     """

@@ -161,11 +161,9 @@ def wide_encoding(raw: bytes) -> str | None:
         n = len(head) - len(head) % 4
         if n == 0 or b"\x00" not in head:
             return None
-        def nul(step: int, offsets: tuple[int, ...]) -> bool:  # every byte at these offsets is NUL
-            return all(head[i + o] == 0 for i in range(0, n, step) for o in offsets)
-        found = next((name for name, step, offsets in (("utf-32-le", 4, (2, 3)), ("utf-32-be", 4, (0, 1)),
-                                                         ("utf-16-le", 2, (1,)), ("utf-16-be", 2, (0,)))
-                      if nul(step, offsets)), None)
+        layouts = (("utf-32-le", 4, (2, 3)), ("utf-32-be", 4, (0, 1)), ("utf-16-le", 2, (1,)), ("utf-16-be", 2, (0,)))
+        found = next((name for name, step, offsets in layouts  # every byte at these offsets of a unit is NUL
+                      if all(head[i + o] == 0 for i in range(0, n, step) for o in offsets)), None)
     if found is None:
         return None
     try:

@@ -39,7 +39,8 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     figures = [(p.title, svg) for p, svg in figures_for_html(r)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
     name = ", ".join(first.configs) or Path(r.location).name
-    own = r.provenance.get("data") or {}  # the user's files of the last run: file, sha256, class, warning
+    stored = r.provenance.get("data")  # the user's files of the last run: file, sha256, class, warning
+    own = {d: rec for d, rec in stored.items() if isinstance(rec, dict)} if isinstance(stored, dict) else {}
     classes = {d: rec.get("class", "") + (f" — warning: {rec['warning']}" if rec.get("warning") else "")
                for d, rec in own.items()}
     comparison = (r.comparison(table, [s.metric for s in summaries], classifiers, {}, warn) if table else None)
