@@ -164,6 +164,9 @@ def datasets_describe(target: str = typer.Argument(..., metavar="CONFIG|FILE|NAM
     from bncbench.engine.units import load_dataset
     from bncbench.errors import DataUnavailable
 
+    def catalog_source(name: str) -> str:
+        return f"catalog, {describe.origin(name)}" if describe.kind(name) == "files" else describe.origin(name)
+
     if folds is not None and folds < 1:
         raise UserError(f"--folds must be ≥ 1, got {folds}")
     p = Path(target)
@@ -182,7 +185,7 @@ def datasets_describe(target: str = typer.Argument(..., metavar="CONFIG|FILE|NAM
                 lines.append(f"{spec.name}: not available: {e}")
                 continue
             source = f"{spec.path} (sha256 {ds.checksums[spec.path][:12]}…)" if spec.path else \
-                f"catalog, {describe.origin(spec.name)}"
+                catalog_source(spec.name)
             lines += describe.description(ds, source, k)
     elif p.is_file():
         column = int(class_) if class_ is not None and class_.lstrip("-").isdigit() else class_
@@ -193,5 +196,5 @@ def datasets_describe(target: str = typer.Argument(..., metavar="CONFIG|FILE|NAM
     else:
         name = catalog.resolve(target)
         ds = catalog.load(name)
-        lines = describe.description(ds, f"catalog, {describe.origin(name)}", folds or cfg.CVSpec().folds)
+        lines = describe.description(ds, catalog_source(name), folds or cfg.CVSpec().folds)
     typer.echo("\n".join(lines))
