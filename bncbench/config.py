@@ -70,6 +70,15 @@ class DatasetSpec:
     preprocess: tuple[tuple[str, Any], ...] = ()
     #: how a file of one's own is read (missing-value markers, declared types, dropped columns)
     read: ReadOptions = field(default_factory=ReadOptions)
+    #: where the config names a file of one's own ("config.yaml:LINE: datasets.I.path"), for its
+    #: messages only: not part of the data set's identity, its digest or the stored sections
+    entry: str = field(default="", compare=False)
+
+    def stored(self) -> dict[str, Any]:
+        """The fields that define the data set (all but `entry`), as digested and stored."""
+        d = asdict(self)
+        del d["entry"]
+        return d
 
     def settings(self, base: PreprocessSettings) -> PreprocessSettings:
         """The preprocessing of this data set: the config's with this entry's overrides."""
@@ -149,7 +158,7 @@ class Experiment:
     figures: dict = field(default_factory=dict)  # the validated `figures:` section; not in digest()
 
     def digest(self) -> str:
-        d = {"datasets": [asdict(x) for x in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
+        d = {"datasets": [x.stored() for x in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
              "preprocess": asdict(self.preprocess), "cv": self.cv.ident()}
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
 
@@ -164,7 +173,7 @@ class Experiment:
     def to_json(self) -> dict[str, Any]:
         """The validated sections as JSON, stored with the results (`Experiment.from_json` reads them)."""
         return {"name": self.name, "description": self.description,
-                "datasets": [asdict(d) for d in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
+                "datasets": [d.stored() for d in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
                 "preprocess": asdict(self.preprocess), "cv": asdict(self.cv), "wdl": asdict(self.wdl),
                 "shared": self.shared, "executor": self.executor, "config_datasets": self.config_datasets,
                 "config_labels": self.config_labels, "figures": self.figures}
@@ -279,11 +288,15 @@ class _Checker:
     def __init__(self, file: str, lines: _Lines):
         self.file, self.lines = file, lines
 
-    def fail(self, path, msg) -> NoReturn:
+    def at(self, path) -> str:
+        """Where a key is, as messages name it: "FILE:LINE: KEY" (the file alone for the whole config)."""
         line = self.lines.of(path)
         where = f"{self.file}:{line}" if line else self.file
         key = ".".join(str(p) for p in path)
-        raise UserError(f"{where}: {key + ': ' if key else ''}{msg}")
+        return f"{where}: {key}" if key else where
+
+    def fail(self, path, msg) -> NoReturn:
+        raise UserError(f"{self.at(path)}: {msg}")
 
     def mapping(self, value, path, allowed):
         if not isinstance(value, dict):
@@ -577,7 +590,8 @@ def _datasets(ck: _Checker, dsraw, file: str, config_pre: dict[str, Any]) -> lis
         effective = {**config_pre, **dict(over)}
         if effective.get("discretizer", "eqfreq") == "eqfreq" and "eqfreq_method" not in effective:
             over = tuple(sorted((*over, ("eqfreq_method", USER_EQFREQ_METHOD))))
-        datasets.append(DatasetSpec(str(d["name"]), str(p), _class_key(ck, d, i), over, _read_options(ck, d, i, p)))
+        datasets.append(DatasetSpec(str(d["name"]), str(p), _class_key(ck, d, i), over, _read_options(ck, d, i, p),
+                                    ck.at(["datasets", i, "path"])))
     seen = set()
     for i, d in enumerate(datasets):
         if d.name in seen:

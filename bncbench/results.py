@@ -169,10 +169,14 @@ def catalog_differences(datasets) -> dict[str, str]:
     return out
 
 
-def data_files(datasets: list[str]) -> list[tuple[str, str, str]]:
-    """(data set, file or origin, sha256) of each data set's catalog files, for the HTML report's provenance."""
+def data_files(datasets: list[str], own: dict | None = None) -> list[tuple[str, str, str]]:
+    """(data set, file or origin, sha256) of each data set's catalog files, for the HTML report's provenance;
+    a user's file as `own` (the stored provenance's `data`: {data set: {file, sha256, ...}}) records it."""
     files = []
     for d in datasets:
+        if own and d in own:
+            files.append((d, str(own[d].get("file", "")), str(own[d].get("sha256", ""))))
+            continue
         try:
             entry = catalog.entry(d)
         except UserError:

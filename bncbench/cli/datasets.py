@@ -7,8 +7,9 @@ import typer
 from bncbench.cli.common import FormatOpt
 from bncbench.errors import UserError
 
-app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, fetch, verify. A NAME is a "
-                  "catalog name, an alias, or synth:ROWSxATTRSxCLASSES[:seed].")
+app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, fetch, verify; describe: what a "
+                  "config's data sets, a data file or a catalog data set hold, and which column is the class. A NAME "
+                  "is a catalog name, an alias, or synth:ROWSxATTRSxCLASSES[:seed].")
 
 
 @app.command("list")
@@ -128,3 +129,72 @@ def datasets_verify(name: str | None = typer.Argument(None, metavar="NAME",
     typer.echo(format_grid(HEADER, [c.row() for c in checks], format), nl=False)
     if any(c.failed for c in checks):
         raise typer.Exit(1)
+
+
+@app.command("describe")
+def datasets_describe(target: str = typer.Argument(..., metavar="CONFIG|FILE|NAME",
+                                                   help="an experiment YAML (its data sets), a CSV/TSV/ARFF file, or "
+                                                        "a catalog name"),
+                      class_: str | None = typer.Option(None, "--class", metavar="COLUMN",
+                                                        help="a FILE's class column: a name, or an index (0 the first, "
+                                                             "-1 the last) [default: the last column]"),
+                      folds: int | None = typer.Option(None, "--folds", metavar="N",
+                                                       help="the folds a class value needs rows for [default: the "
+                                                            "config's cv.folds, else 10]")):
+    """Say what data sets hold and which column is the class.
+
+    For each data set: its file (with sha256) or catalog source, its instances and
+    attributes, the column taken as the class and how (named by `class:`, or the
+    last column by default) with each class value's rows, as `bncbench run` says
+    it; and a warning where a class taken by default does not look like one
+    (docs/datasets.md: The class column). A FILE is read as a config entry
+    with only `path:` (and `class:`, from --class) reads it.
+
+    \b
+    Examples:
+      bncbench datasets describe docs/examples/own-data.yaml
+      bncbench datasets describe data/penguins.csv --class species
+      bncbench datasets describe iris
+    """
+    from pathlib import Path
+
+    from bncbench import config as cfg
+    from bncbench.data import catalog, describe
+    from bncbench.data.userdata import load_user
+    from bncbench.engine.units import load_dataset
+    from bncbench.errors import DataUnavailable
+
+    def catalog_source(name: str) -> str:
+        return f"catalog, {describe.origin(name)}" if describe.kind(name) == "files" else describe.origin(name)
+
+    if folds is not None and folds < 1:
+        raise UserError(f"--folds must be ≥ 1, got {folds}")
+    p = Path(target)
+    config = p.suffix.lower() in (".yaml", ".yml")
+    if class_ is not None and (config or not p.is_file()):
+        raise UserError("--class applies to a data FILE; a config names a file's class with `class:` in its entry, "
+                        "and the catalog reads its data sets as it says")
+    lines: list[str] = []
+    if config:
+        exp = cfg.load(target)
+        k = folds or exp.cv.folds
+        for spec in exp.datasets:
+            try:
+                ds = load_dataset(spec)
+            except DataUnavailable as e:
+                lines.append(f"{spec.name}: not available: {e}")
+                continue
+            source = f"{spec.path} (sha256 {ds.checksums[spec.path][:12]}…)" if spec.path else \
+                catalog_source(spec.name)
+            lines += describe.description(ds, source, k)
+    elif p.is_file():
+        column = int(class_) if class_ is not None and class_.lstrip("-").isdigit() else class_
+        ds = load_user(p.stem, target, column)
+        lines = describe.description(ds, f"{target} (sha256 {ds.checksums[target][:12]}…)", folds or cfg.CVSpec().folds)
+    elif p.suffix or "/" in target:
+        raise UserError(f"{target}: no such file (give a config, a data file or a catalog name)")
+    else:
+        name = catalog.resolve(target)
+        ds = catalog.load(name)
+        lines = describe.description(ds, catalog_source(name), folds or cfg.CVSpec().folds)
+    typer.echo("\n".join(lines))

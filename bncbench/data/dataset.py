@@ -20,6 +20,15 @@ class Attribute:
         return self.values is not None
 
 
+@dataclass(frozen=True)
+class ClassColumn:
+    """Which column of a user's file the class was taken from, and how (docs/datasets.md)."""
+
+    name: str
+    named: bool        # named by the entry's `class:`; else the last column, by default
+    left_out: int = 0  # rows left out because their class value is missing
+
+
 @dataclass
 class Dataset:
     """A classification data set (docs/algorithms.md §1.8)."""
@@ -30,6 +39,7 @@ class Dataset:
     y: np.ndarray
     classes: list[str]
     checksums: dict[str, str] = field(default_factory=dict)
+    class_column: ClassColumn | None = None  # set for a user's file (data/userdata.py)
 
     @property
     def n_instances(self) -> int:

@@ -1,12 +1,25 @@
-"""Descriptions of data sets for people (the `datasets` commands): what kind an entry is,
-where it comes from, its counts as text. Nothing here loads data, so editing it never changes
-a stored result (engine/fingerprint.py)."""
+"""Descriptions of data sets for people (the `datasets` commands, and what `run` says of a user's
+file): what kind an entry is, where it comes from, its counts as text, which column is the class
+and whether it looks like one. Nothing here loads data, so editing it never changes a stored
+result (engine/fingerprint.py)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from bncbench.data.catalog import entry, locate
+from bncbench.data.dataset import Dataset
 from bncbench.data.sources import SHIPPED_MIRROR, cache_dir
+from bncbench.data.userdata import is_number
 from bncbench.errors import DataUnavailable
+
+#: a class taken by default with more distinct values than this does not look like a class: the
+#: most of the catalog's 74 data sets is 50 (phoneme)
+MANY_CLASSES = 50
+#: how many class values a class line names before it abbreviates the list
+SHOWN_VALUES = 10
+#: how many characters of a value a class line shows
+VALUE_CHARS = 30
 
 
 def kind(name: str) -> str:
@@ -52,3 +65,96 @@ def source_summary(name: str) -> str:
                  "cache" if cache_dir().resolve() in path.resolve().parents else "mirror")
         parts.append(f"{spec['source']}:{spec['path']} ({check}, {where})")
     return "; ".join(parts)
+
+
+def class_counts(ds: Dataset) -> list[tuple[str, int]]:
+    """(class value, rows) of every value that occurs, the most frequent first (ties in the
+    data set's class order)."""
+    counts = Counter(ds.y.tolist())
+    return [(ds.classes[c], n) for c, n in sorted(counts.items(), key=lambda cn: (-cn[1], cn[0]))]
+
+
+def _value(v: str) -> str:
+    """A class value as a class line shows it: cut to VALUE_CHARS, quoted when it is empty, has a
+    comma, spaces at an end or a character that does not print."""
+    s = v if len(v) <= VALUE_CHARS else v[:VALUE_CHARS - 1] + "…"
+    return s if s and s.isprintable() and s.strip() == s and "," not in s else repr(s)
+
+
+def values_text(counts: list[tuple[str, int]]) -> str:
+    """"Adelie 152, Gentoo 124, Chinstrap 68": the first SHOWN_VALUES values, then how many more."""
+    text = ", ".join(f"{_value(v)} {n}" for v, n in counts[:SHOWN_VALUES])
+    more = len(counts) - SHOWN_VALUES
+    return text + (f", … and {more} more ({len(counts)} values)" if more > 0 else "")
+
+
+def class_text(ds: Dataset) -> str:
+    """Which column is the class, how it was chosen and its values with their counts: "column
+    'species' (named by `class:`): Adelie 152, ..." for a user's file; "as the catalog reads
+    it: ..." for a catalog data set."""
+    cc = ds.class_column
+    if cc is None:
+        return f"as the catalog reads it: {values_text(class_counts(ds))}"
+    how = "named by `class:`" if cc.named else "the last column, by default"
+    left = f"; {cc.left_out} row(s) without a class value left out" if cc.left_out else ""
+    return f"column {cc.name!r} ({how}): {values_text(class_counts(ds))}{left}"
+
+
+def class_line(ds: Dataset) -> str:
+    """What `run` says of a user's file: "NAME: class column 'C' (how): values and counts"."""
+    return f"{ds.name}: class {class_text(ds)}"
+
+
+def _codes(values: list[str]) -> bool:
+    """Whether numbers are codes of classes: the integers 0..k-1 or 1..k."""
+    numbers = sorted(float(v) for v in values)
+    return all(x.is_integer() for x in numbers) and numbers[0] in (0, 1) and \
+        numbers == [numbers[0] + i for i in range(len(numbers))]
+
+
+def class_warning(ds: Dataset, folds: int) -> str | None:
+    """For a user's file whose class is the last column by default, a warning line when that column
+    does not look like a class (docs/datasets.md: The class column): its values are numbers other
+    than the codes 0..k-1 or 1..k, it has more than MANY_CLASSES values, or a value has fewer rows
+    than `folds`; the line says how to name another column. None when the class was named."""
+    cc = ds.class_column
+    if cc is None or cc.named:
+        return None
+    counts = class_counts(ds)
+    values = [v for v, _ in counts]
+    reasons = []
+    if all(is_number(v) for v in values) and not _codes(values):
+        reasons.append("its values are numbers")
+    if len(values) > MANY_CLASSES:
+        reasons.append(f"it has {len(values)} distinct values")
+    rare = [(v, n) for v, n in counts if n < folds]
+    if rare:
+        v, n = rare[-1]
+        others = f" ({len(rare)} values have fewer)" if len(rare) > 1 else ""
+        reasons.append(f"its value {_value(v)} has {n} row(s), fewer than the {folds} folds{others}")
+    if not reasons:
+        return None
+    candidate = next((a.name for a in ds.attributes if a.values is not None and 2 <= len(a.values) <= MANY_CLASSES
+                      and not all(is_number(v) for v in a.values)), None)
+    name = f"`class: {candidate}`" if candidate else "`class: COLUMN`"
+    return (f"warning: {ds.name}: the class was taken from the last column, {cc.name!r}, by default, and it does not "
+            f"look like a class: {'; '.join(reasons)}; if another column is the class, name it in the data set's "
+            f"entry, e.g. {name} (docs/datasets.md: The class column)")
+
+
+def file_record(ds: Dataset, path: str, folds: int) -> dict[str, str]:
+    """What the store's provenance keeps of a user's file (the HTML report shows it): the file, its
+    sha256 as read, the class (`class_text`) and the warning of `class_warning`, if any."""
+    warning = class_warning(ds, folds)
+    return {"file": path, "sha256": ds.checksums.get(path, ""), "class": class_text(ds),
+            **({"warning": warning.removeprefix("warning: ")} if warning else {})}
+
+
+def description(ds: Dataset, source: str, folds: int) -> list[str]:
+    """What `datasets describe` prints of a loaded data set: where it comes from and its counts,
+    its class (`class_line`), and the warning of `class_warning`, if any."""
+    numeric = sum(not a.nominal for a in ds.attributes)
+    head = (f"{ds.name}: {source}; {ds.n_instances} instances, {ds.n_attributes} attributes ({numeric} numeric, "
+            f"{ds.n_attributes - numeric} nominal), {len(class_counts(ds))} classes")
+    warning = class_warning(ds, folds)
+    return [head, class_line(ds), *([warning] if warning else [])]

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from bncbench.data.dataset import Dataset
+from bncbench.data.dataset import ClassColumn, Dataset
 from bncbench.data.loaders import (
     RawTable,
     build_dataset,
@@ -59,12 +59,15 @@ def file_format(path: str | Path) -> str:
 
 
 def load_user(name: str, path: str, class_column: int | str | None = None,
-              options: ReadOptions = ReadOptions()) -> Dataset:
+              options: ReadOptions = ReadOptions(), where: str = "") -> Dataset:
     """Load a user's ARFF, CSV or TSV file as the module docstring says (DataError, one line, on
-    anything it cannot read as meant)."""
+    anything it cannot read as meant). `where` names the config entry of the file
+    ("config.yaml:LINE: datasets.I.path") in the message of a missing file."""
     p = Path(path)
     if not p.is_file():
-        raise UserError(f"data set {name!r}: file {path} does not exist")
+        what = "is a folder, not a file" if p.is_dir() else "does not exist"
+        raise UserError(f"{where + ': ' if where else ''}data set {name!r}: {path} {what} (a relative path is "
+                        f"looked for from the current folder, then from the config's folder)")
     try:
         raw = p.read_bytes()
     except OSError as e:
@@ -78,9 +81,15 @@ def load_user(name: str, path: str, class_column: int | str | None = None,
             raise DataError(f"{path}: an ARFF file declares its columns' types and marks a missing value with ?; "
                             f"nominal, numeric and missing_values apply to CSV and TSV files")
         table = parse_arff(text, path)
+        _check_header(table, path)
         ci = _class_index(table, cc, path)
+        if table.declared[ci] is None:
+            raise DataError(f"{path}: the class attribute {table.names[ci]!r} is numeric; bncbench classifies "
+                            f"nominal classes: name a nominal attribute with `class:` in the data set's entry, or "
+                            f"declare the class's values in the file (@attribute {table.names[ci]} {{a,b,c}})")
         drop = _indices(table, options.drop, "drop", path)
         _check_not_class(table, ci, drop, "drop", path)
+        _check_attributes(table, ci, drop, path)
         ds = build_dataset(name, table, ci, drop=drop, where=path)
     else:
         table = parse_delimited(text, path, "\t" if fmt == "tsv" else ",", 0, has_names=True)
@@ -91,6 +100,7 @@ def load_user(name: str, path: str, class_column: int | str | None = None,
         numeric = _indices(table, options.numeric, "numeric", path)
         _check_not_class(table, ci, drop, "drop", path)
         _check_not_class(table, ci, numeric, "numeric", path)
+        _check_attributes(table, ci, drop, path)
         markers = options.markers()
         skip = set(drop) | {ci}
         numeric_cols = [j for j in range(len(table.names))
@@ -103,22 +113,72 @@ def load_user(name: str, path: str, class_column: int | str | None = None,
     ds.checksums = {path: hashlib.sha256(raw).hexdigest(),
                     "recipe": hashlib.sha256(json.dumps(recipe, sort_keys=True).encode()).hexdigest()}
     _check_classes(ds, table.names[ci], path)
+    ds.class_column = ClassColumn(table.names[ci], class_column is not None, len(table.rows) - ds.n_instances)
     return ds
 
 
 def decode(raw: bytes, encoding: str, path: str) -> str:
     """The file's text in `encoding` (UTF-8: a spreadsheet's byte-order mark is not part of a
-    name); a byte not valid in it is refused with its line, column and value (DataError)."""
+    name); a byte not valid in it is refused with its line, column and value, a file in UTF-16 or
+    UTF-32 read under another encoding with the encoding to name, and a NUL byte (not text) with
+    its line (DataError)."""
     codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
+    bad = 0
     try:
-        return raw.decode(codec)
+        text: str | None = raw.decode(codec).removeprefix("\ufeff")
     except UnicodeDecodeError as e:
-        line = raw.count(b"\n", 0, e.start) + 1
-        column = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        hint = ("add `encoding: latin-1` (or `cp1252` for a file from Windows) to its entry if it was written in "
-                "another encoding") if codec == "utf-8-sig" else "name the encoding it was written in"
-        raise DataError(f"{path}: line {line}, column {column}: byte 0x{raw[e.start]:02x} is not valid {encoding}; "
-                        f"{hint}") from None
+        text, bad = None, e.start
+    if text is not None and "\x00" not in text:
+        return text
+    wide = wide_encoding(raw)
+    if wide is not None and codecs.lookup(wide).name != codecs.lookup(encoding).name:
+        raise DataError(f"{path}: the file is in {wide.upper()}, not {encoding}; set `encoding: {wide}` in its entry")
+    nul = raw.find(b"\x00")  # a NUL read as text, or in a file that is not text in any encoding
+    at = nul if nul >= 0 else bad
+    line = raw.count(b"\n", 0, at) + 1
+    column = at - (raw.rfind(b"\n", 0, at) + 1) + 1
+    if nul >= 0:
+        raise DataError(f"{path}: line {line}, column {column}: a NUL byte: this is not a text file (a spreadsheet or "
+                        f"another binary format?); save it as CSV")
+    hint = ("add `encoding: latin-1` (or `cp1252` for a file from Windows) to its entry if it was written in "
+            "another encoding") if codec == "utf-8-sig" else "name the encoding it was written in"
+    raise DataError(f"{path}: line {line}, column {column}: byte 0x{raw[at]:02x} is not valid {encoding}; {hint}")
+
+
+#: the byte-order marks of UTF-32 (first: UTF-32-LE's starts with UTF-16-LE's) and UTF-16
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def wide_encoding(raw: bytes) -> str | None:
+    """"utf-16" or "utf-32" for a file that starts with their byte-order mark, "utf-16-le" (-be,
+    "utf-32-le", -be) for one whose NUL bytes fall where that encoding puts them in text (every
+    second or the last three of four bytes are NUL); only an encoding the whole file decodes in,
+    without NUL characters, else None."""
+    found = next((name for bom, name in _BOMS if raw.startswith(bom)), None)
+    if found is None:
+        head = raw[:4096]
+        n = len(head) - len(head) % 4
+        if n == 0 or b"\x00" not in head:
+            return None
+        layouts = (("utf-32-le", 4, (2, 3)), ("utf-32-be", 4, (0, 1)), ("utf-16-le", 2, (1,)), ("utf-16-be", 2, (0,)))
+        found = next((name for name, step, offsets in layouts  # every byte at these offsets of a unit is NUL
+                      if all(head[i + o] == 0 for i in range(0, n, step) for o in offsets)), None)
+    if found is None:
+        return None
+    try:
+        text = raw.decode(found)
+    except UnicodeDecodeError:
+        return None
+    return None if "\x00" in text else found
+
+
+def _check_attributes(table: RawTable, ci: int, drop: list[int], path: str) -> None:
+    """At least one column besides the class is left to classify with."""
+    if not set(range(len(table.names))) - {ci, *drop}:
+        what = (f"every column but the class {table.names[ci]!r} is under drop:; keep at least one" if drop else
+                f"the file holds only the class column {table.names[ci]!r}; add the attributes' columns")
+        raise DataError(f"{path}: no attribute to classify with: {what}")
 
 
 def _check_header(table: RawTable, path: str) -> None:
@@ -163,7 +223,7 @@ def _check_not_class(table: RawTable, ci: int, cols: list[int], key: str, path: 
                         + (" (the class is always nominal)" if key == "numeric" else ""))
 
 
-def _number(token: str) -> bool:
+def is_number(token: str) -> bool:
     """Whether a cell is a finite number as a CSV writes one ("1_000", "inf" and "nan" are not)."""
     if "_" in token:
         return False
@@ -189,7 +249,7 @@ def _is_numeric(table: RawTable, j: int, markers: tuple[str, ...], nominal: bool
             counts[v] = 0
             first[v] = table.lines[r]
         counts[v] += 1
-    stray = [v for v in counts if not _number(v)]
+    stray = [v for v in counts if not is_number(v)]
     if not stray:
         return True
     n_stray = sum(counts[v] for v in stray)
@@ -212,7 +272,7 @@ def _is_numeric(table: RawTable, j: int, markers: tuple[str, ...], nominal: bool
 def _check_classes(ds: Dataset, cname: str, path: str) -> None:
     present = sorted({ds.classes[c] for c in set(ds.y.tolist())})
     if len(present) < 2:
-        shown = f" ({present[0]!r})" if present else ""
+        shown = f" ({present[0]!r})" if present else " (it is missing in every row)"
         raise DataError(f"{path}: the class column {cname!r} has {len(present)} distinct value(s){shown}; a "
                         f"classification data set needs at least 2 (set `class:` in the config if the class "
                         f"is not the last column)")

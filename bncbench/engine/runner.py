@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bncbench import __version__
-from bncbench.data import catalog
+from bncbench.data import catalog, describe
 from bncbench.data.dataset import Dataset
 from bncbench.data.sources import cache_dir, mirror_description
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
@@ -213,11 +213,15 @@ def processor() -> str:
     return platform.processor() or platform.machine()
 
 
-def provenance(exp: Experiment) -> dict:
+def provenance(exp: Experiment, datasets: dict[str, Dataset]) -> dict:
+    """The run's versions, machine and config digest; `data`: the invocation's own files (file,
+    sha256, class: data/describe.py file_record)."""
+    files = {s.name: describe.file_record(datasets[s.name], s.path, exp.cv.folds) for s in exp.datasets if s.path}
     return {"bncbench": __version__, "python": sys.version.split()[0], "numpy": np.__version__,
             "platform": platform.platform(), "machine": platform.machine(),
             "processor": processor(), "config_sha256": hashlib.sha256(exp.source.encode()).hexdigest(),
-            "experiment_digest": exp.digest(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+            "experiment_digest": exp.digest(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            **({"data": files} if files else {})}
 
 
 def _unavailable_hint() -> str:
@@ -230,9 +234,11 @@ def _missing_files(spec: DatasetSpec) -> list[str]:
     return catalog.missing_files(spec.name) if not spec.path else [spec.path]
 
 
-def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
+def load_available(exp: Experiment, strict: bool, log, quiet: bool = False) -> dict[str, Dataset]:
     """Load every data set before anything is written (bad input stops here). A catalog data
-    set that is held nowhere is skipped with one warning (an error with `strict`)."""
+    set that is held nowhere is skipped with one warning (an error with `strict`). Of a user's
+    file, the class column is said (not when `quiet`) and a warning given where it does not look
+    like a class (docs/datasets.md: The class column)."""
     datasets, skipped = {}, []
     forget_loaded()  # the files as they are now, not as an earlier run in this process read them
     for spec in exp.datasets:
@@ -250,6 +256,10 @@ def load_available(exp: Experiment, strict: bool, log) -> dict[str, Dataset]:
         if ds.n_instances < exp.cv.folds:
             raise UserError(f"data set {spec.name!r} has {ds.n_instances} instances, fewer than cv.folds = "
                             f"{exp.cv.folds}: some folds would be empty; lower cv.folds or drop the data set")
+        if ds.class_column is not None:
+            warning = describe.class_warning(ds, exp.cv.folds)
+            for line in ([] if quiet else [describe.class_line(ds)]) + ([warning] if warning else []):
+                log(line)
     if skipped:
         log(f"warning: {len(skipped)} data set(s) not available, skipped: {'; '.join(skipped)} — {_unavailable_hint()}")
     if not datasets:
@@ -325,7 +335,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
     """Run (or resume) an experiment on the named executor; counts of tasks run, skipped, replaced."""
     check_executor(executor, scheduler)
     requested = list(exp.datasets)
-    datasets = load_available(exp, strict, log)
+    datasets = load_available(exp, strict, log, quiet)
     unavailable = {d.name: ", ".join(_missing_files(d)) for d in requested if d.name not in datasets}
     units, keys = plan(exp, datasets)
     store = Store(results_dir)
@@ -333,7 +343,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
         store.set_meta("experiment", merge_layout(store.get_meta("experiment"), exp, keys, unavailable))
         store.set_meta("config", exp.source)
         store.set_meta("sections", exp.to_json())  # what readers use of the config (results.Results.experiment)
-        store.set_meta("provenance", provenance(exp))
+        store.set_meta("provenance", provenance(exp, datasets))
         stored = store.done_keys()
         planned = {k for u in units for k in u.keys}
         replaced = len(stored & planned) if fresh else 0

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # type-only: the config's validation code does not compute re
 @functools.lru_cache(maxsize=4)
 def load_dataset(spec: DatasetSpec) -> Dataset:
     if spec.path:
-        return userdata.load_user(spec.name, spec.path, spec.class_column, spec.read)
+        return userdata.load_user(spec.name, spec.path, spec.class_column, spec.read, spec.entry)
     return catalog.load(spec.name)
 
 

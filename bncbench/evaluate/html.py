@@ -117,6 +117,7 @@ class ReportInput:
     claims: Claims | None = None
     folds: Mapping[str, PairedFolds] = field(default_factory=dict)  # metric -> per-fold values (ttest draw rule)
     bayes: list[BayesBlock] = field(default_factory=list)  # the config's figures: bayes: pairs
+    classes: dict[str, str] = field(default_factory=dict)  # data set -> its class column (a user's file)
 
 
 def shown_labels(s: Summary) -> list[str]:
@@ -397,10 +398,12 @@ def claims_table(c: Claims) -> Table:
 def provenance_tables(inp: ReportInput) -> tuple[Table, Table]:
     """The run's provenance (items with no value left out) and the data files."""
     prov: list[list[str | Cell]] = [["written by", f"bncbench {inp.version}"]]
-    prov += [[k, str(v)] for k, v in inp.provenance.items() if str(v).strip()]
+    prov += [[k, str(v)] for k, v in inp.provenance.items() if str(v).strip() and not isinstance(v, dict)]
+    head = ["data set", "file", "sha256"] + (["class"] if inp.classes else [])
+    rows: list[list[str | Cell]] = [[*row, *([inp.classes.get(row[0], "")] if inp.classes else [])]
+                                    for row in inp.data_files]
     return (Table("provenance-run", "the run (stored with the results)", ["item", "value"], prov, text=True),
-            Table("provenance-data", "data files (sha256 as verified on loading)", ["data set", "file", "sha256"],
-                  [list(row) for row in inp.data_files], text=True))
+            Table("provenance-data", "data files (sha256 as verified on loading)", head, rows, text=True))
 
 
 _SVG_REFERENCES = re.compile(r'(\bid="|url\(#|href="#)([^")]+)')

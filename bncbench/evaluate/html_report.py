@@ -39,14 +39,18 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     figures = [(p.title, svg) for p, svg in figures_for_html(r)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
     name = ", ".join(first.configs) or Path(r.location).name
+    stored = r.provenance.get("data")  # the user's files of the last run: file, sha256, class, warning
+    own = {d: rec for d, rec in stored.items() if isinstance(rec, dict)} if isinstance(stored, dict) else {}
+    classes = {d: rec.get("class", "") + (f" — warning: {rec['warning']}" if rec.get("warning") else "")
+               for d, rec in own.items()}
     comparison = (r.comparison(table, [s.metric for s in summaries], classifiers, {}, warn) if table else None)
     return html.render(html.ReportInput(
         title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
-        data_files=data_files(first.datasets), summaries=summaries, differences=r.differences(first.datasets),
+        data_files=data_files(first.datasets, own), summaries=summaries, differences=r.differences(first.datasets),
         wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
         coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
         claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary),
-        bayes=_bayes(r, exp, datasets)))
+        bayes=_bayes(r, exp, datasets), classes=classes))
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:

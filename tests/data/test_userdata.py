@@ -3,6 +3,7 @@ pandas reads them, declared types, dropped columns, and one-line errors naming f
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 
@@ -260,3 +261,34 @@ def test_an_unknown_encoding_is_a_config_error(tmp_path):
         cfg.write_text(f"datasets:\n  - {{name: a, path: {p}, encoding: {value}}}\nclassifiers: [NB]\n")
         with pytest.raises(UserError, match=rf"c\.yaml:2: datasets\.0\.encoding: {re.escape(says)}"):
             config.load(str(cfg))
+
+
+@pytest.mark.parametrize("codec,bom,advised", [
+    ("utf-16", b"", "utf-16"), ("utf-16-le", b"", "utf-16-le"), ("utf-16-be", b"", "utf-16-be"),
+    ("utf-32-le", codecs.BOM_UTF32_LE, "utf-32"), ("utf-32-be", codecs.BOM_UTF32_BE, "utf-32"),
+    ("utf-32-le", b"", "utf-32-le"), ("utf-32-be", b"", "utf-32-be"),
+])
+def test_utf16_and_utf32_files_are_told_their_encoding_which_then_reads_them(tmp_path, codec, bom, advised):
+    """Issue 36 item 10: a byte-order mark, or else where the NUL bytes fall, names the encoding,
+    under UTF-8 and under another named one; the advised encoding reads the file as UTF-8 text."""
+    rows = [("café", "y"), ("naïve", "n")] * 3
+    text = "color,size,class\n" + "".join(f"{c},{i},{k}\n" for i, (c, k) in enumerate(rows))
+    p = tmp_path / "w.csv"
+    p.write_bytes(bom + text.encode(codec))
+    for named in ("utf-8", "latin-1", "cp1252"):
+        with pytest.raises(DataError, match=rf"w\.csv: the file is in {advised.upper()}, not {named}; set "
+                                            rf"`encoding: {advised}` in its entry$"):
+            load_user("w", str(p), None, ReadOptions(encoding=named))
+    ds = load_user("w", str(p), None, ReadOptions(encoding=advised))
+    plain = tmp_path / "plain.csv"
+    plain.write_text(text, encoding="utf-8")
+    want = load_user("w", str(plain))
+    assert ds.attributes == want.attributes and ds.classes == want.classes and (ds.y == want.y).all()
+
+
+def test_a_nul_byte_is_no_text_and_names_its_line(tmp_path):
+    p = tmp_path / "n.csv"
+    p.write_bytes(b"x,class\n1,a\n2\x00,b\n")
+    for named in ("utf-8", "latin-1"):
+        with pytest.raises(DataError, match=r"n\.csv: line 3, column 2: a NUL byte: this is not a text file"):
+            load_user("n", str(p), None, ReadOptions(encoding=named))
