@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from bncbench.cli import bayes, comparisons, datasets, figures, report, run, store
+from bncbench.cli import bayes, comparisons, datasets, figures, report, run, signals, store
 from bncbench.cli.common import err
 from bncbench.errors import UserError
 
@@ -95,6 +95,7 @@ def _unexpected(e: BaseException) -> None:
 
 def main() -> None:
     interrupted = "interrupted: finished tasks are saved; run the same command again to resume"
+    restore = signals.install()
     try:
         # Without standalone mode the parser returns a command's exit code (typer.Exit, and 130
         # for Ctrl-C) instead of calling sys.exit, and raises usage errors to us.
@@ -105,6 +106,9 @@ def main() -> None:
     except KeyboardInterrupt:
         err(interrupted)
         sys.exit(130)
+    except signals.Stopped as e:  # SIGTERM, SIGHUP: as Ctrl-C, exit 128 + the signal's number
+        err(interrupted.replace("interrupted", f"interrupted by {e}", 1))
+        sys.exit(128 + e.signum)
     except Exception as e:  # usage errors of the command-line parser (click, vendored by typer)
         if type(e).__name__ == "Abort":
             err(interrupted)
@@ -116,6 +120,8 @@ def main() -> None:
             err(f"error: {e.filename + ': ' if e.filename else ''}{e.strerror}")
             sys.exit(2)
         _unexpected(e)
+    finally:
+        restore()
     if isinstance(rc, int) and not isinstance(rc, bool):
         if rc == 130:
             err(interrupted)

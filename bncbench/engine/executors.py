@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
@@ -11,7 +12,9 @@ from typing import Any
 from bncbench.errors import UserError
 
 EXECUTORS = ("local", "dask")
-_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+# one thread each for the numeric libraries of a worker process (the workers are the parallelism)
+_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
 # glibc's mallopt parameters (malloc.h) and the largest values its dynamic thresholds reach on
@@ -89,11 +92,41 @@ def run_local(fn: Callable, items: Sequence, args: tuple, jobs: int,
         n += 1
     if n == len(items):
         return
-    from joblib import Parallel, delayed, parallel_config
+    yield from _pool(fn, items, args, jobs, range(n, len(items)))
 
-    with parallel_config(backend="loky", inner_max_num_threads=1):
-        parallel = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
-        yield from parallel(delayed(_indexed)(fn, i, items[i], args) for i in range(n, len(items)))
+
+def _pool(fn: Callable, items: Sequence, args: tuple, jobs: int, todo: range) -> Iterator[tuple[int, Any]]:
+    """fn(items[i], *args) for every i of `todo` in a loky pool of `jobs` worker processes, at most
+    two units per worker queued; the pool is shut down before this returns, its workers killed when
+    the caller stops early (Ctrl-C, SIGTERM, an error): none outlives the run (docs/architecture.md)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=jobs, env={v: "1" for v in _THREAD_VARS})
+    completed = False
+    try:
+        queue = iter(todo)
+        running = {pool.submit(_indexed, fn, i, items[i], args) for i in itertools.islice(queue, 2 * jobs)}
+        while running:
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                running.update(pool.submit(_indexed, fn, i, items[i], args) for i in itertools.islice(queue, 1))
+                yield future.result()
+        completed = True
+    finally:
+        if not completed:
+            _handed_on(running)
+        pool.shutdown(wait=True, kill_workers=not completed)
+
+
+def _handed_on(futures: set, timeout: float = 1.0) -> None:
+    """Wait, at most `timeout` seconds, until loky's manager thread has moved every unit submitted
+    to the workers' queue (where each of the 2 × jobs fits): its shutdown that kills the workers
+    stops with a KeyError in that thread, printed on stderr, on a unit submitted just before."""
+    deadline = time.monotonic() + timeout
+    while any(not (f.running() or f.done()) for f in futures) and time.monotonic() < deadline:
+        time.sleep(0.001)
 
 
 def local_cluster(jobs: int):
