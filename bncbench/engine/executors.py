@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from bncbench.errors import UserError
@@ -51,6 +54,20 @@ def restore_malloc_thresholds() -> bool:
     ok_mmap = mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
     ok_trim = mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
     return bool(ok_mmap and ok_trim)
+
+
+@contextmanager
+def hangup_blocked() -> Iterator[None]:
+    """SIGHUP blocked in this thread while the block runs: the helper processes it starts inherit
+    that (docs/architecture.md)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _indexed(fn: Callable, i: int, item: Any, args: tuple) -> tuple[int, Any]:
@@ -103,7 +120,8 @@ def _pool(fn: Callable, items: Sequence, args: tuple, jobs: int, todo: range) ->
 
     from joblib.externals.loky import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=jobs, env={v: "1" for v in _THREAD_VARS})
+    with hangup_blocked():
+        pool = ProcessPoolExecutor(max_workers=jobs, env={v: "1" for v in _THREAD_VARS})
     completed = False
     try:
         queue = iter(todo)
@@ -115,9 +133,11 @@ def _pool(fn: Callable, items: Sequence, args: tuple, jobs: int, todo: range) ->
                 yield future.result()
         completed = True
     finally:
-        if not completed:
+        if completed:
+            pool.shutdown(wait=True)
+        else:
             _handed_on(running)
-        pool.shutdown(wait=True, kill_workers=not completed)
+            pool.shutdown(wait=True, kill_workers=True)
 
 
 def _handed_on(futures: set, timeout: float = 1.0) -> None:
@@ -134,9 +154,23 @@ def local_cluster(jobs: int):
     import dask
     from distributed import LocalCluster
 
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": {v: 1 for v in _THREAD_VARS}}):
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": {v: 1 for v in _THREAD_VARS}}), hangup_blocked():
         return LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                            dashboard_address=None, silence_logs=40)
+                            dashboard_address=None, silence_logs=logging.CRITICAL)
+
+
+def close_cluster(cluster) -> None:
+    """Close a LocalCluster within a second or two, also when its workers are computing: each
+    worker process is given a second to stop, then killed (LocalCluster.close gives them 4 s
+    each), before the client lets go of the unfinished units (it releases them one by one, the
+    scheduler logging each)."""
+    import asyncio
+
+    async def stop_workers() -> None:
+        await asyncio.gather(*(worker.close(timeout=1) for worker in list(cluster.workers.values())))
+
+    cluster.sync(stop_workers)
+    cluster.close()
 
 
 def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: str | None) -> Iterator[tuple[int, Any]]:
@@ -144,7 +178,7 @@ def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: s
         from distributed import Client, as_completed
     except ImportError:
         raise UserError("--executor dask needs dask[distributed]: pip install 'dask[distributed]'") from None
-    cluster = None
+    cluster = client = None
     try:
         if scheduler:
             try:
@@ -154,20 +188,19 @@ def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: s
         else:
             cluster = local_cluster(jobs)
             client = Client(cluster)
-        try:
-            futures = [client.submit(_indexed, fn, i, item, args, pure=False) for i, item in enumerate(items)]
-            done = as_completed(futures)
-            del futures  # as_completed holds each future until it is yielded
-            for fut in done:
-                result = fut.result()
-                fut.release()  # the worker drops its copy now, not when the whole run ends
-                del fut
-                yield result
-        finally:
-            client.close()
+        futures = [client.submit(_indexed, fn, i, item, args, pure=False) for i, item in enumerate(items)]
+        done = as_completed(futures)
+        del futures  # as_completed holds each future until it is yielded
+        for fut in done:
+            result = fut.result()
+            fut.release()  # the worker drops its copy now, not when the whole run ends
+            del fut
+            yield result
     finally:
         if cluster is not None:
-            cluster.close()
+            close_cluster(cluster)
+        if client is not None:
+            client.close()
 
 
 def check_executor(name: str, scheduler: str | None) -> None:
