@@ -12,10 +12,16 @@ running, a traceback).
 from __future__ import annotations
 
 import signal
+import sys
 from collections.abc import Callable
 from types import FrameType
+from typing import NoReturn
+
+from bncbench.cli.common import err
 
 ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+command = ""  # the command running, as the parser found it (app.py's callback): what `interrupted` says
 
 
 class Stopped(BaseException):
@@ -40,6 +46,8 @@ def install() -> Callable[[], None]:
     """Handle SIGINT, SIGTERM and SIGHUP as above; a signal this process was started ignoring
     (`nohup` ignores SIGHUP, a background job SIGINT) stays ignored. Returns what puts the
     handlers before back (`main` called in a test's process)."""
+    global command
+    command = ""
     before = {s: signal.getsignal(s) for s in ENDING}
     for s, handler in before.items():
         if handler in (signal.SIG_DFL, signal.default_int_handler):
@@ -49,3 +57,17 @@ def install() -> Callable[[], None]:
         for s, handler in before.items():
             signal.signal(s, handler)
     return restore
+
+
+def interrupted(e: BaseException) -> NoReturn:
+    """End the command stopped by `e` (KeyboardInterrupt or click's Abort for Ctrl-C, `Stopped`):
+    one line, and exit 128 + the signal's number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)."""
+    signum = e.signum if isinstance(e, Stopped) else signal.SIGINT
+    line = "interrupted" if signum == signal.SIGINT else f"interrupted by {signal.Signals(signum).name}"
+    if command == "run":
+        line += ": finished tasks are saved; run the same command again to resume"
+    try:
+        err(line)
+    except OSError:  # no one to tell: the terminal is gone (SIGHUP), the reader of a pipe left
+        pass
+    sys.exit(128 + signum)
