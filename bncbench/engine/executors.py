@@ -6,6 +6,7 @@ import itertools
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -15,6 +16,7 @@ from typing import Any
 from bncbench.errors import UserError
 
 EXECUTORS = ("local", "dask")
+NEEDS_DASK = "--executor dask needs dask[distributed]: pip install 'dask[distributed]'"
 # one thread each for the numeric libraries of a worker process (the workers are the parallelism)
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
                 "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS", "NUMEXPR_NUM_THREADS")
@@ -177,13 +179,13 @@ def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: s
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise UserError("--executor dask needs dask[distributed]: pip install 'dask[distributed]'") from None
+        raise UserError(NEEDS_DASK) from None
     cluster = client = None
     try:
         if scheduler:
             try:
                 client = Client(scheduler, timeout=30)
-            except (OSError, TimeoutError) as e:
+            except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address distributed refuses
                 raise UserError(f"--scheduler {scheduler}: cannot connect ({e})") from None
         else:
             cluster = local_cluster(jobs)
@@ -203,12 +205,36 @@ def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: s
             client.close()
 
 
+def check_scheduler(address: str) -> None:
+    """UserError for a Dask scheduler address that cannot name a scheduler: not [tcp://]HOST:PORT
+    as distributed reads it (a missing port, an IPv6 address without brackets, an unknown
+    scheme), a port out of range, or a host name that does not resolve."""
+    try:
+        from distributed.comm import get_address_host_port
+    except ImportError:
+        raise UserError(NEEDS_DASK) from None
+    try:
+        host, port = get_address_host_port(address)
+    except ValueError as e:
+        raise UserError(f"--scheduler {address}: {e}; give tcp://HOST:PORT") from None
+    if not host or not 0 < port < 65536:
+        raise UserError(f"--scheduler {address}: give tcp://HOST:PORT with a host and a port from 1 to 65535")
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as e:
+        raise UserError(f"--scheduler {address}: the host {host!r} is not found ({getattr(e, 'strerror', None) or e})"
+                        ) from None
+
+
 def check_executor(name: str, scheduler: str | None) -> None:
-    """UserError for an unknown executor, a scheduler given to the local one, or a bad BNCBENCH_POOL_WORTH."""
+    """UserError for an unknown executor, a scheduler given to the local one or malformed
+    (`check_scheduler`), or a bad BNCBENCH_POOL_WORTH."""
     if name not in EXECUTORS:
         raise UserError(f"unknown executor {name!r}; choose one of {', '.join(EXECUTORS)}")
     if scheduler and name != "dask":
         raise UserError("--scheduler is only for --executor dask")
+    if scheduler:
+        check_scheduler(scheduler)
     pool_worth()
 
 
