@@ -45,7 +45,7 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
 def install() -> Callable[[], None]:
     """Handle SIGINT, SIGTERM and SIGHUP as above; a signal this process was started ignoring
     (`nohup` ignores SIGHUP, a background job SIGINT) stays ignored. Returns what puts the
-    handlers before back (`main` called in a test's process)."""
+    handlers before back (`main` called in a test's process), unless a signal came."""
     global command
     command = ""
     before = {s: signal.getsignal(s) for s in ENDING}
@@ -54,8 +54,11 @@ def install() -> Callable[[], None]:
             signal.signal(s, _stop)
 
     def restore() -> None:
+        if any(signal.getsignal(s) is signal.SIG_IGN and handler is _stop for s, handler in installed.items()):
+            return  # stopped by a signal: this process ends, and one more must not break its exit
         for s, handler in before.items():
             signal.signal(s, handler)
+    installed = {s: signal.getsignal(s) for s in ENDING}
     return restore
 
 

@@ -125,13 +125,16 @@ def _pool(fn: Callable, items: Sequence, args: tuple, jobs: int, todo: range) ->
     with hangup_blocked():
         pool = ProcessPoolExecutor(max_workers=jobs, env={v: "1" for v in _THREAD_VARS})
     completed = False
+    running: set = set()
     try:
         queue = iter(todo)
-        running = {pool.submit(_indexed, fn, i, items[i], args) for i in itertools.islice(queue, 2 * jobs)}
+        for i in itertools.islice(queue, 2 * jobs):
+            running.add(pool.submit(_indexed, fn, i, items[i], args))
         while running:
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                running.update(pool.submit(_indexed, fn, i, items[i], args) for i in itertools.islice(queue, 1))
+                for i in itertools.islice(queue, 1):
+                    running.add(pool.submit(_indexed, fn, i, items[i], args))
                 yield future.result()
         completed = True
     finally:
