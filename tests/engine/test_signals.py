@@ -120,7 +120,7 @@ def test_sigterm_stops_a_pooled_run_and_its_workers_and_the_run_resumes(big, tmp
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("signum, code", [(signal.SIGHUP, 129), (signal.SIGINT, 130)])
+@pytest.mark.parametrize("signum, code", [(signal.SIGHUP, 129), (signal.SIGINT, 130)], ids=["SIGHUP", "SIGINT"])
 def test_sighup_and_ctrl_c_stop_a_pooled_run_and_its_workers(big, tmp_path, signum, code):
     _interrupt_and_resume(big, tmp_path, signum, code)
 
@@ -131,7 +131,7 @@ def test_sigterm_stops_the_dask_local_cluster(big, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+@pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_to_the_whole_process_group(big, tmp_path, signum, code):
     """As a terminal's hangup or `kill -TERM -PGID` does: workers and helpers get it too."""
     _interrupt_and_resume(big, tmp_path, signum, code, group=True)
