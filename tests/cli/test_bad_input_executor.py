@@ -44,7 +44,7 @@ def test_the_config_s_scheduler_is_checked_too(tmp_path):
     ("tcp://../../etc:8786", "is not found"),                  # a path, not a host
 ])
 def test_more_addresses_that_name_no_scheduler(address, says):
-    with pytest.raises(UserError, match="^--scheduler ") as e:
+    with pytest.raises(UserError, match=r"^--scheduler ") as e:
         check_executor("dask", address)
     assert says in str(e.value) and "\n" not in str(e.value)
 
