@@ -166,8 +166,8 @@ def local_cluster(jobs: int):
 
 def close_cluster(cluster) -> None:
     """Close a LocalCluster within a second or two, also when its workers are computing: each
-    worker process is given a second to stop, then killed (LocalCluster.close gives them 4 s
-    each), before the client lets go of the unfinished units (it releases them one by one, the
+    worker process is given a second to stop, then killed (LocalCluster.close waits up to 4 s
+    for each), before the client lets go of the unfinished units (it releases them one by one, the
     scheduler logging each)."""
     import asyncio
 
