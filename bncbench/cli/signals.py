@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from types import FrameType
 from typing import NoReturn
@@ -48,6 +49,8 @@ def install() -> Callable[[], None]:
     handlers before back (`main` called in a test's process), unless a signal came."""
     global command
     command = ""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        return lambda: None
     before = {s: signal.getsignal(s) for s in ENDING}
     for s, handler in before.items():
         if handler in (signal.SIG_DFL, signal.default_int_handler):
