@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from bncbench.cli import bayes, comparisons, datasets, figures, report, run, store
+from bncbench.cli import bayes, comparisons, datasets, figures, report, run, signals, store
 from bncbench.cli.common import err
 from bncbench.errors import UserError
 
@@ -53,13 +53,15 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+def _main(ctx: typer.Context,
+          version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="print the version and exit"),
           debug: bool = typer.Option(False, "--debug", help="show the traceback of an unexpected error "
                                                             "(also BNCBENCH_DEBUG=1)")) -> None:
     """Reproducible benchmarks of Bayesian network classifiers on UCI data."""
     if debug:
         os.environ["BNCBENCH_DEBUG"] = "1"
+    signals.command = ctx.invoked_subcommand or ""
 
 
 def _crash_log(text: str) -> Path | None:
@@ -94,7 +96,7 @@ def _unexpected(e: BaseException) -> None:
 
 
 def main() -> None:
-    interrupted = "interrupted: finished tasks are saved; run the same command again to resume"
+    restore = signals.install()
     try:
         # Without standalone mode the parser returns a command's exit code (typer.Exit, and 130
         # for Ctrl-C) instead of calling sys.exit, and raises usage errors to us.
@@ -102,13 +104,11 @@ def main() -> None:
     except UserError as e:
         err(f"error: {e}")
         sys.exit(2)
-    except KeyboardInterrupt:
-        err(interrupted)
-        sys.exit(130)
+    except (KeyboardInterrupt, signals.Stopped) as e:  # Ctrl-C, SIGTERM, SIGHUP
+        signals.interrupted(e)
     except Exception as e:  # usage errors of the command-line parser (click, vendored by typer)
         if type(e).__name__ == "Abort":
-            err(interrupted)
-            sys.exit(130)
+            signals.interrupted(e)
         if hasattr(e, "show") and hasattr(e, "exit_code"):
             e.show()
             sys.exit(2)
@@ -116,7 +116,9 @@ def main() -> None:
             err(f"error: {e.filename + ': ' if e.filename else ''}{e.strerror}")
             sys.exit(2)
         _unexpected(e)
+    finally:
+        restore()
     if isinstance(rc, int) and not isinstance(rc, bool):
         if rc == 130:
-            err(interrupted)
+            signals.interrupted(KeyboardInterrupt())
         sys.exit(rc)

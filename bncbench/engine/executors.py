@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
+import logging
 import os
+import signal
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from bncbench.errors import UserError
 
 EXECUTORS = ("local", "dask")
-_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+NEEDS_DASK = "--executor dask needs dask[distributed]: pip install 'dask[distributed]'"
+# one thread each for the numeric libraries of a worker process (the workers are the parallelism)
+_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
 # glibc's mallopt parameters (malloc.h) and the largest values its dynamic thresholds reach on
@@ -48,6 +56,20 @@ def restore_malloc_thresholds() -> bool:
     ok_mmap = mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
     ok_trim = mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
     return bool(ok_mmap and ok_trim)
+
+
+@contextmanager
+def hangup_blocked() -> Iterator[None]:
+    """SIGHUP blocked in this thread while the block runs: the helper processes it starts inherit
+    that (docs/architecture.md)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _indexed(fn: Callable, i: int, item: Any, args: tuple) -> tuple[int, Any]:
@@ -89,11 +111,47 @@ def run_local(fn: Callable, items: Sequence, args: tuple, jobs: int,
         n += 1
     if n == len(items):
         return
-    from joblib import Parallel, delayed, parallel_config
+    yield from _pool(fn, items, args, jobs, range(n, len(items)))
 
-    with parallel_config(backend="loky", inner_max_num_threads=1):
-        parallel = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
-        yield from parallel(delayed(_indexed)(fn, i, items[i], args) for i in range(n, len(items)))
+
+def _pool(fn: Callable, items: Sequence, args: tuple, jobs: int, todo: range) -> Iterator[tuple[int, Any]]:
+    """fn(items[i], *args) for every i of `todo` in a loky pool of `jobs` worker processes, at most
+    two units per worker queued; the pool is shut down before this returns, its workers killed when
+    the caller stops early (Ctrl-C, SIGTERM, an error): none outlives the run (docs/architecture.md)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    with hangup_blocked():
+        pool = ProcessPoolExecutor(max_workers=jobs, env={v: "1" for v in _THREAD_VARS})
+    completed = False
+    running: set = set()
+    try:
+        queue = iter(todo)
+        for i in itertools.islice(queue, 2 * jobs):
+            running.add(pool.submit(_indexed, fn, i, items[i], args))
+        while running:
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                for i in itertools.islice(queue, 1):
+                    running.add(pool.submit(_indexed, fn, i, items[i], args))
+                yield future.result()
+        completed = True
+    finally:
+        if completed:
+            pool.shutdown(wait=True)
+        else:
+            _handed_on(running)
+            pool.shutdown(wait=True, kill_workers=True)
+
+
+def _handed_on(futures: set, timeout: float = 1.0) -> None:
+    """Wait, at most `timeout` seconds, until loky's manager thread has moved every unit submitted
+    to the workers' queue (where each of the 2 × jobs fits): its shutdown that kills the workers
+    stops with a KeyError in that thread, printed on stderr, on a unit submitted just before."""
+    deadline = time.monotonic() + timeout
+    while any(not (f.running() or f.done()) for f in futures) and time.monotonic() < deadline:
+        time.sleep(0.001)
 
 
 def local_cluster(jobs: int):
@@ -101,48 +159,85 @@ def local_cluster(jobs: int):
     import dask
     from distributed import LocalCluster
 
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": {v: 1 for v in _THREAD_VARS}}):
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": {v: 1 for v in _THREAD_VARS}}), hangup_blocked():
         return LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                            dashboard_address=None, silence_logs=40)
+                            dashboard_address=None, silence_logs=logging.CRITICAL)
+
+
+def close_cluster(cluster) -> None:
+    """Close a LocalCluster within a second or two, also when its workers are computing: each
+    worker process is given a second to stop, then killed (LocalCluster.close waits up to 4 s
+    for each), before the client lets go of the unfinished units (it releases them one by one, the
+    scheduler logging each)."""
+    import asyncio
+
+    async def stop_workers() -> None:
+        await asyncio.gather(*(worker.close(timeout=1) for worker in list(cluster.workers.values())))
+
+    cluster.sync(stop_workers)
+    cluster.close()
 
 
 def run_dask(fn: Callable, items: Sequence, args: tuple, jobs: int, scheduler: str | None) -> Iterator[tuple[int, Any]]:
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise UserError("--executor dask needs dask[distributed]: pip install 'dask[distributed]'") from None
-    cluster = None
+        raise UserError(NEEDS_DASK) from None
+    cluster = client = None
     try:
         if scheduler:
             try:
                 client = Client(scheduler, timeout=30)
-            except (OSError, TimeoutError) as e:
+            except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address distributed refuses
                 raise UserError(f"--scheduler {scheduler}: cannot connect ({e})") from None
         else:
             cluster = local_cluster(jobs)
             client = Client(cluster)
-        try:
-            futures = [client.submit(_indexed, fn, i, item, args, pure=False) for i, item in enumerate(items)]
-            done = as_completed(futures)
-            del futures  # as_completed holds each future until it is yielded
-            for fut in done:
-                result = fut.result()
-                fut.release()  # the worker drops its copy now, not when the whole run ends
-                del fut
-                yield result
-        finally:
-            client.close()
+        futures = [client.submit(_indexed, fn, i, item, args, pure=False) for i, item in enumerate(items)]
+        done = as_completed(futures)
+        del futures  # as_completed holds each future until it is yielded
+        for fut in done:
+            result = fut.result()
+            fut.release()  # the worker drops its copy now, not when the whole run ends
+            del fut
+            yield result
     finally:
         if cluster is not None:
-            cluster.close()
+            close_cluster(cluster)
+        if client is not None:
+            client.close()
+
+
+def check_scheduler(address: str) -> None:
+    """UserError for a Dask scheduler address that cannot name a scheduler: not [tcp://]HOST:PORT
+    as distributed reads it (a missing port, an IPv6 address without brackets, an unknown
+    scheme), a port out of range, or a host name that does not resolve."""
+    try:
+        from distributed.comm import get_address_host_port
+    except ImportError:
+        raise UserError(NEEDS_DASK) from None
+    try:
+        host, port = get_address_host_port(address)
+    except ValueError as e:
+        raise UserError(f"--scheduler {address}: {e}; give tcp://HOST:PORT") from None
+    if not host or not 0 < port < 65536:
+        raise UserError(f"--scheduler {address}: give tcp://HOST:PORT with a host and a port from 1 to 65535")
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as e:
+        raise UserError(f"--scheduler {address}: the host {host!r} is not found ({getattr(e, 'strerror', None) or e})"
+                        ) from None
 
 
 def check_executor(name: str, scheduler: str | None) -> None:
-    """UserError for an unknown executor, a scheduler given to the local one, or a bad BNCBENCH_POOL_WORTH."""
+    """UserError for an unknown executor, a scheduler given to the local one or malformed
+    (`check_scheduler`), or a bad BNCBENCH_POOL_WORTH."""
     if name not in EXECUTORS:
         raise UserError(f"unknown executor {name!r}; choose one of {', '.join(EXECUTORS)}")
     if scheduler and name != "dask":
         raise UserError("--scheduler is only for --executor dask")
+    if scheduler:
+        check_scheduler(scheduler)
     pool_worth()
 
 
