@@ -119,6 +119,7 @@ def per_experiment(location: str, fmt: str, one: Callable[[Results], str]) -> st
     comment line) — in csv, a first column `experiment` instead. An experiment the command cannot
     show (e.g. a metric it does not have) gets the one-line reason in its section and on stderr.
     Each store is opened once."""
+    from bncbench.evaluate.report import latex_escape
     from bncbench.results import open_all
 
     found = open_all(location)
@@ -131,11 +132,11 @@ def per_experiment(location: str, fmt: str, one: Callable[[Results], str]) -> st
                 text = one(r)
             except UserError as e:
                 err(f"{r.location}: not shown: {e}")
-                text = "" if fmt == "csv" else f"not shown: {e}\n"
+                text = "" if fmt == "csv" else f"not shown: {latex_escape(e) if fmt == 'latex' else e}\n"
             if fmt == "csv":
                 parts.append(_csv_with_experiment(text, r.name, header=i == 0))
-            elif fmt == "latex":
-                parts.append(f"% experiment {r.name} ({r.location})\n{text}\n")
+            elif fmt == "latex":  # escaped, so that the comment stays one line
+                parts.append(f"% experiment {latex_escape(f'{r.name} ({r.location})')}\n{text}\n")
             else:
                 parts.append(f"## {r.name} ({r.location})\n\n{text}\n")
         return "".join(parts)
