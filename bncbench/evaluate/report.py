@@ -142,12 +142,13 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
                   "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\texttt{\char34}",
                   "`": r"\textasciigrave{}", "\t": " ", "\n": " ", "\r": " ",
                   "«": r"\textless{}\textless{}", "»": r"\textgreater{}\textgreater{}", "Ð": "D", "ð": "d",
-                  "Þ": "Th", "þ": "th", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''",
-                  "…": r"\ldots{}", "•": r"$\bullet$",
+                  "Þ": "Th", "þ": "th",
                   "±": r"$\pm$", MARK: r"$^\dagger$", "−": r"$-$", "≤": r"$\le$", "≥": r"$\ge$", "·": r"$\cdot$",
                   "∼": r"$\sim$", "×": r"$\times$", "→": r"$\rightarrow$", "√": r"$\surd$",
                   "∞": r"$\infty$", "²": r"$^2$", "³": r"$^3$", "α": r"$\alpha$", "χ": r"$\chi$",
                   "ρ": r"$\rho$", "Σ": r"$\Sigma$", "Φ": r"$\Phi$"}
+# the characters beyond Latin-1 that LaTeX's utf8 input sets up for both OT1 and T1
+_UTF8_TEXT = frozenset("–—‘’“”‡•…‰€™ŁłŒœıȷ")
 # the text accents of OT1, by Unicode combining mark (the ogonek is T1's only)
 _ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=", "\u0306": "u",
             "\u0307": ".", "\u0308": '"', "\u030a": "r", "\u030b": "H", "\u030c": "v", "\u0323": "d",
@@ -158,7 +159,7 @@ def latex_escape(s) -> str:
     """`s` as LaTeX text that pdflatex typesets as written, with the default (OT1) or T1 fonts: every
     LaTeX output of bncbench goes through here (docs/cli.md: report). A character neither pdflatex
     nor an accent command can print (an emoji, a CJK character) becomes a visible
-    [U+XXXX]; a compatibility form (ﬁ, ™, full-width letters) its ASCII letters. A pair the fonts
+    [U+XXXX]; a compatibility form (ﬁ, ², full-width letters) its ASCII letters. A pair the fonts
     would join into one glyph (-- into –, '' into ”, ,, into „) is kept apart."""
     text = str(s)
     return "".join(_latex_char(ch) + ("{}" if ch in "-'," and text[i + 1:i + 2] == ch else "")
@@ -169,7 +170,7 @@ def _latex_char(ch: str) -> str:
     if ch in _LATEX_SPECIAL:
         return _LATEX_SPECIAL[ch]
     code = ord(ch)
-    if 0x20 <= code < 0x7F or 0xA0 <= code <= 0xFF:  # ASCII, and Latin-1 (LaTeX's utf8 input sets it up)
+    if 0x20 <= code < 0x7F or 0xA0 <= code <= 0xFF or ch in _UTF8_TEXT:  # LaTeX's utf8 input sets Latin-1 up
         return ch
     if code > 0xFF and unicodedata.category(ch) not in ("Cc", "Cs"):
         base, *marks = unicodedata.normalize("NFD", ch)

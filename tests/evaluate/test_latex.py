@@ -105,7 +105,7 @@ def test_latex_at_two_decimals_hand_worked():
                    "average rank & \\textbf{1.50} & \\textbf{1.50} \\\\\n"
                    "\\bottomrule\n\\end{tabular}\n"
                    "\\par\\smallskip\n{\\footnotesize\\raggedright\n"
-                   f"{RANK_NOTE}\\par\n"
+                   f"{RANK_NOTE.replace('--', '-{}-')}\\par\n"  # "--" kept apart: not an en dash
                    "bold: the best value of each row as printed, ties all bold (average rank: the lowest)\\par\n"
                    "}\n\\end{table}\n")
 
