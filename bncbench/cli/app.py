@@ -124,7 +124,8 @@ def main() -> None:
             e.show()
             sys.exit(2)
         if type(e).__name__ == "TerminatedWorkerError" and "SIGKILL" in str(e):  # loky's, of a killed worker
-            err(_out_of_memory("a worker process was killed: SIGKILL, from the system's out-of-memory killer or kill -9"))
+            err(_out_of_memory("a worker process was killed: SIGKILL, from the system's out-of-memory killer or "
+                               "kill -9"))
             sys.exit(2)
         if isinstance(e, OSError) and e.strerror:  # the environment: a full disk, a lost permission
             err(f"error: {e.filename + ': ' if e.filename else ''}{e.strerror}")

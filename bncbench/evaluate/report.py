@@ -134,13 +134,14 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
 
 
 # What LaTeX text cannot hold as it is, for pdflatex with its default font encoding (OT1) or T1:
-# the characters TeX reads as commands; the ASCII characters OT1's text fonts print as other glyphs
+# the characters TeX reads as commands (and "[", which after a row's \\ would start its optional
+# argument); the ASCII characters OT1's text fonts print as other glyphs
 # (< > as ¡ ¿, " as ”, | as —; the backquote as ‘); the Latin-1 characters OT1 lacks; and the
 # Unicode symbols bncbench's own tables use.
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
                   "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\texttt{\char34}",
-                  "`": r"\textasciigrave{}", "\t": " ", "\n": " ", "\r": " ",
+                  "`": r"\textasciigrave{}", "[": "{[}", "\t": " ", "\n": " ", "\r": " ",
                   "«": r"\textless{}\textless{}", "»": r"\textgreater{}\textgreater{}", "Ð": "D", "ð": "d",
                   "Þ": "Th", "þ": "th",
                   "±": r"$\pm$", MARK: r"$^\dagger$", "−": r"$-$", "≤": r"$\le$", "≥": r"$\ge$", "·": r"$\cdot$",
@@ -182,7 +183,7 @@ def _latex_char(ch: str) -> str:
         plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
         if plain and plain.isascii() and plain.isprintable():
             return "".join(_latex_char(c) for c in plain)
-    return f"[U+{code:04X}]"
+    return f"{{[}}U+{code:04X}]"
 
 
 def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str = "",
@@ -212,7 +213,8 @@ def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str
             lines += [r"\midrule"] + [tex_row(len(rows) + i, r) for i, r in enumerate(footer)]
         lines += [r"\bottomrule", r"\end{tabular}"]
         if notes:
-            lines += [r"\par\smallskip", r"{\footnotesize\raggedright"] + [latex_escape(n) + r"\par" for n in notes] + ["}"]
+            lines += [r"\par\smallskip", r"{\footnotesize\raggedright"]
+            lines += [latex_escape(n) + r"\par" for n in notes] + ["}"]
         lines.append(r"\end{table}")
         return "\n".join(lines) + "\n"
     if fmt != "md":

@@ -114,7 +114,7 @@ def test_a_memory_error_anywhere_is_one_line_and_exit_2(tmp_path, monkeypatch, c
     monkeypatch.setattr(units, "fit_counts", huge_for_zoo)
     cfg = tmp_path / "c.yaml"
     cfg.write_text("name: c\ndatasets: [iris, zoo]\ncv: {folds: 3}\nclassifiers: [NB]\n")
-    code, out, err = main_exit(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "res", "--quiet")
+    code, _, err = main_exit(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "res", "--quiet")
     assert code == 2 and one_line(err) == (
         "error: out of memory in `bncbench run` (Unable to allocate 1.00 EiB for an array with shape "
         "(1152921504606846976,) and data type int8); finished tasks are saved; run it with fewer --jobs, on fewer "
@@ -143,7 +143,7 @@ def test_a_malformed_memory_setting_stops_the_run(tmp_path, monkeypatch, capsys,
     monkeypatch.setenv("BNCBENCH_MEMORY", value)
     cfg = tmp_path / "c.yaml"
     cfg.write_text("name: c\ndatasets: [iris]\ncv: {folds: 3}\nclassifiers: [NB]\n")
-    code, out, err = main_exit(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "res")
+    code, _, err = main_exit(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "res")
     assert code == 2 and one_line(err) == (f"error: BNCBENCH_MEMORY={value!r}: give the memory to count on in bytes, "
                                            f"or with K, M, G or T (e.g. 8G)")
     assert not (tmp_path / "res").exists()
@@ -204,7 +204,7 @@ def test_a_worker_killed_by_the_system_is_one_line_and_exit_2(tmp_path):
         assert started, "no worker process started"
         time.sleep(1.0)  # the worker at work
         started[0].send_signal(signal.SIGKILL)
-        out, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()

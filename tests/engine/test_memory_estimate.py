@@ -63,8 +63,9 @@ def test_slots_bound_the_cardinalities_the_preprocessing_gives(tmp_path, setting
     """Every attribute's slots: equal to the counted ones for a nominal attribute, at least them
     under eqfreq (at most min(bins, distinct values) intervals), at most them under MDL (one
     interval: MDL's are known only once fitted); on every fold of every data set."""
-    exp, datasets = experiment(tmp_path, f"datasets: [iris, zoo, labor-negotiations, house-votes-84, soybean, pima-ind-diabetes, wine]\n"
-                                         f"preprocess: {settings}\ncv: {{folds: 3}}\nclassifiers: [TAN]\n")
+    exp, datasets = experiment(tmp_path, f"datasets: [iris, zoo, labor-negotiations, house-votes-84, soybean, "
+                                         f"pima-ind-diabetes, wine]\npreprocess: {settings}\ncv: {{folds: 3}}\n"
+                                         f"classifiers: [TAN]\n")
     eqfreq = "eqfreq" in settings
     tight = 0
     for spec in exp.datasets:
@@ -129,7 +130,8 @@ def test_tan_on_10000_columns_is_refused_before_anything_is_written(tmp_path, mo
         memory.check_plan(exp, datasets, jobs=1)
     line = str(e.value)
     assert "\n" not in line
-    assert line.startswith("data set 'wide' with TAN does not fit in memory: 10000 attributes, 30000 values, 2 classes; ")
+    assert line.startswith("data set 'wide' with TAN does not fit in memory: 10000 attributes, 30000 values, "
+                           "2 classes; ")
     assert "need about 13.4 GiB per worker, more than the 8 GiB available (BNCBENCH_MEMORY); leave TAN out" in line
     assert "(drop: in its entry)" in line
     with pytest.raises(UserError):
@@ -138,8 +140,9 @@ def test_tan_on_10000_columns_is_refused_before_anything_is_written(tmp_path, mo
 
 
 def test_too_many_workers_get_the_jobs_that_fit(tmp_path, monkeypatch):
-    """Three workers (4 jobs, 3 folds) of AODE on 3,000 columns (9,000 values: 1.21 GiB each at scope fold) do not fit in 3 GiB; two
-    do, and the line says so. At most one worker per unit: 4 jobs on a 2-fold plan are 2 workers."""
+    """Three workers (4 jobs, 3 folds) of AODE on 3,000 columns (9,000 values: 1.21 GiB each at
+    scope fold) do not fit in 3 GiB; two do, and the line says so. At most one worker per unit: 4
+    jobs on a 2-fold plan are 2 workers."""
     monkeypatch.setenv(system.ENV, "3G")
     exp, datasets = experiment(tmp_path, WIDE.format(scope="fold", classifiers="AODE"), columns=3000)
     with pytest.raises(UserError, match=r"about 1.21 GiB per worker × 3 workers at once = 3.62 GiB, more than the "
