@@ -174,7 +174,8 @@ def _latex_char(ch: str) -> str:
     if 0x20 <= code < 0x7F or 0xA0 <= code <= 0xFF or ch in _UTF8_TEXT:  # LaTeX's utf8 input sets Latin-1 up
         return ch
     if code > 0xFF and unicodedata.category(ch) not in ("Cc", "Cs"):
-        base, *marks = unicodedata.normalize("NFD", ch)
+        decomposed = unicodedata.normalize("NFD", ch)
+        base, marks = decomposed[0], decomposed[1:]
         if marks and base.isascii() and base.isalpha() and all(m in _ACCENTS for m in marks):
             out = {"i": r"\i", "j": r"\j"}.get(base, base)
             for m in marks:

@@ -8,9 +8,9 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
-import psutil
 import pytest
 
 from bncbench import config, results
@@ -19,7 +19,7 @@ from tests.engine.test_memory_estimate import wide_csv
 from tests.support.cli import POOL, bnc
 
 
-def main_exit(monkeypatch, capsys, *args) -> tuple[int, str, str]:
+def main_exit(monkeypatch, capsys, *args) -> tuple[int | str | None, str, str]:
     """`bncbench ARGS` through `cli.app.main` in this process: (exit code, stdout, stderr)."""
     from bncbench.cli.app import main
 
@@ -28,6 +28,30 @@ def main_exit(monkeypatch, capsys, *args) -> tuple[int, str, str]:
         main()
     out = capsys.readouterr()
     return stop.value.code, out.out, out.err
+
+
+def loky_workers(pid: int) -> list[int]:
+    """The loky worker processes descending from process `pid` (read from /proc: Linux)."""
+    parent = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):  # a process that ended meanwhile
+            continue
+
+    def descends(p: int) -> bool:
+        while p in parent and p != pid:
+            p = parent[p]
+        return p == pid
+
+    found = []
+    for p in parent:
+        try:
+            if p != pid and descends(p) and b"LokyProcess" in Path(f"/proc/{p}/cmdline").read_bytes():
+                found.append(p)
+        except OSError:
+            continue
+    return found
 
 
 def one_line(err: str) -> str:
@@ -192,25 +216,27 @@ def test_a_worker_killed_by_the_system_is_one_line_and_exit_2(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(tmp_path / "c.yaml"), "--results",
                              str(tmp_path / "res"), "--jobs", "2", "--quiet"], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    driver = psutil.Process(proc.pid)
-    started = []
+    started: list[int] = []
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            started = [c for c in driver.children(recursive=True) if "LokyProcess" in " ".join(c.cmdline())]
-            if started:
-                break
+        while not started and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.2)
+            started = loky_workers(proc.pid)
         assert started, "no worker process started"
         time.sleep(1.0)  # the worker at work
-        started[0].send_signal(signal.SIGKILL)
+        started = loky_workers(proc.pid) or started
+        os.kill(started[0], signal.SIGKILL)
         _, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
-        for c in started:  # none should be left; stop any that is
-            if c.is_running():
-                c.kill()
+            proc.wait()
+        for pid in started + loky_workers(proc.pid):  # none should be left; stop any that is
+            try:
+                if b"LokyProcess" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(pid, signal.SIGKILL)
+            except OSError:  # gone
+                pass
     assert proc.returncode == 2 and one_line(err) == (
         "error: out of memory in `bncbench run` (a worker process was killed: SIGKILL, from the system's "
         "out-of-memory killer or kill -9); finished tasks are saved; run it with fewer --jobs, on fewer attributes "
