@@ -560,7 +560,7 @@ def _datasets(ck: _Checker, dsraw, file: str, config_pre: dict[str, Any]) -> lis
     for i, d in enumerate(dsraw):
         if isinstance(d, str):
             try:
-                datasets.append(DatasetSpec(catalog.resolve(d)))
+                datasets.append(DatasetSpec(catalog.resolve_to_run(d)))
             except UserError as e:
                 ck.fail(["datasets", i], str(e))
             continue
@@ -577,7 +577,7 @@ def _datasets(ck: _Checker, dsraw, file: str, config_pre: dict[str, Any]) -> lis
         over = _preprocess_overrides(ck, d.get("preprocess"), ["datasets", i, "preprocess"])
         if "path" not in d:
             try:
-                datasets.append(DatasetSpec(catalog.resolve(str(d["name"])), preprocess=over))
+                datasets.append(DatasetSpec(catalog.resolve_to_run(str(d["name"])), preprocess=over))
             except UserError as e:
                 ck.fail(["datasets", i, "name"], str(e))
             continue

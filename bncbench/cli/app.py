@@ -95,6 +95,14 @@ def _unexpected(e: BaseException) -> None:
     sys.exit(3)
 
 
+def _out_of_memory(what: str) -> str:
+    """The one line of a command that ran out of memory: what failed and what to do."""
+    command = next((a for a in sys.argv[1:] if not a.startswith("-")), "")
+    todo = ("finished tasks are saved; run it with fewer --jobs, on fewer attributes or data sets, or"
+            if command == "run" else "run it on less data, or")
+    return f"error: out of memory in `bncbench {command}` ({what}); {todo} on a machine with more memory"
+
+
 def main() -> None:
     restore = signals.install()
     try:
@@ -106,11 +114,18 @@ def main() -> None:
         sys.exit(2)
     except (KeyboardInterrupt, signals.Stopped) as e:  # Ctrl-C, SIGTERM, SIGHUP
         signals.interrupted(e)
+    except MemoryError as e:  # a resource limit, not a bug
+        err(_out_of_memory(str(e).splitlines()[0] if str(e) else "an allocation failed"))
+        sys.exit(2)
     except Exception as e:  # usage errors of the command-line parser (click, vendored by typer)
         if type(e).__name__ == "Abort":
             signals.interrupted(e)
         if hasattr(e, "show") and hasattr(e, "exit_code"):
             e.show()
+            sys.exit(2)
+        if type(e).__name__ == "TerminatedWorkerError" and "SIGKILL" in str(e):  # loky's, of a killed worker
+            err(_out_of_memory("a worker process was killed: SIGKILL, from the system's out-of-memory killer or "
+                               "kill -9"))
             sys.exit(2)
         if isinstance(e, OSError) and e.strerror:  # the environment: a full disk, a lost permission
             err(f"error: {e.filename + ': ' if e.filename else ''}{e.strerror}")

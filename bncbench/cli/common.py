@@ -131,6 +131,7 @@ def per_experiment(location: str, fmt: str, one: Callable[[Results], str], write
     so does one whose store cannot be read (damaged, not a store): the others are written, then
     a UserError (exit 2) names the ones that failed. Each store is opened once."""
     from bncbench.errors import StoreError
+    from bncbench.evaluate.report import latex_escape
     from bncbench.results import Results, experiment_folders
 
     folders = experiment_folders(location)
@@ -151,15 +152,15 @@ def per_experiment(location: str, fmt: str, one: Callable[[Results], str], write
                     raise
                 except UserError as e:
                     err(f"{r.location}: not shown: {e}")
-                    text = "" if fmt == "csv" else f"not shown: {e}\n"
+                    text = "" if fmt == "csv" else f"not shown: {latex_escape(e) if fmt == 'latex' else e}\n"
         except UserError as e:  # the store cannot be opened or read
             err(f"not shown: {e}")
             failed.append(str(folder))
-            text = "" if fmt == "csv" else f"not shown: {e}\n"
+            text = "" if fmt == "csv" else f"not shown: {latex_escape(e) if fmt == 'latex' else e}\n"
         if fmt == "csv":
             parts.append(_csv_with_experiment(text, name, header=not any(parts)))
         elif fmt == "latex":
-            parts.append(f"% experiment {name} ({folder})\n{text}\n")
+            parts.append(f"% experiment {latex_escape(f'{name} ({folder})')}\n{text}\n")  # escaped: one line
         else:
             parts.append(f"## {name} ({folder})\n\n{text}\n")
     write("".join(parts))

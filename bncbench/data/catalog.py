@@ -16,7 +16,7 @@ import yaml
 
 from bncbench.data import sources
 from bncbench.data.dataset import Attribute, Dataset
-from bncbench.data.generators import GENERATORS, SYNTH_PATTERN, is_synth, synth
+from bncbench.data.generators import GENERATORS, SYNTH_PATTERN, check_synth, is_synth, synth
 from bncbench.data.loaders import RawTable, build_dataset, parse_arff, parse_delimited
 from bncbench.data.sources import cache_dir, sha256_of
 from bncbench.errors import DataError, DataUnavailable, UserError
@@ -68,6 +68,15 @@ def resolve(name: str) -> str:
         raise UserError(f"unknown data set {name!r}{hint}; `bncbench datasets list` shows the catalog"
                         + ("" if hint else " (synthetic sets are named synth:ROWSxATTRSxCLASSES[:seed])"))
     return al[name]
+
+
+def resolve_to_run(name: str) -> str:
+    """`resolve` for a config's data set: a synthetic name is also checked to be one that can be
+    sampled here (`generators.check_synth`: its form, and its size against the memory available)."""
+    canonical = resolve(name)
+    if is_synth(canonical):
+        check_synth(canonical)
+    return canonical
 
 
 def synth_params(name: str) -> dict:

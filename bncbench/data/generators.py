@@ -9,6 +9,7 @@ import numpy as np
 
 from bncbench.data.dataset import Attribute, Dataset
 from bncbench.errors import UserError
+from bncbench.utils import memory
 
 # Seven-segment display: segments (top, upper-left, upper-right, middle, lower-left,
 # lower-right, bottom) lit for the digits 0..9.
@@ -65,16 +66,37 @@ def is_synth(name: str) -> bool:
     return name.startswith("synth:")
 
 
-def synth(spec: str) -> Dataset:
-    """`synth:ROWSxATTRSxCLASSES[:seed]`: ancestral sampling from a random class-rooted network (§1.8)."""
+def check_synth(spec: str) -> tuple[int, int, int, int]:
+    """Rows, attributes, classes and seed of a `synth:ROWSxATTRSxCLASSES[:seed]` name; UserError
+    when it is malformed or when its sample would not fit in the memory available
+    (`synth_bytes`), before anything is sampled."""
     m = SYNTH_PATTERN.match(spec)
     if not m:
         raise UserError(f"{spec!r}: synthetic data sets are named synth:ROWSxATTRSxCLASSES[:seed], "
                         "e.g. synth:1000000x10x10")
     rows, n, nc = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    seed = int(m.group(4) or 0)
     if rows < 1 or n < 1 or nc < 2:
         raise UserError(f"{spec!r}: needs at least 1 row, 1 attribute and 2 classes")
+    try:
+        found = memory.available()
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    if found is not None and synth_bytes(rows, n) > found[0]:
+        raise UserError(f"{spec!r}: {rows} rows × {n} attributes take about {memory.size(synth_bytes(rows, n))} to "
+                        f"sample, more than the {memory.size(found[0])} of memory available ({found[1]}); use fewer "
+                        f"rows or attributes")
+    return rows, n, nc, int(m.group(4) or 0)
+
+
+def synth_bytes(rows: int, attributes: int) -> int:
+    """The memory a synthetic data set takes as it is sampled: an int32 code per row and attribute,
+    and per row its class (int32) and a float64 draw."""
+    return rows * (4 * attributes + 12)
+
+
+def synth(spec: str) -> Dataset:
+    """`synth:ROWSxATTRSxCLASSES[:seed]`: ancestral sampling from a random class-rooted network (§1.8)."""
+    rows, n, nc, seed = check_synth(spec)
     rng = np.random.default_rng(seed)
     cards = rng.integers(2, 6, n)
     parents = np.array([-1] + [int(rng.integers(0, i)) for i in range(1, n)])

@@ -27,6 +27,7 @@ from bncbench.data.sources import cache_dir, mirror_description
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
 from bncbench.engine.failures import Failures, TaskFailure, caught, checked
 from bncbench.engine.fingerprint import code_fingerprint
+from bncbench.engine.memory import check_plan
 from bncbench.engine.progress import Progress, UnitSize, probe_first
 from bncbench.engine.store import EncodedOutput, Store
 from bncbench.engine.units import TaskOutput, Unit, forget_loaded, load_dataset, run_unit
@@ -336,6 +337,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
     check_executor(executor, scheduler)
     requested = list(exp.datasets)
     datasets = load_available(exp, strict, log, quiet)
+    check_plan(exp, datasets, jobs, executor, scheduler)  # a plan that cannot fit in memory stops here
     unavailable = {d.name: ", ".join(_missing_files(d)) for d in requested if d.name not in datasets}
     units, keys = plan(exp, datasets)
     store = Store(results_dir)

@@ -12,6 +12,10 @@ from bncbench.errors import UserError
 
 SAMPLES = 50_000  # Monte Carlo samples of the signed-rank posterior (baycomp's and the paper's default)
 SEED = 0          # seed of those samples
+#: the most memory the samples of the signed-rank test may take: baycomp draws samples × (data sets + 1)
+#: Dirichlet weights at once and keeps (samples, 3) posterior values, which we copy: 8 × (data sets + 7)
+#: bytes per sample (docs/statistics.md)
+MAX_SAMPLE_BYTES = 1 << 30
 PRIOR = 0.5       # Dirichlet process prior: strength s, its pseudo-observation at 0 (the paper's s = 0.5, z0 = 0)
 #: the rope when none is given, in the metric's units: a difference of 1 percentage point of error
 #: (accuracy is in percent, so its rope is 1.0); other metrics (cll, times, ...) need one given
@@ -130,6 +134,10 @@ def compare(a: str, b: str, metric: str, lower_is_better: bool, means: dict[str,
     used = [ds for ds in means if ds not in left]
     if not used:
         raise UserError(f"bayes: no data set has a {metric} value for both {a} and {b}")
+    most = MAX_SAMPLE_BYTES // (8 * (len(used) + 7))
+    if samples > most:
+        raise UserError(f"--samples: {samples} is more than the {most} samples that fit in 1 GiB over {len(used)} "
+                        f"data set(s) (docs/statistics.md); the default {SAMPLES} gives each probability within 0.0025")
     adv = advantage([means[d][0] for d in used], [means[d][1] for d in used], lower_is_better)
     probs, sample = signed_rank(adv, rope, samples, seed)
     mean_diff = -float(np.mean(adv)) if lower_is_better else float(np.mean(adv))

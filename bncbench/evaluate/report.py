@@ -6,6 +6,7 @@ import csv
 import io
 import math
 import re
+import unicodedata
 from collections.abc import Collection
 
 from bncbench.errors import UserError
@@ -132,16 +133,58 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
                        bold=bold, label=label or table_label(metric))
 
 
+# What LaTeX text cannot hold as it is, for pdflatex with its default font encoding (OT1) or T1:
+# the characters TeX reads as commands (and "[", which after a row's \\ would start its optional
+# argument); the ASCII characters OT1's text fonts print as other glyphs
+# (< > as ¡ ¿, " as ”, | as —; the backquote as ‘); the Latin-1 characters OT1 lacks; and the
+# Unicode symbols bncbench's own tables use.
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                  "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\texttt{\char34}",
+                  "`": r"\textasciigrave{}", "[": "{[}", "\t": " ", "\n": " ", "\r": " ",
+                  "«": r"\textless{}\textless{}", "»": r"\textgreater{}\textgreater{}", "Ð": "D", "ð": "d",
+                  "Þ": "Th", "þ": "th",
                   "±": r"$\pm$", MARK: r"$^\dagger$", "−": r"$-$", "≤": r"$\le$", "≥": r"$\ge$", "·": r"$\cdot$",
                   "∼": r"$\sim$", "×": r"$\times$", "→": r"$\rightarrow$", "√": r"$\surd$",
                   "∞": r"$\infty$", "²": r"$^2$", "³": r"$^3$", "α": r"$\alpha$", "χ": r"$\chi$",
                   "ρ": r"$\rho$", "Σ": r"$\Sigma$", "Φ": r"$\Phi$"}
+# the characters beyond Latin-1 that LaTeX's utf8 input sets up for both OT1 and T1
+_UTF8_TEXT = frozenset("–—‘’“”‡•…‰€™ŁłŒœıȷ")
+# the text accents of OT1, by Unicode combining mark (the ogonek is T1's only)
+_ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=", "\u0306": "u",
+            "\u0307": ".", "\u0308": '"', "\u030a": "r", "\u030b": "H", "\u030c": "v", "\u0323": "d",
+            "\u0327": "c", "\u0331": "b"}
 
 
-def _latex(s) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(s))
+def latex_escape(s) -> str:
+    """`s` as LaTeX text that pdflatex typesets as written, with the default (OT1) or T1 fonts: every
+    LaTeX output of bncbench goes through here (docs/cli.md: report). A character neither pdflatex
+    nor an accent command can print (an emoji, a CJK character) becomes a visible
+    [U+XXXX]; a compatibility form (ﬁ, ², full-width letters) its ASCII letters. A pair the fonts
+    would join into one glyph (-- into –, '' into ”, ,, into „) is kept apart."""
+    text = str(s)
+    return "".join(_latex_char(ch) + ("{}" if ch in "-'," and text[i + 1:i + 2] == ch else "")
+                   for i, ch in enumerate(text))
+
+
+def _latex_char(ch: str) -> str:
+    if ch in _LATEX_SPECIAL:
+        return _LATEX_SPECIAL[ch]
+    code = ord(ch)
+    if 0x20 <= code < 0x7F or 0xA0 <= code <= 0xFF or ch in _UTF8_TEXT:  # LaTeX's utf8 input sets Latin-1 up
+        return ch
+    if code > 0xFF and unicodedata.category(ch) not in ("Cc", "Cs"):
+        decomposed = unicodedata.normalize("NFD", ch)
+        base, marks = decomposed[0], decomposed[1:]
+        if marks and base.isascii() and base.isalpha() and all(m in _ACCENTS for m in marks):
+            out = {"i": r"\i", "j": r"\j"}.get(base, base)
+            for m in marks:
+                out = f"\\{_ACCENTS[m]}{{{out}}}"
+            return out
+        plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        if plain and plain.isascii() and plain.isprintable():
+            return "".join(_latex_char(c) for c in plain)
+    return f"{{[}}U+{code:04X}]"
 
 
 def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str = "",
@@ -158,20 +201,21 @@ def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str
         return buf.getvalue()
     if fmt == "latex":
         def tex_row(i: int, r: list[str]) -> str:
-            return " & ".join(rf"\textbf{{{_latex(c)}}}" if (i, j) in bold else _latex(c)
+            return " & ".join(rf"\textbf{{{latex_escape(c)}}}" if (i, j) in bold else latex_escape(c)
                               for j, c in enumerate(r)) + r" \\"
 
         lines = [r"\begin{table}[htbp]", r"\centering"]
-        lines += [rf"\caption{{{_latex(caption)}}}"] if caption else []
+        lines += [rf"\caption{{{latex_escape(caption)}}}"] if caption else []
         lines += [rf"\label{{{label}}}"] if label else []
         lines += [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
-                  " & ".join(_latex(h) for h in header) + r" \\", r"\midrule"]
+                  " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
         lines += [tex_row(i, r) for i, r in enumerate(rows)]
         if footer:
             lines += [r"\midrule"] + [tex_row(len(rows) + i, r) for i, r in enumerate(footer)]
         lines += [r"\bottomrule", r"\end{tabular}"]
         if notes:
-            lines += [r"\par\smallskip", r"{\footnotesize\raggedright"] + [_latex(n) + r"\par" for n in notes] + ["}"]
+            lines += [r"\par\smallskip", r"{\footnotesize\raggedright"]
+            lines += [latex_escape(n) + r"\par" for n in notes] + ["}"]
         lines.append(r"\end{table}")
         return "\n".join(lines) + "\n"
     if fmt != "md":

@@ -20,13 +20,14 @@ NAN = math.nan
 PREAMBLE = "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
 
 
-def compile_latex(body: str, folder) -> None:
-    """Compile `body` in a minimal article with booktabs; fail with the log's errors unless pdflatex succeeds."""
+def compile_latex(body: str, folder, preamble: str = PREAMBLE) -> None:
+    """Compile `body` in a minimal article with booktabs (or after another `preamble`); fail with the
+    log's errors unless pdflatex succeeds."""
     exe = shutil.which("pdflatex")
     if exe is None:
         need("BNCBENCH_REQUIRE_LATEX", "pdflatex is not installed (apt-get install texlive-latex-base "
                                        "texlive-latex-recommended)")
-    (folder / "doc.tex").write_text(PREAMBLE + body + "\\end{document}\n", encoding="utf-8")
+    (folder / "doc.tex").write_text(preamble + body + "\\end{document}\n", encoding="utf-8")
     r = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
                        cwd=folder, capture_output=True, text=True, timeout=120)
     errors = [ln for ln in r.stdout.splitlines() if ln.startswith("!") or "not set up for use" in ln]
@@ -105,7 +106,7 @@ def test_latex_at_two_decimals_hand_worked():
                    "average rank & \\textbf{1.50} & \\textbf{1.50} \\\\\n"
                    "\\bottomrule\n\\end{tabular}\n"
                    "\\par\\smallskip\n{\\footnotesize\\raggedright\n"
-                   f"{RANK_NOTE}\\par\n"
+                   f"{RANK_NOTE.replace('--', '-{}-')}\\par\n"  # "--" kept apart: not an en dash
                    "bold: the best value of each row as printed, ties all bold (average rank: the lowest)\\par\n"
                    "}\n\\end{table}\n")
 
