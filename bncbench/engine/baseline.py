@@ -56,7 +56,9 @@ def check_estimator(cls: type, name: str, params: dict[str, Any]) -> None:
             raise ValueError(f"{shown} has no {method}: the metrics need class probabilities; choose a classifier "
                              f"that has it (some take a parameter for it, e.g. sklearn.svm:SVC with probability: "
                              f"true)")
-    validate = getattr(est, "_validate_params", None)  # scikit-learn's declared parameter constraints
+    # scikit-learn's declared parameter constraints, where the class declares them (a researcher's
+    # own BaseEstimator often does not, and _validate_params then fails on the missing attribute)
+    validate = getattr(est, "_validate_params", None) if hasattr(est, "_parameter_constraints") else None
     if callable(validate):
         try:
             validate()

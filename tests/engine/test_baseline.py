@@ -266,3 +266,46 @@ def test_resumed_after_kill_9_gives_the_uninterrupted_report(tmp_path, monkeypat
         got, want = (CliRunner().invoke(app, ["report", str(tmp_path / x), "--metric", metric, "--format", "csv"])
                      for x in ("res", "ref"))
         assert got.exit_code == 0 and got.stdout == want.stdout, metric
+
+
+def test_a_researchers_own_estimator_without_declared_constraints(tmp_path, monkeypatch):
+    """A researcher's scikit-learn classifier that declares no `_parameter_constraints` (most do
+    not) runs as a baseline: the same probabilities as scikit-learn's DummyClassifier (prior), which
+    it reimplements."""
+    monkeypatch.setenv("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+    (tmp_path / "mine.py").write_text('''
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+
+class Prior(BaseEstimator, ClassifierMixin):
+    def __init__(self, smoothing=0.0):
+        self.smoothing = smoothing
+
+    def fit(self, X, y):
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.prior_ = (counts + self.smoothing) / (counts.sum() + self.smoothing * len(counts))
+        return self
+
+    def predict_proba(self, X):
+        return np.tile(self.prior_, (len(X), 1))
+''')
+    (tmp_path / "c.yaml").write_text("""
+datasets: [iris, zoo]
+cv: {folds: 3, seed: 1}
+classifiers:
+  - {name: "mine:Prior", label: Mine}
+  - {name: "sklearn.dummy:DummyClassifier", label: Dummy, strategy: prior}
+""")
+    from bncbench.engine import runner
+
+    exp = config.load(str(tmp_path / "c.yaml"))
+    runner.run(exp, str(tmp_path / "res"), quiet=True, log=lambda *a: None)
+    with results.open(tmp_path / "res") as r:
+        for name in ("iris", "zoo"):
+            pred = r.predictions(name)
+            cols = [c for c in pred.columns if c.startswith("P(")]
+            mine = pred[pred["label"] == "Mine"].sort_values(["run", "fold", "row"])[cols].to_numpy()
+            dummy = pred[pred["label"] == "Dummy"].sort_values(["run", "fold", "row"])[cols].to_numpy()
+            assert mine.shape == dummy.shape and len(mine) > 0
+            np.testing.assert_allclose(mine, dummy, rtol=0, atol=1e-12)
