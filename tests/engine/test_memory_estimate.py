@@ -178,8 +178,8 @@ def test_kdb_with_k_500_on_a_wide_file_is_refused_by_its_pair_counts(tmp_path, m
     monkeypatch.setenv(system.ENV, "100M")
     exp, datasets = experiment(tmp_path, WIDE.format(scope="fold", classifiers="{name: KDB, k: 500, label: K500}"),
                                columns=1000)
-    with pytest.raises(UserError, match=r"data set 'wide' with K500 does not fit in memory: .* K500's own working tables \(137 MiB\) need "
-                                        r"about 275 MiB"):
+    with pytest.raises(UserError, match=r"data set 'wide' with K500 does not fit in memory: .* K500's own working "
+                                        r"tables \(137 MiB\) need about 275 MiB"):
         memory.check_plan(exp, datasets, jobs=1)
 
 
