@@ -88,7 +88,7 @@ def need(exp: Experiment, spec: DatasetSpec, ds: Dataset, workers: int) -> Need:
     values = int(attribute_slots(ds, settings).sum())
     c = ds.n_classes
     table = COUNT * (c + values * c + (values * values * c if pairs else 0)) if bncs else 0
-    working = {b.label: math.ceil(getattr(b.estimator_class, "WORKING_TABLES", 0.0) * COUNT * values * values * c)
+    working = {b.label: math.ceil(working_tables(b.label, b.estimator_class) * COUNT * values * values * c)
                for b in bncs}
     heaviest = max(working, key=working.__getitem__, default="")
     complement = fold_independent(settings) and exp.cv.scheme in FOLD_SCHEMES
@@ -96,6 +96,17 @@ def need(exp: Experiment, spec: DatasetSpec, ds: Dataset, workers: int) -> Need:
     units = exp.cv.runs * exp.cv.folds
     return Need(ds.name, spec.path is not None, pairs, heaviest, ds.n_attributes, values, c, data, table,
                 3 if complement else 1, working.get(heaviest, 0), max(1, min(workers, units)))
+
+
+def working_tables(label: str, cls: type) -> float:
+    """The sets of pair tables classifier `cls` declares it builds (classifiers/base.py
+    `WORKING_TABLES`; 0 for a class that does not declare them): a plug-in's declaration that is no
+    number ≥ 0 is refused with one line."""
+    declared = getattr(cls, "WORKING_TABLES", 0.0)
+    if isinstance(declared, bool) or not isinstance(declared, (int, float)) or not 0 <= declared < math.inf:
+        raise UserError(f"classifier {label!r}: WORKING_TABLES = {declared!r} is not a number ≥ 0 of sets of the "
+                        f"pair tables its fit builds (docs/adding-a-classifier.md)")
+    return float(declared)
 
 
 def check_plan(exp: Experiment, datasets: dict[str, Dataset], jobs: int, executor: str = "local",

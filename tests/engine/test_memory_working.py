@@ -5,6 +5,7 @@ independently, and not loosely; a plug-in without the attribute gets the base's 
 scikit-learn baseline is not estimated."""
 
 import math
+import re
 import tracemalloc
 
 import numpy as np
@@ -98,4 +99,34 @@ def test_the_working_tables_are_what_refuses_tan_in_22_gib(tmp_path, monkeypatch
     assert n.tables * n.table < 22 << 30 < n.per_worker
     with pytest.raises(UserError, match=r"its rows, count tables of attribute pairs and TAN's own working tables "
                                         r"\(13.4 GiB\) need about 26.8 GiB per worker, more than the 22 GiB"):
+        memory.check_plan(exp, datasets, jobs=1)
+
+
+class Declares(BayesNetClassifier):
+    """A plug-in with its own WORKING_TABLES (set by the test)."""
+
+
+@pytest.mark.parametrize("value", ["lots", -1.0, float("nan"), float("inf"), True, None, [2]])
+def test_a_plugin_declaring_no_number_is_one_line(tmp_path, monkeypatch, value):
+    """Hostile: a plug-in's WORKING_TABLES that is no number ≥ 0 is refused before anything runs,
+    naming the label and the value."""
+    monkeypatch.setattr(Declares, "WORKING_TABLES", value)
+    monkeypatch.setenv(system.ENV, "1T")
+    wide_csv(tmp_path / "wide.csv", 10)
+    exp, datasets = experiment(tmp_path, WIDE.format(
+        scope="fold", classifiers="{name: 'tests.engine.test_memory_working:Declares', label: Mine}"))
+    with pytest.raises(UserError, match=rf"^classifier 'Mine': WORKING_TABLES = {re.escape(repr(value))} is not a "
+                                        r"number ≥ 0 of sets of the pair tables its fit builds \(docs/"):
+        memory.check_plan(exp, datasets, jobs=1)
+
+
+def test_a_plugin_declaring_a_huge_number_is_refused_by_the_estimate(tmp_path, monkeypatch):
+    """Hostile: a plug-in declaring 1e300 sets on 10 columns: the estimate is refused with one line
+    naming it, not an overflow."""
+    monkeypatch.setattr(Declares, "WORKING_TABLES", 1e300)
+    monkeypatch.setenv(system.ENV, "1T")
+    wide_csv(tmp_path / "wide.csv", 10)
+    exp, datasets = experiment(tmp_path, WIDE.format(
+        scope="fold", classifiers="{name: 'tests.engine.test_memory_working:Declares', label: Mine}"))
+    with pytest.raises(UserError, match=r"with Mine does not fit in memory: .* Mine's own working tables"):
         memory.check_plan(exp, datasets, jobs=1)
