@@ -41,6 +41,12 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
 
     #: whether fit uses the pairwise (x_i, x_j, y) counts (NB needs only (x_i, y))
     NEEDS_PAIRS = True
+    #: the memory fit and predict_proba take beyond the count tables they are given, in sets of the
+    #: (x_i, x_j, y) tables (V² × classes 8-byte values, whether counted or not), measured on wide
+    #: data and rounded up (docs/cli.md: run); the run's memory estimate adds it (engine/memory.py).
+    #: The default: one set, what a model deriving one table from the pair counts builds (TAN's
+    #: conditional mutual information); a model building more declares more
+    WORKING_TABLES: ClassVar[float] = 1.0
     #: each constructor parameter's type, range and choices (the one declaration: checked by `fit`,
     #: by the config validator and against docs/cli.md's table); a subclass adds its own with
     #: `{**Parent.PARAMS, "p": Param(...)}`

@@ -49,6 +49,12 @@ ALLOWED_SKIPS: tuple[AllowedSkip, ...] = (
         why="the test makes a kernel index past a scratch array, which only a bounds-checked build may "
             "do (else it writes past the array's end); .ci/run runs it in its NUMBA_BOUNDSCHECK=1 pass "
             "(make test-boundscheck), where it must not skip."),
+    AllowedSkip(
+        node="tests/cli/test_memory_real.py::test_tan_on_10000_columns_is_refused_with_the_real_memory",
+        reason="more memory available than TAN on 10,000 columns needs: *",
+        why="the issue's reproduction with the machine's real memory is refused only where TAN's count and "
+            "working tables (26.8 GiB) do not fit; a CI machine with more memory runs the plan. The same "
+            "refusal with a simulated memory runs everywhere (tests/engine/test_memory_working.py)."),
 )
 
 

@@ -12,6 +12,7 @@ from bncbench.classifiers.kernels.tables import nb_tables
 class NB(BayesNetClassifier):
     """Naive Bayes (Duda & Hart 1973; Langley, Iba & Thompson 1992; docs/algorithms.md §4.1)."""
 
+    WORKING_TABLES = 0.0  # measured: 0.01 (docs/cli.md: run)
     NEEDS_PAIRS = False
 
     def _fit(self, Xc, y):
