@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 MAX_CONFIG_BYTES = 256 * 1024
 #: the deepest nesting of a config's YAML (its sections need 5 levels)
 MAX_DEPTH = 20
+#: the most cv.runs (the papers' protocols need at most 50): a plan of a billion runs would take
+#: hours to build before its first task, without a word
+MAX_RUNS = 1000
 TOP_KEYS = {"name", "description", "datasets", "classifiers", "preprocess", "cv", "estimator", "m",
             "info_precision", "wdl", "executor", "figures"}
 PREPROCESS_CHOICES = {
@@ -535,6 +538,9 @@ def _cv(ck: _Checker, raw) -> CVSpec:
                 ck.choice(cvraw[k], ["cv", k], spec)
             else:
                 ck.typed(cvraw[k], ["cv", k], int, 0 if k == "seed" else (1 if k == "runs" else 2))
+    if cvraw.get("runs", 1) > MAX_RUNS:
+        ck.fail(["cv", "runs"], f"{cvraw['runs']} runs is more than {MAX_RUNS} (the papers' protocols use at most "
+                                f"50); give fewer runs")
     if cvraw.get("scheme") == "petal-bv":
         if "folds" in cvraw:
             ck.fail(["cv", "folds"], "cv.folds does not apply to scheme petal-bv (one training sample and the fixed "

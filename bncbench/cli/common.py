@@ -184,6 +184,21 @@ def _csv_with_experiment(text: str, name: str, header: bool) -> str:
     return buf.getvalue()
 
 
+def _refuse_sqlite(out: str) -> None:
+    """UserError when --out `out` is an SQLite file (a results store, most likely the one being
+    read): a report written over it would destroy every result it holds."""
+    from bncbench.engine.recover import MAGIC
+
+    try:
+        with open(out, "rb") as f:
+            head = f.read(len(MAGIC))
+    except OSError:  # not there (or not a readable file: the write says why)
+        return
+    if head == MAGIC:
+        raise UserError(f"--out {out}: is an SQLite file (a results store?); writing there would destroy it: "
+                        f"give another file name")
+
+
 def write_text(text: str, out: str | None) -> None:
     """`text` to standard output, or (atomically) to the file `out`."""
     if out is None:
@@ -191,6 +206,7 @@ def write_text(text: str, out: str | None) -> None:
         return
     from bncbench.utils.files import atomic_write
 
+    _refuse_sqlite(out)
     try:
         with atomic_write(Path(out), "w", encoding="utf-8", public=True) as f:
             f.write(text)

@@ -65,9 +65,11 @@ def load_user(name: str, path: str, class_column: int | str | None = None,
     ("config.yaml:LINE: datasets.I.path") in the message of a missing file."""
     p = Path(path)
     if not p.is_file():
-        what = "is a folder, not a file" if p.is_dir() else "does not exist"
-        raise UserError(f"{where + ': ' if where else ''}data set {name!r}: {path} {what} (a relative path is "
-                        f"looked for from the current folder, then from the config's folder)")
+        what = "is a folder, not a file" if p.is_dir() else ("is not a regular file (a device, a pipe or a socket)"
+                                                              if p.exists() else "does not exist")
+        where_looked = " (a relative path is looked for from the current folder, then from the config's folder)"
+        raise UserError(f"{where + ': ' if where else ''}data set {name!r}: {path} {what}"
+                        f"{where_looked if what == 'does not exist' else ''}")
     try:
         raw = p.read_bytes()
     except OSError as e:

@@ -208,5 +208,5 @@ class Failures:
                 continue
             out.append(f"failed: {label} on {dataset}: {len(fs)} of {self.pending.get((dataset, label), len(fs))} "
                        f"task(s) (first: run {first.run}, fold {first.fold}): {first.why}; once it is fixed, the same "
-                       f"command computes only these")
+                       f"command computes these (all of {label}'s tasks if the fix edits its code)")
         return out

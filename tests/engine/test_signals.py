@@ -54,10 +54,9 @@ class Run:
         self.tag = uuid.uuid4().hex
         environ = dict(os.environ, BNCBENCH_MIRROR="", BNCBENCH_TEST_TAG=self.tag, **(env or {}))
 
-        def child() -> None:  # Ctrl-C's default action, as a terminal gives it (`make test &` ignores it)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            if hup_ignored:  # as under nohup
-                signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        def child() -> None:  # the default actions, as a terminal gives them (`make test &` ignores
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # SIGINT, `nohup make test` SIGHUP)
+            signal.signal(signal.SIGHUP, signal.SIG_IGN if hup_ignored else signal.SIG_DFL)  # ignored: as under nohup
 
         self.proc = subprocess.Popen([sys.executable, "-m", "bncbench", *map(str, args)], env=environ,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -208,7 +208,7 @@ def test_a_plugin_failing_on_one_fold_only_fails_that_task(tmp_path):
                      f"({where}, line {at('unlucky')}, in fit); the other tasks go on"]
     assert stats["failures"] == [f"failed: F on iris: 1 of 6 task(s) (first: run 1, fold 2): ValueError: seed 7 is "
                                  f"unlucky ({where}, line {at('unlucky')}, in fit); once it is fixed, the same command "
-                                 f"computes only these"]
+                                 f"computes these (all of F's tasks if the fix edits its code)"]
     assert stored(tmp_path / "res") == {("iris", "NB"): 6, ("iris", "F"): 5}
 
 
@@ -283,7 +283,8 @@ def test_the_issues_plugin_raising_in_predict_proba_on_the_command_line(tmp_path
     assert "bug" not in r.stderr and "Traceback" not in r.stderr
     assert lines[-2:] == [f"failed: Bad on {d}: 3 of 3 task(s) (first: run 0, fold 0): IndexError: list index out "
                           f"of range ({module}.py, line {line}, in predict_proba); once it is fixed, the same "
-                          f"command computes only these" for d in ("iris", "zoo")], lines
+                          f"command computes these (all of Bad's tasks if the fix edits its code)"
+                          for d in ("iris", "zoo")], lines
     assert "done: 6 tasks run, 6 failed, 0 already finished" in r.stderr
     assert stored(res) == {("iris", "NB"): 3, ("zoo", "NB"): 3}
     plug = tmp_path / f"{module}.py"
