@@ -6,6 +6,7 @@ those of a clean cache (issue 36, Build item 2)."""
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ def _arrays(copy: Path) -> dict[str, np.ndarray]:
         return {k: z[k] for k in z.files}
 
 
-def _save(copy: Path, arrays: dict[str, np.ndarray]) -> None:
+def _save(copy: Path, arrays: dict[str, Any]) -> None:  # Any: savez's **kwds
     with copy.open("wb") as f:
         np.savez(f, **arrays)
 
