@@ -141,10 +141,10 @@ def _load_cached(canonical: str) -> Dataset:
     key = hashlib.sha256(json.dumps({"entry": e, "files": checksums, "parser": PARSER_VERSION},
                                     sort_keys=True).encode()).hexdigest()[:20]
     parsed = cache_dir() / "parsed" / f"{canonical}-{key}.npz"
-    ds = _read_parsed(parsed, canonical)
+    ds = _read_parsed(parsed, canonical, key)
     if ds is None:
         ds = _parse(canonical, e, located)
-        _write_parsed(parsed, ds)
+        _write_parsed(parsed, ds, key)
     ds.checksums = {**checksums, "recipe": recipe(e)}
     return ds
 
@@ -185,16 +185,34 @@ def _parse(canonical: str, e: dict, located: list[tuple[dict, Path]]) -> Dataset
                          class_map=e.get("class_map"), class_blocks=e.get("class_blocks"), where=canonical)
 
 
-def _read_parsed(path: Path, name: str) -> Dataset | None:
-    """A data set parsed before (keyed by its recipe, file checksums and the parser version)."""
+def _parsed_digest(key: str, meta: str, arrays: list[np.ndarray]) -> str:
+    """The digest a parsed copy carries: its key (recipe, source checksums, parser version), its
+    metadata and every array's dtype, shape and bytes. A copy whose arrays are not those that
+    parsing its source gave (edited, swapped, written by an older bncbench) does not match."""
+    h = hashlib.sha256(json.dumps([key, meta]).encode())
+    for a in arrays:
+        h.update(f"|{a.dtype.str}{a.shape}|".encode())
+        h.update(np.ascontiguousarray(a).data)
+    return h.hexdigest()
+
+
+def _read_parsed(path: Path, name: str, key: str) -> Dataset | None:
+    """A data set parsed before (keyed by its recipe, file checksums and the parser version), if
+    its arrays still match the digest written with them."""
     if not path.is_file():
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
+            meta_text = str(z["meta"])
+            meta = json.loads(meta_text)
             cols = [z[f"c{i}"] for i in range(len(meta["attributes"]))]
+            y = z["y"]
+            if "digest" not in z.files:
+                raise DataError("it carries no digest (written by an older bncbench)")
+            if str(z["digest"]) != _parsed_digest(key, meta_text, [y, *cols]):
+                raise DataError("its arrays do not match its digest")
             attrs = [Attribute(a["name"], a["values"]) for a in meta["attributes"]]
-            return Dataset(name, attrs, cols, z["y"], meta["classes"])
+            return Dataset(name, attrs, cols, y, meta["classes"])
     except Exception as e:  # a damaged file makes zipfile and numpy raise almost anything: parse again
         print(f"warning: {path}: the parsed copy of {name} in the download cache cannot be read "
               f"({type(e).__name__}: {' '.join(str(e).split())[:200]}); parsing its source again and replacing it",
@@ -202,11 +220,13 @@ def _read_parsed(path: Path, name: str) -> Dataset | None:
         return None
 
 
-def _write_parsed(path: Path, ds: Dataset) -> None:
-    meta = {"attributes": [{"name": a.name, "values": a.values} for a in ds.attributes], "classes": ds.classes}
+def _write_parsed(path: Path, ds: Dataset, key: str) -> None:
+    meta = json.dumps({"attributes": [{"name": a.name, "values": a.values} for a in ds.attributes],
+                       "classes": ds.classes})
+    digest = _parsed_digest(key, meta, [ds.y, *ds.columns])
     try:
         with atomic_write(path, "wb") as f:
-            arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta)), "y": ds.y,
+            arrays: dict[str, Any] = {"meta": np.array(meta), "digest": np.array(digest), "y": ds.y,
                                       **{f"c{i}": c for i, c in enumerate(ds.columns)}}  # Any: savez's **kwds
             np.savez(f, **arrays)
     except OSError:
