@@ -24,7 +24,7 @@ from bncbench.utils.files import atomic_write
 from bncbench.utils.suggest import did_you_mean
 
 CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
-PARSER_VERSION = 2  # bump when parsing or the parsed copy changes, to invalidate parsed copies in the cache (2: a digest)
+PARSER_VERSION = 2  # bump when parsing or the parsed copy changes, to invalidate parsed copies (2: a digest)
 
 
 @functools.lru_cache(maxsize=1)
