@@ -98,6 +98,21 @@ def test_count_table_bytes_are_those_counted(tmp_path):
     assert nb.pair_labels == () and nb.table == pc.class_counts.nbytes + pc.xy.nbytes and nb.tables == 1
 
 
+def unit_peak(exp, datasets) -> int:
+    """The peak bytes allocated while the first unit of `exp` runs (its fold preprocessed, counted,
+    every classifier fitted and tested), from cold caches."""
+    pending, _ = runner.plan(exp, datasets)
+    for cache in (units._all_rows, units._all_codes, units._global_cuts):
+        cache.cache_clear()
+    tracemalloc.start()
+    try:
+        units.run_unit(pending[0], exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        units._all_rows.cache_clear()
+
+
 @pytest.mark.parametrize("scope, tables", [("global", 3), ("fold", 1)])
 def test_a_unit_holds_at_least_the_estimated_tables(tmp_path, scope, tables):
     """A unit of TAN on 300 binary attributes allocates at its peak (tracemalloc, which numpy
@@ -106,16 +121,7 @@ def test_a_unit_holds_at_least_the_estimated_tables(tmp_path, scope, tables):
     exp, datasets = experiment(tmp_path, WIDE.format(scope=scope, classifiers="TAN"), columns=300)
     n = memory.need(exp, exp.datasets[0], datasets["wide"], 1)
     assert n.tables == tables and n.values == 300 * 3
-    pending, _ = runner.plan(exp, datasets)
-    for cache in (units._all_rows, units._all_codes, units._global_cuts):
-        cache.cache_clear()
-    tracemalloc.start()
-    try:
-        units.run_unit(pending[0], exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-        units._all_rows.cache_clear()
+    peak = unit_peak(exp, datasets)
     assert n.tables * n.table <= peak <= (n.tables + 2) * n.table + n.data + (8 << 20), (peak, n)
 
 

@@ -6,17 +6,16 @@ scikit-learn baseline is not estimated."""
 
 import math
 import re
-import tracemalloc
 
 import numpy as np
 import pytest
 
 from bncbench.classifiers import REGISTRY
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.engine import memory, runner, units
+from bncbench.engine import memory
 from bncbench.errors import UserError
 from bncbench.utils import memory as system
-from tests.engine.test_memory_estimate import WIDE, experiment, wide_csv
+from tests.engine.test_memory_estimate import WIDE, experiment, unit_peak, wide_csv
 
 #: the wide data set of the measurement: binary attributes and rows
 COLUMNS, ROWS = 80, 15
@@ -30,21 +29,6 @@ def declared(name: str) -> float:
     cls = REGISTRY[name]
     assert issubclass(cls, BayesNetClassifier)
     return cls.WORKING_TABLES
-
-
-def unit_peak(exp, datasets) -> int:
-    """The peak bytes allocated while the first unit of `exp` runs (its fold preprocessed, counted,
-    every classifier fitted and tested), from cold caches."""
-    pending, _ = runner.plan(exp, datasets)
-    for cache in (units._all_rows, units._all_codes, units._global_cuts):
-        cache.cache_clear()
-    tracemalloc.start()
-    try:
-        units.run_unit(pending[0], exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-        units._all_rows.cache_clear()
 
 
 @pytest.mark.parametrize("name", list(REGISTRY))
