@@ -241,7 +241,7 @@ def test_fits_equal_the_reference_on_bundled_data(name, mirror, monkeypatch):
 
     exp = load("configs/kban.yaml")
     spec = next(d for d in exp.datasets if d.name == name)
-    p = preprocessed_fold(spec, exp.preprocess, exp.cv.scheme, exp.cv.folds, 0, 0, exp.cv.seed)
+    p = preprocessed_fold(spec, exp.preprocess, exp.cv, 0, 0)
     e = p.encoded
     clf = assert_same_fit(monkeypatch, e.X_train, p.dataset.y[p.train], cardinalities=e.cardinalities,
                           n_classes=len(p.dataset.classes))
