@@ -228,7 +228,7 @@ def _missing_files(spec: DatasetSpec) -> list[str]:
 
 
 def load_available(exp: Experiment, strict: bool, log, quiet: bool = False) -> dict[str, Dataset]:
-    """Load every data set before anything is written (bad input stops here), by name. A catalog data
+    """Load every data set before anything is written (bad input stops here). A catalog data
     set that is held nowhere is skipped with one warning (an error with `strict`). Of a user's
     file, the class column is said (not when `quiet`) and a warning given where it does not look
     like a class (docs/datasets.md: The class column)."""
