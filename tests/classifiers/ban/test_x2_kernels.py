@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 import bncbench.classifiers.ban.ban as ban_module
-import bncbench.classifiers.ban.x2_test as x2_module
+import bncbench.classifiers.ban.x2_independence as x2_module
 from bncbench.classifiers.ban.ban import BAN
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
-from bncbench.classifiers.ban.x2_test import X2Outcome, X2Test
+from bncbench.classifiers.ban.x2_independence import X2Outcome, X2Test
 from tests.oracles.ban.x2_numpy import NumpyX2Test
 from tests.support.data import correlated_codes
 
