@@ -7,12 +7,9 @@ import codecs
 import importlib
 import os
 import sys
-from collections.abc import Hashable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
-
-import yaml
 
 from bncbench.classifiers import REGISTRY
 from bncbench.classifiers.kernels.params import ENGINE_PARAMS, SHARED_PARAMS, Param
@@ -24,6 +21,7 @@ from bncbench.experiment import EXECUTORS, ClassifierSpec, CVSpec, DatasetSpec, 
 from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.features import BASELINE_OPTIONS
 from bncbench.preprocess.folds import SCHEMES
+from bncbench.strict_yaml import KeyLines, read_yaml
 from bncbench.utils.names import folder_name_problem
 from bncbench.utils.suggest import did_you_mean
 
@@ -32,8 +30,6 @@ if TYPE_CHECKING:
 
 #: the largest config file read (a config is a few kilobytes; YAML's reader takes about 1 s per 250 KiB)
 MAX_CONFIG_BYTES = 256 * 1024
-#: the deepest nesting of a config's YAML (its sections need 5 levels)
-MAX_DEPTH = 20
 #: the most cv.runs (the papers' protocols need at most 50): a plan of a billion runs would take
 #: hours to build before its first task, without a word
 MAX_RUNS = 1000
@@ -64,95 +60,8 @@ CATALOG_ENTRY_KEYS = {"name", "preprocess"}
 USER_EQFREQ_METHOD = "quantile"
 
 
-class _Refused(yaml.MarkedYAMLError):
-    """YAML that a config does not allow (`_StrictLoader`)."""
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """YAML's safe loader (plain data, no Python objects) refusing what would make a config mean
-    something other than it shows or grow beyond its text: a key given twice in one mapping (YAML
-    would keep the last silently), an alias (`*name`: the value of an anchor again, which lets a
-    few lines expand to gigabytes), nesting deeper than MAX_DEPTH."""
-
-    depth = 0
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            alias = self.peek_event()
-            raise _Refused(None, None, f"alias *{alias.anchor}: a config allows no aliases (*name); write the value "
-                                       f"out", alias.start_mark)
-        if self.depth >= MAX_DEPTH:
-            raise _Refused(None, None, f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark)
-        self.depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
-
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            self.flatten_mapping(node)
-            first: dict[Any, int] = {}
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if not isinstance(key, Hashable):
-                    continue  # refused by the base class ("found unhashable key")
-                line = key_node.start_mark.line + 1
-                if key in first:
-                    where = f"on line {line}" if first[key] == line else f"on lines {first[key]} and {line}"
-                    raise _Refused(None, None, f"key {key!r} is given twice, {where}; YAML would keep only the last: "
-                                               f"remove one", key_node.start_mark)
-                first[key] = line
-        return super().construct_mapping(node, deep=deep)
-
-
-def _read_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
-    """(the data, the node tree) of a config's text; UserError on malformed YAML, naming the line."""
-    try:
-        loader = _StrictLoader(text)  # reads the text, refusing control characters
-        try:
-            node = loader.get_single_node()
-            return (None if node is None else loader.construct_document(node)), node
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark else 0
-        if isinstance(e, yaml.reader.ReaderError):  # a character YAML refuses, at a position of the text
-            line = text[:e.position].count("\n") + 1
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise UserError(f"{file}{f':{line}' if line else ''}: {'' if isinstance(e, _Refused) else 'malformed YAML: '}"
-                        f"{problem}") from None
-
-
-class _Lines:
-    """Line numbers of YAML keys, by key path."""
-
-    def __init__(self, node: yaml.Node | None):
-        self.lines: dict[tuple, int] = {}
-        if node is not None:
-            self._walk(node, ())
-
-    def _walk(self, node, path):
-        self.lines.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                p = path + (k.value,)
-                self.lines[p] = k.start_mark.line + 1
-                self._walk(v, p)
-        elif isinstance(node, yaml.SequenceNode):
-            for i, v in enumerate(node.value):
-                self._walk(v, path + (i,))
-
-    def of(self, path) -> int | None:
-        path = tuple(path)
-        while path not in self.lines and path:
-            path = path[:-1]
-        return self.lines.get(path)
-
-
 class _Checker:
-    def __init__(self, file: str, lines: _Lines):
+    def __init__(self, file: str, lines: KeyLines):
         self.file, self.lines = file, lines
 
     def at(self, path) -> str:
@@ -325,8 +234,8 @@ def parse(text: str, file: str = "<config>") -> Experiment:
     """Validate a config text and build the `Experiment` (UserError on the first problem).
     The sections are checked in this order: the top-level keys, preprocess, cv, the shared
     classifier parameters, datasets, classifiers, wdl, executor, figures."""
-    raw, node = _read_yaml(text, file)
-    ck = _Checker(file, _Lines(node))
+    raw, node = read_yaml(text, file)
+    ck = _Checker(file, KeyLines(node))
     if raw is None:
         ck.fail([], "the config is empty")
     ck.mapping(raw, [], TOP_KEYS)
