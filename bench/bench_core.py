@@ -14,10 +14,10 @@ import time
 
 import numpy as np
 
-from bncbench.classifiers import AODE, KDB, NB, STAN, TAN
 from bncbench.data import catalog
-from bncbench.preprocess.encode import PreprocessSettings, encode_fold, fit_cuts
+from bncbench.classifiers import AODE, KDB, NB, STAN, TAN
 from bncbench.preprocess.folds import petal_folds
+from bncbench.preprocess.encode import PreprocessSettings, encode_fold, fit_cuts
 
 
 def peak_rss_mb() -> float:

@@ -31,11 +31,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from fold_timing import load_folds, time_on_folds
-
 from bncbench import config
 from bncbench.classifiers import BAN, KBAN
 from bncbench.errors import UserError
+from fold_timing import load_folds, time_on_folds
 
 ROOT = Path(__file__).resolve().parent.parent
 WEKA = "/usr/share/java/weka.jar"

@@ -13,10 +13,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from fold_timing import load_folds, time_on_folds
-
 from bncbench import config
 from bncbench.classifiers import AODE, NB, TAN
+from fold_timing import load_folds, time_on_folds
 
 ROOT = Path(__file__).resolve().parent.parent
 WEKA = "/usr/share/java/weka.jar"
