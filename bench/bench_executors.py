@@ -23,7 +23,7 @@ def main(cfg: str = str(DEFAULT)) -> None:
     datasets = load_available(exp, True, print)
     units, _ = plan(exp, datasets)
     n_tasks = sum(len(u.keys) for u in units)
-    args = (PlannedData.of(datasets), exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+    args = (PlannedData.of(datasets), exp.preprocess, exp.cv)
     print(f"grid: {cfg} — {n_tasks} tasks in {len(units)} units\n")
     print("| executor | workers | wall (s) | tasks/s | speed-up |")
     print("|---|---|---|---|---|")

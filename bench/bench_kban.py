@@ -49,7 +49,7 @@ def main() -> int:
         secs: dict[str, list[float]] = {"ref": [], "new": []}
         same = True
         for f in range(a.folds):
-            p = preprocessed_fold(specs[name], exp.preprocess, exp.cv.scheme, exp.cv.folds, 0, f, exp.cv.seed)
+            p = preprocessed_fold(specs[name], exp.preprocess, exp.cv, 0, f)
             e, y = p.encoded, p.dataset.y[p.train]
             fits, got = {}, {"ref": [], "new": []}
             for kind in ["ref", "new"] * a.repeat:

@@ -36,7 +36,7 @@ def measure(config: str, name: str, folds: int) -> dict:
     tests, lacking, secs, correct, n = [], [], [], 0, 0
     digest = hashlib.sha256()
     for f in range(folds):
-        p = preprocessed_fold(spec, exp.preprocess, exp.cv.scheme, exp.cv.folds, 0, f, exp.cv.seed)
+        p = preprocessed_fold(spec, exp.preprocess, exp.cv, 0, f)
         e = p.encoded
         y_tr, y_te = p.dataset.y[p.train], p.dataset.y[p.test]
         clf = BAN(method="tpda", ban_test="x2", cardinalities=e.cardinalities, n_classes=len(p.dataset.classes))

@@ -1,28 +1,27 @@
-"""Experiment configuration: strict YAML validation (offending key, line, nearest valid name)."""
+"""Experiment configuration: a YAML config turned into an `Experiment` (bncbench/experiment.py) by strict
+validation (offending key, line, nearest valid name)."""
 
 from __future__ import annotations
 
 import codecs
-import hashlib
 import importlib
-import inspect
-import json
 import os
 import sys
-from collections.abc import Hashable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-import yaml
-
 from bncbench.classifiers import REGISTRY
 from bncbench.classifiers.kernels.params import ENGINE_PARAMS, SHARED_PARAMS, Param
+from bncbench.classifiers.sklearn_entry import check_estimator, constructor_params, not_a_classifier
 from bncbench.data import catalog
 from bncbench.data.userdata import DEFAULT_ENCODING, ReadOptions, file_format
 from bncbench.errors import UserError
+from bncbench.experiment import EXECUTORS, ClassifierSpec, CVSpec, DatasetSpec, Experiment, WdlSettings
 from bncbench.preprocess.encode import PreprocessSettings
+from bncbench.preprocess.features import BASELINE_OPTIONS
 from bncbench.preprocess.folds import SCHEMES
+from bncbench.strict_yaml import KeyLines, read_yaml
 from bncbench.utils.names import folder_name_problem
 from bncbench.utils.suggest import did_you_mean
 
@@ -31,8 +30,6 @@ if TYPE_CHECKING:
 
 #: the largest config file read (a config is a few kilobytes; YAML's reader takes about 1 s per 250 KiB)
 MAX_CONFIG_BYTES = 256 * 1024
-#: the deepest nesting of a config's YAML (its sections need 5 levels)
-MAX_DEPTH = 20
 #: the most cv.runs (the papers' protocols need at most 50): a plan of a billion runs would take
 #: hours to build before its first task, without a word
 MAX_RUNS = 1000
@@ -63,232 +60,8 @@ CATALOG_ENTRY_KEYS = {"name", "preprocess"}
 USER_EQFREQ_METHOD = "quantile"
 
 
-@dataclass(frozen=True)
-class DatasetSpec:
-    name: str
-    path: str | None = None
-    class_column: int | str | None = None
-    #: preprocessing settings of this data set that differ from the config's, as sorted
-    #: (key, value) pairs (e.g. paper 004's crx: MDL fitted once on the whole data set)
-    preprocess: tuple[tuple[str, Any], ...] = ()
-    #: how a file of one's own is read (missing-value markers, declared types, dropped columns)
-    read: ReadOptions = field(default_factory=ReadOptions)
-    #: where the config names a file of one's own ("config.yaml:LINE: datasets.I.path"), for its
-    #: messages only: not part of the data set's identity, its digest or the stored sections
-    entry: str = field(default="", compare=False)
-
-    def stored(self) -> dict[str, Any]:
-        """The fields that define the data set (all but `entry`), as digested and stored."""
-        d = asdict(self)
-        del d["entry"]
-        return d
-
-    def settings(self, base: PreprocessSettings) -> PreprocessSettings:
-        """The preprocessing of this data set: the config's with this entry's overrides."""
-        return replace(base, **dict(self.preprocess)) if self.preprocess else base
-
-
-@dataclass
-class ClassifierSpec:
-    name: str
-    label: str
-    params: dict[str, Any]
-    # the class the engine runs for `name` (None for a plug-in's entry read back by Experiment.from_json):
-    # a BayesNetClassifier, or engine/baseline.py's ScikitLearnBaseline for a scikit-learn classifier
-    cls: type[Any] | None = field(default=None, compare=False, repr=False)
-
-    def ident(self) -> dict:
-        return {"name": self.name, "label": self.label, "params": self.params}
-
-    @property
-    def estimator_class(self) -> type[Any]:
-        """`cls`, which the engine runs: always set in a parsed config."""
-        if self.cls is None:
-            raise RuntimeError(f"classifier {self.name!r} has no class (a plug-in's entry read back from results)")
-        return self.cls
-
-
-@dataclass
-class CVSpec:
-    """The evaluation scheme (§5.1, §5.5). `petal-bv` is the C++ system's bias–variance
-    experiment: `runs` experiments, each training on floor(N / divisor) sampled instances and
-    testing on the same floor(N / divisor) others (one "fold" per run)."""
-
-    scheme: str = "stratified"
-    folds: int = 10
-    runs: int = 1
-    seed: int = 1
-    divisor: int = 3  # petal-bv only: the sample size N // divisor (not part of other schemes' identity)
-
-    def ident(self) -> dict:
-        """What defines the splits (the task key's and the protocol's part)."""
-        d = {"scheme": self.scheme, "folds": self.folds, "seed": self.seed}
-        if self.scheme == "petal-bv":
-            d["divisor"] = self.divisor
-        return d
-
-
-@dataclass(frozen=True, kw_only=True)
-class WdlSettings:
-    """The validated `wdl:` section: the defaults of `bncbench wdl`, `ranks`, `gd`, the figures and
-    the HTML report; `metric` None when the config sets none (docs/cli.md: wdl)."""
-
-    metric: str | None = None
-    draw: str = "exact4"
-    draws: str = "split"
-    tails: str = "one"
-
-    @property
-    def default_metric(self) -> str:
-        """The metric a command compares when neither its option nor the config names one."""
-        return self.metric or "zol"
-
-
-@dataclass(kw_only=True)
-class Experiment:
-    name: str
-    datasets: list[DatasetSpec]
-    classifiers: list[ClassifierSpec]
-    preprocess: PreprocessSettings
-    cv: CVSpec
-    wdl: WdlSettings = field(default_factory=WdlSettings)
-    source: str = ""
-    description: str = ""
-    shared: dict[str, Any] = field(default_factory=dict)  # the top-level classifier parameters the config sets
-    executor: dict = field(default_factory=dict)  # {name: local|dask, jobs: N, scheduler: tcp://...}
-    config_datasets: list[str] = field(default_factory=list)  # every data set and label of the config, in
-    config_labels: list[str] = field(default_factory=list)    # its order (command-line subsets keep these)
-    figures: dict = field(default_factory=dict)  # the validated `figures:` section; not in digest()
-
-    def digest(self) -> str:
-        d = {"datasets": [x.stored() for x in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
-             "preprocess": asdict(self.preprocess), "cv": self.cv.ident()}
-        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
-
-    def shared_value(self, key: str) -> Any:
-        """A top-level classifier parameter (estimator, m, ...): the config's, else the base class's default."""
-        if key in self.shared:
-            return self.shared[key]
-        from bncbench.classifiers import BayesNetClassifier
-
-        return inspect.signature(BayesNetClassifier.__init__).parameters[key].default
-
-    def to_json(self) -> dict[str, Any]:
-        """The validated sections as JSON, stored with the results (`Experiment.from_json` reads them)."""
-        return {"name": self.name, "description": self.description,
-                "datasets": [d.stored() for d in self.datasets], "classifiers": [c.ident() for c in self.classifiers],
-                "preprocess": asdict(self.preprocess), "cv": asdict(self.cv), "wdl": asdict(self.wdl),
-                "shared": self.shared, "executor": self.executor, "config_datasets": self.config_datasets,
-                "config_labels": self.config_labels, "figures": self.figures}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any], source: str = "") -> Experiment:
-        """The Experiment of `to_json`'s output; a classifier's `cls` is the built-in its name is (else None)."""
-        def dataset(x: dict) -> DatasetSpec:
-            r = x["read"]
-            read = ReadOptions(None if r["missing_values"] is None else tuple(r["missing_values"]), tuple(r["nominal"]),
-                               tuple(r["numeric"]), tuple(r["drop"]), r.get("encoding", DEFAULT_ENCODING))
-            return DatasetSpec(**{**x, "preprocess": tuple((k, v) for k, v in x["preprocess"]), "read": read})
-
-        figures = {name: {k: [tuple(p) for p in v] if k == "pairs" else v for k, v in fig.items()}
-                   for name, fig in d["figures"].items()}
-        return cls(name=d["name"], description=d["description"], datasets=[dataset(x) for x in d["datasets"]],
-                   classifiers=[ClassifierSpec(c["name"], c["label"], c["params"], REGISTRY.get(c["name"]))
-                                for c in d["classifiers"]],
-                   preprocess=PreprocessSettings(**d["preprocess"]), cv=CVSpec(**d["cv"]), wdl=WdlSettings(**d["wdl"]),
-                   source=source, shared=d["shared"], executor=d["executor"], config_datasets=d["config_datasets"],
-                   config_labels=d["config_labels"], figures=figures)
-
-
-class _Refused(yaml.MarkedYAMLError):
-    """YAML that a config does not allow (`_StrictLoader`)."""
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """YAML's safe loader (plain data, no Python objects) refusing what would make a config mean
-    something other than it shows or grow beyond its text: a key given twice in one mapping (YAML
-    would keep the last silently), an alias (`*name`: the value of an anchor again, which lets a
-    few lines expand to gigabytes), nesting deeper than MAX_DEPTH."""
-
-    depth = 0
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            alias = self.peek_event()
-            raise _Refused(None, None, f"alias *{alias.anchor}: a config allows no aliases (*name); write the value "
-                                       f"out", alias.start_mark)
-        if self.depth >= MAX_DEPTH:
-            raise _Refused(None, None, f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark)
-        self.depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
-
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            self.flatten_mapping(node)
-            first: dict[Any, int] = {}
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if not isinstance(key, Hashable):
-                    continue  # refused by the base class ("found unhashable key")
-                line = key_node.start_mark.line + 1
-                if key in first:
-                    where = f"on line {line}" if first[key] == line else f"on lines {first[key]} and {line}"
-                    raise _Refused(None, None, f"key {key!r} is given twice, {where}; YAML would keep only the last: "
-                                               f"remove one", key_node.start_mark)
-                first[key] = line
-        return super().construct_mapping(node, deep=deep)
-
-
-def _read_yaml(text: str, file: str) -> tuple[Any, yaml.Node | None]:
-    """(the data, the node tree) of a config's text; UserError on malformed YAML, naming the line."""
-    try:
-        loader = _StrictLoader(text)  # reads the text, refusing control characters
-        try:
-            node = loader.get_single_node()
-            return (None if node is None else loader.construct_document(node)), node
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark else 0
-        if isinstance(e, yaml.reader.ReaderError):  # a character YAML refuses, at a position of the text
-            line = text[:e.position].count("\n") + 1
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise UserError(f"{file}{f':{line}' if line else ''}: {'' if isinstance(e, _Refused) else 'malformed YAML: '}"
-                        f"{problem}") from None
-
-
-class _Lines:
-    """Line numbers of YAML keys, by key path."""
-
-    def __init__(self, node: yaml.Node | None):
-        self.lines: dict[tuple, int] = {}
-        if node is not None:
-            self._walk(node, ())
-
-    def _walk(self, node, path):
-        self.lines.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                p = path + (k.value,)
-                self.lines[p] = k.start_mark.line + 1
-                self._walk(v, p)
-        elif isinstance(node, yaml.SequenceNode):
-            for i, v in enumerate(node.value):
-                self._walk(v, path + (i,))
-
-    def of(self, path) -> int | None:
-        path = tuple(path)
-        while path not in self.lines and path:
-            path = path[:-1]
-        return self.lines.get(path)
-
-
 class _Checker:
-    def __init__(self, file: str, lines: _Lines):
+    def __init__(self, file: str, lines: KeyLines):
         self.file, self.lines = file, lines
 
     def at(self, path) -> str:
@@ -366,34 +139,10 @@ def _resolve_classifier(name, ck: _Checker, path: list, config_dir: Path) -> typ
     if not isinstance(cls, type):
         ck.fail(path, f"{name!r} is not a class but a {type(cls).__name__}; name a subclass of "
                       f"bncbench.classifiers.BayesNetClassifier or a scikit-learn classifier")
-    why = _not_a_classifier(cls)
+    why = not_a_classifier(cls)
     if why:
         ck.fail(path, f"{name!r} {why}")
     return cls
-
-
-def _not_a_classifier(cls: type) -> str | None:
-    """Why the class `cls` is not a classifier bncbench runs (judged on the class, before any
-    instance is made), or None: a subclass of BayesNetClassifier, or a scikit-learn estimator (a
-    subclass of BaseEstimator) with fit and predict_proba."""
-    from sklearn.base import BaseEstimator, ClusterMixin, OutlierMixin, RegressorMixin, TransformerMixin
-
-    from bncbench.classifiers import BayesNetClassifier
-
-    if issubclass(cls, BayesNetClassifier):
-        return None
-    if not issubclass(cls, BaseEstimator):
-        return ("is not a classifier: name a subclass of bncbench.classifiers.BayesNetClassifier or a scikit-learn "
-                "classifier (a subclass of sklearn.base.BaseEstimator with fit and predict_proba)")
-    missing = next((m for m in ("fit", "predict_proba") if not callable(getattr(cls, m, None))), None)
-    if missing is None:
-        return None
-    kinds = ((RegressorMixin, "regressor"), (ClusterMixin, "clusterer"), (OutlierMixin, "outlier detector"),
-             (TransformerMixin, "transformer"))
-    kind = next((word for mixin, word in kinds if issubclass(cls, mixin)), None)
-    if kind:
-        return f"is a {kind}, not a classifier; a baseline needs a classifier with fit, predict_proba and classes_"
-    return f"has no {missing}: a baseline needs a classifier with fit and predict_proba (for class probabilities)"
 
 
 def plugin_path(folder: Path) -> None:
@@ -485,8 +234,8 @@ def parse(text: str, file: str = "<config>") -> Experiment:
     """Validate a config text and build the `Experiment` (UserError on the first problem).
     The sections are checked in this order: the top-level keys, preprocess, cv, the shared
     classifier parameters, datasets, classifiers, wdl, executor, figures."""
-    raw, node = _read_yaml(text, file)
-    ck = _Checker(file, _Lines(node))
+    raw, node = read_yaml(text, file)
+    ck = _Checker(file, KeyLines(node))
     if raw is None:
         ck.fail([], "the config is empty")
     ck.mapping(raw, [], TOP_KEYS)
@@ -541,14 +290,15 @@ def _cv(ck: _Checker, raw) -> CVSpec:
     if cvraw.get("runs", 1) > MAX_RUNS:
         ck.fail(["cv", "runs"], f"{cvraw['runs']} runs is more than {MAX_RUNS} (the papers' protocols use at most "
                                 f"50); give fewer runs")
-    if cvraw.get("scheme") == "petal-bv":
+    cv = CVSpec(**cvraw)
+    if cv.sampled:
         if "folds" in cvraw:
             ck.fail(["cv", "folds"], "cv.folds does not apply to scheme petal-bv (one training sample and the fixed "
                                      "test set per run; their size is N // cv.divisor)")
-        cvraw["folds"] = 1
-    elif "divisor" in cvraw:
+        return replace(cv, folds=1)
+    if "divisor" in cvraw:
         ck.fail(["cv", "divisor"], "cv.divisor applies only to scheme petal-bv (the sample size N // divisor)")
-    return CVSpec(**cvraw)
+    return cv
 
 
 def _shared_params(ck: _Checker, raw: dict) -> dict[str, Any]:
@@ -680,7 +430,6 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
         modes = {"skip" if d.settings(settings).missing == "skip" else "value" for d in datasets}
         from bncbench.classifiers import BayesNetClassifier
 
-        runs: type = cls
         if issubclass(cls, BayesNetClassifier):
             params = _classifier_entry_params(ck, c, i, cls, shared)
             label = str(c.get("label") or (cname if cname in REGISTRY else cls.__name__))
@@ -690,40 +439,35 @@ def _classifiers(ck: _Checker, clraw, shared: dict[str, Any], settings: Preproce
                                                     f"'{unsupported[0]}' (preprocess.missing: skip); "
                                                     "use distinct or impute")
         else:  # a scikit-learn classifier as a baseline
-            from bncbench.engine.baseline import ScikitLearnBaseline
-
             params = _baseline_params(ck, c, i, cls, "skip" in modes)
             label = str(c.get("label") or cls.__name__)
-            runs = ScikitLearnBaseline
         if not _selectable(label):
             ck.fail(["classifiers", i, "label"], f"label {label!r} has a comma or a control character; "
                                                   f"labels are selected with --classifiers L1,L2")
         if label in labels:
             ck.fail(["classifiers", i, "label"], f"label {label!r} is used twice; give each entry its own label")
         labels.add(label)
-        classifiers.append(ClassifierSpec(str(cname), label, params, runs))  # a str: _resolve_classifier checked
+        classifiers.append(ClassifierSpec(str(cname), label, params, cls))  # a str: _resolve_classifier checked
     return classifiers
 
 
 def _baseline_params(ck: _Checker, c: dict, i: int, cls: type, skips: bool) -> dict[str, Any]:
     """The parameters of a scikit-learn classifier's entry `i` (`c`): bncbench's `encoding` and
     `input`, and the estimator's constructor parameters, checked against its signature and by
-    scikit-learn (engine/baseline.py `check_estimator`); the config's shared parameters of the
+    scikit-learn (classifiers/sklearn_entry.py `check_estimator`); the config's shared parameters of the
     Bayesian network classifiers are not passed to it. `skips`: a data set has `missing: skip`."""
-    from bncbench.engine.baseline import OPTIONS, check_estimator, constructor_params
-
     cname = c["name"]
     accepted, any_keyword = constructor_params(cls)
     params: dict[str, Any] = {}
     for k, v in c.items():
         if k in ("name", "label"):
             continue
-        if k in OPTIONS:
-            params[k] = ck.choice(v, ["classifiers", i, k], OPTIONS[k])
+        if k in BASELINE_OPTIONS:
+            params[k] = ck.choice(v, ["classifiers", i, k], BASELINE_OPTIONS[k])
         elif k in accepted or any_keyword:
             params[k] = v
         else:
-            valid = [*accepted, *OPTIONS]
+            valid = [*accepted, *BASELINE_OPTIONS]
             ck.fail(["classifiers", i, k], f"unknown parameter {k!r} of {cname}{did_you_mean(k, valid)}; "
                                            f"valid: {', '.join(valid)}")
     if skips and params.get("encoding") == "ordinal":
@@ -731,7 +475,7 @@ def _baseline_params(ck: _Checker, c: dict, i: int, cls: type, skips: bool) -> d
                                                 "preprocess.missing: skip; use encoding: onehot (a skipped value "
                                                 "sets none of its attribute's columns) or missing: distinct or impute")
     try:
-        check_estimator(cls, cname, {k: v for k, v in params.items() if k not in OPTIONS})
+        check_estimator(cls, cname, {k: v for k, v in params.items() if k not in BASELINE_OPTIONS})
     except ValueError as e:
         key = next((k for k in params if f"'{k}'" in str(e) or f"{k}=" in str(e)), "name")
         ck.fail(["classifiers", i, key], str(e))
@@ -795,8 +539,6 @@ def _executor(ck: _Checker, raw) -> dict:
         ex = {"name": ex}
     ck.mapping(ex, ["executor"], {"name", "jobs", "scheduler"})
     if "name" in ex:
-        from bncbench.engine.executors import EXECUTORS
-
         ck.choice(ex["name"], ["executor", "name"], EXECUTORS)
     if "jobs" in ex:
         ck.typed(ex["jobs"], ["executor", "jobs"], int, 1)

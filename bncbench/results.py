@@ -32,10 +32,10 @@ from bncbench.utils.names import case_clash, file_name
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from bncbench.config import Experiment
     from bncbench.evaluate.bayes import Comparison as BayesComparison
     from bncbench.evaluate.compare import Comparison
     from bncbench.evaluate.ranks import RankTest
+    from bncbench.experiment import Experiment
 
 
 @dataclass
@@ -232,7 +232,7 @@ class Results:
     def experiment(self) -> Experiment:
         """The validated sections of the config last run here, as `bncbench run` stored them (its
         classifiers' `cls` is the built-in class or None); UserError for a store written before them."""
-        from bncbench.config import Experiment
+        from bncbench.experiment import Experiment
 
         stored = self._store.get_meta("sections")
         if stored is None:

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parent.parent / "bncbench"
-TOP_LEVEL_ALLOWED = {"__init__.py", "__main__.py", "config.py", "errors.py", "results.py"}
+TOP_LEVEL_ALLOWED = {"__init__.py", "__main__.py", "config.py", "errors.py", "experiment.py", "results.py",
+                     "strict_yaml.py"}
 
 
 # -- the import graph ---------------------------------------------------------------------
@@ -141,11 +142,11 @@ def test_no_import_cycle():
 
 def test_graph_sees_function_level_and_relative_imports(tmp_path):
     """The scan is not vacuous: known edges are present, including imports inside functions
-    (config.parse imports the executors lazily), and TYPE_CHECKING imports are left out."""
+    (`bncbench run` imports the config lazily), and TYPE_CHECKING imports are left out."""
     graph, _ = import_graph()
     assert "bncbench.classifiers" in graph["bncbench.config"]              # module level, package
     assert "bncbench.classifiers.kernels.params" in graph["bncbench.config"]       # module level, module
-    assert "bncbench.engine.executors" in graph["bncbench.config"]         # inside parse()
+    assert "bncbench.config" in graph["bncbench.cli.run"]                  # inside run()
     assert "bncbench.results" in graph["bncbench.cli.report"]              # inside a command
     assert "bncbench.config" not in graph["bncbench.engine.units"]         # under TYPE_CHECKING only
 
@@ -269,11 +270,15 @@ ALLOWED: dict[str, set[str]] = {
     **{f"classifiers.{f}": {"classifiers.kernels", "classifiers.base"} for f in FAMILIES},
     "classifiers": {"classifiers.kernels", "classifiers.base", *(f"classifiers.{f}" for f in FAMILIES)},
     "evaluate": {"errors", "utils"},
-    "engine": {"bncbench", "data", "preprocess", "classifiers", "classifiers.base", "evaluate", "errors", "utils"},
-    "config": {"data", "preprocess", "classifiers", "classifiers.kernels", "evaluate", "engine", "errors", "utils"},
-    "results": {"config", "engine", "evaluate", "data", "errors", "utils"},
-    "cli": {"bncbench", "config", "data", "preprocess", "classifiers", "evaluate", "engine", "errors", "utils",
-            "results"},
+    "experiment": {"data", "preprocess", "classifiers", "errors", "utils"},
+    "engine": {"bncbench", "experiment", "data", "preprocess", "classifiers", "classifiers.base",
+               "classifiers.kernels", "evaluate", "errors", "utils"},
+    "strict_yaml": {"errors"},               # a config's YAML text, read strictly
+    "config": {"experiment", "strict_yaml", "data", "preprocess", "classifiers", "classifiers.kernels", "evaluate",
+               "engine", "errors", "utils"},
+    "results": {"config", "experiment", "engine", "evaluate", "data", "errors", "utils"},
+    "cli": {"bncbench", "config", "experiment", "data", "preprocess", "classifiers", "evaluate", "engine", "errors",
+            "utils", "results"},
     "__main__": {"cli"},
 }
 #: (importer, imported) module pairs that cross the table, each with its reason

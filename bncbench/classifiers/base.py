@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -64,6 +65,11 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         self.missing = missing
         self.cardinalities = cardinalities
         self.n_classes = n_classes
+
+    @classmethod
+    def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
+        """Load the compiled kernels a fit with `params` uses, compiling them into the disk cache first
+        where this machine has none (`notify` says so); none by default (docs/architecture.md)."""
 
     @classmethod
     def param_constraints(cls) -> dict[str, Param]:
@@ -280,6 +286,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                     or counts.class_counts.size != self.n_classes_:
                 raise ValueError("counts do not match X, y and the cardinalities")
         self._counts_in = counts
+        self.info_: dict[str, Any] = {}  # what the model reports of its fit, kept with each result (`_fit` sets it)
         try:
             self._fit(Xc, y)
         finally:
@@ -302,6 +309,10 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         jll = jll - jll.max(axis=1, keepdims=True)
         p = np.exp(jll)
         return p / p.sum(axis=1, keepdims=True)
+
+    def prediction_info(self, X) -> dict[str, Any]:
+        """What the model did on the rows of X, kept with each result beside `info_` (none by default)."""
+        return {}
 
     def predict_log_proba(self, X) -> np.ndarray:
         """ln P(y | x) (−inf where the probability underflows to 0)."""

@@ -140,10 +140,10 @@ def _wdl_text(path: str, r: Results | None, metric, draw, draws, tails, higher_i
               columns, format, test="sign", correction="none", decimals=4) -> str:
     """What `wdl` prints for one open results store `r` or, with None, the wide table `path`: the
     matrices and the notes under them (the data sets used of those the store should cover, the settings)."""
-    from bncbench.config import WdlSettings
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
     from bncbench.evaluate.report import difference_legend
     from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes, with_folds
+    from bncbench.experiment import WdlSettings
 
     defaults = r.experiment.wdl if r is not None else WdlSettings()
     given = draw is not None

@@ -163,6 +163,7 @@ def datasets_describe(target: str = typer.Argument(..., metavar="CONFIG|FILE|NAM
     from bncbench.data.userdata import load_user
     from bncbench.engine.units import load_dataset
     from bncbench.errors import DataUnavailable
+    from bncbench.experiment import CVSpec
 
     def catalog_source(name: str) -> str:
         return f"catalog, {describe.origin(name)}" if describe.kind(name) == "files" else describe.origin(name)
@@ -190,11 +191,11 @@ def datasets_describe(target: str = typer.Argument(..., metavar="CONFIG|FILE|NAM
     elif p.is_file():
         column = int(class_) if class_ is not None and class_.lstrip("-").isdigit() else class_
         ds = load_user(p.stem, target, column)
-        lines = describe.description(ds, f"{target} (sha256 {ds.checksums[target][:12]}…)", folds or cfg.CVSpec().folds)
+        lines = describe.description(ds, f"{target} (sha256 {ds.checksums[target][:12]}…)", folds or CVSpec().folds)
     elif p.suffix or "/" in target:
         raise UserError(f"{target}: no such file (give a config, a data file or a catalog name)")
     else:
         name = catalog.resolve(target)
         ds = catalog.load(name)
-        lines = describe.description(ds, catalog_source(name), folds or cfg.CVSpec().folds)
+        lines = describe.description(ds, catalog_source(name), folds or CVSpec().folds)
     typer.echo("\n".join(lines))

@@ -12,36 +12,6 @@ from bncbench.cli.common import classifiers_option, datasets_option, err, out_op
 from bncbench.errors import UserError
 
 
-def select(exp, datasets: list[str] | None, classifiers: list[str] | None):
-    """`exp` with only the given data sets (names or catalog aliases) and classifier labels of
-    the config (--datasets, --classifiers); UserError for one the config does not have."""
-    from bncbench.data import catalog
-    from bncbench.utils.suggest import did_you_mean
-
-    if datasets:
-        known = {d.name: d for d in exp.datasets}
-        chosen = []
-        for name in datasets:
-            canon = name
-            if name not in known:
-                try:
-                    canon = catalog.resolve(name)
-                except UserError:
-                    pass
-            if canon not in known:
-                raise UserError(f"--datasets: {name!r} is not in the config{did_you_mean(name, list(known))}")
-            chosen.append(known[canon])
-        exp.datasets = chosen
-    if classifiers:
-        known = {c.label: c for c in exp.classifiers}
-        for lab in classifiers:
-            if lab not in known:
-                raise UserError(f"--classifiers: no classifier labelled {lab!r} in the config"
-                                f"{did_you_mean(lab, list(known))}")
-        exp.classifiers = [known[lab] for lab in classifiers]
-    return exp
-
-
 def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAML (docs/cli.md: Configuration)"),
         results: str | None = typer.Option(None, metavar="DIR",
                                            help="results directory [default: results/<config name>]"),
@@ -80,7 +50,7 @@ def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAM
     from bncbench import config as cfg
     from bncbench.engine import runner
 
-    exp = select(cfg.load(config), split(datasets), split(classifiers))
+    exp = cfg.load(config).subset(datasets=split(datasets), classifiers=split(classifiers))
     out = results or str(Path("results") / exp.name)
     name = executor or exp.executor.get("name", "local")
     n_jobs = jobs if jobs is not None else exp.executor.get("jobs", 1)
@@ -125,12 +95,12 @@ def folds(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experime
 
     if runs is not None and runs < 1:
         raise UserError(f"--runs must be ≥ 1, got {runs}")
-    exp = select(cfg.load(config), [dataset], None)
+    exp = cfg.load(config).subset(datasets=[dataset])
     spec, cv = exp.datasets[0], exp.cv
     n_written = 0
     for r in range(cv.runs if runs is None else min(runs, cv.runs)):
         for f in range(cv.folds):
-            p = preprocessed_fold(spec, exp.preprocess, cv.scheme, cv.folds, r, f, cv.seed, cv.divisor)
+            p = preprocessed_fold(spec, exp.preprocess, cv, r, f)
             ds, enc = p.dataset, p.encoded
             names = arff.value_names(ds, enc, p.settings.missing)
             for part, idx, X in (("train", p.train, enc.X_train), ("test", p.test, enc.X_test)):

@@ -1,90 +1,24 @@
-"""A scikit-learn classifier as a baseline on a fold: its entry's checks, its features, its seed and
-its probabilities in the fold's class order (docs/algorithms.md §1.9)."""
+"""A scikit-learn classifier as a baseline on a fold: its features, its seed and its probabilities in
+the fold's class order (docs/algorithms.md §1.9; its entry's checks: classifiers/sklearn_entry.py)."""
 
 from __future__ import annotations
 
-import functools
-import importlib
 import inspect
 import json
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bncbench.classifiers.sklearn_entry import constructor_params
 from bncbench.engine.fingerprint import distribution_version
-from bncbench.engine.units import TaskOutput
-from bncbench.preprocess.features import ENCODINGS, INPUTS, encode_codes, raw_features
+from bncbench.engine.output import TaskOutput
+from bncbench.preprocess.features import BASELINE_OPTIONS, encode_codes, raw_features
 
-if TYPE_CHECKING:  # type-only: the config's validation code does not compute results
-    from bncbench.config import ClassifierSpec
-    from bncbench.engine.units import PreprocessedFold
-
-#: the keys of a baseline's entry that are bncbench's, not the estimator's, with their choices
-#: (the first is the default)
-OPTIONS: dict[str, tuple[str, ...]] = {"encoding": ENCODINGS, "input": INPUTS}
-
-
-def constructor_params(cls: type) -> tuple[list[str], bool]:
-    """(the names of the constructor's keyword parameters, whether it takes any keyword)."""
-    names, any_keyword = [], False
-    for name, p in inspect.signature(cls).parameters.items():
-        if p.kind is inspect.Parameter.VAR_POSITIONAL:
-            continue
-        if p.kind is inspect.Parameter.VAR_KEYWORD:
-            any_keyword = True
-        else:
-            names.append(name)
-    return names, any_keyword
-
-
-def check_estimator(cls: type, name: str, params: dict[str, Any]) -> None:
-    """ValueError, in one line, unless `cls(**params)` is a classifier with class probabilities
-    whose parameters scikit-learn's own checks accept."""
-    try:
-        est = cls(**params)
-    except Exception as e:  # the estimator's constructor: reported in one line
-        raise ValueError(f"{name}({', '.join(f'{k}={v!r}' for k, v in params.items())}) failed: "
-                         f"{type(e).__name__}: {e}") from None
-    kind = _estimator_type(est)
-    if kind not in (None, "classifier"):
-        raise ValueError(f"{name} is a {kind}, not a classifier; a baseline needs a classifier with fit, "
-                         f"predict_proba and classes_")
-    for method in ("fit", "predict_proba"):
-        if not callable(getattr(est, method, None)):
-            shown = f"{name}({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else name
-            raise ValueError(f"{shown} has no {method}: the metrics need class probabilities; choose a classifier "
-                             f"that has it (some take a parameter for it, e.g. sklearn.svm:SVC with probability: "
-                             f"true)")
-    # scikit-learn's declared parameter constraints, where the class declares them (a researcher's
-    # own BaseEstimator often does not, and _validate_params then fails on the missing attribute)
-    validate = getattr(est, "_validate_params", None) if hasattr(est, "_parameter_constraints") else None
-    if callable(validate):
-        try:
-            validate()
-        except (ValueError, TypeError) as e:
-            raise ValueError(" ".join(str(e).split())) from None
-
-
-def _estimator_type(est: Any) -> str | None:
-    """scikit-learn's estimator type of `est` ("classifier", "regressor", ...), None when it has no tags."""
-    tags = getattr(est, "__sklearn_tags__", None)
-    if not callable(tags):
-        return None
-    try:
-        return tags().estimator_type
-    except Exception:  # a class with broken tags: judged by its methods alone
-        return None
-
-
-@functools.cache
-def estimator_class(name: str) -> type:
-    """The class "module.path:ClassName" names (a config's validation has checked it imports)."""
-    module, _, attr = name.partition(":")
-    obj: Any = importlib.import_module(module)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    return obj
+if TYPE_CHECKING:  # type-only: the engine runs a validated experiment
+    from bncbench.engine.units import FoldCounts, PreprocessedFold
+    from bncbench.experiment import ClassifierSpec
 
 
 def random_state(seed: int, run: int, fold: int) -> int:
@@ -95,8 +29,8 @@ def random_state(seed: int, run: int, fold: int) -> int:
 
 def split_params(params: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
     """(bncbench's options with their defaults, the estimator's constructor parameters) of an entry."""
-    options = {k: str(params.get(k, choices[0])) for k, choices in OPTIONS.items()}
-    return options, {k: v for k, v in params.items() if k not in OPTIONS}
+    options = {k: str(params.get(k, choices[0])) for k, choices in BASELINE_OPTIONS.items()}
+    return options, {k: v for k, v in params.items() if k not in BASELINE_OPTIONS}
 
 
 def _json_defaults(cls: type) -> dict[str, Any]:
@@ -121,27 +55,40 @@ class OutputError(ValueError):
 
 
 class ScikitLearnBaseline:
-    """The engine's side of a scikit-learn classifier in a config (`ClassifierSpec.cls` of its entry)."""
+    """The engine's side of a scikit-learn classifier in a config (engine/units.py `ClassifierEntry`)."""
 
-    @staticmethod
-    def identity(spec: ClassifierSpec) -> dict[str, Any]:
+    @property
+    def code(self) -> type:
+        return ScikitLearnBaseline
+
+    @property
+    def needs_counts(self) -> bool:
+        return False
+
+    @property
+    def needs_pairs(self) -> bool:
+        return False
+
+    def identity(self, spec: ClassifierSpec) -> dict[str, Any]:
         """The task identity's part of the estimator: its class, its parameters over its defaults
         (with bncbench's options) and the installed version of its distribution."""
-        cls = estimator_class(spec.name)
+        cls = spec.estimator_class
         options, params = split_params(spec.params)
         return {"estimator": f"{cls.__module__}.{cls.__qualname__}", "installed": distribution_version(cls.__module__),
                 "params": {**_json_defaults(cls), **params}, **options}
 
-    @staticmethod
-    def installed(spec: ClassifierSpec) -> str:
+    def installed(self, spec: ClassifierSpec) -> str | None:
         """The installed code of the estimator (a worker must have the same)."""
-        return distribution_version(estimator_class(spec.name).__module__)
+        return distribution_version(spec.estimator_class.__module__)
 
-    @staticmethod
-    def fit_fold(spec: ClassifierSpec, p: PreprocessedFold, seed: int, run: int, fold: int) -> TaskOutput:
+    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None]) -> None:
+        """Nothing: a scikit-learn estimator compiles nothing of bncbench's."""
+
+    def fit_fold(self, spec: ClassifierSpec, p: PreprocessedFold, counts: FoldCounts | None, seed: int, run: int,
+                 fold: int) -> TaskOutput:
         """Fit the estimator on the fold's training rows and give its probabilities of the test
         rows in the fold's class order (a class absent from the training rows: probability 0)."""
-        cls = estimator_class(spec.name)
+        cls = spec.estimator_class
         options, params = split_params(spec.params)
         names, _ = constructor_params(cls)
         if "random_state" in names and "random_state" not in params:

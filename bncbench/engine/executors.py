@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from bncbench.errors import UserError
+from bncbench.experiment import EXECUTORS
 
-EXECUTORS = ("local", "dask")
 NEEDS_DASK = "--executor dask needs dask[distributed]: pip install 'dask[distributed]'"
 # one thread each for the numeric libraries of a worker process (the workers are the parallelism)
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bncbench.engine.units import TaskOutput
+from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.engine.output import TaskOutput
 
 if TYPE_CHECKING:
-    from bncbench.config import ClassifierSpec
+    from bncbench.experiment import ClassifierSpec
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # bncbench's own code
 _LIBRARIES = tuple(Path(p).resolve() for p in {sysconfig.get_paths().get(k) for k in
@@ -84,10 +85,9 @@ def _one_line(e: BaseException) -> str:
 
 
 def is_theirs(spec: ClassifierSpec) -> bool:
-    """Whether a classifier is a researcher's: a plug-in or a scikit-learn baseline (any class
-    that takes the whole fold), not one of bncbench's own."""
-    cls = spec.estimator_class
-    return hasattr(cls, "fit_fold") or str(cls.__module__).split(".")[0] != "bncbench"
+    """Whether a classifier is a researcher's: a plug-in or a scikit-learn baseline, not one of
+    bncbench's own."""
+    return str(spec.estimator_class.__module__).split(".")[0] != "bncbench"
 
 
 def caught(spec: ClassifierSpec, e: BaseException, dataset: str, run: int, fold: int) -> TaskFailure | None:
@@ -110,17 +110,16 @@ def caught(spec: ClassifierSpec, e: BaseException, dataset: str, run: int, fold:
 
 
 _PROBABILITIES = ("predict_proba", "_joint_log_likelihood")
-_INFO = ("_fit", "fit", "test_info")
+_INFO = ("_fit", "fit", "prediction_info")
 
 
 def _method(spec: ClassifierSpec, names: tuple[str, ...]) -> str:
     """Where a plug-in's output comes from: " (file, line N, in method)" of the first of `names` its
     own code defines (else its class); a scikit-learn estimator's predict_proba by name."""
     cls = spec.estimator_class
-    if hasattr(cls, "fit_fold"):  # a baseline: its estimator's class
-        from bncbench.engine.baseline import estimator_class
-
-        cls, names = estimator_class(spec.name), ("predict_proba",)
+    baseline = not issubclass(cls, BayesNetClassifier)
+    if baseline:
+        names = ("predict_proba",)
     for name, obj in [*((n, getattr(cls, n, None)) for n in names), (cls.__name__, cls)]:
         if obj is None:
             continue
@@ -130,7 +129,7 @@ def _method(spec: ClassifierSpec, names: tuple[str, ...]) -> str:
                 return f" ({shown_path(path)}, line {inspect.getsourcelines(obj)[1]}, in {name})"
         except (TypeError, OSError):
             continue
-    return f" ({spec.name}.predict_proba)" if hasattr(spec.estimator_class, "fit_fold") else ""
+    return f" ({spec.name}.predict_proba)" if baseline else ""
 
 
 def malformed(out: TaskOutput, n_classes: int) -> tuple[str, tuple[str, ...]] | None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bncbench.data.dataset import Dataset
+from bncbench.engine.entries import entry_of
 from bncbench.engine.units import fold_independent
 from bncbench.errors import UserError
 from bncbench.preprocess.encode import PreprocessSettings
@@ -17,7 +18,7 @@ from bncbench.preprocess.folds import FOLD_SCHEMES
 from bncbench.utils import memory
 
 if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs
-    from bncbench.config import DatasetSpec, Experiment
+    from bncbench.experiment import DatasetSpec, Experiment
 
 #: bytes of one count (the count tables are int64: classifiers/kernels/counts.py)
 COUNT = 8
@@ -81,10 +82,11 @@ def need(exp: Experiment, spec: DatasetSpec, ds: Dataset, workers: int) -> Need:
     counts every row once and subtracts the test rows' counts (units.fold_counts), three sets of
     tables at once. The classifiers of a unit run one after another, so on top comes the working
     memory of the one that builds most: its WORKING_TABLES sets of V² × classes 8-byte values
-    (classifiers/base.py). A scikit-learn baseline (`fit_fold`) is not estimated."""
+    (classifiers/base.py). A scikit-learn baseline (which takes no counts) is not estimated."""
     settings = spec.settings(exp.preprocess)
-    bncs = [c for c in exp.classifiers if not hasattr(c.estimator_class, "fit_fold")]
-    pairs = tuple(c.label for c in bncs if c.estimator_class.NEEDS_PAIRS)
+    entries = {c.label: entry_of(c) for c in exp.classifiers}
+    bncs = [c for c in exp.classifiers if entries[c.label].needs_counts]
+    pairs = tuple(c.label for c in bncs if entries[c.label].needs_pairs)
     values = int(attribute_slots(ds, settings).sum())
     c = ds.n_classes
     table = COUNT * (c + values * c + (values * values * c if pairs else 0)) if bncs else 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import os
 import platform
@@ -24,26 +23,28 @@ from bncbench import __version__
 from bncbench.data import catalog, describe
 from bncbench.data.dataset import Dataset
 from bncbench.data.sources import cache_dir, mirror_description
+from bncbench.engine.entries import entry_of
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
 from bncbench.engine.failures import Failures, TaskFailure, caught, checked
 from bncbench.engine.fingerprint import code_fingerprint
 from bncbench.engine.memory import check_plan
+from bncbench.engine.output import TaskOutput
 from bncbench.engine.progress import Progress, UnitSize, probe_first
 from bncbench.engine.store import EncodedOutput, Store
-from bncbench.engine.units import TaskOutput, Unit, forget_loaded, load_dataset, run_unit
+from bncbench.engine.units import Unit, forget_loaded, load_dataset, run_unit
 from bncbench.errors import DataUnavailable, StoreError, UserError
 
 if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs
-    from bncbench.config import ClassifierSpec, DatasetSpec, Experiment
+    from bncbench.experiment import ClassifierSpec, CVSpec, DatasetSpec, Experiment
+    from bncbench.preprocess.encode import PreprocessSettings
 
 
 def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec) -> str:
     """Hash of everything that defines a task (docs/architecture.md)."""
-    identity = getattr(clf.estimator_class, "identity", None)  # a scikit-learn baseline's (engine/baseline.py)
-    classifier = {"name": clf.name, "label": clf.label,
-                  **(identity(clf) if identity is not None else {"params": effective_params(clf)})}
+    entry = entry_of(clf)
+    classifier = {"name": clf.name, "label": clf.label, **entry.identity(clf)}
     ident = {
-        "code": code_fingerprint(clf.estimator_class),  # type: ignore[arg-type]  # mypy: a class is Hashable
+        "code": code_fingerprint(entry.code),  # type: ignore[arg-type]  # mypy: a class is Hashable
         # the files' contents, not where they were found: the same config run from another folder
         # (or a user's file moved) is the same task
         "dataset": {"name": spec.name, "class": spec.class_column,
@@ -59,18 +60,10 @@ def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: in
 def classifier_code(clf: ClassifierSpec) -> str:
     """What a worker must run the same of a classifier: its code fingerprint, and for a
     scikit-learn baseline the installed version of the estimator's distribution."""
-    installed = getattr(clf.estimator_class, "installed", None)
-    code = code_fingerprint(clf.estimator_class)  # type: ignore[arg-type]  # mypy: a class is Hashable
-    return code if installed is None else f"{code} {installed(clf)}"
-
-
-def effective_params(clf: ClassifierSpec) -> dict:
-    """The classifier's parameters as it runs with them: the config's, over the class's defaults,
-    so that a parameter written out at its default and one left out are the same task. (A change
-    of a default in the code changes the code fingerprint, which re-runs the task.)"""
-    defaults = {name: p.default for name, p in inspect.signature(clf.estimator_class.__init__).parameters.items()
-                if name not in ("self", "cardinalities", "n_classes") and p.default is not inspect.Parameter.empty}
-    return {**defaults, **clf.params}
+    entry = entry_of(clf)
+    installed = entry.installed(clf)
+    code = code_fingerprint(entry.code)  # type: ignore[arg-type]  # mypy: a class is Hashable
+    return code if installed is None else f"{code} {installed}"
 
 
 def plan(exp: Experiment, datasets: dict[str, Dataset]) -> tuple[list[Unit], dict[str, list[str]]]:
@@ -132,7 +125,8 @@ def planned_dataset(spec: DatasetSpec, planned: PlannedData) -> Dataset | str:
     return why
 
 
-def run_unit_on_worker(unit: Unit, planned: PlannedData, *args, encode: bool = True) -> tuple[list, dict]:
+def run_unit_on_worker(unit: Unit, planned: PlannedData, settings: PreprocessSettings, cv: CVSpec, *,
+                       encode: bool = True) -> tuple[list, dict]:
     """`run_unit` on the bytes its data set was planned with, plus the worker's code fingerprints
     and install folder; a task that could not be computed is a `TaskFailure` in the list
     (docs/architecture.md)."""
@@ -145,7 +139,8 @@ def run_unit_on_worker(unit: Unit, planned: PlannedData, *args, encode: bool = T
     ds = planned_dataset(unit.dataset, planned)
     if isinstance(ds, str):
         return [TaskFailure(name, c.label, run, fold, ds, data=True) for c in unit.classifiers], info
-    outputs = run_unit(unit, *args, caught=lambda spec, e: caught(spec, e, name, run, fold))
+    outputs = run_unit(unit, [entry_of(c) for c in unit.classifiers], settings, cv,
+                       caught=lambda spec, e: caught(spec, e, name, run, fold))
     outputs = [checked(spec, out, ds.n_classes, name, run, fold) if isinstance(out, TaskOutput) else out
                for spec, out in zip(unit.classifiers, outputs)]
     if encode:
@@ -190,10 +185,7 @@ def merge_layout(old: dict | None, exp: Experiment, keys: dict[str, list[str]],
 def protocol_digest(exp: Experiment) -> str:
     """Hash of what makes cells comparable: preprocessing (with the data sets' own settings)
     and the evaluation scheme."""
-    cv = {"scheme": exp.cv.scheme, "folds": exp.cv.folds, "runs": exp.cv.runs, "seed": exp.cv.seed}
-    if exp.cv.scheme == "petal-bv":
-        cv["divisor"] = exp.cv.divisor
-    ident = {"preprocess": asdict(exp.preprocess), "cv": cv}
+    ident = {"preprocess": asdict(exp.preprocess), "cv": {**exp.cv.ident(), "runs": exp.cv.runs}}
     overrides = {d.name: dict(d.preprocess) for d in exp.datasets if d.preprocess}
     if overrides:
         ident["datasets"] = overrides
@@ -250,7 +242,7 @@ def load_available(exp: Experiment, strict: bool, log, quiet: bool = False) -> d
                 raise
             skipped.append(f"{spec.name} ({', '.join(_missing_files(spec))})")
             continue
-        if exp.cv.scheme == "petal-bv" and ds.n_instances < exp.cv.divisor:
+        if exp.cv.sampled and ds.n_instances < exp.cv.divisor:
             raise UserError(f"data set {spec.name!r} has {ds.n_instances} instances, fewer than cv.divisor = "
                             f"{exp.cv.divisor}: its samples of N // divisor instances would be empty; drop the "
                             f"data set or lower cv.divisor")
@@ -266,7 +258,6 @@ def load_available(exp: Experiment, strict: bool, log, quiet: bool = False) -> d
     if not datasets:
         raise UserError("no data set of the config is available; set BNCBENCH_MIRROR or fill the download cache "
                         "(docs/datasets.md)")
-    exp.datasets = [d for d in exp.datasets if d.name in datasets]
     return datasets
 
 
@@ -326,9 +317,7 @@ def prepare_kernels(pending: list[Unit], notify: Callable[[str], None]) -> None:
     never compile at once (docs/architecture.md, "Compiled kernels")."""
     specs = {spec.label: spec for u in pending for spec in u.classifiers}
     for spec in specs.values():
-        prepare = getattr(spec.estimator_class, "prepare_kernels", None)
-        if prepare is not None:
-            prepare(spec.params, notify)
+        entry_of(spec).prepare_kernels(spec, notify)
 
 
 def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
@@ -337,6 +326,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
     check_executor(executor, scheduler)
     requested = list(exp.datasets)
     datasets = load_available(exp, strict, log, quiet)
+    exp = exp.subset(datasets=list(datasets))
     check_plan(exp, datasets, jobs, executor, scheduler)  # a plan that cannot fit in memory stops here
     unavailable = {d.name: ", ".join(_missing_files(d)) for d in requested if d.name not in datasets}
     units, keys = plan(exp, datasets)
@@ -372,7 +362,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
 
             writer = _Writer(store, on_stored)
             failed = Failures(Counter((u.dataset.name, c.label) for u in pending for c in u.classifiers))
-            args = (PlannedData.of(datasets), exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed, exp.cv.divisor)
+            args = (PlannedData.of(datasets), exp.preprocess, exp.cv)
             # in this process, the writer thread encodes while the next unit computes; worker
             # processes send their units encoded
             here = partial(run_unit_on_worker, encode=False)

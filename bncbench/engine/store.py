@@ -16,7 +16,7 @@ import numpy as np
 
 from bncbench import __version__
 from bncbench.engine import codec
-from bncbench.engine.units import TaskOutput
+from bncbench.engine.output import TaskOutput
 from bncbench.errors import StoreError, UserError
 from bncbench.evaluate.metrics import FoldResult
 from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums

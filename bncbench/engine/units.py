@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from bncbench.classifiers.base import fit_counts
+from bncbench.classifiers.base import BayesNetClassifier, fit_counts
+from bncbench.classifiers.kernels.counts import PairCounts
+from bncbench.classifiers.kernels.params import DATA_PARAMS, ENGINE_PARAMS
 from bncbench.data import catalog, userdata
 from bncbench.data.dataset import Dataset
+from bncbench.engine.output import TaskOutput
 from bncbench.preprocess.encode import Encoded, PreprocessSettings, encode_fold, encode_rows, fit_cuts
 from bncbench.preprocess.folds import FOLD_SCHEMES, split
 
-if TYPE_CHECKING:  # type-only: the config's validation code does not compute results
-    from bncbench.config import ClassifierSpec, DatasetSpec
+if TYPE_CHECKING:  # type-only: the engine runs a validated experiment
+    from bncbench.experiment import ClassifierSpec, CVSpec, DatasetSpec
 
 
 @functools.lru_cache(maxsize=4)
@@ -39,23 +43,6 @@ def forget_loaded() -> None:
     have changed since)."""
     for cached in (load_dataset, _global_cuts, _all_codes, _all_rows):
         cached.cache_clear()
-
-
-def build_classifier(spec: ClassifierSpec, cardinalities, n_classes: int, missing: str):
-    return spec.estimator_class(cardinalities=cardinalities, n_classes=n_classes,
-                                missing="skip" if missing == "skip" else "value", **spec.params)
-
-
-@dataclass
-class TaskOutput:
-    """What one classifier produced on one fold: out-of-fold probabilities and times."""
-
-    test_index: np.ndarray  # row numbers of the test instances in the data set
-    y_true: np.ndarray      # their class codes
-    proba: np.ndarray       # (n_test, n_classes) float64
-    train_time: float
-    test_time: float
-    info: dict              # what the classifier reported (e.g. STAN's number of selected attributes)
 
 
 @dataclass(frozen=True)
@@ -110,13 +97,13 @@ class PreprocessedFold:
     encoded: Encoded              # their preprocessed (integer-coded) attributes
 
 
-def preprocessed_fold(spec: DatasetSpec, settings: PreprocessSettings, scheme: str, k: int, run: int, fold: int,
-                      seed: int, divisor: int = 3) -> PreprocessedFold:
+def preprocessed_fold(spec: DatasetSpec, settings: PreprocessSettings, cv: CVSpec, run: int,
+                      fold: int) -> PreprocessedFold:
     """The preprocessed (encoded) training and test set of one (run, fold) of data set `spec`.
     `settings` are the config's; the data set's own overrides apply on top."""
     ds = load_dataset(spec)
     settings = spec.settings(settings)
-    train, test = split(ds.y, scheme, k, run, fold, seed, divisor)
+    train, test = split(ds.y, cv.scheme, cv.folds, run, fold, cv.seed, cv.divisor)
     if fold_independent(settings):  # one encoding serves every fold
         X_all, cards = _all_codes(spec, settings)
         enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(spec, settings).cuts_)
@@ -126,47 +113,120 @@ def preprocessed_fold(spec: DatasetSpec, settings: PreprocessSettings, scheme: s
     return PreprocessedFold(ds, settings, train, test, enc)
 
 
-def run_unit(unit: Unit, settings: PreprocessSettings, scheme: str, k: int, seed: int, divisor: int = 3, *,
+@dataclass
+class FoldCounts:
+    """The training counts of one fold, counted once for all its classifiers, and the seconds it took."""
+
+    tables: PairCounts
+    seconds: float
+
+
+class ClassifierEntry(Protocol):
+    """What the engine calls on a classifier of a config (engine/entries.py `entry_of`): a Bayesian
+    network classifier's side (`BayesNetEntry`) or a scikit-learn baseline's (engine/baseline.py)."""
+
+    @property
+    def code(self) -> type:
+        """The class whose module's code computes the tasks (engine/fingerprint.py code_fingerprint)."""
+
+    @property
+    def needs_counts(self) -> bool:
+        """Whether its fit takes the fold's count tables (`FoldCounts`)."""
+
+    @property
+    def needs_pairs(self) -> bool:
+        """Whether those count tables must hold the pairwise (x_i, x_j, y) counts."""
+
+    def identity(self, spec: ClassifierSpec) -> dict[str, Any]:
+        """The task identity's part of the classifier beside its name and label."""
+
+    def installed(self, spec: ClassifierSpec) -> str | None:
+        """The installed code outside bncbench that computes its tasks (a worker must have the same), or None."""
+
+    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None]) -> None:
+        """Load its compiled kernels in this process (compiled into the disk cache first where needed)."""
+
+    def fit_fold(self, spec: ClassifierSpec, p: PreprocessedFold, counts: FoldCounts | None, seed: int, run: int,
+                 fold: int) -> TaskOutput:
+        """Fit on the fold's training rows and give the probabilities of its test rows."""
+
+
+@dataclass(frozen=True)
+class BayesNetEntry:
+    """The engine's side of a Bayesian network classifier (a `BayesNetClassifier` subclass) in a config."""
+
+    cls: type[BayesNetClassifier]
+
+    @property
+    def code(self) -> type:
+        return self.cls
+
+    @property
+    def needs_counts(self) -> bool:
+        return True
+
+    @property
+    def needs_pairs(self) -> bool:
+        return self.cls.NEEDS_PAIRS
+
+    def identity(self, spec: ClassifierSpec) -> dict[str, Any]:
+        """The classifier's parameters as it runs with them: the config's, over the class's defaults,
+        so that a parameter written out at its default and one left out are the same task. (A change
+        of a default in the code changes the code fingerprint, which re-runs the task.)"""
+        defaults = {name: p.default for name, p in inspect.signature(self.cls.__init__).parameters.items()
+                    if name != "self" and name not in DATA_PARAMS and p.default is not inspect.Parameter.empty}
+        return {"params": {**defaults, **spec.params}}
+
+    def installed(self, spec: ClassifierSpec) -> str | None:
+        return None
+
+    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None]) -> None:
+        self.cls.prepare_kernels(spec.params, notify)
+
+    def build(self, spec: ClassifierSpec, cardinalities, n_classes: int, missing: str) -> BayesNetClassifier:
+        """The classifier of `spec` with the parameters the engine sets (ENGINE_PARAMS) for a fold."""
+        engine = ("skip" if missing == "skip" else "value", cardinalities, n_classes)
+        return self.cls(**dict(zip(ENGINE_PARAMS, engine)), **spec.params)
+
+    def fit_fold(self, spec: ClassifierSpec, p: PreprocessedFold, counts: FoldCounts | None, seed: int, run: int,
+                 fold: int) -> TaskOutput:
+        """Fit on the fold's training rows (with its counts) and test on its test rows."""
+        ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
+        clf = self.build(spec, enc.cardinalities, ds.n_classes, settings.missing)
+        t0 = time.perf_counter()
+        clf.fit(enc.X_train, ds.y[train], counts=None if counts is None else counts.tables)
+        t1 = time.perf_counter()
+        proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
+        t2 = time.perf_counter()
+        info = dict(clf.info_)
+        if test.size:  # what the model did on these test rows (untimed)
+            info.update(clf.prediction_info(enc.X_test))
+        t_count = 0.0 if counts is None else counts.seconds
+        return TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info)
+
+
+def run_unit(unit: Unit, entries: Sequence[ClassifierEntry], settings: PreprocessSettings, cv: CVSpec, *,
              caught: Callable[[ClassifierSpec, BaseException], object] | None = None) -> list:
-    """Preprocess one fold once, count once, and fit/test every pending classifier on it.
-    `caught(spec, e)`: what stands in the list for a classifier that raised `e` (None: `e` goes on)."""
-    p = preprocessed_fold(unit.dataset, settings, scheme, k, unit.run, unit.fold, seed, divisor)
+    """Preprocess one fold once, count once, and fit/test every pending classifier on it (`entries`:
+    those of `unit.classifiers`, engine/entries.py). `caught(spec, e)`: what stands in the list for a
+    classifier that raised `e` (None: `e` goes on)."""
+    p = preprocessed_fold(unit.dataset, settings, cv, unit.run, unit.fold)
     ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
-    bncs = [c for c in unit.classifiers if not hasattr(c.estimator_class, "fit_fold")]
-    counts, t_count = None, 0.0
-    if bncs:
-        pairs = any(c.estimator_class.NEEDS_PAIRS for c in bncs)
+    counts = None
+    if any(e.needs_counts for e in entries):
+        pairs = any(e.needs_pairs for e in entries if e.needs_counts)
         if fold_independent(settings):  # every row counted once per worker, before the clock starts
             _all_rows(unit.dataset, settings, pairs)
         t = time.perf_counter()
-        counts = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs, complement=scheme in FOLD_SCHEMES)
-        t_count = time.perf_counter() - t
+        tables = fold_counts(unit.dataset, settings, ds, train, test, enc, pairs, complement=cv.scheme in FOLD_SCHEMES)
+        counts = FoldCounts(tables, time.perf_counter() - t)
     out: list = []
-    for spec in unit.classifiers:
+    for spec, entry in zip(unit.classifiers, entries, strict=True):
         try:
-            out.append(_run_classifier(spec, p, counts, t_count, seed, unit))
+            out.append(entry.fit_fold(spec, p, counts if entry.needs_counts else None, cv.seed, unit.run, unit.fold))
         except BaseException as e:
             failure = None if caught is None else caught(spec, e)
             if failure is None:
                 raise
             out.append(failure)
     return out
-
-
-def _run_classifier(spec: ClassifierSpec, p: PreprocessedFold, counts, t_count: float, seed: int,
-                    unit: Unit) -> TaskOutput:
-    """Fit one classifier on the fold's training rows and test it on its test rows."""
-    ds, settings, train, test, enc = p.dataset, p.settings, p.train, p.test, p.encoded
-    fit_fold = getattr(spec.estimator_class, "fit_fold", None)
-    if fit_fold is not None:  # a class that takes the whole fold: a scikit-learn baseline (engine/baseline.py)
-        return fit_fold(spec, p, seed, unit.run, unit.fold)
-    clf = build_classifier(spec, enc.cardinalities, ds.n_classes, settings.missing)
-    t0 = time.perf_counter()
-    clf.fit(enc.X_train, ds.y[train], counts=counts)
-    t1 = time.perf_counter()
-    proba = clf.predict_proba(enc.X_test) if test.size else np.empty((0, ds.n_classes))
-    t2 = time.perf_counter()
-    info = dict(getattr(clf, "info_", {}))
-    if test.size and hasattr(clf, "test_info"):  # what the model did on these test rows (untimed)
-        info.update(clf.test_info(enc.X_test))
-    return TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info)

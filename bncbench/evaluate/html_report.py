@@ -15,7 +15,7 @@ from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, REPEATED_RUN_MET
 from bncbench.evaluate.ranks import compare_classifiers
 
 if TYPE_CHECKING:
-    from bncbench.config import Experiment
+    from bncbench.experiment import Experiment
     from bncbench.results import FoldValues, Results, Summary
 
 

@@ -11,6 +11,9 @@ from bncbench.data.dataset import Dataset
 ENCODINGS = ("onehot", "ordinal")
 #: what a baseline is fitted on: the fold's encoded (discretised) codes, or its raw columns
 INPUTS = ("codes", "raw")
+#: the keys of a baseline's entry that are bncbench's, not the estimator's, with their choices
+#: (the first is the default)
+BASELINE_OPTIONS: dict[str, tuple[str, ...]] = {"encoding": ENCODINGS, "input": INPUTS}
 
 
 def encode_codes(X: np.ndarray, cardinalities: np.ndarray, encoding: str) -> np.ndarray:

@@ -15,6 +15,7 @@ from bncbench.data import describe
 from bncbench.data.userdata import load_user
 from bncbench.engine import runner
 from bncbench.errors import DataError
+from bncbench.experiment import Experiment
 
 PENGUIN_COUNTS = {"Adelie": 152, "Gentoo": 124, "Chinstrap": 68}
 ISLAND = {"Adelie": "Torgersen", "Gentoo": "Biscoe", "Chinstrap": "Dream"}
@@ -35,7 +36,7 @@ def penguins(path) -> str:
     return str(path)
 
 
-def _experiment(tmp_path, entry: str, folds: int = 3) -> config.Experiment:
+def _experiment(tmp_path, entry: str, folds: int = 3) -> Experiment:
     cfg = tmp_path / "c.yaml"
     cfg.write_text(f"name: c\ndatasets:\n  - {entry}\nclassifiers: [NB]\ncv: {{folds: {folds}}}\n")
     return config.load(str(cfg))

@@ -109,12 +109,12 @@ def test_categorical_nb_has_the_laplace_terms_of_nb(dataset, isolated_cache):
     NB's prior given as class_prior the probabilities are NB's; with its own, they differ from
     NB's by that ratio of priors only."""
     from bncbench.classifiers import NB
-    from bncbench.config import DatasetSpec
     from bncbench.engine.units import preprocessed_fold
+    from bncbench.experiment import CVSpec, DatasetSpec
     from bncbench.preprocess.encode import PreprocessSettings
     from bncbench.preprocess.features import encode_codes
 
-    p = preprocessed_fold(DatasetSpec(dataset), PreprocessSettings(), "stratified", 3, 0, 1, 2)
+    p = preprocessed_fold(DatasetSpec(dataset), PreprocessSettings(), CVSpec("stratified", 3, seed=2), 0, 1)
     enc, y, C = p.encoded, p.dataset.y[p.train], p.dataset.n_classes
     X, Xt = (encode_codes(x, enc.cardinalities, "ordinal") for x in (enc.X_train, enc.X_test))
     nb = NB(estimator="laplace", cardinalities=enc.cardinalities, n_classes=C).fit(enc.X_train, y)

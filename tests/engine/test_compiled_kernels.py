@@ -68,7 +68,7 @@ before = {d.py_func.__name__: list(d.signatures) for d in jit.KERNELS}
 exp = load("configs/kban.yaml")
 specs = {d.name: d for d in exp.datasets}
 for name in ("labor-negotiations", "zoo", "hepatitis"):
-    p = preprocessed_fold(specs[name], exp.preprocess, exp.cv.scheme, exp.cv.folds, 0, 0, exp.cv.seed)
+    p = preprocessed_fold(specs[name], exp.preprocess, exp.cv, 0, 0)
     kw = dict(estimator="laplace", cardinalities=p.encoded.cardinalities, n_classes=len(p.dataset.classes))
     for clf in (BAN(method="tpda", ban_test="x2", **kw), BAN(method="hc", **kw), KBAN(k=3, kban_eval="loo", **kw)):
         clf.fit(p.encoded.X_train, p.dataset.y[p.train])

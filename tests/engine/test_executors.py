@@ -189,6 +189,6 @@ def test_dask_worker_with_default_environment_gets_thresholds_back():
         trim, before = client.submit(faults, pure=False).result()
         assert trim == "65536", trim
         client.submit(runner.run_unit_on_worker, units[0], runner.PlannedData.of(datasets), exp.preprocess,
-                      exp.cv.scheme, exp.cv.folds, exp.cv.seed, pure=False).result()
+                      exp.cv, pure=False).result()
         _, after = client.submit(faults, pure=False).result()
     assert before > 100 * 400 and after < before // 10, (before, after)

@@ -12,6 +12,7 @@ import pytest
 from bncbench import config
 from bncbench.classifiers.base import fit_counts
 from bncbench.engine import memory, runner, units
+from bncbench.engine.entries import entry_of
 from bncbench.errors import UserError
 from bncbench.preprocess.encode import encode_fold
 from bncbench.preprocess.folds import split
@@ -106,7 +107,7 @@ def unit_peak(exp, datasets) -> int:
         cache.cache_clear()
     tracemalloc.start()
     try:
-        units.run_unit(pending[0], exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+        units.run_unit(pending[0], [entry_of(c) for c in pending[0].classifiers], exp.preprocess, exp.cv)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

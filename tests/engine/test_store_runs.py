@@ -16,7 +16,7 @@ import pytest
 from tests.support.cli import SMALL, bnc
 
 if TYPE_CHECKING:  # bncbench is imported inside the tests
-    from bncbench.engine.units import TaskOutput
+    from bncbench.engine.output import TaskOutput
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -190,7 +190,7 @@ def test_results_of_other_worker_code_are_refused():
     datasets = runner.load_available(exp, False, print)
     units, _ = runner.plan(exp, datasets)
     outputs, worker = runner.run_unit_on_worker(units[0], runner.PlannedData.of(datasets), exp.preprocess,
-                                                exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+                                                exp.cv)
     assert len(outputs) == 2 and set(worker) == {"at", "pid", "NB", "TAN"}
     runner.check_worker_code(units[0], worker)  # the same code: accepted
     with pytest.raises(UserError, match="other code for TAN"):
@@ -318,6 +318,7 @@ def test_compact_store_keeps_float64_values(tmp_path):
     float64 probabilities the classifiers produced (before float32 storage)."""
     from bncbench import config, results
     from bncbench.engine import runner
+    from bncbench.engine.entries import entry_of
     from bncbench.engine.units import run_unit
 
     text = "name: t\ndatasets: [iris, car]\ncv: {folds: 3}\nclassifiers: [NB, {name: KDB, k: 2}]\n"
@@ -327,7 +328,7 @@ def test_compact_store_keeps_float64_values(tmp_path):
     direct: dict[tuple[str, str, int], TaskOutput] = {}
     units, _ = runner.plan(config.parse(text), runner.load_available(config.parse(text), False, print))
     for u in units:
-        for spec, out in zip(u.classifiers, run_unit(u, exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)):
+        for spec, out in zip(u.classifiers, run_unit(u, [entry_of(c) for c in u.classifiers], exp.preprocess, exp.cv)):
             direct[(u.dataset.name, spec.label, u.fold)] = out
     r = results.load(tmp_path / "r")
     assert len(r.tasks) == 12 and r.tasks["current"].all()

@@ -6,8 +6,8 @@ import sqlite3
 import numpy as np
 import pytest
 
+from bncbench.engine.output import TaskOutput
 from bncbench.engine.store import Store
-from bncbench.engine.units import TaskOutput
 
 
 def _output(seed: int, n: int = 30, k: int = 3) -> TaskOutput:

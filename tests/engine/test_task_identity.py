@@ -26,8 +26,8 @@ import pytest
 from tests.support.cli import bnc
 
 if TYPE_CHECKING:  # bncbench is imported inside the tests
-    from bncbench.config import DatasetSpec, Experiment
     from bncbench.data.dataset import Dataset
+    from bncbench.experiment import DatasetSpec, Experiment
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -196,9 +196,10 @@ def test_a_plugin_failing_on_one_fold_only_fails_that_task(tmp_path):
     import hashlib
 
     from bncbench.engine.units import preprocessed_fold
+    from bncbench.experiment import CVSpec
 
     exp, _ = experiment(tmp_path, [])
-    X = preprocessed_fold(exp.datasets[0], exp.preprocess, "stratified", 3, 1, 2, 1).encoded.X_train
+    X = preprocessed_fold(exp.datasets[0], exp.preprocess, CVSpec("stratified", 3, seed=1), 1, 2).encoded.X_train
     fold2 = hashlib.sha256(np.ascontiguousarray(X, dtype=np.int64).tobytes()).hexdigest()
     exp, module = experiment(tmp_path, ['{name: "PLUG:Fold2", label: F, seed: 6}'], runs=2, fold2=fold2)
     stats, lines = run(exp, tmp_path / "res")
@@ -342,7 +343,7 @@ def test_a_worker_computes_only_from_the_planned_bytes(tmp_path):
     datasets = runner.load_available(exp, False, print)
     units, _ = runner.plan(exp, datasets)
     planned = runner.PlannedData.of(datasets)
-    args = (exp.preprocess, exp.cv.scheme, exp.cv.folds, exp.cv.seed)
+    args = (exp.preprocess, exp.cv)
     write_csv(tmp_path / "own.csv", 2)
     outputs, _ = runner.run_unit_on_worker(units[0], planned, *args)  # the cached, planned rows
     assert not any(isinstance(o, runner.TaskFailure) for o in outputs)

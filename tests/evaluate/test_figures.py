@@ -367,12 +367,13 @@ def test_stored_sections_read_back_as_the_config_parsed_them(tmp_path):
     import json
 
     from bncbench import config
+    from bncbench.experiment import Experiment
 
     (tmp_path / "own.csv").write_text("a,b,c\n1,x,p\n2,y,q\n")
     text = DEFAULT + "wdl: {metric: rmse, draws: ignore}\ndescription: a test\n"
     text = text.replace("datasets: [", "datasets: [{name: own, path: own.csv, missing_values: ['?'], drop: [b]}, ")
     exp = config.parse(text, str(tmp_path / "c.yaml"))
-    back = config.Experiment.from_json(json.loads(json.dumps(exp.to_json())), exp.source)
+    back = Experiment.from_json(json.loads(json.dumps(exp.to_json())), exp.source)
     assert back == exp and back.figures["gd"]["pairs"] == exp.figures["gd"]["pairs"]
     assert isinstance(back.figures["gd"]["pairs"][0], tuple)
     assert back.wdl.metric == "rmse" and back.wdl.draws == "ignore"

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from bncbench import config as cfg
+from bncbench.experiment import WdlSettings
 from tests.support.cli import assert_refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +19,7 @@ def test_paper_configs(name, estimator):
     assert (exp.cv.scheme, exp.cv.folds, exp.cv.runs) == ("stratified", 2, 50)
     assert (exp.preprocess.missing, exp.preprocess.discretizer, exp.preprocess.mdl_method) == ("impute", "mdl", "weka")
     assert {c.params.get("estimator") for c in exp.classifiers} == {estimator}
-    assert exp.wdl == cfg.WdlSettings(draw="exact4", draws="ignore", tails="two")
+    assert exp.wdl == WdlSettings(draw="exact4", draws="ignore", tails="two")
 
 
 def test_large_config_compares_the_canonical_cover():

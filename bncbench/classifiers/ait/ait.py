@@ -8,7 +8,6 @@ import math
 from typing import ClassVar
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
 from bncbench.classifiers.base import BayesNetClassifier
@@ -214,13 +213,8 @@ class AIT(BayesNetClassifier):
             return None, None, clmi, clmi_sum
         return np.take(self._lmi, g, axis=0), np.take(self._lmi_sum, g), clmi, clmi_sum
 
-    def local_structures(self, X) -> dict:
-        """The local networks of the test rows of X: `parents`, `threshold` and `pruned` (§4.9.3)."""
-        check_is_fitted(self)
-        X, lo, hi = self._validate_X(X, reset=False)
-        return self._structures(self._internal(X, lo, hi))
-
     def _structures(self, Xq: np.ndarray) -> dict:
+        """The local networks of the rows of Xq (internal codes): `parents`, `threshold` and `pruned` (§4.9.3)."""
         B, n = Xq.shape
         nc = self.n_classes_
         k = self._klocal

@@ -22,7 +22,7 @@ from bncbench.classifiers.kernels.params import Param
 
 class _ChildRemoval(AODE):
     """What RC and SP+RC share: FD tables over the LHS attributes `parent_mask_`, the per-row
-    eliminations, the SPODE average without the eliminated children, and `test_info`."""
+    eliminations, the SPODE average without the eliminated children, and `prediction_info`."""
 
     #: RC's own parameters (rc_min_support ≥ 1: an FD supported by no training instance would hold
     #: vacuously for every target)
@@ -63,7 +63,7 @@ class _ChildRemoval(AODE):
         (value codes, −1 = missing)."""
         return self._eliminated(self._internal_X(X))
 
-    def test_info(self, X) -> dict:
+    def prediction_info(self, X) -> dict:
         """{"elimination": mean over the rows of X of e_i / n} (§6.6), e_i = attributes removed as
         children for row i."""
         E = self.eliminated(X)

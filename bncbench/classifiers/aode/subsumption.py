@@ -91,7 +91,7 @@ class _SubsumptionAODE(AODE):
         X, lo, hi = self._validate_X(X, reset=False)
         return self._generalised(self._internal(X, lo, hi)) >= 0
 
-    def test_info(self, X) -> dict:
+    def prediction_info(self, X) -> dict:
         """{"elimination": mean over the rows of X of (attributes deleted) / n} (§6.6)."""
         d = self.deleted_attributes(X)
         if d.size == 0:

@@ -82,7 +82,7 @@ class BAN(BayesNetClassifier):
         tpda = params.get("method", "tpda") == "tpda"
         if tpda:  # the kernels' modules imported first: `jit.cached` checks those imported
             from bncbench.classifiers.ban.tpda import adj_path
-            from bncbench.classifiers.ban.x2_test import X2Test
+            from bncbench.classifiers.ban.x2_independence import X2Test
         else:
             from bncbench.classifiers.ban import entropy_kernels  # noqa: F401
 
@@ -106,7 +106,7 @@ class BAN(BayesNetClassifier):
         """The tpda structure: the 2002 procedure with the X² test, then the parent cap (its modules
         import numba, loaded here: only a fit of tpda pays for it)."""
         from bncbench.classifiers.ban.tpda import tpda
-        from bncbench.classifiers.ban.x2_test import X2Test
+        from bncbench.classifiers.ban.x2_independence import X2Test
 
         T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
         test = X2Test(T, float(self.ban_alpha), float(self.ban_min_rows_per_df))

@@ -75,5 +75,8 @@ class Param:
 #: the parameters a config may set once for all its classifiers (top-level keys)
 SHARED_PARAMS = {"estimator": Param(str, ESTIMATORS), "m": Param(float, low=0),
                  "info_precision": Param(str, PRECISIONS)}
-#: the parameters of every classifier that the engine sets, never a config
-ENGINE_PARAMS = ("missing", "cardinalities", "n_classes")
+#: the parameters the engine sets from the fold's data (a task's key holds the data instead)
+DATA_PARAMS = ("cardinalities", "n_classes")
+#: the parameters of every classifier that the engine sets, never a config: how a missing value is
+#: treated (from the preprocessing), then DATA_PARAMS
+ENGINE_PARAMS = ("missing", *DATA_PARAMS)

@@ -15,6 +15,13 @@ from tests.oracles.ait.ait import ref_ait, ref_threshold
 from tests.support.data import correlated_codes
 
 
+def local_structures(clf: AIT, X) -> dict:
+    """The local networks of the test rows of X that `clf.predict_proba` uses (§4.9.3): `parents`,
+    `threshold` and `pruned`."""
+    X, lo, hi = clf._validate_X(X, reset=False)
+    return clf._structures(clf._internal(X, lo, hi))
+
+
 def random_data(seed, n_train=60, n_test=20, n_attr=5, n_classes=3, p_missing=0.08, n_const=0, n_dup=0,
                 unseen=False):
     """Correlated discrete attributes (so that structures are not all ties), optionally with constant
@@ -101,7 +108,7 @@ STRUCT_CASES = [(seed, base, k, cs) for seed in (0, 1, 2) for base, k in (("TAN"
 def test_local_structures_vs_loop(seed, base, k, cs, precision):
     X, y, Xt, cards, nc = random_data(seed, n_attr=6, n_test=30)
     clf = AIT(base=base, k=k, cip_structure=cs, info_precision=precision, cardinalities=cards, n_classes=nc).fit(X, y)
-    st = clf.local_structures(Xt)
+    st = local_structures(clf, Xt)
     _, _, _, local = ref_ait(X, y, Xt, nc, cards, base=base, k=k, cip_structure=cs, info_precision=precision)
     for b, ref in enumerate(local):
         assert [_lists(net) for net in st["parents"][b]] == ref["parents"]
@@ -116,7 +123,7 @@ def test_local_kdb_gcc_order_many_attributes(seed, cs):
     (float32) — the per-pattern batching equals one std::sort per instance."""
     X, y, Xt, cards, nc = random_data(seed, n_train=40, n_test=8, n_attr=18, n_classes=2, n_const=3, n_dup=2)
     clf = AIT(base="KDB", k=2, cip_structure=cs, info_precision="float32", cardinalities=cards, n_classes=nc).fit(X, y)
-    st = clf.local_structures(Xt)
+    st = local_structures(clf, Xt)
     _, _, _, local = ref_ait(X, y, Xt, nc, cards, base="KDB", k=2, cip_structure=cs, info_precision="float32")
     for b, ref in enumerate(local):
         assert [_lists(net) for net in st["parents"][b]] == ref["parents"]
@@ -214,6 +221,6 @@ def test_info_and_attributes():
     before = dict(clf.info_)
     clf.predict_proba(Xt)
     assert clf.info_ == before  # predicting does not change the estimator
-    local = clf.local_structures(Xt)
+    local = local_structures(clf, Xt)
     assert local["threshold"].shape == (len(Xt),) and local["pruned"].shape[:2] == (len(Xt), nc)
     assert AIT(ait=False).fit(X, y).threshold_ == -math.inf

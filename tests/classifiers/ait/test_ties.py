@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers import AIT
+from tests.classifiers.ait.test_ait import local_structures
 from tests.oracles.ait.ait import ref_ait
 from tests.support.data import TIED_SEEDS as SEEDS
 from tests.support.data import tied_data
@@ -21,7 +22,7 @@ def test_ait(seed, base):
     clf = AIT(base=base, k=2, cardinalities=cards, n_classes=nc).fit(X, y)
     want, gpar, _, local = ref_ait(X, y, Xt, nc, cards, base=base, k=2)
     assert clf.parents_ == gpar
-    st = clf.local_structures(Xt)
+    st = local_structures(clf, Xt)
     for b, ref in enumerate(local):
         assert [[[int(p) for p in ps if p >= 0] for ps in net] for net in st["parents"][b]] == ref["parents"]
     np.testing.assert_allclose(clf.predict_proba(Xt), np.array(want), rtol=0, atol=1e-12)

@@ -142,7 +142,7 @@ def test_rc_matches_reference(cls, seed, missing, cover, rap):
     assert sum(map(len, gone)) >= 10  # the dependencies fire
     assert clf.parents_.tolist() == P
     np.testing.assert_allclose(clf.predict_proba(Xt), np.array(want), rtol=0, atol=1e-12)
-    assert clf.test_info(Xt) == {"elimination": pytest.approx(sum(map(len, gone)) / (6 * len(gone)), abs=1e-15)}
+    assert clf.prediction_info(Xt) == {"elimination": pytest.approx(sum(map(len, gone)) / (6 * len(gone)), abs=1e-15)}
 
 
 def test_rc_mestimate_and_large_support():
@@ -157,7 +157,7 @@ def test_rc_mestimate_and_large_support():
                                AODE(cardinalities=cards, n_classes=nc).fit(X, y).predict_proba(Xt), rtol=0, atol=1e-12)
     np.testing.assert_allclose(SPRC(**big).fit(X, y).predict_proba(Xt),
                                SP(cardinalities=cards, n_classes=nc).fit(X, y).predict_proba(Xt), rtol=0, atol=1e-12)
-    assert RC(**big).fit(X, y).test_info(Xt) == {"elimination": 0.0}
+    assert RC(**big).fit(X, y).prediction_info(Xt) == {"elimination": 0.0}
 
 
 def test_sprc_restricts_lhs_to_sp_parents():
@@ -263,7 +263,7 @@ def test_parameters_and_sklearn_rules():
     clf = SPRC(cardinalities=cards, n_classes=nc, rc_min_support=3).fit(X, y)
     before = {k: v for k, v in vars(clf).items()}
     clf.predict_proba(Xt)
-    clf.test_info(Xt)
+    clf.prediction_info(Xt)
     assert vars(clf).keys() == before.keys() and all(vars(clf)[k] is before[k] for k in before)
     assert set(clf.get_params()) >= {"rc_min_support", "rc_canonical_cover", "rc_remove_as_parent",
                                      "info_precision", "min_freq"}

@@ -59,7 +59,7 @@ def test_matches_reference(seed, est, missing, kind):
     assert [set(np.flatnonzero(d).tolist()) for d in deleted] == gone
     assert sum(map(len, gone)) >= 5  # the rules fire
     np.testing.assert_allclose(clf.predict_proba(Xt), np.array(want), rtol=0, atol=1e-12)
-    el = clf.test_info(Xt)["elimination"]
+    el = clf.prediction_info(Xt)["elimination"]
     assert el == pytest.approx(np.mean([len(g) / X.shape[1] for g in gone]), abs=1e-15)
 
 
@@ -105,7 +105,7 @@ def test_tie_rule_by_hand():
     kw: dict[str, Any] = {"estimator": "laplace", "cardinalities": [2, 2, 2, 2], "n_classes": 2}
     clf = SR(sr_min_freq=3, **kw).fit(HAND_X, HAND_Y)
     assert clf.deleted_attributes(HAND_T).tolist() == [[False, True, False, True]]
-    assert clf.test_info(HAND_T) == {"elimination": 0.5}
+    assert clf.prediction_info(HAND_T) == {"elimination": 0.5}
     # AODE over a0 and a2 with Laplace (N = 8, |Y| = 2, binary attributes):
     # parent a0=0 (rows 0–3; y=0: rows 0, 2; y=1: rows 1, 3): P̂(y, a0) = 3/12 for both classes,
     #   P̂(a2=0 | y, a0=0) = (1+1)/(2+2) = 1/2 for both;
@@ -183,7 +183,7 @@ def test_defaults_and_prediction_leaves_state():
     clf = SR(sr_min_freq=4, cardinalities=cards, n_classes=nc).fit(X, y)
     before = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in vars(clf).items()}
     clf.predict_proba(Xt)
-    clf.test_info(Xt)
+    clf.prediction_info(Xt)
     assert vars(clf).keys() == before.keys()
     for k, v in vars(clf).items():
         assert (np.array_equal(v, before[k]) if isinstance(v, np.ndarray) else v is before[k]), k

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 import bncbench.classifiers.ban.ban as ban_module
-import bncbench.classifiers.ban.x2_test as x2_module
+import bncbench.classifiers.ban.x2_independence as x2_module
 from bncbench.classifiers.ban.ban import BAN
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
-from bncbench.classifiers.ban.x2_test import X2Outcome, X2Test
+from bncbench.classifiers.ban.x2_independence import X2Outcome, X2Test
 from tests.oracles.ban.x2_numpy import NumpyX2Test
 from tests.support.data import correlated_codes
 
@@ -241,7 +241,7 @@ def test_fits_equal_the_reference_on_bundled_data(name, mirror, monkeypatch):
 
     exp = load("configs/kban.yaml")
     spec = next(d for d in exp.datasets if d.name == name)
-    p = preprocessed_fold(spec, exp.preprocess, exp.cv.scheme, exp.cv.folds, 0, 0, exp.cv.seed)
+    p = preprocessed_fold(spec, exp.preprocess, exp.cv, 0, 0)
     e = p.encoded
     clf = assert_same_fit(monkeypatch, e.X_train, p.dataset.y[p.train], cardinalities=e.cardinalities,
                           n_classes=len(p.dataset.classes))

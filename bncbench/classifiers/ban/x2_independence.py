@@ -16,15 +16,7 @@ from bncbench.classifiers.kernels.ties import tie_value
 _LOG_P_DIRECT = 1e-250  # below this p, ln p comes from the continued fraction (no underflow)
 
 
-def log_chi2_sf(x2: float, df: float) -> float:
-    """ln P(χ²_df ≥ x2) for real df > 0, without underflow (§4.7)."""
-    if x2 <= 0.0:
-        return 0.0
-    a, x = 0.5 * df, 0.5 * x2
-    return _log_sf(a, x, gammaincc(a, x))
-
-
-def _log_sf(a: float, x: float, q: float) -> float:
+def log_gamma_sf(a: float, x: float, q: float) -> float:
     """ln Q(a, x) given q = Q(a, x) (scipy's value): from the lower tail near 1, the continued
     fraction below `_LOG_P_DIRECT`."""
     if q > 0.5:  # near 1: from the lower tail, so that ln p keeps its digits
@@ -209,7 +201,7 @@ class X2Test:
             informative = active > 0 and n_inf >= self.min_rows_per_df * df * (1.0 - 1e-12)
             if informative and x2 > 0.0:
                 q = gammaincc(0.5 * df, 0.5 * x2)
-                log_p = _log_sf(0.5 * df, 0.5 * x2, q)
+                log_p = log_gamma_sf(0.5 * df, 0.5 * x2, q)
             else:
                 q = 1.0
                 log_p = 0.0
