@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,14 +43,16 @@ def forget() -> None:
         cached.cache_clear()
 
 
-@pytest.fixture
-def refactored(monkeypatch, tmp_path):
-    """A store of 4 tasks (NB, TAN × 2 folds) run by this code, then this code "refactored":
-    engine/units.py hashes differently from now on. Returns (results folder, write_record), where
-    write_record(previous, current) ships a record whose sides are this code's digests as edited."""
+def store_then_refactor(monkeypatch, tmp_path: Path, text: str = CONFIG, *,
+                        before_refactor: Callable[[], None] = lambda: None) -> tuple[Path, Callable[..., None]]:
+    """A store run by this code from config `text`, then (after `before_refactor`) this code
+    "refactored": engine/units.py hashes differently from now on. Returns (results folder,
+    write_record), where write_record(previous, current) ships a record whose two sides are this
+    code's digests (bncbench modules) as those functions edit them."""
     forget()
     res = tmp_path / "res"
-    assert runner.run(config.parse(CONFIG), str(res), quiet=True, log=lambda *a: None)["run"] == 4
+    assert runner.run(config.parse(text), str(res), quiet=True, log=lambda *a: None)["failed"] == 0
+    before_refactor()
     real = fingerprint._module_digest
     digests = {m: [real(m)[0], sorted(real(m)[1])] for m in modules()}
 
@@ -71,7 +74,13 @@ def refactored(monkeypatch, tmp_path):
         monkeypatch.setattr(lineage, "RECORD", path)
         forget()
 
-    yield res, write_record
+    return res, write_record
+
+
+@pytest.fixture
+def refactored(monkeypatch, tmp_path):
+    """`store_then_refactor` of CONFIG (4 tasks: NB, TAN × 2 folds)."""
+    yield store_then_refactor(monkeypatch, tmp_path)
     monkeypatch.undo()
     forget()
 
@@ -159,6 +168,45 @@ def test_fresh_carries_nothing_over(refactored):
     stats = runner.run(config.parse(CONFIG), str(res), fresh=True, log=lines.append)
     assert (stats["run"], stats["skipped"]) == (4, 0)
     assert not [x for x in lines if "carried over" in x]
+
+
+PLUGIN = """from bncbench.classifiers.nb.nb import NB
+
+VERSION = {version}
+
+
+class Chain(NB):
+    pass
+"""
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_a_plugin_is_carried_over_while_its_own_code_is_the_same(monkeypatch, tmp_path, edited):
+    """A researcher's classifier is fingerprinted as it is now, the bncbench modules it imports as
+    recorded: its tasks are carried over unless its own module changed since they were stored."""
+    plugin = tmp_path / "lineage_plugin.py"
+    plugin.write_text(PLUGIN.format(version=1))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "lineage_plugin", raising=False)
+
+    def edit(edited: bool) -> None:
+        if edited:
+            plugin.write_text(PLUGIN.format(version=2))
+            fingerprint._module_digest.cache_clear()  # its digest as of version 1
+
+    text = CONFIG.replace("[NB, TAN]", "[NB, {name: 'lineage_plugin:Chain', label: Chain}]")
+    try:
+        res, write_record = store_then_refactor(monkeypatch, tmp_path, text, before_refactor=lambda: edit(edited))
+        write_record()
+        lines: list[str] = []
+        stats = runner.run(config.parse(text), str(res), log=lines.append)
+    finally:
+        monkeypatch.undo()
+        forget()
+    assert (stats["run"], stats["skipped"]) == ((2, 2) if edited else (0, 4))
+    assert f"{2 if edited else 4} tasks carried over from the previous version's code (bncbench at commit " \
+           f"0000000)" in lines
+    assert sorted(r[0] for r in stored(res).values()) == ["Chain"] * (4 if edited else 2) + ["NB"] * 2
 
 
 def test_shipped_record_reads_like_this_code():
