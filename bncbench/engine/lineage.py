@@ -1,9 +1,4 @@
-"""Code lineage: the fingerprint inputs of the code before the last pure refactor, so that the tasks
-it stored are carried over, not computed again (docs/architecture.md: Code lineage).
-
-`python -m bncbench.engine.lineage record REV` (make lineage REV=...) writes the record, lineage.json:
-every bncbench module of commit REV and of this checkout, as [code hash, bncbench imports, sha256
-of the source], each side computed by its own tree's engine/fingerprint.py."""
+"""Code lineage: stored tasks of the code before a pure refactor, carried over (docs/architecture.md: Code lineage)."""
 
 from __future__ import annotations
 
@@ -19,6 +14,9 @@ from pathlib import Path
 
 from bncbench.engine.fingerprint import PIPELINE_MODULES, closure, combined
 
+# the record, written by `python -m bncbench.engine.lineage record REV` (make lineage REV=...): every bncbench
+# module of commit REV ("previous") and of this checkout ("current") as [code hash, bncbench imports, sha256 of
+# the source], each side computed by its own tree's engine/fingerprint.py
 RECORD = Path(__file__).with_name("lineage.json")
 
 # run by a tree's own Python code (PYTHONPATH = the tree): its modules as its fingerprint.py digests them
