@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 JOBS ?= $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
 # Data: bncbench itself searches BNCBENCH_MIRROR, else ../shared/uci beside this checkout (docs/cli.md: Data and cache folders).
 
-.PHONY: run test test-boundscheck lint mutants bench stan70 ait36 aode22 kban clean
+.PHONY: run test test-boundscheck lint lineage mutants bench stan70 ait36 aode22 kban clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ test-boundscheck: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(PY) -m ruff check bncbench tests
 	$(PY) -m mypy
+
+# The code lineage record after a pure refactor (docs/architecture.md: Code lineage): the fingerprint
+# inputs of commit REV, the last one before the refactor, and of this checkout. make lineage REV=70ae138
+lineage: $(VENV)/.installed
+	$(PY) -m bncbench.engine.lineage record $(REV)
 
 # The mutation check (docs/testing.md): each deliberate bug of tools/mutants.yaml applied to a
 # temporary copy, the fast suite run there without the mirror. make mutants MUTANTS="--only ID --area-only"

@@ -10,6 +10,7 @@ import importlib.util
 import inspect
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from bncbench.errors import UserError
@@ -177,18 +178,29 @@ def _module_digest(name: str) -> tuple[str, frozenset[str]]:
     return digest, frozenset(_imports(raw, name, path.name == "__init__.py"))
 
 
-def closure(roots: list[str]) -> dict[str, str]:
-    """{module: code hash} for the import closure of `roots` (only bncbench modules are followed)."""
+def closure(roots: list[str], recorded: Mapping[str, Sequence] | None = None) -> dict[str, str]:
+    """{module: code hash} for the import closure of `roots` (only bncbench modules are followed).
+    With `recorded` ({module: [code hash, imports, ...]}, a code lineage: engine/lineage.py), each
+    bncbench module takes its recorded entry (KeyError for one it lacks), any other its digest."""
     out: dict[str, str] = {}
     todo = list(roots)
     while todo:
         name = todo.pop()
         if name in out:
             continue
-        digest, deps = _module_digest(name)
+        if recorded is not None and name.split(".")[0] == "bncbench":
+            digest, deps = recorded[name][0], recorded[name][1]
+        else:
+            digest, deps = _module_digest(name)
         out[name] = digest
         todo.extend(d for d in deps if d not in out)
     return out
+
+
+def combined(cls: type, modules: dict[str, str]) -> str:
+    """The code fingerprint of classifier class `cls` from the code hashes of its `closure`."""
+    text = "\n".join(f"{m} {h}" for m, h in sorted(modules.items()))
+    return hashlib.sha256(f"{cls.__module__}.{cls.__qualname__}\n{text}".encode()).hexdigest()
 
 
 @functools.cache
@@ -196,8 +208,7 @@ def code_fingerprint(cls: type) -> str:
     """Hash of the code that computes a task of classifier class `cls` (see the module docstring)."""
     modules = closure([cls.__module__, *PIPELINE_MODULES])
     _save_digests()
-    text = "\n".join(f"{m} {h}" for m, h in sorted(modules.items()))
-    return hashlib.sha256(f"{cls.__module__}.{cls.__qualname__}\n{text}".encode()).hexdigest()
+    return combined(cls, modules)
 
 
 @functools.cache

@@ -27,6 +27,7 @@ from bncbench.engine.entries import entry_of
 from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
 from bncbench.engine.failures import Failures, TaskFailure, caught, checked
 from bncbench.engine.fingerprint import code_fingerprint
+from bncbench.engine.lineage import legacy_fingerprint, lineage_name
 from bncbench.engine.memory import check_plan
 from bncbench.engine.output import TaskOutput
 from bncbench.engine.progress import Progress, UnitSize, probe_first
@@ -39,12 +40,14 @@ if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses con
     from bncbench.preprocess.encode import PreprocessSettings
 
 
-def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec) -> str:
-    """Hash of everything that defines a task (docs/architecture.md)."""
+def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec,
+             code: str | None = None) -> str:
+    """Hash of everything that defines a task (docs/architecture.md); `code`: another code
+    fingerprint than the class's (a legacy key: engine/lineage.py)."""
     entry = entry_of(clf)
     classifier = {"name": clf.name, "label": clf.label, **entry.identity(clf)}
     ident = {
-        "code": code_fingerprint(entry.code),  # type: ignore[arg-type]  # mypy: a class is Hashable
+        "code": code or code_fingerprint(entry.code),  # type: ignore[arg-type]  # mypy: a class is Hashable
         # the files' contents, not where they were found: the same config run from another folder
         # (or a user's file moved) is the same task
         "dataset": {"name": spec.name, "class": spec.class_column,
@@ -337,6 +340,14 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
         store.set_meta("sections", exp.to_json())  # what readers use of the config (results.Results.experiment)
         store.set_meta("provenance", provenance(exp, datasets))
         stored = store.done_keys()
+        if stored and not fresh:  # tasks the previous version's code stored under its keys (engine/lineage.py)
+            legacy = {k: task_key(datasets[u.dataset.name], u.dataset, exp, u.run, u.fold, c, code=code)
+                      for u in units for c, k in zip(u.classifiers, u.keys)
+                      if k not in stored and (code := legacy_fingerprint(entry_of(c).code))}  # type: ignore[arg-type]
+            carried = store.rekey({k: old for k, old in legacy.items() if old in stored})
+            stored |= carried
+            if carried and not quiet:
+                log(f"{len(carried)} tasks carried over from the previous version's code ({lineage_name()})")
         planned = {k for u in units for k in u.keys}
         replaced = len(stored & planned) if fresh else 0
         done = stored - planned if fresh else stored

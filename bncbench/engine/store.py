@@ -524,6 +524,24 @@ class Store:
                 n += 1
         return n
 
+    @_guarded("write")
+    def rekey(self, keys: dict[str, str]) -> set[str]:
+        """Store each task of `keys` ({new key: stored key}) under its new key, its checksum made
+        for it, in one transaction (a code lineage's carried-over tasks: engine/lineage.py); the
+        new keys of those moved (a stored task that fails its checksum is left where it is)."""
+        moved = set()
+        with self.db:
+            for new, old in keys.items():
+                row = self.db.execute(f"SELECT {', '.join(CHECKED)}, checksum FROM tasks WHERE key = ?",
+                                      (old,)).fetchone()
+                if row is None or (row[-1] is not None and task_checksum(row[:-1]) != row[-1]):
+                    continue
+                checksum = None if row[-1] is None else task_checksum((new, *row[1:-1]))
+                self.db.execute("DELETE FROM tasks WHERE key = ?", (new,))
+                self.db.execute("UPDATE tasks SET key = ?, checksum = ? WHERE key = ?", (new, checksum, old))
+                moved.add(new)
+        return moved
+
     @_guarded("read")
     def rows(self) -> list[tuple[str, str, str, int, int, float, float, str]]:
         """(key, dataset, label, run, fold, train_time, test_time, finished) of every stored task."""
