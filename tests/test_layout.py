@@ -1,9 +1,10 @@
 """The package layout (docs/architecture.md): no import cycle among bncbench modules, the public
 imports, and one folder per concern.
 
-The import graph is read from the source with `ast`, so it counts every import statement,
-including those inside functions (which only run when the function does), except imports under
-``if TYPE_CHECKING:`` (they never run).
+The import graph is read from the source with `ast`, so it counts every import statement:
+those inside functions (which only run when the function does) and those under
+``if TYPE_CHECKING:`` (they never run, but they are still a dependency of the module's meaning:
+a type named from a higher layer couples the two layers as much as a call does).
 """
 
 from __future__ import annotations
@@ -37,22 +38,9 @@ def _module_files() -> dict[str, Path]:
     return out
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
-        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _import_statements(tree: ast.AST):
-    """Every Import / ImportFrom node, at any depth, except under `if TYPE_CHECKING:`."""
-    todo = [tree]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            todo.extend(node.orelse)
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
-        todo.extend(ast.iter_child_nodes(node))
+    """Every Import / ImportFrom node, at any depth (inside functions and under `if TYPE_CHECKING:` too)."""
+    return (node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)))
 
 
 def _imports_of(module: str, path: Path, modules: set[str]) -> list[tuple[str, int]]:
@@ -142,13 +130,13 @@ def test_no_import_cycle():
 
 def test_graph_sees_function_level_and_relative_imports(tmp_path):
     """The scan is not vacuous: known edges are present, including imports inside functions
-    (`bncbench run` imports the config lazily), and TYPE_CHECKING imports are left out."""
+    (`bncbench run` imports the config lazily), and imports under TYPE_CHECKING."""
     graph, _ = import_graph()
     assert "bncbench.classifiers" in graph["bncbench.config"]              # module level, package
     assert "bncbench.classifiers.kernels.params" in graph["bncbench.config"]       # module level, module
     assert "bncbench.config" in graph["bncbench.cli.run"]                  # inside run()
     assert "bncbench.results" in graph["bncbench.cli.report"]              # inside a command
-    assert "bncbench.config" not in graph["bncbench.engine.units"]         # under TYPE_CHECKING only
+    assert "bncbench.experiment" in graph["bncbench.engine.units"]         # under TYPE_CHECKING only
 
     # resolution of relative imports and of `from package import name`, on synthetic modules
     src = tmp_path / "mod.py"
@@ -158,9 +146,9 @@ def test_graph_sees_function_level_and_relative_imports(tmp_path):
     mods = {"bncbench.config", "bncbench.evaluate.metrics", "bncbench.data.catalog", "bncbench.cli",
             "bncbench.engine.units"}
     assert {t for t, _ in _imports_of("bncbench.mod", src, mods)} == \
-        {"bncbench.config", "bncbench.evaluate.metrics", "bncbench.evaluate", "bncbench.data.catalog"}
+        {"bncbench.config", "bncbench.evaluate.metrics", "bncbench.evaluate", "bncbench.data.catalog", "bncbench.cli"}
     assert {t for t, _ in _imports_of("bncbench.engine.mod", src, mods)} == \
-        {"bncbench.engine", "bncbench.engine.evaluate", "bncbench.x", "bncbench.data.catalog"}
+        {"bncbench.engine", "bncbench.engine.evaluate", "bncbench.x", "bncbench.data.catalog", "bncbench.cli"}
     init = tmp_path / "__init__.py"  # in a package's __init__, "." is the package itself
     init.write_text("from . import units\nfrom .. import config\n")
     assert {t for t, _ in _imports_of("bncbench.engine", init, mods)} == {"bncbench.engine.units", "bncbench.config"}
@@ -204,6 +192,47 @@ def test_every_bncbench_import_resolves():
                 if f"{node.module}.{a.name}" not in names and not hasattr(mod, a.name):
                     missing.append(f"{path.relative_to(PKG.parent)}:{node.lineno}: {node.module} has no {a.name}")
     assert not missing, "imports that do not resolve:\n  " + "\n  ".join(missing)
+
+
+# -- the read side's layers (issue 37) --------------------------------------------------------
+#: {part: parts it must never import, at any depth, TYPE_CHECKING included}: evaluate/ takes values
+#: in and gives values out; the YAML parser builds an experiment without the engine that runs it
+NEVER: dict[str, set[str]] = {
+    "evaluate": {"results", "engine", "cli", "config"},
+    "config": {"engine"},
+}
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of the graph that NEVER forbids."""
+    return [f"{a} imports {b}" for a, targets in sorted(graph.items()) for b in sorted(targets)
+            if part_of(b) in NEVER.get(part_of(a), set())]
+
+
+def test_evaluate_and_config_stay_below_what_runs_and_reads():
+    graph, lines = import_graph()
+    bad = layer_violations(graph)
+    assert not bad, "imports across a layer (tests/test_layout.py NEVER):\n  " + "\n  ".join(bad)
+
+
+def test_layer_check_catches_a_type_checking_import(tmp_path):
+    """Negative check: an import under TYPE_CHECKING from evaluate/ into results is reported."""
+    src = tmp_path / "mod.py"
+    src.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bncbench.results import Results\n")
+    graph = {"bncbench.evaluate.mod": {t for t, _ in _imports_of("bncbench.evaluate.mod", src, {"bncbench.results"})},
+             "bncbench.config": {"bncbench.engine.baseline"}}
+    assert layer_violations(graph) == ["bncbench.config imports bncbench.engine.baseline",
+                                       "bncbench.evaluate.mod imports bncbench.results"]
+
+
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_over_600_lines():
+    """A module past 600 lines does more than one job (docs/architecture.md): split it by concern."""
+    long = {str(p.relative_to(PKG.parent)): n for p in _module_files().values()
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
 
 
 # -- public imports -----------------------------------------------------------------------
