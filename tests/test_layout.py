@@ -303,7 +303,7 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"bncbench", "experiment", "data", "preprocess", "classifiers", "classifiers.base",
                "classifiers.kernels", "evaluate", "errors", "utils"},
     "strict_yaml": {"errors"},               # a config's YAML text, read strictly
-    "config": {"experiment", "strict_yaml", "data", "preprocess", "classifiers", "classifiers.kernels", "evaluate",
+    "config": {"experiment", "strict_yaml", "data", "preprocess", "classifiers", "classifiers.base", "classifiers.kernels", "evaluate",
                "engine", "errors", "utils"},
     "results": {"config", "experiment", "engine", "evaluate", "data", "errors", "utils"},
     "cli": {"bncbench", "config", "experiment", "data", "preprocess", "classifiers", "evaluate", "engine", "errors",
