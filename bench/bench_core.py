@@ -17,7 +17,8 @@ import numpy as np
 from bncbench.data import catalog
 from bncbench.classifiers import AODE, KDB, NB, STAN, TAN
 from bncbench.preprocess.folds import petal_folds
-from bncbench.preprocess.encode import PreprocessSettings, encode_fold, fit_cuts
+from bncbench.preprocess.encode import encode_fold, fit_cuts
+from bncbench.preprocess.settings import PreprocessSettings
 
 
 def peak_rss_mb() -> float:

@@ -18,9 +18,9 @@ from bncbench.data import catalog
 from bncbench.data.userdata import DEFAULT_ENCODING, ReadOptions, file_format
 from bncbench.errors import UserError
 from bncbench.experiment import EXECUTORS, ClassifierSpec, CVSpec, DatasetSpec, Experiment, WdlSettings
-from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.features import BASELINE_OPTIONS
 from bncbench.preprocess.folds import SCHEMES
+from bncbench.preprocess.settings import PreprocessSettings
 from bncbench.strict_yaml import KeyLines, read_yaml
 from bncbench.utils.names import folder_name_problem
 from bncbench.utils.suggest import did_you_mean

@@ -13,7 +13,7 @@ from bncbench.classifiers import REGISTRY
 from bncbench.data import catalog
 from bncbench.data.userdata import DEFAULT_ENCODING, ReadOptions
 from bncbench.errors import UserError
-from bncbench.preprocess.encode import PreprocessSettings
+from bncbench.preprocess.settings import PreprocessSettings
 from bncbench.utils.suggest import did_you_mean
 
 #: the executors an experiment may run on (engine/executors.py)
@@ -50,8 +50,8 @@ class ClassifierSpec:
     name: str
     label: str
     params: dict[str, Any]
-    # the class `name` stands for (None for a plug-in's or a baseline's entry read back by
-    # Experiment.from_json): a BayesNetClassifier, or a scikit-learn classifier (a baseline)
+    # the class `name` stands for (None for an entry read back by Experiment.from_json: a reader of
+    # results imports no classifier): a BayesNetClassifier, or a scikit-learn classifier (a baseline)
     cls: type[Any] | None = field(default=None, compare=False, repr=False)
 
     def ident(self) -> dict:
@@ -59,10 +59,12 @@ class ClassifierSpec:
 
     @property
     def estimator_class(self) -> type[Any]:
-        """`cls`, the scikit-learn estimator the entry names: always set in a parsed config."""
-        if self.cls is None:
+        """`cls`, the scikit-learn estimator the entry names: always set in a parsed config; for an
+        entry read back, the built-in its name is (imported now)."""
+        cls = self.cls if self.cls is not None else REGISTRY.get(self.name)
+        if cls is None:
             raise RuntimeError(f"classifier {self.name!r} has no class (a plug-in's entry read back from results)")
-        return self.cls
+        return cls
 
 
 @dataclass
@@ -171,7 +173,7 @@ class Experiment:
 
     @classmethod
     def from_json(cls, d: dict[str, Any], source: str = "") -> Experiment:
-        """The Experiment of `to_json`'s output; a classifier's `cls` is the built-in its name is (else None)."""
+        """The Experiment of `to_json`'s output (no classifier's `cls`: reading results imports no classifier)."""
         def dataset(x: dict) -> DatasetSpec:
             r = x["read"]
             read = ReadOptions(None if r["missing_values"] is None else tuple(r["missing_values"]), tuple(r["nominal"]),
@@ -181,8 +183,7 @@ class Experiment:
         figures = {name: {k: [tuple(p) for p in v] if k == "pairs" else v for k, v in fig.items()}
                    for name, fig in d["figures"].items()}
         return cls(name=d["name"], description=d["description"], datasets=[dataset(x) for x in d["datasets"]],
-                   classifiers=[ClassifierSpec(c["name"], c["label"], c["params"], REGISTRY.get(c["name"]))
-                                for c in d["classifiers"]],
+                   classifiers=[ClassifierSpec(c["name"], c["label"], c["params"]) for c in d["classifiers"]],
                    preprocess=PreprocessSettings(**d["preprocess"]), cv=CVSpec(**d["cv"]), wdl=WdlSettings(**d["wdl"]),
                    source=source, shared=d["shared"], executor=d["executor"], config_datasets=d["config_datasets"],
                    config_labels=d["config_labels"], figures=figures)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from bncbench.classifiers import REGISTRY, docstrings
 from bncbench.data import catalog, describe
 from bncbench.engine.store import DB_NAME, Store, store_path
 from bncbench.errors import UserError
@@ -272,8 +272,8 @@ class Results:
 
         out = {}
         for c in self.experiment.classifiers:
-            if c.label in labels and c.cls is not None:
-                flag = reconstruction_flag(c.cls.__doc__, getattr(sys.modules.get(c.cls.__module__), "__doc__", None))
+            if c.label in labels and c.name in REGISTRY:
+                flag = reconstruction_flag(*docstrings(c.name))
                 if flag:
                     out[c.label] = flag
         return out

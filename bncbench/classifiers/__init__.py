@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 #: the classifiers, registered once: class name → module (below this package)
@@ -57,6 +60,34 @@ class _Registry(Mapping):
 
     def __repr__(self) -> str:
         return f"REGISTRY({', '.join(_WHERE)})"
+
+
+def docstrings(name: str) -> tuple[str | None, str | None]:
+    """(class docstring, module docstring) of the built-in classifier `name` as `__doc__` holds
+    them, read from its source without importing it (a reader of results flags a classifier
+    without scikit-learn)."""
+    spec = importlib.util.find_spec(f"{__name__}.{_WHERE[name]}")
+    tree = ast.parse(Path(spec.origin if spec is not None and spec.origin else "").read_text(encoding="utf-8"))
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
+    doc = ast.get_docstring(cls, clean=False) if cls is not None else None
+    if cls is not None and doc is None:  # `__doc__ = """...""" + _PARAMS_DOC` (aode/wrappers.py)
+        doc = next((_text(n.value, tree) for n in cls.body if isinstance(n, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "__doc__" for t in n.targets)), None)
+    return doc, ast.get_docstring(tree, clean=False)
+
+
+def _text(node: ast.expr, module: ast.Module) -> str | None:
+    """The string an expression of string constants, `+` and module-level names of such strings is."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _text(node.left, module), _text(node.right, module)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.Name):
+        value = next((n.value for n in module.body if isinstance(n, ast.Assign)
+                      and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)), None)
+        return None if value is None else _text(value, module)
+    return None
 
 
 #: the classifiers a config names by their class name

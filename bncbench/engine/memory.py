@@ -13,8 +13,8 @@ from bncbench.data.dataset import Dataset
 from bncbench.engine.entries import entry_of
 from bncbench.engine.units import fold_independent
 from bncbench.errors import UserError
-from bncbench.preprocess.encode import PreprocessSettings
 from bncbench.preprocess.folds import FOLD_SCHEMES
+from bncbench.preprocess.settings import PreprocessSettings
 from bncbench.utils import memory
 
 if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs

@@ -37,7 +37,7 @@ from bncbench.errors import DataUnavailable, StoreError, UserError
 
 if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs
     from bncbench.experiment import ClassifierSpec, CVSpec, DatasetSpec, Experiment
-    from bncbench.preprocess.encode import PreprocessSettings
+    from bncbench.preprocess.settings import PreprocessSettings
 
 
 def task_key(ds: Dataset, spec: DatasetSpec, exp: Experiment, run: int, fold: int, clf: ClassifierSpec,

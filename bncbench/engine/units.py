@@ -17,8 +17,9 @@ from bncbench.classifiers.kernels.params import DATA_PARAMS, ENGINE_PARAMS
 from bncbench.data import catalog, userdata
 from bncbench.data.dataset import Dataset
 from bncbench.engine.output import TaskOutput
-from bncbench.preprocess.encode import Encoded, PreprocessSettings, encode_fold, encode_rows, fit_cuts
+from bncbench.preprocess.encode import Encoded, encode_fold, encode_rows, fit_cuts
 from bncbench.preprocess.folds import FOLD_SCHEMES, split
+from bncbench.preprocess.settings import PreprocessSettings
 
 if TYPE_CHECKING:  # type-only: the engine runs a validated experiment
     from bncbench.experiment import ClassifierSpec, CVSpec, DatasetSpec

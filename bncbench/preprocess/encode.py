@@ -10,16 +10,7 @@ from bncbench.data.dataset import Dataset
 from bncbench.preprocess.equal_frequency import EqualFrequencyDiscretizer
 from bncbench.preprocess.imputer import MissingImputer
 from bncbench.preprocess.mdl import MDLDiscretizer
-
-
-@dataclass(frozen=True)
-class PreprocessSettings:
-    missing: str = "distinct"          # distinct | impute | skip
-    discretizer: str = "eqfreq"        # eqfreq | mdl
-    bins: int = 5
-    eqfreq_method: str = "petal"       # petal | weka | quantile (a user's own file: config.USER_EQFREQ_METHOD)
-    mdl_method: str = "weka"           # weka | petal
-    scope: str = "fold"                # fold | global
+from bncbench.preprocess.settings import PreprocessSettings
 
 
 def dataset_matrix(ds: Dataset) -> np.ndarray:

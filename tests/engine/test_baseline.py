@@ -111,8 +111,8 @@ def test_categorical_nb_has_the_laplace_terms_of_nb(dataset, isolated_cache):
     from bncbench.classifiers import NB
     from bncbench.engine.units import preprocessed_fold
     from bncbench.experiment import CVSpec, DatasetSpec
-    from bncbench.preprocess.encode import PreprocessSettings
     from bncbench.preprocess.features import encode_codes
+    from bncbench.preprocess.settings import PreprocessSettings
 
     p = preprocessed_fold(DatasetSpec(dataset), PreprocessSettings(), CVSpec("stratified", 3, seed=2), 0, 1)
     enc, y, C = p.encoded, p.dataset.y[p.train], p.dataset.n_classes
