@@ -1,4 +1,5 @@
-"""Reading a results store: one handle (`open`) for the config sections, summaries, tasks and predictions."""
+"""Reading a results store: one handle (`open`) for the config sections, summaries, per-fold values,
+tasks and predictions; the statistics over them are the report layer's (bncbench/reporting/)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import json
 import math
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,97 +20,19 @@ from bncbench.errors import UserError
 from bncbench.evaluate.coverage import NOT_AVAILABLE, NOT_FINISHED, NOT_RUN, Coverage
 from bncbench.evaluate.metrics import (
     INSTANCE_METRICS,
-    LOWER_IS_BETTER,
     METRICS,
     REPEATED_RUN_METRICS,
     FoldResult,
     aggregate,
     summarize,
 )
+from bncbench.evaluate.values import FoldValues, Summary
 from bncbench.utils.files import atomic_path
 from bncbench.utils.names import case_clash, file_name
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.config import Experiment
-    from bncbench.evaluate.bayes import Comparison as BayesComparison
-    from bncbench.evaluate.compare import Comparison
-    from bncbench.evaluate.ranks import RankTest
-
-
-@dataclass
-class Summary:
-    """One metric over the cells of a store: {(data set, label): (mean, sd)} in layout order."""
-
-    metric: str
-    datasets: list[str]
-    labels: list[str]
-    values: dict[tuple[str, str], tuple[float, float]]
-    planned: int = 0                      # tasks of the shown cells in their latest plan
-    finished: int = 0                     # of those, tasks finished
-    damaged: int = 0                      # of the unfinished, tasks stored but failing their checksum
-    incomplete: dict[str, list[str]] = field(default_factory=dict)  # data set -> labels not finished
-    not_run: list[tuple[str, str]] = field(default_factory=list)    # cells no config run here planned
-    single_run: list[tuple[str, str]] = field(default_factory=list)  # cells a repeated-run metric skipped
-    configs: list[str] = field(default_factory=list)  # one config name per protocol the cells come from
-    no_value: list[tuple[str, str]] = field(default_factory=list)   # finished cells the metric has no value for
-    coverage: Coverage = field(default_factory=Coverage)  # the data sets shown of those planned, why others are not
-
-    def with_metric(self) -> list[str]:
-        """The labels the metric applies to: all but those whose finished cells all lack a value
-        (e.g. `selected` of a classifier that selects nothing); a label with nothing finished stays."""
-        lacking = set(self.no_value)
-        return [lab for lab in self.labels
-                if not (any((d, lab) in lacking for d in self.datasets)
-                        and all((d, lab) in lacking or math.isnan(self.values[(d, lab)][0]) for d in self.datasets))]
-
-    def status_line(self) -> str | None:
-        """One line on what the table does not show as it should (None when all is well)."""
-        parts = []
-        if self.damaged:
-            parts.append(f"{self.damaged} stored task(s) fail their checksum and are not used (damaged: their cells "
-                         f"show n/a); `bncbench store check RESULTS` lists them, `bncbench store salvage RESULTS "
-                         f"--out NEW` keeps the rest")
-        if self.incomplete:
-            parts.append(f"incomplete: {self.finished} of {self.planned} tasks finished; unfinished cells show n/a "
-                         f"in {len(self.incomplete)} data set(s): {', '.join(self.incomplete)} "
-                         f"(run the config again to resume)")
-        if self.not_run:
-            more = ", ..." if len(self.not_run) > 5 else ""
-            cells = ", ".join(f"{d} × {lab}" for d, lab in self.not_run[:5]) + more
-            parts.append(f"{len(self.not_run)} cell(s) were never run in this folder (n/a): {cells}")
-        if self.single_run:
-            parts.append(f"{self.metric} needs repeated runs: n/a for {len(self.single_run)} cell(s) with one run")
-        if len(self.configs) > 1:
-            parts.append(f"the cells come from {len(self.configs)} configs with different preprocessing or folds "
-                         f"({', '.join(self.configs)}); filter with --datasets/--classifiers or use one results "
-                         f"folder per config")
-        return "; ".join(parts) or None
-
-
-@dataclass
-class FoldValues:
-    """One metric per fold of every (data set, label) cell, paired across labels by (run, fold):
-    the input of the per-data-set tests (corrected resampled t-test, Bayesian correlated t-test)."""
-
-    metric: str
-    scheme: str                                   # the cv scheme of the cells (stratified, petal, petal-bv)
-    datasets: list[str]                           # data sets where every label has every fold
-    labels: list[str]
-    values: dict[tuple[str, str], np.ndarray]     # per-fold values in (run, fold) order
-    runs: dict[str, int]                          # data set -> number of runs
-    n_train: dict[str, np.ndarray]                # data set -> training rows per fold
-    n_test: dict[str, np.ndarray]                 # data set -> test rows per fold
-    left_out: dict[str, str] = field(default_factory=dict)  # data set -> why it has no paired values
-
-    def test_train_ratio(self, dataset: str) -> float:
-        """n_test / n_train of the data set's folds (their means): Nadeau and Bengio's correction."""
-        return float(self.n_test[dataset].mean() / self.n_train[dataset].mean())
-
-    def test_fraction(self, dataset: str) -> float:
-        """n_test / (n_train + n_test): the correlation ρ of the Bayesian correlated t-test."""
-        n_te, n_tr = float(self.n_test[dataset].mean()), float(self.n_train[dataset].mean())
-        return n_te / (n_te + n_tr)
 
 
 def fold_metric(metric: str, f) -> float:
@@ -187,14 +109,6 @@ def data_files(datasets: list[str], own: dict | None = None) -> list[tuple[str, 
         else:
             files.append((d, describe.origin(d), ""))
     return files
-
-
-def _resolve(name: str) -> str | None:
-    """The catalog's name of a data set (an alias resolved), None when it is not in the catalog."""
-    try:
-        return catalog.resolve(name)
-    except UserError:
-        return None
 
 
 class Results:
@@ -377,67 +291,6 @@ class Results:
             out.values.update({(ds, lab): v for lab, v in vals.items()})
         return out
 
-    def bayes(self, a: str, b: str, metric: str = "zol", rope: float | None = None, datasets: list[str] | None = None,
-              samples: int | None = None, seed: int | None = None) -> BayesComparison:
-        """A against B by the Bayesian signed-rank test over the data sets' means and the correlated
-        t-test on each data set's paired folds, ρ = n_test / (n_train + n_test) (docs/statistics.md)."""
-        from bncbench.evaluate import bayes
-
-        if metric not in METRICS:
-            raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-        labels = self.summary(metric).labels
-        for option, label in (("--a", a), ("--b", b)):
-            if label not in labels:
-                raise UserError(f"{option}: no classifier {label!r} in the results{did_you_mean(label, labels)}; "
-                                f"available: {', '.join(labels)}")
-        fv = self.fold_values(metric, datasets, [a, b])  # refuses a metric with no value per fold first
-        width = bayes.rope_for(metric, rope)
-        s = self.summary(metric, datasets, [a, b])
-        folds = {ds: (fv.values[(ds, a)], fv.values[(ds, b)], fv.test_fraction(ds)) for ds in fv.datasets}
-        left = {ds: why for ds, why in fv.left_out.items()  # unfinished: in neither test
-                if ds in s.incomplete or (ds, a) in s.not_run or (ds, b) in s.not_run}
-        return bayes.compare(a, b, metric, LOWER_IS_BETTER[metric],
-                             {ds: (s.values[(ds, a)][0], s.values[(ds, b)][0]) for ds in s.datasets}, folds, width,
-                             bayes.SAMPLES if samples is None else samples, bayes.SEED if seed is None else seed,
-                             left_out=left, unpaired=fv.left_out)
-
-    def rank_test(self, metric: str = "zol", datasets: list[str] | None = None,
-                  classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
-        """The Friedman test and its post-hoc tests of the store, as `bncbench ranks` prints them (§6.8)."""
-        from bncbench.evaluate.ranks import compare_classifiers
-
-        s = self.summary(metric, datasets, classifiers)
-        try:
-            return compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
-        except ValueError as e:
-            raise UserError(f"ranks: {e}") from None
-
-    def comparison(self, table: str, metrics: list[str] | None, only: list[str] | None,
-                   mapping: dict[str, str], warn: Callable[[str], None] = lambda line: None) -> Comparison:
-        """`evaluate.compare.compare` of this store and a published table (`bncbench compare`, the
-        HTML report's comparison); `warn` gets a line per metric the store does not show in full."""
-        from bncbench.evaluate import compare as cmp
-
-        published = cmp.read_published(table)
-        first = (metrics or ["zol"])[0]
-        summary = self.summary(first, None, only)
-        plan = cmp.plan_columns(published, metrics, mapping, summary.labels, only)
-        ours = {}
-        for m in plan.metrics:
-            s = self.summary(m, None, only)
-            if s.status_line():
-                warn(f"warning ({m}): {s.status_line()}")
-            ours[m] = (s.datasets, s.labels, s.values)
-        c = cmp.compare(published, plan, ours, _resolve)
-        coverage = summary.coverage
-        c.coverage = coverage.line()
-        for name in c.missing_datasets:
-            own = name if name in coverage.datasets else _resolve(name)
-            c.missing_reasons[name] = coverage.missing.get(own or name, "not in the configs run here")
-        c.flags = self.classifier_flags([label for _, label, _ in plan.columns])
-        c.differences = self.differences(list(dict.fromkeys(r.dataset for r in c.rows)))
-        return c
-
     # -- tasks and predictions as DataFrames ---------------------------------------------------
     @cached_property
     def tasks(self) -> pd.DataFrame:
@@ -546,11 +399,6 @@ def open(location: str | Path) -> Results:
     return Results(location)
 
 
-def load(location: str | Path) -> Results:
-    """`open`: `.tasks` (DataFrame, one row per stored task) and `.predictions(dataset)`."""
-    return Results(location)
-
-
 def names_one_store(location: str | Path) -> bool:
     """Whether `location` names one experiment's store (its folder or .sqlite file, or no folder), not
     a folder of experiments."""
@@ -585,58 +433,3 @@ def open_all(location: str | Path) -> list[Results]:
             r.close()
         raise
     return found
-
-
-def load_all(location: str | Path) -> dict[str, Results]:
-    """`open` of every experiment at `location` (`open_all`), keyed by the folder's name, in name order."""
-    return {Path(r.location).name if Path(r.location).suffix != ".sqlite" else Path(r.location).parent.name: r
-            for r in open_all(location)}
-
-
-def summarize_store(location: str, metric: str, datasets: list[str] | None = None,
-                    classifiers: list[str] | None = None) -> Summary:
-    """`Results.summary` of the store at `location` (opened for this call)."""
-    with Results(location) as r:
-        return r.summary(metric, datasets, classifiers)
-
-
-def rank_test(location: str, metric: str = "zol", datasets: list[str] | None = None,
-              classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
-    """`Results.rank_test` of the store at `location` (opened for this call)."""
-    with Results(location) as r:
-        return r.rank_test(metric, datasets, classifiers, control, alpha)
-
-
-def store_differences(location: str, datasets) -> dict[str, str]:
-    """`Results.differences` of the store at `location` (opened for this call)."""
-    with Results(location) as r:
-        return r.differences(datasets)
-
-
-def judge_claims(claims_file: str, overrides: dict[str, str] | None = None, opened: tuple[Results, ...] = ()):
-    """A claims file judged against the results folders it names, as `bncbench claims` prints it."""
-    from bncbench.evaluate import claims as cl
-
-    spec = cl.load(claims_file, overrides or {})
-    handles = {Path(r.location).resolve(): r for r in opened}
-    mine: list[Results] = []
-    summaries: dict[tuple[str, str], Summary] = {}
-
-    def summary(name: str, metric: str) -> Summary | None:
-        folder = Path(spec["results"][name])
-        if not folder.exists():
-            return None
-        if folder.resolve() not in handles:
-            handles[folder.resolve()] = r = Results(folder)
-            mine.append(r)
-        summaries.setdefault((name, metric), handles[folder.resolve()].summary(metric))
-        return summaries[(name, metric)]
-
-    try:
-        verdicts = cl.evaluate(spec, summary)
-        tables = cl.table_comparison(spec, summary)
-    finally:
-        for r in mine:
-            r.close()
-    lines = cl.summary_lines(spec, verdicts, summaries)
-    return f"Claims of paper {spec.get('paper', '')}", verdicts, tables, lines

@@ -44,11 +44,12 @@ def bayes(results: ResultsArg,
       bncbench bayes results/stan70 --a TAN --b AODE --metric accuracy --rope 1
     """
     from bncbench.evaluate.bayes import format_comparison
+    from bncbench.reporting.analyses import bayes as compare
     from bncbench.results import open as open_results
 
     check_format(format, ("md", "csv"))
     with open_results(results) as r:
-        c = r.bayes(a, b, metric or r.experiment.wdl.default_metric, rope, split(datasets), samples, seed)
+        c = compare(r, a, b, metric or r.experiment.wdl.default_metric, rope, split(datasets), samples, seed)
     text, notes = format_comparison(c, format)
     typer.echo(text, nl=False)
     for line in notes:

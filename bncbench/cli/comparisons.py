@@ -110,6 +110,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
     """
     from bncbench.cli.common import per_experiment
+    from bncbench.evaluate.stats import needs_folds
+    from bncbench.reporting.wdl import WdlRequest, check_draw, wdl_text
 
     p = Path(path)
     # A store is a directory or a .sqlite file (wide_table.read refuses an SQLite file by another name).
@@ -118,8 +120,12 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         raise UserError(f"{path}: no such results directory or table file")
     if is_store and higher_is_better:
         raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
-    _check_wdl_settings(draw, draws, tails)
-    if not is_store and draw and _needs_folds(draw):
+    check_draw(draw)
+    if draws not in (None, "split", "ignore"):
+        raise UserError(f"--draws: {draws!r} is not split or ignore")
+    if tails not in (None, "one", "two"):
+        raise UserError(f"--tails: {tails!r} is not one or two")
+    if not is_store and draw and needs_folds(draw):
         raise UserError(f"--draw {draw}: the t-test needs each data set's per-fold values, which a wide table "
                         f"({path}) does not hold; give a results store")
     check_format(format, ("md", "csv", "latex"))
@@ -128,154 +134,12 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         raise UserError(f"--test: {test!r} is not sign or wilcoxon")
     if correction not in ("none", "holm"):
         raise UserError(f"--correction: {correction!r} is not none or holm")
-    options = (metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
-               split(columns), format, test, correction, decimals)
+    q = WdlRequest(metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
+                   split(columns), format, test, correction, decimals)
     if is_store:
-        per_experiment(path, format, lambda r: _wdl_text(path, r, *options), lambda text: typer.echo(text, nl=False))
+        per_experiment(path, format, lambda r: wdl_text(path, r, q, err), lambda text: typer.echo(text, nl=False))
     else:
-        typer.echo(_wdl_text(path, None, *options), nl=False)
-
-
-def _wdl_text(path: str, r: Results | None, metric, draw, draws, tails, higher_is_better, want_ds, want_lab, rows,
-              columns, format, test="sign", correction="none", decimals=4) -> str:
-    """What `wdl` prints for one open results store `r` or, with None, the wide table `path`: the
-    matrices and the notes under them (the data sets used of those the store should cover, the settings)."""
-    from bncbench.config import WdlSettings
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER
-    from bncbench.evaluate.report import difference_legend
-    from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes, with_folds
-
-    defaults = r.experiment.wdl if r is not None else WdlSettings()
-    given = draw is not None
-    draw, draws, tails = draw or defaults.draw, draws or defaults.draws, tails or defaults.tails
-    _check_wdl_settings(draw, draws, tails)
-    excluded: list[str] = []
-    absent: dict[str, str] = {}
-    if r is not None:
-        metric = metric or defaults.default_metric
-        s = r.summary(metric, want_ds, want_lab)
-        warn_incomplete(s)
-        labels = s.with_metric()
-        if len(labels) < len(s.labels):
-            err(f"wdl: left out, having no {metric} values: {', '.join(x for x in s.labels if x not in labels)}")
-        ds, values = s.datasets, s.values
-        absent = {d: why for d, why in s.coverage.missing.items() if d not in ds}
-        lower = LOWER_IS_BETTER[metric]
-    else:
-        ds, labels, values, metric, lower = _wide_table_values(path, metric, higher_is_better, want_ds, want_lab)
-    row_labels = _chosen_labels("--rows", rows, labels)
-    col_labels = _chosen_labels("--columns", columns, labels)
-    if r is not None:  # every pair on the same data sets: those finished for every classifier of the matrix
-        shown = set(row_labels) | set(col_labels)
-        excluded = [d for d in ds if shown & set(s.incomplete.get(d, []))]
-        if excluded:
-            err(f"wdl: left out {len(excluded)} incomplete data set(s): {', '.join(excluded)}")
-        ds = [d for d in ds if d not in excluded]
-    folds, unpaired = None, dict[str, str]()
-    if r is not None and _needs_folds(draw):  # the t-test judges each data set on the pair's folds
-        shown_labels = [x for x in labels if x in set(row_labels) | set(col_labels)]
-        folds = _fold_values(r, draw, given, metric, ds, shown_labels)
-        ds, unpaired = with_folds(ds, folds)
-        if unpaired:
-            err(f"wdl: left out {len(unpaired)} data set(s) without paired fold values for the t-test: "
-                + ", ".join(f"{d} ({why})" for d, why in unpaired.items()))
-    mat = matrix(ds, labels, values, draw, lower, draws, tails, folds)
-    notes = (coverage_notes(ds, values, row_labels, col_labels, excluded, absent=absent, unpaired=unpaired)
-             + settings_notes(metric, lower, draw, draws, tails))
-    test_name, adjusted = "sign test", None
-    if test == "wilcoxon" or correction == "holm":
-        mat, notes, test_name, adjusted = _other_test(ds, values, row_labels, col_labels, mat, notes, test,
-                                                      correction, draws, tails)
-    if r is not None:
-        notes += difference_legend(ds, r.differences(ds))
-    return format_wdl(row_labels, col_labels, mat, format, metric, notes, test_name, adjusted, decimals)
-
-
-def _other_test(ds, values, rows, cols, mat, notes, test: str, correction: str, draws: str, tails: str):
-    """wdl's matrix with Wilcoxon p-values (--test wilcoxon) and Holm-adjusted ones
-    (--correction holm): (matrix, notes, the test's name, {(row, col): adjusted p} or None)."""
-    from bncbench.evaluate.ranks import holm, wilcoxon_matrix, wilcoxon_notes
-
-    order = rows + cols
-    pairs = list(dict.fromkeys(tuple(sorted((a, b), key=order.index)) for a in rows for b in cols if a != b))
-
-    def unordered(a: str, b: str) -> tuple[str, str]:
-        return (a, b) if order.index(a) <= order.index(b) else (b, a)
-
-    name = "sign test"
-    if test == "wilcoxon":
-        name = "Wilcoxon"
-        tested = wilcoxon_matrix(ds, pairs, values, draws, tails)
-        mat = {(a, b): (mat[(a, b)][0], tested[unordered(a, b)].p) for a in rows for b in cols if a != b}
-        notes = notes[:-1] + wilcoxon_notes(draws, tails)  # in place of the sign test's line
-    if correction != "holm":
-        return mat, notes, name, None
-    adjusted = dict(zip(pairs, holm([mat[p][1] for p in pairs])))
-    notes = notes + [(f"Holm: p-values adjusted by Holm's step-down procedure over the {len(pairs)} distinct pairs "
-                      f"of the matrix (--correction holm)")]
-    return mat, notes, name, {(a, b): adjusted[unordered(a, b)] for a in rows for b in cols if a != b}
-
-
-def _needs_folds(draw: str) -> bool:
-    from bncbench.evaluate.stats import needs_folds
-
-    return needs_folds(draw)
-
-
-def _fold_values(r: Results, draw: str, given: bool, metric: str, datasets: list[str] | None, labels: list[str]):
-    """`r.fold_values` of the t-test draw rule (`given`: by --draw, else the config's); a metric
-    without per-fold values is refused naming the rule."""
-    source = "--draw" if given else "the config's wdl.draw"
-    try:
-        return r.fold_values(metric, datasets, labels)
-    except UserError as e:
-        raise UserError(f"{source} {draw}: {e}") from None
-
-
-def _check_wdl_settings(draw: str | None, draws: str | None, tails: str | None) -> None:
-    """UserError for a --draw, --draws or --tails that is given and not valid."""
-    from bncbench.evaluate.stats import parse_draw
-
-    if draw:
-        try:
-            parse_draw(draw)
-        except ValueError as e:
-            raise UserError(f"--draw: {e}") from None
-    if draws not in (None, "split", "ignore"):
-        raise UserError(f"--draws: {draws!r} is not split or ignore")
-    if tails not in (None, "one", "two"):
-        raise UserError(f"--tails: {tails!r} is not one or two")
-
-
-def _wide_table_values(path: str, metric: str | None, higher_is_better: bool, want_ds: list[str] | None,
-                       want_lab: list[str] | None):
-    """(data sets, classifiers, values, metric name, lower is better) of the wide table wdl compares,
-    with --datasets / --classifiers applied."""
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
-    from bncbench.evaluate.wide_table import read_wide_table
-
-    ds, labels, values = read_wide_table(path)
-    if metric in METRICS and higher_is_better and LOWER_IS_BETTER[metric]:
-        raise UserError(f"--higher-is-better contradicts --metric {metric} (lower is better)")
-    lower = LOWER_IS_BETTER[metric] if metric in METRICS else not higher_is_better
-    metric = metric or f"values of {Path(path).name}"
-    for opt, wanted, available in (("--datasets", want_ds, ds), ("--classifiers", want_lab, labels)):
-        for w in wanted or []:
-            if w not in available:
-                raise UserError(f"{opt}: {w!r} is not in {path}{did_you_mean(w, available)}; "
-                                f"available: {', '.join(available)}")
-    ds = [d for d in ds if not want_ds or d in want_ds]
-    labels = [lab for lab in labels if not want_lab or lab in want_lab]
-    return ds, labels, values, metric, lower
-
-
-def _chosen_labels(option: str, chosen: list[str] | None, labels: list[str]) -> list[str]:
-    """The classifiers --rows or --columns names (default: all `labels`), each checked to be one of them."""
-    for lab in chosen or []:
-        if lab not in labels:
-            raise UserError(f"{option}: no classifier {lab!r}{did_you_mean(lab, labels)}; "
-                            f"available: {', '.join(labels)}")
-    return chosen or labels
+        typer.echo(wdl_text(path, None, q, err), nl=False)
 
 
 def ranks(results: ResultsArg,
@@ -314,6 +178,7 @@ def ranks(results: ResultsArg,
     """
     from bncbench.evaluate.metrics import METRICS
     from bncbench.evaluate.ranks import format_ranks
+    from bncbench.reporting.analyses import rank_test
     from bncbench.results import open as open_results
 
     check_format(format, ("md", "csv", "latex"))
@@ -329,7 +194,7 @@ def ranks(results: ResultsArg,
             raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
                             f"available: {', '.join(s.labels)}")
         warn_incomplete(s)
-        test = r.rank_test(metric, split(datasets), split(classifiers), control, alpha)
+        test = rank_test(r, metric, split(datasets), split(classifiers), control, alpha)
     text, notes = format_ranks(test, metric, format, decimals)
     typer.echo(text, nl=False)
     for line in notes:
@@ -372,6 +237,7 @@ def compare(results: ResultsOrFolderArg,
     """
     from bncbench.cli.common import per_experiment
     from bncbench.evaluate.compare import format_comparison, notes
+    from bncbench.reporting.analyses import comparison
 
     check_format(format, ("md", "csv", "latex"))
 
@@ -383,7 +249,7 @@ def compare(results: ResultsOrFolderArg,
         mapping[paper.strip()] = ours.strip()
 
     def one(r: Results) -> str:
-        result = r.comparison(table, split(metric), split(classifiers), mapping, err)
+        result = comparison(r, table, split(metric), split(classifiers), mapping, err)
         if format == "csv":
             for line in notes(result):
                 err(line)
@@ -438,7 +304,8 @@ def gd(results: ResultsArg,
     from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
     from bncbench.evaluate.paired import gd_rows, parse_pairs
     from bncbench.evaluate.report import format_grid
-    from bncbench.evaluate.stats import parse_draw
+    from bncbench.evaluate.stats import needs_folds
+    from bncbench.reporting.wdl import check_draw, fold_values
     from bncbench.results import open as open_results
 
     if metric not in METRICS:
@@ -449,12 +316,9 @@ def gd(results: ResultsArg,
         raise UserError(f"--pairs: {e}") from None
     with open_results(results) as r:
         rule = draw or r.experiment.wdl.draw
-        try:
-            parse_draw(rule)
-        except ValueError as e:
-            raise UserError(f"--draw: {e}") from None
+        check_draw(rule)
         s = r.summary(metric, None, sorted({x for p in pair_list for x in p}))
-        folds = _fold_values(r, rule, draw is not None, metric, None, s.labels) if _needs_folds(rule) else None
+        folds = fold_values(r, rule, draw is not None, metric, None, s.labels) if needs_folds(rule) else None
     warn_incomplete(s)
     header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric], folds)
     notes = [f"{metric}, draw rule {rule}; data sets in the config's order"]
@@ -483,7 +347,7 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
       bncbench claims papers/ait36/claims.yaml --results main=runs/ait36
     """
     from bncbench.evaluate.report import format_grid
-    from bncbench.results import judge_claims
+    from bncbench.reporting.analyses import judge_claims
 
     check_format(format, ("md", "csv", "latex"))
     overrides = {}

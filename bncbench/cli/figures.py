@@ -84,15 +84,16 @@ def figures(results: ResultsArg,
       bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
       bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
     """
-    from bncbench.evaluate import figures as fg
+    from bncbench.evaluate.figures import FORMATS, render
     from bncbench.evaluate.metrics import METRICS
     from bncbench.evaluate.paired import parse_pairs
+    from bncbench.reporting import figures as fg
     from bncbench.results import open as open_results
     from bncbench.utils.names import case_clash, file_name
 
     formats = split(format) or []
     for f in formats:
-        check_format(f, fg.FORMATS)
+        check_format(f, FORMATS)
     metrics = split(metric)
     for m in metrics or []:
         if m not in METRICS:
@@ -129,7 +130,7 @@ def figures(results: ResultsArg,
         folder.mkdir(parents=True, exist_ok=True)
         for p in made:
             for f in formats:
-                (folder / f"{file_name(p.name)}.{f}").write_bytes(fg.render(p, f))
+                (folder / f"{file_name(p.name)}.{f}").write_bytes(render(p, f))
                 written.append(f"{file_name(p.name)}.{f}")
     except OSError as e:
         raise UserError(f"--out {folder}: cannot write the figures ({e.strerror})") from None

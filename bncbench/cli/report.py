@@ -171,7 +171,7 @@ def report(results: ResultsOrFolderArg,
 def html_text(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
               claims_file: str | None) -> str:
     """The page of `report --format html` of one experiment's results."""
-    from bncbench.evaluate.html_report import page
+    from bncbench.reporting.page import page
     from bncbench.results import open_all
 
     found = open_all(results)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from bncbench.evaluate.bayes import Comparison as BayesComparison
     from bncbench.evaluate.ranks import RankTest
     from bncbench.evaluate.ttest import PairedFolds
-    from bncbench.results import Summary
+    from bncbench.evaluate.values import Summary
 
 # the metrics a classifier is judged by: their tables are open and they get W/D/L matrices (not
 # accuracy, which is 100 (1 − zol), nor times or counts); the summary metric is judged too
@@ -156,10 +156,10 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
                folds: PairedFolds | None = None) -> list[Table]:
     """The W/D/L matrix, significant records (sign test p ≤ `ALPHA`) marked, and its p-values (as
     `wdl`; `folds`: the metric's per-fold values, which the ttest draw rule needs)."""
-    excluded = [d for d in s.datasets if d in s.incomplete]
-    datasets, unpaired = with_folds([d for d in s.datasets if d not in excluded], folds)
     labels, lower = shown_labels(s), LOWER_IS_BETTER[s.metric]
-    rule, draws, tails = settings.get("draw", "exact4"), settings.get("draws", "split"), settings.get("tails", "one")
+    excluded = s.unfinished(labels)
+    datasets, unpaired = with_folds([d for d in s.datasets if d not in excluded], folds)
+    rule, draws, tails = settings["draw"], settings["draws"], settings["tails"]
     mat = matrix(datasets, labels, s.values, rule, lower, draws, tails, folds)
 
     def record(a: str, b: str) -> str | Cell:
@@ -186,10 +186,10 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
 def significant_records(s: Summary, settings: dict[str, str],
                         folds: PairedFolds | None = None) -> tuple[list[str], int]:
     """(['A 6-0-1 B (p = 0.0156)', ...] per pair with sign-test p ≤ `ALPHA`, winner first; number of pairs)."""
-    datasets, _ = with_folds([d for d in s.datasets if d not in s.incomplete], folds)
     labels, lower = shown_labels(s), LOWER_IS_BETTER[s.metric]
-    mat = matrix(datasets, labels, s.values, settings.get("draw", "exact4"), lower, settings.get("draws", "split"),
-                 settings.get("tails", "one"), folds)
+    excluded = s.unfinished(labels)
+    datasets, _ = with_folds([d for d in s.datasets if d not in excluded], folds)
+    mat = matrix(datasets, labels, s.values, settings["draw"], lower, settings["draws"], settings["tails"], folds)
     pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]]
     out = []
     for a, b in pairs:
@@ -316,9 +316,9 @@ def glance_table(inp: ReportInput) -> Table:
 
 def settings_text(settings: dict[str, str]) -> str:
     """The config's W/D/L settings in words."""
-    tails = "one-tailed" if settings.get("tails", "one") == "one" else "two-tailed"
-    draws = "draws split between wins and losses" if settings.get("draws", "split") == "split" else "draws ignored"
-    return f"draws: {draw_words(settings.get('draw', 'exact4'))}; {tails} sign test, {draws}"
+    tails = "one-tailed" if settings["tails"] == "one" else "two-tailed"
+    draws = "draws split between wins and losses" if settings["draws"] == "split" else "draws ignored"
+    return f"draws: {draw_words(settings['draw'])}; {tails} sign test, {draws}"
 
 
 def reproduction_lines(inp: ReportInput) -> list[str]:

@@ -318,7 +318,7 @@ def test_html_section_values_are_text():
     values = {(d, lab): (0.1, math.nan) for d in (evil, "d2") for lab in (f"A{evil}", "B")}
     page = render(ReportInput(title="t", version="0", provenance={}, config="", data_files=[],
                               summaries=[Summary("zol", [evil, "d2"], [f"A{evil}", "B"], values)], differences={},
-                              wdl={}, bayes=[bayes_block(c, svg, "bayes-table-1")]))
+                              wdl={"draw": "exact4", "draws": "split", "tails": "one"}, bayes=[bayes_block(c, svg, "bayes-table-1")]))
     assert "<script>alert" not in page and "&\"'" not in page
     assert '<th scope="row">&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#34;&#39;</th>' in page
     assert 'id="bayes1-a"' in page                                   # our SVG, inlined

@@ -311,7 +311,7 @@ def test_values_are_text_never_markup():
     svg = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" id="a"><text>drawn</text></svg>'
     page = render(ReportInput(title=f"report {EVIL}", version="0", provenance={"host": EVIL}, config=f"name: {EVIL}\n",
                               data_files=[(EVIL, "x.csv", "")], summaries=[Summary("zol", datasets, labels, values)],
-                              differences={}, wdl={}, figures=[(EVIL, svg)], claims=claims, name=EVIL))
+                              differences={}, wdl={"draw": "exact4", "draws": "split", "tails": "one"}, figures=[(EVIL, svg)], claims=claims, name=EVIL))
     assert "<script>alert" not in page and "&\"'" not in page
     doc = _strict_parse(page)
     assert [e.text.split("(")[0].strip() for e in doc.iter("script")] == ["document.querySelectorAll"]  # ours only
