@@ -222,10 +222,8 @@ def test_public_imports():
         assert REGISTRY[cls.__name__] is cls
 
     from bncbench import results
-    from bncbench.results import summarize_store
 
-    assert callable(results.load)
-    assert callable(summarize_store) and results.summarize_store is summarize_store
+    assert callable(results.open)
 
 
 # -- one folder per concern ---------------------------------------------------------------
@@ -272,22 +270,13 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"bncbench", "data", "preprocess", "classifiers", "classifiers.base", "evaluate", "errors", "utils"},
     "config": {"data", "preprocess", "classifiers", "classifiers.kernels", "evaluate", "engine", "errors", "utils"},
     "results": {"config", "engine", "evaluate", "data", "errors", "utils"},
+    "reporting": {"bncbench", "config", "data", "evaluate", "errors", "utils", "results"},
     "cli": {"bncbench", "config", "data", "preprocess", "classifiers", "evaluate", "engine", "errors", "utils",
-            "results"},
+            "results", "reporting"},
     "__main__": {"cli"},
 }
 #: (importer, imported) module pairs that cross the table, each with its reason
 EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("bncbench.evaluate.figures", "bncbench.results"):
-        "a figure reads a results store (`bncbench figures RESULTS`, the HTML report's figures); only the "
-        "CLI imports evaluate/figures.py, lazily",
-    ("bncbench.evaluate.html_report", "bncbench.results"):
-        "the HTML report gathers its inputs from an open results handle (its claims through "
-        "results.judge_claims, the data files of its provenance); only the CLI imports it, lazily",
-    ("bncbench.evaluate.html_report", "bncbench"):
-        "the HTML report names the bncbench version that wrote it",
-    ("bncbench.evaluate.figures", "bncbench.data.catalog"):
-        "the scatter colours points by a catalog data set's number of instances",
     ("bncbench.classifiers.ban.jit", "bncbench.data.sources"):
         "BAN's compiled kernels are kept in the user cache folder, which data/sources.py defines once",
 }
@@ -525,7 +514,8 @@ def test_cli_rule_catches_a_command_module_importing_another():
 #: the readers of a results store take the config's settings from its stored sections
 #: (results.Results.experiment), never from the YAML text
 STORE_READERS = ("bncbench.results", "bncbench.cli.report", "bncbench.cli.comparisons", "bncbench.cli.figures",
-                 "bncbench.cli.common", "bncbench.evaluate.figures", "bncbench.evaluate.html_report")
+                 "bncbench.cli.common", "bncbench.reporting.figures", "bncbench.reporting.page",
+                 "bncbench.reporting.analyses", "bncbench.reporting.wdl")
 
 
 def test_store_readers_do_not_parse_yaml():

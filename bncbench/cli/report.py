@@ -41,7 +41,7 @@ def export(results: ResultsArg,
     train_time, test_time, zol, rmse, rmse_all, cll, logloss, info, current, finished,
     key); with --predictions, DIR/predictions-<data set>.FORMAT has one row per test
     instance (label, run, fold, row, true, predicted, one column P(<class>) per class).
-    The same tables in Python: bncbench.results.load(RESULTS).
+    The same tables in Python: bncbench.results.open(RESULTS).
 
     \b
     Examples:

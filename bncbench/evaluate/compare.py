@@ -18,7 +18,7 @@ from bncbench.evaluate.wide_table import MISSING_CELLS, split_cell
 
 _HEADER = re.compile(r"^(?P<name>.*\S)\s*\((?P<metric>[a-z_]+)\)$")
 
-# metric -> (data sets, labels, {(data set, label): (mean, sd)}), e.g. from results.summarize_store
+# metric -> (data sets, labels, {(data set, label): (mean, sd)}), e.g. from Results.summary
 OurValues = dict[str, tuple[list[str], list[str], dict[tuple[str, str], tuple[float, float]]]]
 
 

@@ -396,13 +396,15 @@ def test_ranks_command_is_the_reports_average_ranks_and_the_formulas(store, metr
 
 
 def test_ranks_control_and_the_reading_api(store):
-    from bncbench.results import rank_test
+    from bncbench import results
+    from bncbench.reporting.analyses import rank_test
     from tests.support.cli import bnc
 
     rows = _csv(bnc("ranks", store, "--control", "NB", "--alpha", "0.1", "--format", "csv", check=True).stdout)
     control = [r for r in rows if r["family"] == "control"]
     assert len(control) == 2 and all("NB" in (r["a"], r["b"]) for r in control)
-    t = rank_test(str(store), "zol", control="NB", alpha=0.1)
+    with results.open(store) as r:
+        t = rank_test(r, "zol", control="NB", alpha=0.1)
     assert t.alpha == 0.1 and t.control == "NB" and len(t.versus_control) == 2
     for r in control:
         other = r["b"] if r["a"] == "NB" else r["a"]
