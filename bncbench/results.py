@@ -17,10 +17,10 @@ import pandas as pd
 from bncbench.data import catalog, describe
 from bncbench.engine.store import DB_NAME, Store, store_path
 from bncbench.errors import UserError
+from bncbench.evaluate import options
 from bncbench.evaluate.coverage import NOT_AVAILABLE, NOT_FINISHED, NOT_RUN, Coverage
 from bncbench.evaluate.metrics import (
     INSTANCE_METRICS,
-    METRICS,
     REPEATED_RUN_METRICS,
     FoldResult,
     aggregate,
@@ -204,8 +204,10 @@ class Results:
         """The (mean, sd) of `metric` for every (data set, label) cell of the store's layout — the
         latest plan of every cell any run of any config put there — optionally filtered. A cell
         with unfinished tasks gets (nan, nan) and is listed in `incomplete`."""
-        if metric not in METRICS:
-            raise UserError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+        try:
+            options.metric(metric)
+        except ValueError as e:
+            raise UserError(str(e)) from None
         key = (metric, tuple(datasets or ()), tuple(classifiers or ()))
         if key not in self._summaries:
             self._summaries[key] = self._summarize(metric, datasets, classifiers)

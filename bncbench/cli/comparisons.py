@@ -20,6 +20,7 @@ from bncbench.cli.common import (
     alpha_option,
     check_decimals,
     check_format,
+    checked,
     classifiers_option,
     decimals_option,
     err,
@@ -176,7 +177,7 @@ def ranks(results: ResultsArg,
       bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
     """
-    from bncbench.evaluate.metrics import METRICS
+    from bncbench.evaluate import options
     from bncbench.evaluate.ranks import format_ranks
     from bncbench.reporting.analyses import rank_test
     from bncbench.results import open as open_results
@@ -184,11 +185,8 @@ def ranks(results: ResultsArg,
     check_format(format, ("md", "csv", "latex"))
     check_decimals(decimals)
     with open_results(results) as r:
-        metric = metric or r.experiment.wdl.default_metric
-        if metric not in METRICS:
-            raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-        if not 0.0 < alpha < 1.0:
-            raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
+        metric = checked("--metric", options.metric, metric or r.experiment.wdl.default_metric)
+        checked("--alpha", options.alpha, alpha)
         s = r.summary(metric, split(datasets), split(classifiers))
         if control is not None and control not in s.labels:
             raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
@@ -272,14 +270,12 @@ def rcll(results: ResultsArg,
     Example:
       bncbench rcll results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
     """
-    from bncbench.evaluate.paired import parse_pairs, rcll_rows
+    from bncbench.evaluate import options
+    from bncbench.evaluate.paired import rcll_rows
     from bncbench.evaluate.report import format_grid
     from bncbench.results import open as open_results
 
-    try:
-        pair_list = parse_pairs(pairs)
-    except ValueError as e:
-        raise UserError(f"--pairs: {e}") from None
+    pair_list = checked("--pairs", options.pairs, pairs)
     with open_results(results) as r:
         s = r.summary("cll", split(datasets), sorted({x for p in pair_list for x in p}))
     warn_incomplete(s)
@@ -301,19 +297,16 @@ def gd(results: ResultsArg,
     Example:
       bncbench gd results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
     """
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
-    from bncbench.evaluate.paired import gd_rows, parse_pairs
+    from bncbench.evaluate import options
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.paired import gd_rows
     from bncbench.evaluate.report import format_grid
     from bncbench.evaluate.stats import needs_folds
     from bncbench.reporting.wdl import check_draw, fold_values
     from bncbench.results import open as open_results
 
-    if metric not in METRICS:
-        raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-    try:
-        pair_list = parse_pairs(pairs)
-    except ValueError as e:
-        raise UserError(f"--pairs: {e}") from None
+    checked("--metric", options.metric, metric)
+    pair_list = checked("--pairs", options.pairs, pairs)
     with open_results(results) as r:
         rule = draw or r.experiment.wdl.draw
         check_draw(rule)

@@ -11,6 +11,7 @@ from bncbench.cli.common import (
     ResultsArg,
     alpha_option,
     check_format,
+    checked,
     err,
     format_option,
     metric_option,
@@ -84,9 +85,8 @@ def figures(results: ResultsArg,
       bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
       bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
     """
+    from bncbench.evaluate import options
     from bncbench.evaluate.figures import FORMATS, render
-    from bncbench.evaluate.metrics import METRICS
-    from bncbench.evaluate.paired import parse_pairs
     from bncbench.reporting import figures as fg
     from bncbench.results import open as open_results
     from bncbench.utils.names import case_clash, file_name
@@ -96,26 +96,22 @@ def figures(results: ResultsArg,
         check_format(f, FORMATS)
     metrics = split(metric)
     for m in metrics or []:
-        if m not in METRICS:
-            raise UserError(f"--metric: unknown metric {m!r}; choose one of {', '.join(METRICS)}")
-    try:
-        pair_list = parse_pairs(pairs) if pairs else None
-    except ValueError as e:
-        raise UserError(f"--pairs: {e}") from None
+        checked("--metric", options.metric, m)
+    pair_list = checked("--pairs", options.pairs, pairs) if pairs else None
     if not formats:
         raise UserError("--format: give png, svg or pdf")
-    if alpha is not None and not 0.0 < alpha < 1.0:
-        raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
-    if rope is not None and not rope >= 0.0:
-        raise UserError(f"--rope: {rope:g} is not a width ≥ 0 in the metric's units (e.g. 0.01 for zol)")
-    options = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope)
+    if alpha is not None:
+        checked("--alpha", options.alpha, alpha)
+    if rope is not None:
+        checked("--rope", options.rope, rope)
+    settings = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope)
     wanted = split(only)
     made = []
     with open_results(results) as r:
         src = fg.Source(r)
         for kind in fg.kinds(src, wanted):
             try:
-                made += fg.plots(src, [kind], options)
+                made += fg.plots(src, [kind], settings)
             except fg.NotApplicable as e:
                 if wanted:
                     raise

@@ -189,7 +189,8 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
                 label_metric: str | None, decimals: int, label: str | None) -> str:
     """The table `report` prints for one results store: the classifiers that have `metric` (those
     that have none are named under it), with the store's coverage under it (csv: on stderr)."""
-    from bncbench.evaluate.report import NO_MEAN, format_report, table_label
+    from bncbench.evaluate.metrics import NO_MEAN
+    from bncbench.evaluate.report import format_report, table_label
 
     s = r.summary(metric, datasets, classifiers)
     warn_incomplete(s)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bncbench.errors import UserError
+from bncbench.evaluate import options
 
 SAMPLES = 50_000  # Monte Carlo samples of the signed-rank posterior (baycomp's and the paper's default)
 SEED = 0          # seed of those samples
@@ -75,9 +76,10 @@ def rope_for(metric: str, rope: float | None) -> float:
         if metric not in DEFAULT_ROPE:
             raise UserError(f"--rope: {metric} has no default rope; give one in its units (e.g. --rope 0.01)")
         return DEFAULT_ROPE[metric]
-    if not rope >= 0.0 or math.isinf(rope):
-        raise UserError(f"--rope: {rope:g} is not a width ≥ 0 in {metric}'s units (e.g. 0.01 for zol)")
-    return float(rope)
+    try:
+        return options.rope(rope, metric)
+    except ValueError as e:
+        raise UserError(f"--rope: {e}") from None
 
 
 def advantage(a, b, lower_is_better: bool) -> np.ndarray:

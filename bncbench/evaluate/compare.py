@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from bncbench.errors import UserError
-from bncbench.evaluate import wide_table
+from bncbench.evaluate import options, wide_table
 from bncbench.evaluate.metrics import METRICS
 from bncbench.evaluate.report import format_grid
 from bncbench.evaluate.wide_table import MISSING_CELLS, split_cell
@@ -162,8 +162,10 @@ def plan_columns(table: Published, metrics: list[str] | None, mapping: dict[str,
                  only: list[str] | None = None) -> Plan:
     """Which columns of a published table to compare with which of our labels and metrics (§6.10)."""
     for m in metrics or []:
-        if m not in METRICS:
-            raise UserError(f"--metric: unknown metric {m!r}; choose one of {', '.join(METRICS)}")
+        try:
+            options.metric(m)
+        except ValueError as e:
+            raise UserError(f"--metric: {e}") from None
     names = list(dict.fromkeys(c.name for c in table.columns))
     for paper in mapping:
         if paper not in names:

@@ -16,8 +16,8 @@ from bncbench.evaluate.compare import (
     printed_rows,
 )
 from bncbench.evaluate.compare import notes as comparison_notes
-from bncbench.evaluate.metrics import LOWER_IS_BETTER
-from bncbench.evaluate.report import MARK, NO_MEAN, best_of_row, cell, difference_legend, summary_rows
+from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, NO_MEAN, WORDS
+from bncbench.evaluate.report import MARK, best_of_row, cell, difference_legend, summary_rows
 from bncbench.evaluate.stats import draw_words
 from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes, with_folds
 
@@ -29,15 +29,7 @@ if TYPE_CHECKING:
     from bncbench.evaluate.ttest import PairedFolds
     from bncbench.evaluate.values import Summary
 
-# the metrics a classifier is judged by: their tables are open and they get W/D/L matrices (not
-# accuracy, which is 100 (1 − zol), nor times or counts); the summary metric is judged too
-WDL_METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss", "bias", "variance")
 ALPHA = 0.05  # the significance level of every test the page reports
-WORDS = {"zol": "zero-one loss", "accuracy": "accuracy (%)", "rmse": "RMSE of the true class's probability",
-         "rmse_all": "RMSE over all classes' probabilities", "cll": "conditional log-likelihood",
-         "logloss": "log loss", "bias": "Kohavi–Wolpert bias", "variance": "Kohavi–Wolpert variance",
-         "train_time": "training time per fold (s)", "test_time": "classification time per fold (s)",
-         "selected": "attributes kept", "elimination": "share of attributes eliminated"}
 
 
 @dataclass
@@ -366,7 +358,7 @@ def _best_rank(inp: ReportInput, s: Summary) -> str:
 def table_blocks(inp: ReportInput) -> list[Table | Details]:
     """The tables section: the judged metrics' open (the summary metric's first), the others collapsed."""
     primary = inp.primary or inp.summaries[0].metric
-    judged = [s for s in inp.summaries if s.metric == primary or s.metric in WDL_METRICS]
+    judged = [s for s in inp.summaries if s.metric == primary or s.metric in JUDGED]  # tables open, W/D/L
     judged.sort(key=lambda s: s.metric != primary)
     rest = [s for s in inp.summaries if s not in judged]
     out: list[Table | Details] = []

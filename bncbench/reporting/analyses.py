@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from bncbench.data import catalog
 from bncbench.errors import UserError
-from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
+from bncbench.evaluate import options
+from bncbench.evaluate.metrics import LOWER_IS_BETTER
 from bncbench.results import Results
 from bncbench.utils.suggest import did_you_mean
 
@@ -27,8 +28,10 @@ def bayes(r: Results, a: str, b: str, metric: str = "zol", rope: float | None = 
     t-test on each data set's paired folds, ρ = n_test / (n_train + n_test) (docs/statistics.md)."""
     from bncbench.evaluate import bayes
 
-    if metric not in METRICS:
-        raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+    try:
+        options.metric(metric)
+    except ValueError as e:
+        raise UserError(f"--metric: {e}") from None
     labels = r.summary(metric).labels
     for option, label in (("--a", a), ("--b", b)):
         if label not in labels:

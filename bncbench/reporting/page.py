@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bncbench.errors import UserError
 from bncbench.evaluate import html
 from bncbench.evaluate.figures import bayes_plot, cd_plot, svg_text
-from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
+from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
 from bncbench.evaluate.ranks import compare_classifiers
 from bncbench.evaluate.values import FoldValues
 from bncbench.reporting import analyses
@@ -68,7 +68,7 @@ def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, Fold
         return {}
     out = {}
     for s in summaries:
-        if s.metric == primary or s.metric in html.WDL_METRICS:
+        if s.metric == primary or s.metric in JUDGED:
             labels = html.shown_labels(s)
             if s.metric in REPEATED_RUN_METRICS:
                 why = f"{s.metric} has no value per fold"
@@ -119,7 +119,7 @@ def _rank_tests(summaries: list[Summary], primary: str) -> dict:
     ranks = {}
     for s in summaries:
         labels = html.shown_labels(s)
-        if (s.metric == primary or s.metric in html.WDL_METRICS) and len(labels) >= 2:
+        if (s.metric == primary or s.metric in JUDGED) and len(labels) >= 2:
             try:
                 ranks[s.metric] = compare_classifiers(s.datasets, labels, s.values, LOWER_IS_BETTER[s.metric],
                                                       html.ALPHA)
