@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -15,8 +16,6 @@ if TYPE_CHECKING:
 
     from bncbench.evaluate.bayes import Comparison
 
-FIGURES = ("scatter", "times", "wdl", "gd", "biasvar", "cd", "bayes")
-UNASKED = FIGURES[:-1]  # made when neither --only nor the config names figures: bayes compares a pair one names
 FORMATS = ("png", "svg", "pdf")
 SPLIT = 2000       # paper 004: small data sets have fewer than 2000 instances
 LOG_RANGE = 100.0  # a time axis is logarithmic when its largest value exceeds 100 × its smallest
@@ -78,21 +77,9 @@ def draw(plot: Plot, title: bool = True):
     its bars need it); `title`: the plot's title above it (the HTML report prints it instead)."""
     from matplotlib.figure import Figure
 
-    d = plot.data
-    bars = len(d["classifiers"]) if "classifiers" in d else 0          # times, biasvar
-    if plot.kind == "wdl":
-        bars = len(d["groups"]) * max(len(others) for by_group in d["bars"].values() for others in by_group.values())
-    drawer, width, height = {
-        "scatter": (_draw_scatter, WIDTH, 3.5),
-        "times": (_draw_times, max(WIDTH, 0.9 * bars + 2), 3.0),
-        "wdl": (_draw_wdl, max(WIDTH, 0.9 * bars + 2), 2.4 * len(d.get("bars", ())) + 0.6),
-        "gd": (_draw_gd, WIDTH, 3.1),
-        "biasvar": (_draw_biasvar, max(WIDTH, 0.8 * bars + 1.5), 3.2),
-        "cd": (_draw_cd, WIDTH, 1.0 + 0.22 * ((len(d.get("labels", ())) + 1) // 2) + 0.12 * len(d.get("cliques", ()))),
-        "bayes": (_draw_bayes, SIMPLEX_WIDTH, 0.8 * SIMPLEX_WIDTH),
-    }[plot.kind]
-    fig = Figure(figsize=(width, height), layout="constrained")
-    drawer(fig, d)
+    kind = KIND[plot.kind]
+    fig = Figure(figsize=kind.size(plot.data), layout="constrained")
+    kind.draw(fig, plot.data)
     if title:
         fig.suptitle(plot.title, fontsize=9)
     return fig
@@ -299,6 +286,44 @@ def _draw_bayes(fig, d: dict) -> None:
             va="bottom", gid="p-rope")
     ax.set_xlim(-0.15, 1.15)
     ax.set_ylim(-0.16, top + 0.14)
+
+
+def _wdl_size(d: dict) -> tuple[float, float]:
+    bars = len(d["groups"]) * max(len(others) for by_group in d["bars"].values() for others in by_group.values())
+    return max(WIDTH, 0.9 * bars + 2), 2.4 * len(d.get("bars", ())) + 0.6
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of figure: its name, the keys of its entry in a config's `figures:` section, how it
+    is drawn from its data and at which size (inches, from its data), and whether `bncbench
+    figures` makes it when neither --only nor the config names figures."""
+
+    name: str
+    keys: frozenset[str]
+    draw: Callable[[Any, dict], None]
+    size: Callable[[dict], tuple[float, float]]
+    unasked: bool = True
+
+
+#: the figures of `bncbench figures`, in the order it makes them
+KINDS = (
+    Kind("scatter", frozenset({"a", "b", "metric"}), _draw_scatter, lambda d: (WIDTH, 3.5)),
+    Kind("times", frozenset({"classifiers"}), _draw_times,
+         lambda d: (max(WIDTH, 0.9 * len(d["classifiers"]) + 2), 3.0)),
+    Kind("wdl", frozenset({"rows", "metric", "split"}), _draw_wdl, _wdl_size),
+    Kind("gd", frozenset({"pairs", "metric"}), _draw_gd, lambda d: (WIDTH, 3.1)),
+    Kind("biasvar", frozenset({"classifiers"}), _draw_biasvar,
+         lambda d: (max(WIDTH, 0.8 * len(d["classifiers"]) + 1.5), 3.2)),
+    Kind("cd", frozenset({"classifiers", "metric", "alpha"}), _draw_cd,
+         lambda d: (WIDTH, 1.0 + 0.22 * ((len(d["labels"]) + 1) // 2) + 0.12 * len(d["cliques"]))),
+    # bayes compares a pair one names: made only when asked for
+    Kind("bayes", frozenset({"pairs", "metric", "rope", "samples", "seed"}), _draw_bayes,
+         lambda d: (SIMPLEX_WIDTH, 0.8 * SIMPLEX_WIDTH), unasked=False),
+)
+KIND = {k.name: k for k in KINDS}
+FIGURES = tuple(KIND)
+UNASKED = tuple(k.name for k in KINDS if k.unasked)
 
 
 def render(plot: Plot, fmt: str, title: bool = True) -> bytes:

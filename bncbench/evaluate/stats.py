@@ -6,6 +6,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+#: the W/D/L settings where a config's or a claims file's `wdl:` section sets none
+#: (docs/cli.md: wdl): values equal at 4 decimals draw; draws split; a one-tailed sign test
+WDL_DEFAULTS = {"draw": "exact4", "draws": "split", "tails": "one"}
+DRAWS = ("split", "ignore")  # draws in the sign test: half a win and half a loss each, or left out
+TAILS = ("one", "two")       # the sign test's tails
+
 
 def round4(x: float) -> str:
     """Correctly rounded 4-decimal text of a double (as printf("%.4f"); not numpy.round)."""
