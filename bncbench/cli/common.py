@@ -8,7 +8,7 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -85,6 +85,9 @@ def alpha_option(help: str) -> Any:
 ResultsArg = Annotated[str, results_argument()]
 ResultsOrFolderArg = Annotated[str, results_argument(f"{RESULTS_HELP}, or a folder of them (results/)")]
 FormatOpt = Annotated[str, format_option()]
+#: the closed choices of the commands' options, checked by the parser (click's message, exit 2)
+TableFormat = Literal["md", "csv", "latex"]
+TableFormatOpt = Annotated[TableFormat, format_option()]
 DatasetsOpt = Annotated[str | None, datasets_option()]
 ClassifiersOpt = Annotated[str | None, classifiers_option()]
 DrawOpt = Annotated[str | None, typer.Option("--draw", metavar="RULE",

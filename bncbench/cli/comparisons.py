@@ -6,7 +6,7 @@ headline claims beside our runs)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, get_args
 
 import typer
 
@@ -14,12 +14,11 @@ from bncbench.cli.common import (
     ClassifiersOpt,
     DatasetsOpt,
     DrawOpt,
-    FormatOpt,
     ResultsArg,
     ResultsOrFolderArg,
+    TableFormatOpt,
     alpha_option,
     check_decimals,
-    check_format,
     checked,
     classifiers_option,
     decimals_option,
@@ -31,10 +30,18 @@ from bncbench.cli.common import (
     warn_incomplete,
 )
 from bncbench.errors import UserError
+from bncbench.evaluate.stats import DRAWS, TAILS, WDL_DEFAULTS, Draws, Tails
+from bncbench.reporting.wdl import Correction, Test
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.results import Results
+
+# the help of wdl's closed choices, from their declarations
+DRAWS_HELP = f"{' | '.join(DRAWS)}: draws in the sign test [default: the config's, else {WDL_DEFAULTS['draws']}]"
+TAILS_HELP = f"{' | '.join(TAILS)} [default: the config's, else {WDL_DEFAULTS['tails']}]"
+TEST_HELP = f"{' | '.join(get_args(Test))}: the test of each pair's p-value"
+CORRECTION_HELP = f"{' | '.join(get_args(Correction))}: adjust the p-values for the pairs of the matrix"
 
 
 def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
@@ -44,11 +51,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
                                                     "wdl.metric, else zol]; for a table: the name of its "
                                                     "values")] = None,
         draw: DrawOpt = None,
-        draws: str | None = typer.Option(None, "--draws", metavar="HOW",
-                                         help="split | ignore: draws in the sign test [default: the config's, else "
-                                              "split]"),
-        tails: str | None = typer.Option(None, "--tails", metavar="N",
-                                         help="one | two [default: the config's, else one]"),
+        draws: Draws | None = typer.Option(None, "--draws", metavar="HOW",
+                                           help=DRAWS_HELP),
+        tails: Tails | None = typer.Option(None, "--tails", metavar="N",
+                                           help=TAILS_HELP),
         higher_is_better: bool = typer.Option(False, "--higher-is-better",
                                               help="a table's values are better when higher (accuracy, CLL)"),
         datasets: DatasetsOpt = None,
@@ -56,11 +62,11 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         rows: Annotated[str | None, rows_option("row classifiers [default: all shown]")] = None,
         columns: str | None = typer.Option(None, "--columns", metavar="L1,L2",
                                            help="column classifiers [default: all shown]"),
-        test: str = typer.Option("sign", "--test", metavar="TEST",
-                                 help="sign | wilcoxon: the test of each pair's p-value"),
-        correction: str = typer.Option("none", "--correction", metavar="HOW",
-                                       help="none | holm: adjust the p-values for the pairs of the matrix"),
-        format: FormatOpt = "md",
+        test: Test = typer.Option("sign", "--test", metavar="TEST",
+                                  help=TEST_HELP),
+        correction: Correction = typer.Option("none", "--correction", metavar="HOW",
+                                              help=CORRECTION_HELP),
+        format: TableFormatOpt = "md",
         decimals: Annotated[int, decimals_option("decimals of the p-values, 0 to 10 (md, latex; csv keeps full "
                                                  "precision)")] = 4):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
@@ -122,19 +128,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     if is_store and higher_is_better:
         raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
     check_draw(draw)
-    if draws not in (None, "split", "ignore"):
-        raise UserError(f"--draws: {draws!r} is not split or ignore")
-    if tails not in (None, "one", "two"):
-        raise UserError(f"--tails: {tails!r} is not one or two")
     if not is_store and draw and needs_folds(draw):
         raise UserError(f"--draw {draw}: the t-test needs each data set's per-fold values, which a wide table "
                         f"({path}) does not hold; give a results store")
-    check_format(format, ("md", "csv", "latex"))
     check_decimals(decimals)
-    if test not in ("sign", "wilcoxon"):
-        raise UserError(f"--test: {test!r} is not sign or wilcoxon")
-    if correction not in ("none", "holm"):
-        raise UserError(f"--correction: {correction!r} is not none or holm")
     q = WdlRequest(metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
                    split(columns), format, test, correction, decimals)
     if is_store:
@@ -152,7 +149,7 @@ def ranks(results: ResultsArg,
           alpha: Annotated[float, alpha_option("significance level of the post-hoc tests")] = 0.05,
           datasets: DatasetsOpt = None,
           classifiers: ClassifiersOpt = None,
-          format: FormatOpt = "md",
+          format: TableFormatOpt = "md",
           decimals: Annotated[int, decimals_option("decimals of the tables' p-values, 0 to 10 (md, latex; csv "
                                                    "keeps full precision)")] = 4):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
@@ -182,7 +179,6 @@ def ranks(results: ResultsArg,
     from bncbench.reporting.analyses import rank_test
     from bncbench.results import open as open_results
 
-    check_format(format, ("md", "csv", "latex"))
     check_decimals(decimals)
     with open_results(results) as r:
         metric = checked("--metric", options.metric, metric or r.experiment.wdl.default_metric)
@@ -209,7 +205,7 @@ def compare(results: ResultsOrFolderArg,
                                    classifiers_option("only these classifier labels of the results")] = None,
             map_: str | None = typer.Option(None, "--map", metavar="PAPER=OURS,...",
                                             help="the table's classifier names that differ from our labels"),
-            format: FormatOpt = "md"):
+            format: TableFormatOpt = "md"):
     """Our results beside a published table, value by value, at the table's printed precision.
 
     TABLE is a wide table as wdl reads it: a header (dataset, classifier, ...) and one row
@@ -237,7 +233,6 @@ def compare(results: ResultsOrFolderArg,
     from bncbench.evaluate.compare import format_comparison, notes
     from bncbench.reporting.analyses import comparison
 
-    check_format(format, ("md", "csv", "latex"))
 
     mapping = {}
     for item in split(map_) or []:
@@ -259,7 +254,7 @@ def compare(results: ResultsOrFolderArg,
 def rcll(results: ResultsArg,
          pairs: Annotated[str, pairs_option("classifier A against its baseline B")],
          datasets: DatasetsOpt = None,
-         format: FormatOpt = "md"):
+         format: TableFormatOpt = "md"):
     """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
 
     rCLL(A|B) = CLL(A) / CLL(B), with CLL summed over the test instances. CLLs are negative,
@@ -287,7 +282,7 @@ def gd(results: ResultsArg,
        pairs: Annotated[str, pairs_option("classifier A against B")],
        metric: Annotated[str, metric_option("metric compared, as for report")] = "zol",
        draw: DrawOpt = None,
-       format: FormatOpt = "md"):
+       format: TableFormatOpt = "md"):
     """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
 
     S_t holds the first t data sets in the config's order (paper 004's Table 1 order: by
@@ -324,7 +319,7 @@ def gd(results: ResultsArg,
 def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
            results: list[str] | None = typer.Option(None, "--results", metavar="NAME=DIR",
                                                     help="read the file's results NAME from DIR (repeatable)"),
-           format: FormatOpt = "md"):
+           format: TableFormatOpt = "md"):
     """A paper's headline claims and printed W/D/L tables beside our runs.
 
     Each claim gets the printed value, ours and a verdict (holds / direction only / does not
@@ -342,7 +337,6 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     from bncbench.evaluate.report import format_grid
     from bncbench.reporting.analyses import judge_claims
 
-    check_format(format, ("md", "csv", "latex"))
     overrides = {}
     for item in results or []:
         name, sep, folder = item.partition("=")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
-from bncbench.evaluate.stats import needs_folds
+from bncbench.evaluate.stats import Draws, Tails, needs_folds
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -19,22 +19,26 @@ if TYPE_CHECKING:
     from bncbench.results import Results
 
 
+Test = Literal["sign", "wilcoxon"]    # the test of each pair's p-value
+Correction = Literal["none", "holm"]  # the adjustment of the p-values for the pairs of the matrix
+
+
 @dataclass
 class WdlRequest:
     """The options of `bncbench wdl`; None: the config's `wdl:` setting, else its default."""
 
     metric: str | None = None
     draw: str | None = None
-    draws: str | None = None
-    tails: str | None = None
+    draws: Draws | None = None
+    tails: Tails | None = None
     higher_is_better: bool = False
     datasets: list[str] | None = None
     classifiers: list[str] | None = None
     rows: list[str] | None = None
     columns: list[str] | None = None
     format: str = "md"
-    test: str = "sign"
-    correction: str = "none"
+    test: Test = "sign"
+    correction: Correction = "none"
     decimals: int = 4
 
 

@@ -249,7 +249,6 @@ def test_output_is_reproducible_and_says_its_settings(aode22, monkeypatch, capsy
     (("--a", "AODE", "--b", "SP", "--metric", "bias"), "bias has no value per fold"),
     (("--a", "AODE", "--b", "SP", "--metric", "cll"), "--rope: cll has no default rope"),
     (("--a", "AODE", "--b", "SP", "--samples", "0"), "--samples: 0 is not a positive number"),
-    (("--a", "AODE", "--b", "SP", "--format", "latex"), "--format: 'latex' is not one of md, csv"),
 ])
 def test_bad_input_is_one_line_and_exit_2(aode22, monkeypatch, capsys, args, message):
     code, out, err = _main(monkeypatch, capsys, "bayes", aode22, *args)
