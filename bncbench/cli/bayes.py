@@ -43,13 +43,13 @@ def bayes(results: ResultsArg,
       bncbench bayes results/aode22 --a AODE --b SP --rope 0.005 --samples 100000
       bncbench bayes results/stan70 --a TAN --b AODE --metric accuracy --rope 1
     """
-    from bncbench.evaluate.bayes import format_comparison
+    from bncbench.evaluate.bayes import format_bayes
     from bncbench.reporting.analyses import bayes as compare
     from bncbench.results import open as open_results
 
     with open_results(results) as r:
         c = compare(r, a, b, metric or r.experiment.wdl.default_metric, rope, split(datasets), samples, seed)
-    text, notes = format_comparison(c, format)
+    text, notes = format_bayes(c, format)
     typer.echo(text, nl=False)
     for line in notes:
         err(line)

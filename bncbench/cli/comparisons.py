@@ -230,7 +230,7 @@ def compare(results: ResultsOrFolderArg,
       bncbench compare results/stan70 table2.csv --metric rmse --classifiers TAN --format csv
     """
     from bncbench.cli.common import per_experiment
-    from bncbench.evaluate.compare import format_comparison, notes
+    from bncbench.evaluate.compare import format_published, notes
     from bncbench.reporting.analyses import comparison
 
 
@@ -246,7 +246,7 @@ def compare(results: ResultsOrFolderArg,
         if format == "csv":
             for line in notes(result):
                 err(line)
-        return format_comparison(result, format)
+        return format_published(result, format)
 
     per_experiment(results, format, one, lambda text: typer.echo(text, nl=False))
 

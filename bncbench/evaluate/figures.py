@@ -14,7 +14,7 @@ from bncbench.errors import UserError
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
-    from bncbench.evaluate.bayes import Comparison
+    from bncbench.evaluate.bayes import BayesComparison
 
 FORMATS = ("png", "svg", "pdf")
 SPLIT = 2000       # paper 004: small data sets have fewer than 2000 instances
@@ -59,8 +59,8 @@ def cd_plot(t, metric: str) -> Plot:
                  "friedman_p": t.chi2_p})
 
 
-def bayes_plot(c: Comparison) -> Plot:
-    """The posterior sample of a Bayesian signed-rank test (`evaluate.bayes.Comparison`) on the
+def bayes_plot(c: BayesComparison) -> Plot:
+    """The posterior sample of a Bayesian signed-rank test (`evaluate.bayes.BayesComparison`) on the
     probability simplex, with its three probabilities (as Benavoli et al. 2017 draw it)."""
     p = c.signed_rank.probabilities
     return Plot(f"bayes-{c.a}-vs-{c.b}", "bayes",

@@ -12,7 +12,7 @@ from bncbench.evaluate.compare import (
     CAPTION,
     CSV_COLUMNS,
     SUMMARY_HEADER,
-    Comparison,
+    PublishedComparison,
     printed_rows,
 )
 from bncbench.evaluate.compare import notes as comparison_notes
@@ -24,7 +24,7 @@ from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes, with_f
 if TYPE_CHECKING:
     from markupsafe import Markup
 
-    from bncbench.evaluate.bayes import Comparison as BayesComparison
+    from bncbench.evaluate.bayes import BayesComparison
     from bncbench.evaluate.ranks import RankTest
     from bncbench.evaluate.ttest import PairedFolds
     from bncbench.evaluate.values import Summary
@@ -98,7 +98,7 @@ class ReportInput:
     differences: dict[str, str]                     # data set -> how our version differs from the paper's
     wdl: dict[str, str]                             # draw, draws, tails
     figures: list[tuple[str, str]] = field(default_factory=list)   # (title, SVG text drawn without it)
-    comparison: Comparison | None = None
+    comparison: PublishedComparison | None = None
     comparison_source: str = ""                     # the published table's path
     coverage: str = ""                              # n of N data sets and the missing ones (Coverage.line)
     name: str = ""                                  # the experiment's (config's) name
@@ -192,7 +192,7 @@ def significant_records(s: Summary, settings: dict[str, str],
     return out, len(pairs)
 
 
-def comparison_tables(c: Comparison, source: str) -> list[Table]:
+def comparison_tables(c: PublishedComparison, source: str) -> list[Table]:
     """The compared values and the summary per classifier, as `bncbench compare` prints them."""
     values, summary = printed_rows(c)
     return [Table("compare-values", f"{source}: {CAPTION}", list(CSV_COLUMNS), values),
@@ -413,7 +413,7 @@ def inline_svg(svg: str, prefix: str) -> str:
 
 
 def bayes_block(c: BayesComparison, svg: str, ident: str) -> BayesBlock:
-    """The section's block of one comparison (`evaluate.bayes.Comparison`) with its simplex `svg`."""
+    """The section's block of one comparison (`evaluate.bayes.BayesComparison`) with its simplex `svg`."""
     from bncbench.evaluate.bayes import notes
 
     p = c.signed_rank.probabilities

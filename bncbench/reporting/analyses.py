@@ -15,9 +15,9 @@ from bncbench.results import Results
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from bncbench.evaluate.bayes import Comparison as BayesComparison
+    from bncbench.evaluate.bayes import BayesComparison
     from bncbench.evaluate.claims import PrintedTable, Verdict
-    from bncbench.evaluate.compare import Comparison
+    from bncbench.evaluate.compare import PublishedComparison
     from bncbench.evaluate.ranks import RankTest
     from bncbench.evaluate.values import Summary
 
@@ -70,7 +70,7 @@ def _resolve(name: str) -> str | None:
 
 
 def comparison(r: Results, table: str, metrics: list[str] | None, only: list[str] | None,
-               mapping: dict[str, str], warn: Callable[[str], None] = lambda line: None) -> Comparison:
+               mapping: dict[str, str], warn: Callable[[str], None] = lambda line: None) -> PublishedComparison:
     """`evaluate.compare.compare` of the store and a published table (`bncbench compare`, the
     HTML report's comparison); `warn` gets a line per metric the store does not show in full."""
     from bncbench.evaluate import compare as cmp
