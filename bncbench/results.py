@@ -3,7 +3,6 @@ tasks and predictions; the statistics over them are the report layer's (bncbench
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections.abc import Callable
@@ -12,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from bncbench.data import catalog, describe
 from bncbench.engine.store import DB_NAME, Store, store_path
@@ -27,11 +25,12 @@ from bncbench.evaluate.metrics import (
     summarize,
 )
 from bncbench.evaluate.values import FoldValues, Summary
-from bncbench.utils.files import atomic_path
 from bncbench.utils.names import case_clash, file_name
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from bncbench.config import Experiment
 
 
@@ -293,36 +292,15 @@ class Results:
             out.values.update({(ds, lab): v for lab, v in vals.items()})
         return out
 
-    # -- tasks and predictions as DataFrames ---------------------------------------------------
+    # -- tasks and predictions as DataFrames (frames.py) -----------------------------------------
     @cached_property
     def tasks(self) -> pd.DataFrame:
         """One row per stored task with its per-fold metric values; `current` marks tasks of the
         latest plan."""
-        layout = self._stored_layout
-        current = {k for keys in layout["keys"].values() for k in keys}
-        meta = {r[0]: r for r in self._store.rows()}
-        rows = self._finished(list(meta))
-        records = []
-        for key, f in rows.items():
-            _, ds, label, run, fold, tt, st, finished = meta[key]
-            n = len(f.y_true)
-            rec = {"dataset": ds, "label": label, "run": run, "fold": fold, "n_test": n,
-                   "train_time": tt, "test_time": st}
-            rec.update({m: aggregate(m, f.sums[m], n) for m in INSTANCE_METRICS})
-            rec.update({"info": json.dumps(f.info or {}, sort_keys=True), "current": key in current,
-                        "finished": finished, "key": key})
-            records.append(rec)
-        order_ds = {d: i for i, d in enumerate(layout["datasets"])}
-        order_lab = {lab: i for i, lab in enumerate(layout["labels"])}
-        cols = ["dataset", "label", "run", "fold", "n_test", "train_time", "test_time", *INSTANCE_METRICS,
-                "info", "current", "finished", "key"]
-        df = pd.DataFrame.from_records(records, columns=cols)
-        if len(df):
-            df = (df.assign(_d=df["dataset"].map(lambda d: order_ds.get(d, len(order_ds))),
-                            _l=df["label"].map(lambda lab: order_lab.get(lab, len(order_lab))))
-                  .sort_values(["_d", "dataset", "_l", "label", "run", "fold"], kind="stable")
-                  .drop(columns=["_d", "_l"]).reset_index(drop=True))
-        return df
+        from bncbench import frames
+
+        rows = {r[0]: r for r in self._store.rows()}
+        return frames.tasks_frame(self._stored_layout, rows, self._finished(list(rows)))
 
     @property
     def datasets(self) -> list[str]:
@@ -333,37 +311,21 @@ class Results:
         """One row per test instance of every task on `dataset`: label, run, fold, row (index in
         the data set), true and predicted class names, and one probability column `P(<class>)` per
         class name, in the data set's class order (probabilities are stored as float32)."""
+        from bncbench import frames
+
         if dataset not in self.datasets:
             raise UserError(f"{dataset!r} has no results in {self.location}; data sets: {', '.join(self.datasets)}")
         t = self.tasks[self.tasks["dataset"] == dataset]
         if current_only:
             t = t[t["current"]]
-        got = self._store.get(list(t["key"]))
-        parts = []
-        classes: list[str] = []
-        for key, label in zip(t["key"], t["label"]):
-            f = got[key]
-            classes = list(f.classes or [])
-            names = np.asarray(classes, dtype=object)
-            part = pd.DataFrame({"label": label, "run": f.run, "fold": f.fold, "row": f.test_index,
-                                 "true": names[f.y_true], "predicted": names[f.pred]})
-            prob = pd.DataFrame(f.proba, columns=[f"P({c})" for c in classes])
-            parts.append(pd.concat([part, prob], axis=1))
-        if not parts:
-            return pd.DataFrame(columns=["label", "run", "fold", "row", "true", "predicted"])
-        return pd.concat(parts, ignore_index=True)
+        return frames.predictions_frame(t, self._store.get(list(t["key"])))
 
     def export(self, fmt: str, out: str, predictions: bool = False) -> list[Path]:
         """Write the tasks table (and, with `predictions`, one predictions table per data set) as
-        parquet or CSV files into the folder `out`; the files written. Each file is written to a
-        temporary name and renamed, so an interrupted export leaves no half-written file."""
-        if fmt not in ("parquet", "csv"):
-            raise UserError(f"--format: {fmt!r} is not parquet or csv")
-        if fmt == "parquet":
-            try:
-                import pyarrow  # noqa: F401
-            except ImportError:
-                raise UserError("--format parquet needs pyarrow: pip install pyarrow") from None
+        parquet or CSV files into the folder `out` (frames.write_tables); the files written."""
+        from bncbench import frames
+
+        frames.check_format(fmt)
         tables: list[tuple[str, Callable[[], pd.DataFrame]]] = [("tasks", lambda: self.tasks)]
         if predictions:
             clash = case_clash(self.datasets)
@@ -372,27 +334,7 @@ class Results:
                                 f"(macOS, Windows): predictions-{file_name(clash[1])}.{fmt}; read one of them in "
                                 f"Python: bncbench.results.open(RESULTS).predictions(NAME)")
             tables += [(f"predictions-{file_name(d)}", partial(self.predictions, d)) for d in self.datasets]
-        folder = Path(out)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
-        written = []
-        for name, make in tables:
-            target = folder / f"{name}.{fmt}"
-            try:
-                # public: a 0600 export would be hidden from everyone else
-                with atomic_path(target, public=True) as tmp:
-                    df = make()
-                    if fmt == "parquet":
-                        df.to_parquet(tmp, index=False)
-                    else:
-                        df.to_csv(tmp, index=False)
-            except OSError as e:
-                raise UserError(f"--out {out}: cannot write {target.name} ({e.strerror}); the files before it are "
-                                f"complete") from None
-            written.append(target)
-        return written
+        return frames.write_tables(tables, fmt, out)
 
 
 def open(location: str | Path) -> Results:

@@ -269,7 +269,8 @@ ALLOWED: dict[str, set[str]] = {
     "evaluate": {"errors", "utils"},
     "engine": {"bncbench", "data", "preprocess", "classifiers", "classifiers.base", "evaluate", "errors", "utils"},
     "config": {"data", "preprocess", "classifiers", "classifiers.kernels", "evaluate", "engine", "errors", "utils"},
-    "results": {"config", "engine", "evaluate", "data", "errors", "utils"},
+    "frames": {"evaluate", "errors", "utils"},  # the tasks and predictions as DataFrames, their export
+    "results": {"config", "engine", "evaluate", "data", "errors", "utils", "frames"},
     "reporting": {"bncbench", "config", "data", "evaluate", "errors", "utils", "results"},
     "cli": {"bncbench", "config", "data", "preprocess", "classifiers", "evaluate", "engine", "errors", "utils",
             "results", "reporting"},
