@@ -30,8 +30,7 @@ from bncbench.cli.common import (
     warn_incomplete,
 )
 from bncbench.errors import UserError
-from bncbench.evaluate.stats import DRAWS, TAILS, WDL_DEFAULTS, Draws, Tails
-from bncbench.reporting.wdl import Correction, Test
+from bncbench.evaluate.stats import DRAWS, TAILS, WDL_DEFAULTS, Correction, Draws, Tails, Test
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:

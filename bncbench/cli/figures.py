@@ -21,14 +21,18 @@ from bncbench.cli.common import (
     split,
 )
 from bncbench.errors import UserError
+from bncbench.evaluate.figures import FIGURES, UNASKED
+
+# --only's help, from the figures' declaration (evaluate/figures.py KINDS)
+ONLY_HELP = (f"{' | '.join(FIGURES)}, or several: wdl,gd [default: the config's figures: section, else all but "
+             f"{', '.join(k for k in FIGURES if k not in UNASKED)}]")
 
 
 def figures(results: ResultsArg,
             out: Annotated[str | None, out_option("DIR", "folder to write into [default: RESULTS/figures]")] = None,
             format: Annotated[str, format_option("png | svg | pdf, or several: png,svg")] = "png",
             only: Annotated[str | None, typer.Option(
-                "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar | cd | bayes, or several: wdl,gd "
-                                               "[default: the config's figures: section, else all but bayes]")] = None,
+                "--only", metavar="NAME", help=ONLY_HELP)] = None,
             a: Annotated[str | None, typer.Option(
                 "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the "
                                              "first]")] = None,

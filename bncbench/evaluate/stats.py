@@ -12,6 +12,8 @@ from typing import Literal, get_args
 WDL_DEFAULTS = {"draw": "exact4", "draws": "split", "tails": "one"}
 Draws = Literal["split", "ignore"]  # draws in the sign test: half a win and half a loss each, or left out
 Tails = Literal["one", "two"]       # the sign test's tails
+Test = Literal["sign", "wilcoxon"]  # the test of a W/D/L pair's p-value
+Correction = Literal["none", "holm"]  # the adjustment of the p-values for the pairs of a W/D/L matrix
 DRAWS: tuple[str, ...] = get_args(Draws)
 TAILS: tuple[str, ...] = get_args(Tails)
 

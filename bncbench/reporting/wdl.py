@@ -6,21 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
-from bncbench.evaluate.stats import Draws, Tails, needs_folds
+from bncbench.evaluate.stats import Correction, Draws, Tails, Test, needs_folds
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.evaluate.stats import WDL
     from bncbench.evaluate.values import FoldValues
     from bncbench.results import Results
-
-
-Test = Literal["sign", "wilcoxon"]    # the test of each pair's p-value
-Correction = Literal["none", "holm"]  # the adjustment of the p-values for the pairs of the matrix
 
 
 @dataclass
