@@ -5,6 +5,7 @@ drawing is evaluate/figures.py's."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -288,6 +289,60 @@ def kinds(src: Source, only: list[str] | None = None) -> list[str]:
     return [k for k in FIGURES if k in wanted]
 
 
+def _first_pair(src: Source) -> list[tuple[str, str]]:
+    """The pair a figure of pairs shows unless told: the first label against the second."""
+    return [(src.labels[0], (src.labels[1:] or src.labels)[0])]
+
+
+def _times(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
+    return [times_data(src, conf.get("classifiers") or src.labels)]
+
+
+def _biasvar(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
+    return [biasvar_data(src, conf.get("classifiers") or src.labels)]
+
+
+def _cd(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
+    return [cd_data(src, conf.get("classifiers") or src.labels, m, o.alpha or conf.get("alpha", 0.05))
+            for m in metrics]
+
+
+def _bayes(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
+    pairs = o.pairs or conf.get("pairs") or _first_pair(src)
+    if any(a == b for a, b in pairs):
+        raise NotApplicable("bayes: each pair needs two different classifiers")
+    rope = o.rope if o.rope is not None else conf.get("rope")
+    made = [bayes_data(src, a, b, m, rope, conf.get("samples"), conf.get("seed")) for a, b in pairs for m in metrics]
+    for p in made if len(metrics) > 1 else []:
+        p.name += f"-{p.data['metric']}"
+    return made
+
+
+def _scatter(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
+    a = o.a or conf.get("a") or src.labels[0]
+    b = o.b or conf.get("b") or next((x for x in src.labels if x != a), a)
+    if a == b:
+        raise UserError(f"scatter: needs two different classifiers, got {a!r} twice")
+    return [scatter_data(src, a, b, m) for m in metrics]
+
+
+def _wdl(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
+    return [wdl_data(src, o.rows or conf.get("rows") or src.labels[:1], m, conf.get("split", SPLIT)) for m in metrics]
+
+
+def _gd(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
+    pairs = o.pairs or conf.get("pairs") or _first_pair(src)
+    if any(a == b for a, b in pairs):
+        raise UserError("gd: each pair needs two different classifiers")
+    return [gd_data(src, pairs, m) for m in metrics]
+
+
+#: each figure kind's data (evaluate/figures.py KINDS draws it): the options merged over the
+#: config's `figures:` entry `conf`, one Plot per metric (bayes: per pair and metric)
+MAKERS: dict[str, Callable[[Source, dict, Options, list[str]], list[Plot]]] = {
+    "scatter": _scatter, "times": _times, "wdl": _wdl, "gd": _gd, "biasvar": _biasvar, "cd": _cd, "bayes": _bayes}
+
+
 def plots(src: Source, only: list[str] | None = None, options: Options | None = None) -> list[Plot]:
     """The figures `kinds(src, only)` with their settings (module docstring); UserError for a
     figure that cannot be made, NotApplicable for biasvar without repeated runs and for a Bayesian
@@ -296,41 +351,10 @@ def plots(src: Source, only: list[str] | None = None, options: Options | None = 
     for opt, wanted in (("--a", [options.a] if options.a else []), ("--b", [options.b] if options.b else []),
                         ("--rows", options.rows or []), ("--pairs", [x for p in options.pairs or [] for x in p])):
         _check_labels(opt, wanted, src.labels)
-    default_metric = src.wdl.default_metric
     out = []
     for kind in kinds(src, only):
         conf = src.settings.get(kind, {})
-        metrics = options.metric or conf.get("metric") or [default_metric]
-        if kind == "times":
-            made = [times_data(src, conf.get("classifiers") or src.labels)]
-        elif kind == "biasvar":
-            made = [biasvar_data(src, conf.get("classifiers") or src.labels)]
-        elif kind == "cd":
-            made = [cd_data(src, conf.get("classifiers") or src.labels, m, options.alpha or conf.get("alpha", 0.05))
-                    for m in metrics]
-        elif kind == "bayes":
-            pairs = options.pairs or conf.get("pairs") or [(src.labels[0], (src.labels[1:] or src.labels)[0])]
-            if any(a == b for a, b in pairs):
-                raise NotApplicable("bayes: each pair needs two different classifiers")
-            rope = options.rope if options.rope is not None else conf.get("rope")
-            made = [bayes_data(src, a, b, m, rope, conf.get("samples"), conf.get("seed")) for a, b in pairs
-                    for m in metrics]
-            for p in made if len(metrics) > 1 else []:
-                p.name += f"-{p.data['metric']}"
-        elif kind == "scatter":
-            a = options.a or conf.get("a") or src.labels[0]
-            b = options.b or conf.get("b") or next((x for x in src.labels if x != a), a)
-            if a == b:
-                raise UserError(f"scatter: needs two different classifiers, got {a!r} twice")
-            made = [scatter_data(src, a, b, m) for m in metrics]
-        elif kind == "wdl":
-            made = [wdl_data(src, options.rows or conf.get("rows") or src.labels[:1], m, conf.get("split", SPLIT))
-                    for m in metrics]
-        else:
-            pairs = options.pairs or conf.get("pairs") or [(src.labels[0], (src.labels[1:] or src.labels)[0])]
-            if any(a == b for a, b in pairs):
-                raise UserError("gd: each pair needs two different classifiers")
-            made = [gd_data(src, pairs, m) for m in metrics]
+        made = MAKERS[kind](src, conf, options, options.metric or conf.get("metric") or [src.wdl.default_metric])
         if len(made) > 1 and kind != "bayes":
             for p in made:
                 p.name = f"{p.kind}-{p.data['metric']}"
