@@ -471,10 +471,11 @@ def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
                     ck.fail([*path, k], f"expected a non-empty list of 'A:B' pairs, got {v!r}")
                 fig[k] = []
                 for i, item in enumerate(v):
-                    a, sep, b = str(item).partition(":")
-                    if not sep:
+                    try:
+                        ((a, b),) = options.pairs(str(item))
+                    except ValueError:
                         ck.fail([*path, k, i], f"{item!r} is not of the form A:B (a classifier against another)")
-                    fig[k].append(tuple(ck.choice(x.strip(), [*path, k, i], labels) for x in (a, b)))
+                    fig[k].append(tuple(ck.choice(x, [*path, k, i], labels) for x in (a, b)))
                     if name == "bayes" and fig[k][-1][0] == fig[k][-1][1]:
                         ck.fail([*path, k, i], f"{item!r} compares a classifier with itself")
         out[name] = fig
