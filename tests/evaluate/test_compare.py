@@ -184,7 +184,6 @@ def test_bad_input_exit_2_one_line(tiny, tmp_path):
     _refused(bnc("compare", res, good, "--map", "XYZ=NB"), "--map", "XYZ")
     _refused(bnc("compare", res, good, "--map", "NB"), "--map")
     _refused(bnc("compare", res, good, "--classifiers", "TAN"), "TAN")
-    _refused(bnc("compare", res, good, "--format", "html"), "--format")
 
 
 def test_reconstruction_flags_come_from_the_registry_docstrings():

@@ -430,7 +430,6 @@ def test_bad_html_options_exit_2(pages, tmp_path):
     res, _, _, _ = pages
     for args, word in ((["--compare", "papers/stan70/dev.tsv"], "--compare"),
                        (["--claims", "papers/ait36/claims.yaml"], "--claims"),
-                       (["--format", "pdf"], "--format"),
                        (["--format", "html", "--label-metric", "NB=rmse"], "--label-metric"),
                        (["--format", "html", "--compare", tmp_path / "absent.tsv"], "absent.tsv"),
                        (["--format", "html", "--claims", tmp_path / "absent.yaml"], "absent.yaml")):
