@@ -31,9 +31,9 @@ def one_run(config: str, results: Path) -> dict[tuple[str, str], tuple[float, fl
                         "--fresh", "--quiet", "--strict"], capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"bncbench run {config} failed ({r.returncode}): {r.stderr.strip()}")
-    from bncbench.results import load
+    from bncbench.results import open as open_results
 
-    tasks = load(str(results)).tasks
+    tasks = open_results(str(results)).tasks
     tasks = tasks[tasks["current"]]
     sums = tasks.groupby(["dataset", "label"], sort=False)[["train_time", "test_time"]].sum()
     return {k: (float(r.train_time), float(r.test_time)) for k, r in sums.iterrows()}

@@ -43,11 +43,6 @@ PREPROCESS_CHOICES = {
     "scope": ("fold", "global"),
 }
 CV_KEYS = {"scheme": SCHEMES, "folds": int, "runs": int, "seed": int, "divisor": int}
-WDL_KEYS = {"draw": str, "draws": ("split", "ignore"), "tails": ("one", "two"), "metric": str}
-#: the figures of `bncbench figures` and the keys each takes in a config's `figures:` section
-FIGURE_KEYS = {"scatter": {"a", "b", "metric"}, "times": {"classifiers"}, "wdl": {"rows", "metric", "split"},
-               "gd": {"pairs", "metric"}, "biasvar": {"classifiers"}, "cd": {"classifiers", "metric", "alpha"},
-               "bayes": {"pairs", "metric", "rope", "samples", "seed"}}
 
 
 #: the keys of a data-set entry naming a file of one's own (`path:`), and of a catalog entry
@@ -180,15 +175,18 @@ def _preprocess_overrides(ck: _Checker, raw, path: list) -> tuple[tuple[str, Any
 
 def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
     """The validated `figures:` section: {figure: {key: value}} with `metric` as a list of metric
-    names, `pairs` as [(A, B), ...]; labels must be among `labels`."""
+    names, `pairs` as [(A, B), ...]; labels must be among `labels` (the figures and their keys:
+    evaluate/figures.py `KINDS`)."""
+    from bncbench.evaluate import options
+    from bncbench.evaluate.figures import KIND
     from bncbench.evaluate.metrics import METRICS
 
     out: dict[str, dict] = {}
-    ck.mapping(raw, ["figures"], set(FIGURE_KEYS))
+    ck.mapping(raw, ["figures"], set(KIND))
     for name, section in raw.items():
         path = ["figures", name]
         section = {} if section is None else section
-        ck.mapping(section, path, FIGURE_KEYS[name])
+        ck.mapping(section, path, set(KIND[name].keys))
         fig: dict[str, Any] = {}
         for k, v in section.items():
             if k in ("a", "b"):
@@ -208,22 +206,25 @@ def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
             elif k == "seed":
                 fig[k] = ck.typed(v, [*path, k], int, 0)
             elif k == "alpha":
-                fig[k] = float(ck.typed(v, [*path, k], float))
-                if not 0.0 < fig[k] < 1.0:
+                try:
+                    fig[k] = options.alpha(float(ck.typed(v, [*path, k], float)))
+                except ValueError:
                     ck.fail([*path, k], f"must be between 0 and 1 (e.g. 0.05), got {v!r}")
             elif k == "rope":
-                fig[k] = float(ck.typed(v, [*path, k], float))
-                if not 0.0 <= fig[k] < float("inf"):
+                try:
+                    fig[k] = options.rope(float(ck.typed(v, [*path, k], float)))
+                except ValueError:
                     ck.fail([*path, k], f"must be a width ≥ 0 in the metric's units (e.g. 0.01 for zol), got {v!r}")
             else:  # pairs
                 if not isinstance(v, list) or not v:
                     ck.fail([*path, k], f"expected a non-empty list of 'A:B' pairs, got {v!r}")
                 fig[k] = []
                 for i, item in enumerate(v):
-                    a, sep, b = str(item).partition(":")
-                    if not sep:
+                    try:
+                        ((a, b),) = options.pairs(str(item))
+                    except ValueError:
                         ck.fail([*path, k, i], f"{item!r} is not of the form A:B (a classifier against another)")
-                    fig[k].append(tuple(ck.choice(x.strip(), [*path, k, i], labels) for x in (a, b)))
+                    fig[k].append(tuple(ck.choice(x, [*path, k, i], labels) for x in (a, b)))
                     if name == "bayes" and fig[k][-1][0] == fig[k][-1][1]:
                         ck.fail([*path, k, i], f"{item!r} compares a classifier with itself")
         out[name] = fig
@@ -513,14 +514,14 @@ def _classifier_entry_params(ck: _Checker, c: dict, i: int, cls: type[BayesNetCl
 
 def _wdl(ck: _Checker, raw) -> WdlSettings:
     """The validated `wdl:` section (the defaults of `bncbench wdl`)."""
-    wdl = dict(raw or {})
-    ck.mapping(wdl, ["wdl"], set(WDL_KEYS))
-    for k, spec in WDL_KEYS.items():
-        if k in wdl and isinstance(spec, tuple):
-            ck.choice(wdl[k], ["wdl", k], spec)
-    if "draw" in wdl:
-        from bncbench.evaluate.stats import parse_draw
+    from bncbench.evaluate.stats import DRAWS, TAILS, parse_draw
 
+    wdl = dict(raw or {})
+    ck.mapping(wdl, ["wdl"], {"draw", "draws", "tails", "metric"})
+    for k, choices in (("draws", DRAWS), ("tails", TAILS)):
+        if k in wdl:
+            ck.choice(wdl[k], ["wdl", k], choices)
+    if "draw" in wdl:
         try:
             parse_draw(str(wdl["draw"]))
         except ValueError as e:

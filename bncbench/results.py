@@ -1,116 +1,37 @@
-"""Reading a results store: one handle (`open`) for the config sections, summaries, tasks and predictions."""
+"""Reading a results store: one handle (`open`) for the config sections, summaries, per-fold values,
+tasks and predictions; the statistics over them are the report layer's (bncbench/reporting/)."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from bncbench.classifiers import REGISTRY, docstrings
 from bncbench.data import catalog, describe
 from bncbench.engine.store import DB_NAME, Store, store_path
 from bncbench.errors import UserError
+from bncbench.evaluate import options
 from bncbench.evaluate.coverage import NOT_AVAILABLE, NOT_FINISHED, NOT_RUN, Coverage
 from bncbench.evaluate.metrics import (
     INSTANCE_METRICS,
-    LOWER_IS_BETTER,
-    METRICS,
     REPEATED_RUN_METRICS,
     FoldResult,
     aggregate,
     summarize,
 )
-from bncbench.utils.files import atomic_path
+from bncbench.evaluate.values import FoldValues, Summary
 from bncbench.utils.names import case_clash, file_name
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from bncbench.evaluate.bayes import Comparison as BayesComparison
-    from bncbench.evaluate.compare import Comparison
-    from bncbench.evaluate.ranks import RankTest
+    import pandas as pd
+
     from bncbench.experiment import Experiment
-
-
-@dataclass
-class Summary:
-    """One metric over the cells of a store: {(data set, label): (mean, sd)} in layout order."""
-
-    metric: str
-    datasets: list[str]
-    labels: list[str]
-    values: dict[tuple[str, str], tuple[float, float]]
-    planned: int = 0                      # tasks of the shown cells in their latest plan
-    finished: int = 0                     # of those, tasks finished
-    damaged: int = 0                      # of the unfinished, tasks stored but failing their checksum
-    incomplete: dict[str, list[str]] = field(default_factory=dict)  # data set -> labels not finished
-    not_run: list[tuple[str, str]] = field(default_factory=list)    # cells no config run here planned
-    single_run: list[tuple[str, str]] = field(default_factory=list)  # cells a repeated-run metric skipped
-    configs: list[str] = field(default_factory=list)  # one config name per protocol the cells come from
-    no_value: list[tuple[str, str]] = field(default_factory=list)   # finished cells the metric has no value for
-    coverage: Coverage = field(default_factory=Coverage)  # the data sets shown of those planned, why others are not
-
-    def with_metric(self) -> list[str]:
-        """The labels the metric applies to: all but those whose finished cells all lack a value
-        (e.g. `selected` of a classifier that selects nothing); a label with nothing finished stays."""
-        lacking = set(self.no_value)
-        return [lab for lab in self.labels
-                if not (any((d, lab) in lacking for d in self.datasets)
-                        and all((d, lab) in lacking or math.isnan(self.values[(d, lab)][0]) for d in self.datasets))]
-
-    def status_line(self) -> str | None:
-        """One line on what the table does not show as it should (None when all is well)."""
-        parts = []
-        if self.damaged:
-            parts.append(f"{self.damaged} stored task(s) fail their checksum and are not used (damaged: their cells "
-                         f"show n/a); `bncbench store check RESULTS` lists them, `bncbench store salvage RESULTS "
-                         f"--out NEW` keeps the rest")
-        if self.incomplete:
-            parts.append(f"incomplete: {self.finished} of {self.planned} tasks finished; unfinished cells show n/a "
-                         f"in {len(self.incomplete)} data set(s): {', '.join(self.incomplete)} "
-                         f"(run the config again to resume)")
-        if self.not_run:
-            more = ", ..." if len(self.not_run) > 5 else ""
-            cells = ", ".join(f"{d} × {lab}" for d, lab in self.not_run[:5]) + more
-            parts.append(f"{len(self.not_run)} cell(s) were never run in this folder (n/a): {cells}")
-        if self.single_run:
-            parts.append(f"{self.metric} needs repeated runs: n/a for {len(self.single_run)} cell(s) with one run")
-        if len(self.configs) > 1:
-            parts.append(f"the cells come from {len(self.configs)} configs with different preprocessing or folds "
-                         f"({', '.join(self.configs)}); filter with --datasets/--classifiers or use one results "
-                         f"folder per config")
-        return "; ".join(parts) or None
-
-
-@dataclass
-class FoldValues:
-    """One metric per fold of every (data set, label) cell, paired across labels by (run, fold):
-    the input of the per-data-set tests (corrected resampled t-test, Bayesian correlated t-test)."""
-
-    metric: str
-    scheme: str                                   # the cv scheme of the cells (stratified, petal, petal-bv)
-    datasets: list[str]                           # data sets where every label has every fold
-    labels: list[str]
-    values: dict[tuple[str, str], np.ndarray]     # per-fold values in (run, fold) order
-    runs: dict[str, int]                          # data set -> number of runs
-    n_train: dict[str, np.ndarray]                # data set -> training rows per fold
-    n_test: dict[str, np.ndarray]                 # data set -> test rows per fold
-    left_out: dict[str, str] = field(default_factory=dict)  # data set -> why it has no paired values
-
-    def test_train_ratio(self, dataset: str) -> float:
-        """n_test / n_train of the data set's folds (their means): Nadeau and Bengio's correction."""
-        return float(self.n_test[dataset].mean() / self.n_train[dataset].mean())
-
-    def test_fraction(self, dataset: str) -> float:
-        """n_test / (n_train + n_test): the correlation ρ of the Bayesian correlated t-test."""
-        n_te, n_tr = float(self.n_test[dataset].mean()), float(self.n_train[dataset].mean())
-        return n_te / (n_te + n_tr)
 
 
 def fold_metric(metric: str, f) -> float:
@@ -187,14 +108,6 @@ def data_files(datasets: list[str], own: dict | None = None) -> list[tuple[str, 
         else:
             files.append((d, describe.origin(d), ""))
     return files
-
-
-def _resolve(name: str) -> str | None:
-    """The catalog's name of a data set (an alias resolved), None when it is not in the catalog."""
-    try:
-        return catalog.resolve(name)
-    except UserError:
-        return None
 
 
 class Results:
@@ -290,8 +203,10 @@ class Results:
         """The (mean, sd) of `metric` for every (data set, label) cell of the store's layout — the
         latest plan of every cell any run of any config put there — optionally filtered. A cell
         with unfinished tasks gets (nan, nan) and is listed in `incomplete`."""
-        if metric not in METRICS:
-            raise UserError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+        try:
+            options.metric(metric)
+        except ValueError as e:
+            raise UserError(str(e)) from None
         key = (metric, tuple(datasets or ()), tuple(classifiers or ()))
         if key not in self._summaries:
             self._summaries[key] = self._summarize(metric, datasets, classifiers)
@@ -377,97 +292,15 @@ class Results:
             out.values.update({(ds, lab): v for lab, v in vals.items()})
         return out
 
-    def bayes(self, a: str, b: str, metric: str = "zol", rope: float | None = None, datasets: list[str] | None = None,
-              samples: int | None = None, seed: int | None = None) -> BayesComparison:
-        """A against B by the Bayesian signed-rank test over the data sets' means and the correlated
-        t-test on each data set's paired folds, ρ = n_test / (n_train + n_test) (docs/statistics.md)."""
-        from bncbench.evaluate import bayes
-
-        if metric not in METRICS:
-            raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-        labels = self.summary(metric).labels
-        for option, label in (("--a", a), ("--b", b)):
-            if label not in labels:
-                raise UserError(f"{option}: no classifier {label!r} in the results{did_you_mean(label, labels)}; "
-                                f"available: {', '.join(labels)}")
-        fv = self.fold_values(metric, datasets, [a, b])  # refuses a metric with no value per fold first
-        width = bayes.rope_for(metric, rope)
-        s = self.summary(metric, datasets, [a, b])
-        folds = {ds: (fv.values[(ds, a)], fv.values[(ds, b)], fv.test_fraction(ds)) for ds in fv.datasets}
-        left = {ds: why for ds, why in fv.left_out.items()  # unfinished: in neither test
-                if ds in s.incomplete or (ds, a) in s.not_run or (ds, b) in s.not_run}
-        return bayes.compare(a, b, metric, LOWER_IS_BETTER[metric],
-                             {ds: (s.values[(ds, a)][0], s.values[(ds, b)][0]) for ds in s.datasets}, folds, width,
-                             bayes.SAMPLES if samples is None else samples, bayes.SEED if seed is None else seed,
-                             left_out=left, unpaired=fv.left_out)
-
-    def rank_test(self, metric: str = "zol", datasets: list[str] | None = None,
-                  classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
-        """The Friedman test and its post-hoc tests of the store, as `bncbench ranks` prints them (§6.8)."""
-        from bncbench.evaluate.ranks import compare_classifiers
-
-        s = self.summary(metric, datasets, classifiers)
-        try:
-            return compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
-        except ValueError as e:
-            raise UserError(f"ranks: {e}") from None
-
-    def comparison(self, table: str, metrics: list[str] | None, only: list[str] | None,
-                   mapping: dict[str, str], warn: Callable[[str], None] = lambda line: None) -> Comparison:
-        """`evaluate.compare.compare` of this store and a published table (`bncbench compare`, the
-        HTML report's comparison); `warn` gets a line per metric the store does not show in full."""
-        from bncbench.evaluate import compare as cmp
-
-        published = cmp.read_published(table)
-        first = (metrics or ["zol"])[0]
-        summary = self.summary(first, None, only)
-        plan = cmp.plan_columns(published, metrics, mapping, summary.labels, only)
-        ours = {}
-        for m in plan.metrics:
-            s = self.summary(m, None, only)
-            if s.status_line():
-                warn(f"warning ({m}): {s.status_line()}")
-            ours[m] = (s.datasets, s.labels, s.values)
-        c = cmp.compare(published, plan, ours, _resolve)
-        coverage = summary.coverage
-        c.coverage = coverage.line()
-        for name in c.missing_datasets:
-            own = name if name in coverage.datasets else _resolve(name)
-            c.missing_reasons[name] = coverage.missing.get(own or name, "not in the configs run here")
-        c.flags = self.classifier_flags([label for _, label, _ in plan.columns])
-        c.differences = self.differences(list(dict.fromkeys(r.dataset for r in c.rows)))
-        return c
-
-    # -- tasks and predictions as DataFrames ---------------------------------------------------
+    # -- tasks and predictions as DataFrames (frames.py) -----------------------------------------
     @cached_property
     def tasks(self) -> pd.DataFrame:
         """One row per stored task with its per-fold metric values; `current` marks tasks of the
         latest plan."""
-        layout = self._stored_layout
-        current = {k for keys in layout["keys"].values() for k in keys}
-        meta = {r[0]: r for r in self._store.rows()}
-        rows = self._finished(list(meta))
-        records = []
-        for key, f in rows.items():
-            _, ds, label, run, fold, tt, st, finished = meta[key]
-            n = len(f.y_true)
-            rec = {"dataset": ds, "label": label, "run": run, "fold": fold, "n_test": n,
-                   "train_time": tt, "test_time": st}
-            rec.update({m: aggregate(m, f.sums[m], n) for m in INSTANCE_METRICS})
-            rec.update({"info": json.dumps(f.info or {}, sort_keys=True), "current": key in current,
-                        "finished": finished, "key": key})
-            records.append(rec)
-        order_ds = {d: i for i, d in enumerate(layout["datasets"])}
-        order_lab = {lab: i for i, lab in enumerate(layout["labels"])}
-        cols = ["dataset", "label", "run", "fold", "n_test", "train_time", "test_time", *INSTANCE_METRICS,
-                "info", "current", "finished", "key"]
-        df = pd.DataFrame.from_records(records, columns=cols)
-        if len(df):
-            df = (df.assign(_d=df["dataset"].map(lambda d: order_ds.get(d, len(order_ds))),
-                            _l=df["label"].map(lambda lab: order_lab.get(lab, len(order_lab))))
-                  .sort_values(["_d", "dataset", "_l", "label", "run", "fold"], kind="stable")
-                  .drop(columns=["_d", "_l"]).reset_index(drop=True))
-        return df
+        from bncbench import frames
+
+        rows = {r[0]: r for r in self._store.rows()}
+        return frames.tasks_frame(self._stored_layout, rows, self._finished(list(rows)))
 
     @property
     def datasets(self) -> list[str]:
@@ -478,37 +311,21 @@ class Results:
         """One row per test instance of every task on `dataset`: label, run, fold, row (index in
         the data set), true and predicted class names, and one probability column `P(<class>)` per
         class name, in the data set's class order (probabilities are stored as float32)."""
+        from bncbench import frames
+
         if dataset not in self.datasets:
             raise UserError(f"{dataset!r} has no results in {self.location}; data sets: {', '.join(self.datasets)}")
         t = self.tasks[self.tasks["dataset"] == dataset]
         if current_only:
             t = t[t["current"]]
-        got = self._store.get(list(t["key"]))
-        parts = []
-        classes: list[str] = []
-        for key, label in zip(t["key"], t["label"]):
-            f = got[key]
-            classes = list(f.classes or [])
-            names = np.asarray(classes, dtype=object)
-            part = pd.DataFrame({"label": label, "run": f.run, "fold": f.fold, "row": f.test_index,
-                                 "true": names[f.y_true], "predicted": names[f.pred]})
-            prob = pd.DataFrame(f.proba, columns=[f"P({c})" for c in classes])
-            parts.append(pd.concat([part, prob], axis=1))
-        if not parts:
-            return pd.DataFrame(columns=["label", "run", "fold", "row", "true", "predicted"])
-        return pd.concat(parts, ignore_index=True)
+        return frames.predictions_frame(t, self._store.get(list(t["key"])))
 
     def export(self, fmt: str, out: str, predictions: bool = False) -> list[Path]:
         """Write the tasks table (and, with `predictions`, one predictions table per data set) as
-        parquet or CSV files into the folder `out`; the files written. Each file is written to a
-        temporary name and renamed, so an interrupted export leaves no half-written file."""
-        if fmt not in ("parquet", "csv"):
-            raise UserError(f"--format: {fmt!r} is not parquet or csv")
-        if fmt == "parquet":
-            try:
-                import pyarrow  # noqa: F401
-            except ImportError:
-                raise UserError("--format parquet needs pyarrow: pip install pyarrow") from None
+        parquet or CSV files into the folder `out` (frames.write_tables); the files written."""
+        from bncbench import frames
+
+        frames.check_format(fmt)
         tables: list[tuple[str, Callable[[], pd.DataFrame]]] = [("tasks", lambda: self.tasks)]
         if predictions:
             clash = case_clash(self.datasets)
@@ -517,37 +334,12 @@ class Results:
                                 f"(macOS, Windows): predictions-{file_name(clash[1])}.{fmt}; read one of them in "
                                 f"Python: bncbench.results.open(RESULTS).predictions(NAME)")
             tables += [(f"predictions-{file_name(d)}", partial(self.predictions, d)) for d in self.datasets]
-        folder = Path(out)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UserError(f"--out {out}: cannot create the folder ({e.strerror})") from None
-        written = []
-        for name, make in tables:
-            target = folder / f"{name}.{fmt}"
-            try:
-                # public: a 0600 export would be hidden from everyone else
-                with atomic_path(target, public=True) as tmp:
-                    df = make()
-                    if fmt == "parquet":
-                        df.to_parquet(tmp, index=False)
-                    else:
-                        df.to_csv(tmp, index=False)
-            except OSError as e:
-                raise UserError(f"--out {out}: cannot write {target.name} ({e.strerror}); the files before it are "
-                                f"complete") from None
-            written.append(target)
-        return written
+        return frames.write_tables(tables, fmt, out)
 
 
 def open(location: str | Path) -> Results:
     """The results store of a directory (or its results.sqlite), opened once, read-only; close it
     with `.close()` or use it as a context manager."""
-    return Results(location)
-
-
-def load(location: str | Path) -> Results:
-    """`open`: `.tasks` (DataFrame, one row per stored task) and `.predictions(dataset)`."""
     return Results(location)
 
 
@@ -585,58 +377,3 @@ def open_all(location: str | Path) -> list[Results]:
             r.close()
         raise
     return found
-
-
-def load_all(location: str | Path) -> dict[str, Results]:
-    """`open` of every experiment at `location` (`open_all`), keyed by the folder's name, in name order."""
-    return {Path(r.location).name if Path(r.location).suffix != ".sqlite" else Path(r.location).parent.name: r
-            for r in open_all(location)}
-
-
-def summarize_store(location: str, metric: str, datasets: list[str] | None = None,
-                    classifiers: list[str] | None = None) -> Summary:
-    """`Results.summary` of the store at `location` (opened for this call)."""
-    with Results(location) as r:
-        return r.summary(metric, datasets, classifiers)
-
-
-def rank_test(location: str, metric: str = "zol", datasets: list[str] | None = None,
-              classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
-    """`Results.rank_test` of the store at `location` (opened for this call)."""
-    with Results(location) as r:
-        return r.rank_test(metric, datasets, classifiers, control, alpha)
-
-
-def store_differences(location: str, datasets) -> dict[str, str]:
-    """`Results.differences` of the store at `location` (opened for this call)."""
-    with Results(location) as r:
-        return r.differences(datasets)
-
-
-def judge_claims(claims_file: str, overrides: dict[str, str] | None = None, opened: tuple[Results, ...] = ()):
-    """A claims file judged against the results folders it names, as `bncbench claims` prints it."""
-    from bncbench.evaluate import claims as cl
-
-    spec = cl.load(claims_file, overrides or {})
-    handles = {Path(r.location).resolve(): r for r in opened}
-    mine: list[Results] = []
-    summaries: dict[tuple[str, str], Summary] = {}
-
-    def summary(name: str, metric: str) -> Summary | None:
-        folder = Path(spec["results"][name])
-        if not folder.exists():
-            return None
-        if folder.resolve() not in handles:
-            handles[folder.resolve()] = r = Results(folder)
-            mine.append(r)
-        summaries.setdefault((name, metric), handles[folder.resolve()].summary(metric))
-        return summaries[(name, metric)]
-
-    try:
-        verdicts = cl.evaluate(spec, summary)
-        tables = cl.table_comparison(spec, summary)
-    finally:
-        for r in mine:
-            r.close()
-    lines = cl.summary_lines(spec, verdicts, summaries)
-    return f"Claims of paper {spec.get('paper', '')}", verdicts, tables, lines

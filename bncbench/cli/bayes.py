@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
-from bncbench.cli.common import DatasetsOpt, ResultsArg, check_format, err, format_option, metric_option, split
+from bncbench.cli.common import DatasetsOpt, ResultsArg, err, format_option, metric_option, split
 
 
 def bayes(results: ResultsArg,
@@ -24,7 +24,7 @@ def bayes(results: ResultsArg,
           ] = None,
           seed: Annotated[int | None, typer.Option("--seed", metavar="S", help="seed of those samples [default: 0]")
                           ] = None,
-          format: Annotated[str, format_option("md | csv")] = "md"):
+          format: Annotated[Literal["md", "csv"], format_option("md | csv")] = "md"):
     """A against B by Bayesian tests (Benavoli, Corani, Demšar, Zaffalon, JMLR 2017).
 
     Over the data sets: the Bayesian signed-rank test (Dirichlet process prior, baycomp)
@@ -43,13 +43,13 @@ def bayes(results: ResultsArg,
       bncbench bayes results/aode22 --a AODE --b SP --rope 0.005 --samples 100000
       bncbench bayes results/stan70 --a TAN --b AODE --metric accuracy --rope 1
     """
-    from bncbench.evaluate.bayes import format_comparison
+    from bncbench.evaluate.bayes import format_bayes
+    from bncbench.reporting.analyses import bayes as compare
     from bncbench.results import open as open_results
 
-    check_format(format, ("md", "csv"))
     with open_results(results) as r:
-        c = r.bayes(a, b, metric or r.experiment.wdl.default_metric, rope, split(datasets), samples, seed)
-    text, notes = format_comparison(c, format)
+        c = compare(r, a, b, metric or r.experiment.wdl.default_metric, rope, split(datasets), samples, seed)
+    text, notes = format_bayes(c, format)
     typer.echo(text, nl=False)
     for line in notes:
         err(line)

@@ -8,7 +8,7 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -17,6 +17,8 @@ from bncbench.errors import UserError
 if TYPE_CHECKING:
     from bncbench.results import Results, Summary
 
+T = TypeVar("T")
+R = TypeVar("R")
 RESULTS_HELP = "results directory (or its results.sqlite)"
 
 
@@ -61,7 +63,7 @@ def out_option(metavar: str, help: str) -> Any:
 
 
 def pairs_option(help: str) -> Any:
-    """--pairs A:B,...: classifiers paired (bncbench.evaluate.paired.parse_pairs)."""
+    """--pairs A:B,...: classifiers paired (bncbench.evaluate.options.pairs)."""
     return typer.Option("--pairs", metavar="A:B,...", help=help)
 
 
@@ -83,6 +85,9 @@ def alpha_option(help: str) -> Any:
 ResultsArg = Annotated[str, results_argument()]
 ResultsOrFolderArg = Annotated[str, results_argument(f"{RESULTS_HELP}, or a folder of them (results/)")]
 FormatOpt = Annotated[str, format_option()]
+#: the closed choices of the commands' options, checked by the parser (click's message, exit 2)
+TableFormat = Literal["md", "csv", "latex"]
+TableFormatOpt = Annotated[TableFormat, format_option()]
 DatasetsOpt = Annotated[str | None, datasets_option()]
 ClassifiersOpt = Annotated[str | None, classifiers_option()]
 DrawOpt = Annotated[str | None, typer.Option("--draw", metavar="RULE",
@@ -104,6 +109,14 @@ def check_format(value: str, choices) -> None:
     """UserError unless --format `value` is one of `choices`."""
     if value not in choices:
         raise UserError(f"--format: {value!r} is not one of {', '.join(choices)}")
+
+
+def checked(option: str, parse: Callable[[T], R], value: T) -> R:
+    """`parse(value)`, one of the option rules of bncbench.evaluate.options; UserError naming `option`."""
+    try:
+        return parse(value)
+    except ValueError as e:
+        raise UserError(f"{option}: {e}") from None
 
 
 def check_decimals(value: int) -> None:

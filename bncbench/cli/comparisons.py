@@ -6,7 +6,7 @@ headline claims beside our runs)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, get_args
 
 import typer
 
@@ -14,12 +14,12 @@ from bncbench.cli.common import (
     ClassifiersOpt,
     DatasetsOpt,
     DrawOpt,
-    FormatOpt,
     ResultsArg,
     ResultsOrFolderArg,
+    TableFormatOpt,
     alpha_option,
     check_decimals,
-    check_format,
+    checked,
     classifiers_option,
     decimals_option,
     err,
@@ -30,10 +30,17 @@ from bncbench.cli.common import (
     warn_incomplete,
 )
 from bncbench.errors import UserError
+from bncbench.evaluate.stats import DRAWS, TAILS, WDL_DEFAULTS, Correction, Draws, Tails, Test
 from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.results import Results
+
+# the help of wdl's closed choices, from their declarations
+DRAWS_HELP = f"{' | '.join(DRAWS)}: draws in the sign test [default: the config's, else {WDL_DEFAULTS['draws']}]"
+TAILS_HELP = f"{' | '.join(TAILS)} [default: the config's, else {WDL_DEFAULTS['tails']}]"
+TEST_HELP = f"{' | '.join(get_args(Test))}: the test of each pair's p-value"
+CORRECTION_HELP = f"{' | '.join(get_args(Correction))}: adjust the p-values for the pairs of the matrix"
 
 
 def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
@@ -43,11 +50,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
                                                     "wdl.metric, else zol]; for a table: the name of its "
                                                     "values")] = None,
         draw: DrawOpt = None,
-        draws: str | None = typer.Option(None, "--draws", metavar="HOW",
-                                         help="split | ignore: draws in the sign test [default: the config's, else "
-                                              "split]"),
-        tails: str | None = typer.Option(None, "--tails", metavar="N",
-                                         help="one | two [default: the config's, else one]"),
+        draws: Draws | None = typer.Option(None, "--draws", metavar="HOW",
+                                           help=DRAWS_HELP),
+        tails: Tails | None = typer.Option(None, "--tails", metavar="N",
+                                           help=TAILS_HELP),
         higher_is_better: bool = typer.Option(False, "--higher-is-better",
                                               help="a table's values are better when higher (accuracy, CLL)"),
         datasets: DatasetsOpt = None,
@@ -55,11 +61,11 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         rows: Annotated[str | None, rows_option("row classifiers [default: all shown]")] = None,
         columns: str | None = typer.Option(None, "--columns", metavar="L1,L2",
                                            help="column classifiers [default: all shown]"),
-        test: str = typer.Option("sign", "--test", metavar="TEST",
-                                 help="sign | wilcoxon: the test of each pair's p-value"),
-        correction: str = typer.Option("none", "--correction", metavar="HOW",
-                                       help="none | holm: adjust the p-values for the pairs of the matrix"),
-        format: FormatOpt = "md",
+        test: Test = typer.Option("sign", "--test", metavar="TEST",
+                                  help=TEST_HELP),
+        correction: Correction = typer.Option("none", "--correction", metavar="HOW",
+                                              help=CORRECTION_HELP),
+        format: TableFormatOpt = "md",
         decimals: Annotated[int, decimals_option("decimals of the p-values, 0 to 10 (md, latex; csv keeps full "
                                                  "precision)")] = 4):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
@@ -110,6 +116,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
     """
     from bncbench.cli.common import per_experiment
+    from bncbench.evaluate.stats import needs_folds
+    from bncbench.reporting.wdl import WdlRequest, check_draw, wdl_text
 
     p = Path(path)
     # A store is a directory or a .sqlite file (wide_table.read refuses an SQLite file by another name).
@@ -118,164 +126,17 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         raise UserError(f"{path}: no such results directory or table file")
     if is_store and higher_is_better:
         raise UserError("--higher-is-better is for a wide table; a results store's metric has its own direction")
-    _check_wdl_settings(draw, draws, tails)
-    if not is_store and draw and _needs_folds(draw):
+    check_draw(draw)
+    if not is_store and draw and needs_folds(draw):
         raise UserError(f"--draw {draw}: the t-test needs each data set's per-fold values, which a wide table "
                         f"({path}) does not hold; give a results store")
-    check_format(format, ("md", "csv", "latex"))
     check_decimals(decimals)
-    if test not in ("sign", "wilcoxon"):
-        raise UserError(f"--test: {test!r} is not sign or wilcoxon")
-    if correction not in ("none", "holm"):
-        raise UserError(f"--correction: {correction!r} is not none or holm")
-    options = (metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
-               split(columns), format, test, correction, decimals)
+    q = WdlRequest(metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
+                   split(columns), format, test, correction, decimals)
     if is_store:
-        per_experiment(path, format, lambda r: _wdl_text(path, r, *options), lambda text: typer.echo(text, nl=False))
+        per_experiment(path, format, lambda r: wdl_text(path, r, q, err), lambda text: typer.echo(text, nl=False))
     else:
-        typer.echo(_wdl_text(path, None, *options), nl=False)
-
-
-def _wdl_text(path: str, r: Results | None, metric, draw, draws, tails, higher_is_better, want_ds, want_lab, rows,
-              columns, format, test="sign", correction="none", decimals=4) -> str:
-    """What `wdl` prints for one open results store `r` or, with None, the wide table `path`: the
-    matrices and the notes under them (the data sets used of those the store should cover, the settings)."""
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER
-    from bncbench.evaluate.report import difference_legend
-    from bncbench.evaluate.wdl import coverage_notes, format_wdl, matrix, settings_notes, with_folds
-    from bncbench.experiment import WdlSettings
-
-    defaults = r.experiment.wdl if r is not None else WdlSettings()
-    given = draw is not None
-    draw, draws, tails = draw or defaults.draw, draws or defaults.draws, tails or defaults.tails
-    _check_wdl_settings(draw, draws, tails)
-    excluded: list[str] = []
-    absent: dict[str, str] = {}
-    if r is not None:
-        metric = metric or defaults.default_metric
-        s = r.summary(metric, want_ds, want_lab)
-        warn_incomplete(s)
-        labels = s.with_metric()
-        if len(labels) < len(s.labels):
-            err(f"wdl: left out, having no {metric} values: {', '.join(x for x in s.labels if x not in labels)}")
-        ds, values = s.datasets, s.values
-        absent = {d: why for d, why in s.coverage.missing.items() if d not in ds}
-        lower = LOWER_IS_BETTER[metric]
-    else:
-        ds, labels, values, metric, lower = _wide_table_values(path, metric, higher_is_better, want_ds, want_lab)
-    row_labels = _chosen_labels("--rows", rows, labels)
-    col_labels = _chosen_labels("--columns", columns, labels)
-    if r is not None:  # every pair on the same data sets: those finished for every classifier of the matrix
-        shown = set(row_labels) | set(col_labels)
-        excluded = [d for d in ds if shown & set(s.incomplete.get(d, []))]
-        if excluded:
-            err(f"wdl: left out {len(excluded)} incomplete data set(s): {', '.join(excluded)}")
-        ds = [d for d in ds if d not in excluded]
-    folds, unpaired = None, dict[str, str]()
-    if r is not None and _needs_folds(draw):  # the t-test judges each data set on the pair's folds
-        shown_labels = [x for x in labels if x in set(row_labels) | set(col_labels)]
-        folds = _fold_values(r, draw, given, metric, ds, shown_labels)
-        ds, unpaired = with_folds(ds, folds)
-        if unpaired:
-            err(f"wdl: left out {len(unpaired)} data set(s) without paired fold values for the t-test: "
-                + ", ".join(f"{d} ({why})" for d, why in unpaired.items()))
-    mat = matrix(ds, labels, values, draw, lower, draws, tails, folds)
-    notes = (coverage_notes(ds, values, row_labels, col_labels, excluded, absent=absent, unpaired=unpaired)
-             + settings_notes(metric, lower, draw, draws, tails))
-    test_name, adjusted = "sign test", None
-    if test == "wilcoxon" or correction == "holm":
-        mat, notes, test_name, adjusted = _other_test(ds, values, row_labels, col_labels, mat, notes, test,
-                                                      correction, draws, tails)
-    if r is not None:
-        notes += difference_legend(ds, r.differences(ds))
-    return format_wdl(row_labels, col_labels, mat, format, metric, notes, test_name, adjusted, decimals)
-
-
-def _other_test(ds, values, rows, cols, mat, notes, test: str, correction: str, draws: str, tails: str):
-    """wdl's matrix with Wilcoxon p-values (--test wilcoxon) and Holm-adjusted ones
-    (--correction holm): (matrix, notes, the test's name, {(row, col): adjusted p} or None)."""
-    from bncbench.evaluate.ranks import holm, wilcoxon_matrix, wilcoxon_notes
-
-    order = rows + cols
-    pairs = list(dict.fromkeys(tuple(sorted((a, b), key=order.index)) for a in rows for b in cols if a != b))
-
-    def unordered(a: str, b: str) -> tuple[str, str]:
-        return (a, b) if order.index(a) <= order.index(b) else (b, a)
-
-    name = "sign test"
-    if test == "wilcoxon":
-        name = "Wilcoxon"
-        tested = wilcoxon_matrix(ds, pairs, values, draws, tails)
-        mat = {(a, b): (mat[(a, b)][0], tested[unordered(a, b)].p) for a in rows for b in cols if a != b}
-        notes = notes[:-1] + wilcoxon_notes(draws, tails)  # in place of the sign test's line
-    if correction != "holm":
-        return mat, notes, name, None
-    adjusted = dict(zip(pairs, holm([mat[p][1] for p in pairs])))
-    notes = notes + [(f"Holm: p-values adjusted by Holm's step-down procedure over the {len(pairs)} distinct pairs "
-                      f"of the matrix (--correction holm)")]
-    return mat, notes, name, {(a, b): adjusted[unordered(a, b)] for a in rows for b in cols if a != b}
-
-
-def _needs_folds(draw: str) -> bool:
-    from bncbench.evaluate.stats import needs_folds
-
-    return needs_folds(draw)
-
-
-def _fold_values(r: Results, draw: str, given: bool, metric: str, datasets: list[str] | None, labels: list[str]):
-    """`r.fold_values` of the t-test draw rule (`given`: by --draw, else the config's); a metric
-    without per-fold values is refused naming the rule."""
-    source = "--draw" if given else "the config's wdl.draw"
-    try:
-        return r.fold_values(metric, datasets, labels)
-    except UserError as e:
-        raise UserError(f"{source} {draw}: {e}") from None
-
-
-def _check_wdl_settings(draw: str | None, draws: str | None, tails: str | None) -> None:
-    """UserError for a --draw, --draws or --tails that is given and not valid."""
-    from bncbench.evaluate.stats import parse_draw
-
-    if draw:
-        try:
-            parse_draw(draw)
-        except ValueError as e:
-            raise UserError(f"--draw: {e}") from None
-    if draws not in (None, "split", "ignore"):
-        raise UserError(f"--draws: {draws!r} is not split or ignore")
-    if tails not in (None, "one", "two"):
-        raise UserError(f"--tails: {tails!r} is not one or two")
-
-
-def _wide_table_values(path: str, metric: str | None, higher_is_better: bool, want_ds: list[str] | None,
-                       want_lab: list[str] | None):
-    """(data sets, classifiers, values, metric name, lower is better) of the wide table wdl compares,
-    with --datasets / --classifiers applied."""
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
-    from bncbench.evaluate.wide_table import read_wide_table
-
-    ds, labels, values = read_wide_table(path)
-    if metric in METRICS and higher_is_better and LOWER_IS_BETTER[metric]:
-        raise UserError(f"--higher-is-better contradicts --metric {metric} (lower is better)")
-    lower = LOWER_IS_BETTER[metric] if metric in METRICS else not higher_is_better
-    metric = metric or f"values of {Path(path).name}"
-    for opt, wanted, available in (("--datasets", want_ds, ds), ("--classifiers", want_lab, labels)):
-        for w in wanted or []:
-            if w not in available:
-                raise UserError(f"{opt}: {w!r} is not in {path}{did_you_mean(w, available)}; "
-                                f"available: {', '.join(available)}")
-    ds = [d for d in ds if not want_ds or d in want_ds]
-    labels = [lab for lab in labels if not want_lab or lab in want_lab]
-    return ds, labels, values, metric, lower
-
-
-def _chosen_labels(option: str, chosen: list[str] | None, labels: list[str]) -> list[str]:
-    """The classifiers --rows or --columns names (default: all `labels`), each checked to be one of them."""
-    for lab in chosen or []:
-        if lab not in labels:
-            raise UserError(f"{option}: no classifier {lab!r}{did_you_mean(lab, labels)}; "
-                            f"available: {', '.join(labels)}")
-    return chosen or labels
+        typer.echo(wdl_text(path, None, q, err), nl=False)
 
 
 def ranks(results: ResultsArg,
@@ -287,7 +148,7 @@ def ranks(results: ResultsArg,
           alpha: Annotated[float, alpha_option("significance level of the post-hoc tests")] = 0.05,
           datasets: DatasetsOpt = None,
           classifiers: ClassifiersOpt = None,
-          format: FormatOpt = "md",
+          format: TableFormatOpt = "md",
           decimals: Annotated[int, decimals_option("decimals of the tables' p-values, 0 to 10 (md, latex; csv "
                                                    "keeps full precision)")] = 4):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
@@ -312,24 +173,21 @@ def ranks(results: ResultsArg,
       bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
     """
-    from bncbench.evaluate.metrics import METRICS
+    from bncbench.evaluate import options
     from bncbench.evaluate.ranks import format_ranks
+    from bncbench.reporting.analyses import rank_test
     from bncbench.results import open as open_results
 
-    check_format(format, ("md", "csv", "latex"))
     check_decimals(decimals)
     with open_results(results) as r:
-        metric = metric or r.experiment.wdl.default_metric
-        if metric not in METRICS:
-            raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-        if not 0.0 < alpha < 1.0:
-            raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
+        metric = checked("--metric", options.metric, metric or r.experiment.wdl.default_metric)
+        checked("--alpha", options.alpha, alpha)
         s = r.summary(metric, split(datasets), split(classifiers))
         if control is not None and control not in s.labels:
             raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
                             f"available: {', '.join(s.labels)}")
         warn_incomplete(s)
-        test = r.rank_test(metric, split(datasets), split(classifiers), control, alpha)
+        test = rank_test(r, metric, split(datasets), split(classifiers), control, alpha)
     text, notes = format_ranks(test, metric, format, decimals)
     typer.echo(text, nl=False)
     for line in notes:
@@ -346,7 +204,7 @@ def compare(results: ResultsOrFolderArg,
                                    classifiers_option("only these classifier labels of the results")] = None,
             map_: str | None = typer.Option(None, "--map", metavar="PAPER=OURS,...",
                                             help="the table's classifier names that differ from our labels"),
-            format: FormatOpt = "md"):
+            format: TableFormatOpt = "md"):
     """Our results beside a published table, value by value, at the table's printed precision.
 
     TABLE is a wide table as wdl reads it: a header (dataset, classifier, ...) and one row
@@ -371,9 +229,9 @@ def compare(results: ResultsOrFolderArg,
       bncbench compare results/stan70 table2.csv --metric rmse --classifiers TAN --format csv
     """
     from bncbench.cli.common import per_experiment
-    from bncbench.evaluate.compare import format_comparison, notes
+    from bncbench.evaluate.compare import format_published, notes
+    from bncbench.reporting.analyses import comparison
 
-    check_format(format, ("md", "csv", "latex"))
 
     mapping = {}
     for item in split(map_) or []:
@@ -383,11 +241,11 @@ def compare(results: ResultsOrFolderArg,
         mapping[paper.strip()] = ours.strip()
 
     def one(r: Results) -> str:
-        result = r.comparison(table, split(metric), split(classifiers), mapping, err)
+        result = comparison(r, table, split(metric), split(classifiers), mapping, err)
         if format == "csv":
             for line in notes(result):
                 err(line)
-        return format_comparison(result, format)
+        return format_published(result, format)
 
     per_experiment(results, format, one, lambda text: typer.echo(text, nl=False))
 
@@ -395,7 +253,7 @@ def compare(results: ResultsOrFolderArg,
 def rcll(results: ResultsArg,
          pairs: Annotated[str, pairs_option("classifier A against its baseline B")],
          datasets: DatasetsOpt = None,
-         format: FormatOpt = "md"):
+         format: TableFormatOpt = "md"):
     """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
 
     rCLL(A|B) = CLL(A) / CLL(B), with CLL summed over the test instances. CLLs are negative,
@@ -406,14 +264,12 @@ def rcll(results: ResultsArg,
     Example:
       bncbench rcll results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
     """
-    from bncbench.evaluate.paired import parse_pairs, rcll_rows
+    from bncbench.evaluate import options
+    from bncbench.evaluate.paired import rcll_rows
     from bncbench.evaluate.report import format_grid
     from bncbench.results import open as open_results
 
-    try:
-        pair_list = parse_pairs(pairs)
-    except ValueError as e:
-        raise UserError(f"--pairs: {e}") from None
+    pair_list = checked("--pairs", options.pairs, pairs)
     with open_results(results) as r:
         s = r.summary("cll", split(datasets), sorted({x for p in pair_list for x in p}))
     warn_incomplete(s)
@@ -425,7 +281,7 @@ def gd(results: ResultsArg,
        pairs: Annotated[str, pairs_option("classifier A against B")],
        metric: Annotated[str, metric_option("metric compared, as for report")] = "zol",
        draw: DrawOpt = None,
-       format: FormatOpt = "md"):
+       format: TableFormatOpt = "md"):
     """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
 
     S_t holds the first t data sets in the config's order (paper 004's Table 1 order: by
@@ -435,26 +291,21 @@ def gd(results: ResultsArg,
     Example:
       bncbench gd results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
     """
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
-    from bncbench.evaluate.paired import gd_rows, parse_pairs
+    from bncbench.evaluate import options
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.paired import gd_rows
     from bncbench.evaluate.report import format_grid
-    from bncbench.evaluate.stats import parse_draw
+    from bncbench.evaluate.stats import needs_folds
+    from bncbench.reporting.wdl import check_draw, fold_values
     from bncbench.results import open as open_results
 
-    if metric not in METRICS:
-        raise UserError(f"--metric: unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
-    try:
-        pair_list = parse_pairs(pairs)
-    except ValueError as e:
-        raise UserError(f"--pairs: {e}") from None
+    checked("--metric", options.metric, metric)
+    pair_list = checked("--pairs", options.pairs, pairs)
     with open_results(results) as r:
         rule = draw or r.experiment.wdl.draw
-        try:
-            parse_draw(rule)
-        except ValueError as e:
-            raise UserError(f"--draw: {e}") from None
+        check_draw(rule)
         s = r.summary(metric, None, sorted({x for p in pair_list for x in p}))
-        folds = _fold_values(r, rule, draw is not None, metric, None, s.labels) if _needs_folds(rule) else None
+        folds = fold_values(r, rule, draw is not None, metric, None, s.labels) if needs_folds(rule) else None
     warn_incomplete(s)
     header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric], folds)
     notes = [f"{metric}, draw rule {rule}; data sets in the config's order"]
@@ -467,7 +318,7 @@ def gd(results: ResultsArg,
 def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
            results: list[str] | None = typer.Option(None, "--results", metavar="NAME=DIR",
                                                     help="read the file's results NAME from DIR (repeatable)"),
-           format: FormatOpt = "md"):
+           format: TableFormatOpt = "md"):
     """A paper's headline claims and printed W/D/L tables beside our runs.
 
     Each claim gets the printed value, ours and a verdict (holds / direction only / does not
@@ -483,9 +334,8 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
       bncbench claims papers/ait36/claims.yaml --results main=runs/ait36
     """
     from bncbench.evaluate.report import format_grid
-    from bncbench.results import judge_claims
+    from bncbench.reporting.analyses import judge_claims
 
-    check_format(format, ("md", "csv", "latex"))
     overrides = {}
     for item in results or []:
         name, sep, folder = item.partition("=")

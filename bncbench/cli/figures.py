@@ -11,6 +11,7 @@ from bncbench.cli.common import (
     ResultsArg,
     alpha_option,
     check_format,
+    checked,
     err,
     format_option,
     metric_option,
@@ -20,14 +21,18 @@ from bncbench.cli.common import (
     split,
 )
 from bncbench.errors import UserError
+from bncbench.evaluate.figures import FIGURES, UNASKED
+
+# --only's help, from the figures' declaration (evaluate/figures.py KINDS)
+ONLY_HELP = (f"{' | '.join(FIGURES)}, or several: wdl,gd [default: the config's figures: section, else all but "
+             f"{', '.join(k for k in FIGURES if k not in UNASKED)}]")
 
 
 def figures(results: ResultsArg,
             out: Annotated[str | None, out_option("DIR", "folder to write into [default: RESULTS/figures]")] = None,
             format: Annotated[str, format_option("png | svg | pdf, or several: png,svg")] = "png",
             only: Annotated[str | None, typer.Option(
-                "--only", metavar="NAME", help="scatter | times | wdl | gd | biasvar | cd | bayes, or several: wdl,gd "
-                                               "[default: the config's figures: section, else all but bayes]")] = None,
+                "--only", metavar="NAME", help=ONLY_HELP)] = None,
             a: Annotated[str | None, typer.Option(
                 "--a", metavar="LABEL", help="scatter: classifier on the x axis [default: the config's, else the "
                                              "first]")] = None,
@@ -84,37 +89,33 @@ def figures(results: ResultsArg,
       bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
       bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
     """
-    from bncbench.evaluate import figures as fg
-    from bncbench.evaluate.metrics import METRICS
-    from bncbench.evaluate.paired import parse_pairs
+    from bncbench.evaluate import options
+    from bncbench.evaluate.figures import FORMATS, render
+    from bncbench.reporting import figures as fg
     from bncbench.results import open as open_results
     from bncbench.utils.names import case_clash, file_name
 
     formats = split(format) or []
     for f in formats:
-        check_format(f, fg.FORMATS)
+        check_format(f, FORMATS)
     metrics = split(metric)
     for m in metrics or []:
-        if m not in METRICS:
-            raise UserError(f"--metric: unknown metric {m!r}; choose one of {', '.join(METRICS)}")
-    try:
-        pair_list = parse_pairs(pairs) if pairs else None
-    except ValueError as e:
-        raise UserError(f"--pairs: {e}") from None
+        checked("--metric", options.metric, m)
+    pair_list = checked("--pairs", options.pairs, pairs) if pairs else None
     if not formats:
         raise UserError("--format: give png, svg or pdf")
-    if alpha is not None and not 0.0 < alpha < 1.0:
-        raise UserError(f"--alpha: {alpha:g} is not between 0 and 1 (e.g. 0.05)")
-    if rope is not None and not rope >= 0.0:
-        raise UserError(f"--rope: {rope:g} is not a width ≥ 0 in the metric's units (e.g. 0.01 for zol)")
-    options = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope)
+    if alpha is not None:
+        checked("--alpha", options.alpha, alpha)
+    if rope is not None:
+        checked("--rope", options.rope, rope)
+    settings = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope)
     wanted = split(only)
     made = []
     with open_results(results) as r:
         src = fg.Source(r)
         for kind in fg.kinds(src, wanted):
             try:
-                made += fg.plots(src, [kind], options)
+                made += fg.plots(src, [kind], settings)
             except fg.NotApplicable as e:
                 if wanted:
                     raise
@@ -129,7 +130,7 @@ def figures(results: ResultsArg,
         folder.mkdir(parents=True, exist_ok=True)
         for p in made:
             for f in formats:
-                (folder / f"{file_name(p.name)}.{f}").write_bytes(fg.render(p, f))
+                (folder / f"{file_name(p.name)}.{f}").write_bytes(render(p, f))
                 written.append(f"{file_name(p.name)}.{f}")
     except OSError as e:
         raise UserError(f"--out {folder}: cannot write the figures ({e.strerror})") from None

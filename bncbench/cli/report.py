@@ -4,7 +4,7 @@ and `bncbench export` (the stored tasks as tables for pandas, R or a spreadsheet
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -12,7 +12,6 @@ from bncbench.cli.common import (
     ResultsArg,
     ResultsOrFolderArg,
     check_decimals,
-    check_format,
     classifiers_option,
     datasets_option,
     decimals_option,
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
 
 def export(results: ResultsArg,
            out: Annotated[str, out_option("DIR", "folder to write the tables into")],
-           format: Annotated[str, format_option("parquet | csv")] = "parquet",
+           format: Annotated[Literal["parquet", "csv"], format_option("parquet | csv")] = "parquet",
            predictions: bool = typer.Option(False, "--predictions",
                                             help="also write one table of per-instance predictions per data set")):
     """Write the results as tables for pandas, R or a spreadsheet.
@@ -41,7 +40,7 @@ def export(results: ResultsArg,
     train_time, test_time, zol, rmse, rmse_all, cll, logloss, info, current, finished,
     key); with --predictions, DIR/predictions-<data set>.FORMAT has one row per test
     instance (label, run, fold, row, true, predicted, one column P(<class>) per class).
-    The same tables in Python: bncbench.results.load(RESULTS).
+    The same tables in Python: bncbench.results.open(RESULTS).
 
     \b
     Examples:
@@ -62,7 +61,7 @@ def report(results: ResultsOrFolderArg,
                                                            "results]")] = None,
            classifiers: Annotated[str | None, classifiers_option("only these classifier labels [default: all in the "
                                                                  "results]")] = None,
-           format: Annotated[str, format_option("md | csv | latex | html")] = "md",
+           format: Annotated[Literal["md", "csv", "latex", "html"], format_option("md | csv | latex | html")] = "md",
            decimals: Annotated[int, decimals_option("decimals of the values, 0 to 10 (md, latex; csv keeps full "
                                                     "precision, html 4)")] = 4,
            label: str | None = typer.Option(None, "--label", metavar="LABEL",
@@ -159,7 +158,6 @@ def report(results: ResultsOrFolderArg,
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
     if claims_file:
         raise UserError("--claims is for --format html; `bncbench claims CLAIMS` prints the claims")
-    check_format(format, ("md", "csv", "latex", "html"))
     if label is not None and not names_one_store(results):
         raise UserError(f"--label names one table: give one experiment's results (e.g. {Path(results) / '<name>'}), "
                         f"not a folder of them")
@@ -171,7 +169,7 @@ def report(results: ResultsOrFolderArg,
 def html_text(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
               claims_file: str | None) -> str:
     """The page of `report --format html` of one experiment's results."""
-    from bncbench.evaluate.html_report import page
+    from bncbench.reporting.page import page
     from bncbench.results import open_all
 
     found = open_all(results)
@@ -189,7 +187,8 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
                 label_metric: str | None, decimals: int, label: str | None) -> str:
     """The table `report` prints for one results store: the classifiers that have `metric` (those
     that have none are named under it), with the store's coverage under it (csv: on stderr)."""
-    from bncbench.evaluate.report import NO_MEAN, format_report, table_label
+    from bncbench.evaluate.metrics import NO_MEAN
+    from bncbench.evaluate.report import format_report, table_label
 
     s = r.summary(metric, datasets, classifiers)
     warn_incomplete(s)

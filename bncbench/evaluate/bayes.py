@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bncbench.errors import UserError
+from bncbench.evaluate import options
 
 SAMPLES = 50_000  # Monte Carlo samples of the signed-rank posterior (baycomp's and the paper's default)
 SEED = 0          # seed of those samples
@@ -53,7 +54,7 @@ class CorrelatedT:
 
 
 @dataclass
-class Comparison:
+class BayesComparison:
     """A against B on one metric: the signed-rank test and the per-data-set correlated t-tests."""
 
     a: str
@@ -75,9 +76,10 @@ def rope_for(metric: str, rope: float | None) -> float:
         if metric not in DEFAULT_ROPE:
             raise UserError(f"--rope: {metric} has no default rope; give one in its units (e.g. --rope 0.01)")
         return DEFAULT_ROPE[metric]
-    if not rope >= 0.0 or math.isinf(rope):
-        raise UserError(f"--rope: {rope:g} is not a width ≥ 0 in {metric}'s units (e.g. 0.01 for zol)")
-    return float(rope)
+    try:
+        return options.rope(rope, metric)
+    except ValueError as e:
+        raise UserError(f"--rope: {e}") from None
 
 
 def advantage(a, b, lower_is_better: bool) -> np.ndarray:
@@ -118,7 +120,7 @@ def correlated_t(adv: np.ndarray, rho: float, rope: float) -> Probabilities:
 def compare(a: str, b: str, metric: str, lower_is_better: bool, means: dict[str, tuple[float, float]],
             folds: dict[str, tuple[np.ndarray, np.ndarray, float]], rope: float, samples: int = SAMPLES,
             seed: int = SEED, left_out: dict[str, str] | None = None,
-            unpaired: dict[str, str] | None = None) -> Comparison:
+            unpaired: dict[str, str] | None = None) -> BayesComparison:
     """A against B: the signed-rank test over the data sets of `means` ({data set: (A's mean, B's
     mean)}; a NaN or `left_out` ({data set: why}) leaves the data set out) and the correlated t-test
     on each of them in `folds` ({data set: (A's fold values, B's, ρ)}, paired by (run, fold);
@@ -153,15 +155,15 @@ def compare(a: str, b: str, metric: str, lower_is_better: bool, means: dict[str,
         fold_adv = advantage(fa, fb, lower_is_better)
         per.append(CorrelatedT(ds, correlated_t(fold_adv, rho, rope), float(np.mean(np.asarray(fa) - np.asarray(fb))),
                                len(fa), rho))
-    return Comparison(a, b, metric, lower_is_better, rope, samples, seed, SignedRank(probs, used, mean_diff, sample),
-                      per, left, no_t)
+    return BayesComparison(a, b, metric, lower_is_better, rope, samples, seed,
+                           SignedRank(probs, used, mean_diff, sample), per, left, no_t)
 
 
 def _p(x: float) -> str:
     return format(x, ".3f")
 
 
-def notes(c: Comparison) -> list[str]:
+def notes(c: BayesComparison) -> list[str]:
     """The lines under the tables: what the tests assumed and what they left out."""
     rhos = sorted({round(t.rho, 4) for t in c.per_dataset})
     better = "lower" if c.lower_is_better else "higher"
@@ -175,7 +177,7 @@ def notes(c: Comparison) -> list[str]:
     return out
 
 
-def format_comparison(c: Comparison, fmt: str) -> tuple[str, list[str]]:
+def format_bayes(c: BayesComparison, fmt: str) -> tuple[str, list[str]]:
     """(the text `bncbench bayes` prints, lines for standard error) (docs/statistics.md)."""
     from bncbench.evaluate.report import format_grid
 

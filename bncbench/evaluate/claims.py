@@ -12,7 +12,7 @@ import yaml
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
 from bncbench.evaluate.paired import better_count
-from bncbench.evaluate.stats import WDL, needs_folds, sign_test, wdl
+from bncbench.evaluate.stats import WDL, WDL_DEFAULTS, needs_folds, sign_test, wdl
 
 KINDS = {"wdl": {"results", "metric", "row", "column", "printed", "expect", "datasets"},
          "better_count": {"results", "metric", "row", "column", "printed", "of", "draw"},
@@ -160,8 +160,8 @@ def evaluate(claims: dict, summary) -> list[Verdict]:
     """Each claim with our value and the verdict. `summary(results_name, metric)` returns the
     `results.Summary` of that folder and metric, or None when the folder does not exist (the
     claim is then not judged)."""
-    s = claims.get("wdl") or {}
-    rule, draws, tails = s.get("draw", "exact4"), s.get("draws", "ignore"), s.get("tails", "one")
+    s = {**WDL_DEFAULTS, **(claims.get("wdl") or {})}
+    rule, draws, tails = s["draw"], s["draws"], s["tails"]
     out = []
     for c in claims["claims"]:
         kind = next(k for k in KINDS if k in c)
@@ -253,8 +253,7 @@ def _mean(v: list[float]) -> float:
 def table_comparison(claims: dict, summary) -> list[PrintedTable]:
     """The printed W/D/L tables (lower triangles, row vs column) beside ours; a table whose
     results folder does not exist (`summary` gives None) keeps only the printed records."""
-    s = claims.get("wdl") or {}
-    rule = s.get("draw", "exact4")
+    rule = {**WDL_DEFAULTS, **(claims.get("wdl") or {})}["draw"]
     out = []
     for t in claims.get("tables") or []:
         sm = summary(t["results"], t["metric"])

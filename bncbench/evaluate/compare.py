@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from bncbench.errors import UserError
-from bncbench.evaluate import wide_table
+from bncbench.evaluate import options, wide_table
 from bncbench.evaluate.metrics import METRICS
 from bncbench.evaluate.report import format_grid
 from bncbench.evaluate.wide_table import MISSING_CELLS, split_cell
 
 _HEADER = re.compile(r"^(?P<name>.*\S)\s*\((?P<metric>[a-z_]+)\)$")
 
-# metric -> (data sets, labels, {(data set, label): (mean, sd)}), e.g. from results.summarize_store
+# metric -> (data sets, labels, {(data set, label): (mean, sd)}), e.g. from Results.summary
 OurValues = dict[str, tuple[list[str], list[str], dict[tuple[str, str], tuple[float, float]]]]
 
 
@@ -69,7 +69,7 @@ class Row:
 
 
 @dataclass
-class Comparison:
+class PublishedComparison:
     """Every compared value, and what of the table could not be compared."""
 
     rows: list[Row]
@@ -162,8 +162,10 @@ def plan_columns(table: Published, metrics: list[str] | None, mapping: dict[str,
                  only: list[str] | None = None) -> Plan:
     """Which columns of a published table to compare with which of our labels and metrics (§6.10)."""
     for m in metrics or []:
-        if m not in METRICS:
-            raise UserError(f"--metric: unknown metric {m!r}; choose one of {', '.join(METRICS)}")
+        try:
+            options.metric(m)
+        except ValueError as e:
+            raise UserError(f"--metric: {e}") from None
     names = list(dict.fromkeys(c.name for c in table.columns))
     for paper in mapping:
         if paper not in names:
@@ -193,7 +195,7 @@ def plan_columns(table: Published, metrics: list[str] | None, mapping: dict[str,
     return Plan(chosen, list(dict.fromkeys(m for _, _, m in chosen)), unmatched)
 
 
-def compare(table: Published, plan: Plan, ours: OurValues, resolve: Callable[[str], str | None]) -> Comparison:
+def compare(table: Published, plan: Plan, ours: OurValues, resolve: Callable[[str], str | None]) -> PublishedComparison:
     """Every printed mean and sd of the plan's columns beside ours (docs/algorithms.md §6.10)."""
     our_datasets = {d for ds, _, _ in ours.values() for d in ds}
     matched, missing = [], []
@@ -213,7 +215,7 @@ def compare(table: Published, plan: Plan, ours: OurValues, resolve: Callable[[st
             for stat, value, printed in (("mean", mean, mean_text), ("sd", sd, sd_text)):
                 if printed is not None:
                     rows.append(Row(own, label, f"{metric} {stat}", value, printed, _decimals(printed)))
-    return Comparison(rows, plan.metrics, missing, plan.unmatched)
+    return PublishedComparison(rows, plan.metrics, missing, plan.unmatched)
 
 
 CSV_COLUMNS = ("dataset", "classifier", "statistic", "ours", "paper", "difference", "equal")
@@ -223,7 +225,7 @@ def _signed(d: Decimal | None) -> str:
     return "" if d is None else ("+" if d > 0 else "") + format(d, "f")
 
 
-def printed_rows(c: Comparison) -> tuple[list[list[str]], list[list[str]]]:
+def printed_rows(c: PublishedComparison) -> tuple[list[list[str]], list[list[str]]]:
     """The value rows (CSV_COLUMNS, ours rounded as printed) and the summary rows (classifier,
     equal, compared, max abs difference) as the md, latex and HTML tables show them."""
     values = [[r.dataset, r.classifier, r.statistic, r.ours_printed or "n/a", r.paper, _signed(r.difference),
@@ -236,7 +238,7 @@ SUMMARY_HEADER = ["classifier", "equal", "compared", "max abs difference"]
 CAPTION = "ours beside the paper's printed values (ours rounded as printed; difference = ours − paper)"
 
 
-def format_comparison(c: Comparison, fmt: str) -> str:
+def format_published(c: PublishedComparison, fmt: str) -> str:
     """md / latex: the compared values, the summary per classifier, the total and what was left
     out. csv: exactly CSV_COLUMNS, one line per value (ours at full precision), nothing else."""
     if fmt == "csv":
@@ -273,7 +275,7 @@ def reconstruction_flag(*docstrings: str | None) -> str | None:
     return kind + (f" ({'; '.join(details)})" if details else "")
 
 
-def notes(c: Comparison) -> list[str]:
+def notes(c: PublishedComparison) -> list[str]:
     """The total, the coverage, why values differ and what of the table was not compared, one
     line each."""
     out = [c.total_line()]

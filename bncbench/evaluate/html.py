@@ -12,32 +12,24 @@ from bncbench.evaluate.compare import (
     CAPTION,
     CSV_COLUMNS,
     SUMMARY_HEADER,
-    Comparison,
+    PublishedComparison,
     printed_rows,
 )
 from bncbench.evaluate.compare import notes as comparison_notes
-from bncbench.evaluate.metrics import LOWER_IS_BETTER
-from bncbench.evaluate.report import MARK, NO_MEAN, best_of_row, cell, difference_legend, summary_rows
+from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, NO_MEAN, WORDS
+from bncbench.evaluate.report import MARK, best_of_row, cell, difference_legend, summary_rows
 from bncbench.evaluate.stats import draw_words
 from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes, with_folds
 
 if TYPE_CHECKING:
     from markupsafe import Markup
 
-    from bncbench.evaluate.bayes import Comparison as BayesComparison
+    from bncbench.evaluate.bayes import BayesComparison
     from bncbench.evaluate.ranks import RankTest
     from bncbench.evaluate.ttest import PairedFolds
-    from bncbench.results import Summary
+    from bncbench.evaluate.values import Summary
 
-# the metrics a classifier is judged by: their tables are open and they get W/D/L matrices (not
-# accuracy, which is 100 (1 − zol), nor times or counts); the summary metric is judged too
-WDL_METRICS = ("zol", "rmse", "rmse_all", "cll", "logloss", "bias", "variance")
 ALPHA = 0.05  # the significance level of every test the page reports
-WORDS = {"zol": "zero-one loss", "accuracy": "accuracy (%)", "rmse": "RMSE of the true class's probability",
-         "rmse_all": "RMSE over all classes' probabilities", "cll": "conditional log-likelihood",
-         "logloss": "log loss", "bias": "Kohavi–Wolpert bias", "variance": "Kohavi–Wolpert variance",
-         "train_time": "training time per fold (s)", "test_time": "classification time per fold (s)",
-         "selected": "attributes kept", "elimination": "share of attributes eliminated"}
 
 
 @dataclass
@@ -106,7 +98,7 @@ class ReportInput:
     differences: dict[str, str]                     # data set -> how our version differs from the paper's
     wdl: dict[str, str]                             # draw, draws, tails
     figures: list[tuple[str, str]] = field(default_factory=list)   # (title, SVG text drawn without it)
-    comparison: Comparison | None = None
+    comparison: PublishedComparison | None = None
     comparison_source: str = ""                     # the published table's path
     coverage: str = ""                              # n of N data sets and the missing ones (Coverage.line)
     name: str = ""                                  # the experiment's (config's) name
@@ -156,10 +148,10 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
                folds: PairedFolds | None = None) -> list[Table]:
     """The W/D/L matrix, significant records (sign test p ≤ `ALPHA`) marked, and its p-values (as
     `wdl`; `folds`: the metric's per-fold values, which the ttest draw rule needs)."""
-    excluded = [d for d in s.datasets if d in s.incomplete]
-    datasets, unpaired = with_folds([d for d in s.datasets if d not in excluded], folds)
     labels, lower = shown_labels(s), LOWER_IS_BETTER[s.metric]
-    rule, draws, tails = settings.get("draw", "exact4"), settings.get("draws", "split"), settings.get("tails", "one")
+    excluded = s.unfinished(labels)
+    datasets, unpaired = with_folds([d for d in s.datasets if d not in excluded], folds)
+    rule, draws, tails = settings["draw"], settings["draws"], settings["tails"]
     mat = matrix(datasets, labels, s.values, rule, lower, draws, tails, folds)
 
     def record(a: str, b: str) -> str | Cell:
@@ -186,10 +178,10 @@ def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str]
 def significant_records(s: Summary, settings: dict[str, str],
                         folds: PairedFolds | None = None) -> tuple[list[str], int]:
     """(['A 6-0-1 B (p = 0.0156)', ...] per pair with sign-test p ≤ `ALPHA`, winner first; number of pairs)."""
-    datasets, _ = with_folds([d for d in s.datasets if d not in s.incomplete], folds)
     labels, lower = shown_labels(s), LOWER_IS_BETTER[s.metric]
-    mat = matrix(datasets, labels, s.values, settings.get("draw", "exact4"), lower, settings.get("draws", "split"),
-                 settings.get("tails", "one"), folds)
+    excluded = s.unfinished(labels)
+    datasets, _ = with_folds([d for d in s.datasets if d not in excluded], folds)
+    mat = matrix(datasets, labels, s.values, settings["draw"], lower, settings["draws"], settings["tails"], folds)
     pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]]
     out = []
     for a, b in pairs:
@@ -200,7 +192,7 @@ def significant_records(s: Summary, settings: dict[str, str],
     return out, len(pairs)
 
 
-def comparison_tables(c: Comparison, source: str) -> list[Table]:
+def comparison_tables(c: PublishedComparison, source: str) -> list[Table]:
     """The compared values and the summary per classifier, as `bncbench compare` prints them."""
     values, summary = printed_rows(c)
     return [Table("compare-values", f"{source}: {CAPTION}", list(CSV_COLUMNS), values),
@@ -316,9 +308,9 @@ def glance_table(inp: ReportInput) -> Table:
 
 def settings_text(settings: dict[str, str]) -> str:
     """The config's W/D/L settings in words."""
-    tails = "one-tailed" if settings.get("tails", "one") == "one" else "two-tailed"
-    draws = "draws split between wins and losses" if settings.get("draws", "split") == "split" else "draws ignored"
-    return f"draws: {draw_words(settings.get('draw', 'exact4'))}; {tails} sign test, {draws}"
+    tails = "one-tailed" if settings["tails"] == "one" else "two-tailed"
+    draws = "draws split between wins and losses" if settings["draws"] == "split" else "draws ignored"
+    return f"draws: {draw_words(settings['draw'])}; {tails} sign test, {draws}"
 
 
 def reproduction_lines(inp: ReportInput) -> list[str]:
@@ -366,7 +358,7 @@ def _best_rank(inp: ReportInput, s: Summary) -> str:
 def table_blocks(inp: ReportInput) -> list[Table | Details]:
     """The tables section: the judged metrics' open (the summary metric's first), the others collapsed."""
     primary = inp.primary or inp.summaries[0].metric
-    judged = [s for s in inp.summaries if s.metric == primary or s.metric in WDL_METRICS]
+    judged = [s for s in inp.summaries if s.metric == primary or s.metric in JUDGED]  # tables open, W/D/L
     judged.sort(key=lambda s: s.metric != primary)
     rest = [s for s in inp.summaries if s not in judged]
     out: list[Table | Details] = []
@@ -421,7 +413,7 @@ def inline_svg(svg: str, prefix: str) -> str:
 
 
 def bayes_block(c: BayesComparison, svg: str, ident: str) -> BayesBlock:
-    """The section's block of one comparison (`evaluate.bayes.Comparison`) with its simplex `svg`."""
+    """The section's block of one comparison (`evaluate.bayes.BayesComparison`) with its simplex `svg`."""
     from bncbench.evaluate.bayes import notes
 
     p = c.signed_rank.probabilities

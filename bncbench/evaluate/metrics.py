@@ -9,14 +9,47 @@ import numpy as np
 
 from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums
 
-METRICS = ("zol", "accuracy", "rmse", "rmse_all", "cll", "logloss", "bias", "variance", "train_time", "test_time",
-           "selected", "elimination")
-LOWER_IS_BETTER = {"zol": True, "accuracy": False, "rmse": True, "rmse_all": True, "cll": False, "logloss": True,
-                   "bias": True, "variance": True, "train_time": True, "test_time": True,
-                   "selected": True, "elimination": True}
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric of the results: its name, words for a caption, its direction, whether the HTML
+    report judges classifiers by it (W/D/L matrices, rank tests; not accuracy, which is
+    100 (1 − zol), nor times or counts), whether it needs repeated runs (Kohavi–Wolpert over runs:
+    no value per fold), and why a table has no mean row of it ("" when it has one: a value that
+    grows with the data set does not average over data sets of different sizes; the average rank,
+    taken within each data set, is still shown)."""
+
+    name: str
+    words: str
+    lower_is_better: bool = True
+    judged: bool = False
+    repeated_runs: bool = False
+    no_mean: str = ""
 
 
-REPEATED_RUN_METRICS = ("bias", "variance")
+#: every metric of `bncbench report --metric`, in the order the commands list them
+ALL = (
+    Metric("zol", "zero-one loss", judged=True),
+    Metric("accuracy", "accuracy (%)", lower_is_better=False),
+    Metric("rmse", "RMSE of the true class's probability", judged=True),
+    Metric("rmse_all", "RMSE over all classes' probabilities", judged=True),
+    Metric("cll", "conditional log-likelihood", lower_is_better=False, judged=True,
+           no_mean="CLL is a sum over each data set's test instances; data sets of different sizes do not average"),
+    Metric("logloss", "log loss", judged=True),
+    Metric("bias", "Kohavi–Wolpert bias", judged=True, repeated_runs=True),
+    Metric("variance", "Kohavi–Wolpert variance", judged=True, repeated_runs=True),
+    Metric("train_time", "training time per fold (s)"),
+    Metric("test_time", "classification time per fold (s)"),
+    Metric("selected", "attributes kept",
+           no_mean="the attributes kept are a count out of each data set's own number of attributes"),
+    Metric("elimination", "share of attributes eliminated"),
+)
+METRICS = tuple(m.name for m in ALL)
+LOWER_IS_BETTER = {m.name: m.lower_is_better for m in ALL}
+REPEATED_RUN_METRICS = tuple(m.name for m in ALL if m.repeated_runs)
+JUDGED = tuple(m.name for m in ALL if m.judged)
+WORDS = {m.name: m.words for m in ALL}
+NO_MEAN = {m.name: m.no_mean for m in ALL if m.no_mean}
 
 
 @dataclass

@@ -13,19 +13,6 @@ if TYPE_CHECKING:
     from bncbench.evaluate.ttest import PairedFolds
 
 
-def parse_pairs(text: str) -> list[tuple[str, str]]:
-    """"A:B,C:D" → [(A, B), (C, D)] (ValueError naming the malformed item)."""
-    pairs = []
-    for item in (x.strip() for x in text.split(",") if x.strip()):
-        a, sep, b = item.partition(":")
-        if not sep or not a.strip() or not b.strip():
-            raise ValueError(f"{item!r} is not of the form A:B (a classifier against its baseline)")
-        pairs.append((a.strip(), b.strip()))
-    if not pairs:
-        raise ValueError("no pair given; write A:B,C:D")
-    return pairs
-
-
 def relative_cll(cll_a: float, cll_b: float) -> float:
     """rCLL(A | B) = CLL(A) / CLL(B) (eq. 11). Both CLLs are negative, so rCLL < 1 means A has
     the higher (better) likelihood — the paper reads rCLL ≥ 1 as better (docs/algorithms.md §5.4)."""

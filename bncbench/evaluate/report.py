@@ -10,16 +10,11 @@ import unicodedata
 from collections.abc import Collection
 
 from bncbench.errors import UserError
+from bncbench.evaluate.metrics import NO_MEAN
 from bncbench.evaluate.stats import average_ranks, round4
 
 MARK = "†"  # after the name of a data set whose version differs from the paper's
 
-# The metrics whose mean over data sets a table does not show, and why: the value grows with the
-# data set, so data sets of different sizes do not average to anything (the average rank, taken
-# within each data set, is still shown). Every other metric's value is a mean or a share per
-# instance or a time, and its mean over data sets is shown.
-NO_MEAN = {"cll": "CLL is a sum over each data set's test instances; data sets of different sizes do not average",
-           "selected": "the attributes kept are a count out of each data set's own number of attributes"}
 
 
 DECIMALS = 4  # a table's decimals unless --decimals says otherwise (the ranks stay on round4's basis)

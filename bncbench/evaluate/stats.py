@@ -5,6 +5,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal, get_args
+
+#: the W/D/L settings where a config's or a claims file's `wdl:` section sets none
+#: (docs/cli.md: wdl): values equal at 4 decimals draw; draws split; a one-tailed sign test
+WDL_DEFAULTS = {"draw": "exact4", "draws": "split", "tails": "one"}
+Draws = Literal["split", "ignore"]  # draws in the sign test: half a win and half a loss each, or left out
+Tails = Literal["one", "two"]       # the sign test's tails
+Test = Literal["sign", "wilcoxon"]  # the test of a W/D/L pair's p-value
+Correction = Literal["none", "holm"]  # the adjustment of the p-values for the pairs of a W/D/L matrix
+DRAWS: tuple[str, ...] = get_args(Draws)
+TAILS: tuple[str, ...] = get_args(Tails)
 
 
 def round4(x: float) -> str:

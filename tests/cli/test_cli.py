@@ -415,3 +415,25 @@ def test_folds_export(tmp_path, small_cfg):
 
     tr = build_dataset("t", parse_arff(files[0].read_text(), "f"), -1)
     assert all(a.nominal for a in tr.attributes)
+
+
+@pytest.mark.parametrize("args, option, choices", [
+    (["report", "--format", "xml"], "--format", "'md', 'csv', 'latex', 'html'"),
+    (["export", "--out", "x", "--format", "xml"], "--format", "'parquet', 'csv'"),
+    (["wdl", "--format", "html"], "--format", "'md', 'csv', 'latex'"),
+    (["wdl", "--draws", "bogus"], "--draws", "'split', 'ignore'"),
+    (["wdl", "--tails", "three"], "--tails", "'one', 'two'"),
+    (["wdl", "--test", "t"], "--test", "'sign', 'wilcoxon'"),
+    (["wdl", "--correction", "bonferroni"], "--correction", "'none', 'holm'"),
+    (["ranks", "--format", "html"], "--format", "'md', 'csv', 'latex'"),
+    (["compare", "TABLE", "--format", "html"], "--format", "'md', 'csv', 'latex'"),
+    (["bayes", "--a", "A", "--b", "B", "--format", "latex"], "--format", "'md', 'csv'"),
+])
+def test_a_closed_choice_is_checked_by_the_parser(tmp_path, args, option, choices):
+    """The closed choices are declared as the options' types: a bad one is a usage error (exit 2)
+    naming the option and its choices, before any store is read (RESULTS need not exist)."""
+    command, *rest = args
+    r = bnc(command, tmp_path / "nothing-here", *rest)
+    value = rest[rest.index(option) + 1]
+    assert r.returncode == 2 and r.stdout == ""
+    assert f"Error: Invalid value for '{option}': Value error, '{value}' is not one of {choices}." in r.stderr

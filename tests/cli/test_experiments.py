@@ -1,5 +1,5 @@
 """A folder of experiments (results/<name>/ each): `report`, `wdl` and `compare` print one section
-per experiment in name order, headed by its config name; `bncbench.results.load_all` reads them."""
+per experiment in name order, headed by its config name; `bncbench.results.open_all` reads them."""
 
 import csv
 import io
@@ -70,11 +70,11 @@ def test_wdl_and_compare_per_experiment(folder, tmp_path):
     assert "not shown:" in zeta and "car" in zeta and f"{folder / 'zeta'}: not shown:" in r.stderr
 
 
-def test_load_all_reads_every_experiment(folder):
-    found = results.load_all(folder)
-    assert list(found) == ["alpha", "zeta"]
-    assert set(found["alpha"].tasks["dataset"]) == {"iris", "car"}
-    assert set(found["zeta"].tasks["label"]) == {"NB", "TAN"}
+def test_open_all_reads_every_experiment(folder):
+    alpha, zeta_of_all = results.open_all(folder)
+    assert (Path(alpha.location).name, Path(zeta_of_all.location).name) == ("alpha", "zeta")
+    assert set(alpha.tasks["dataset"]) == {"iris", "car"}
+    assert set(zeta_of_all.tasks["label"]) == {"NB", "TAN"}
     (zeta,) = results.open_all(folder / "zeta")
     with zeta:
         assert (zeta.name, zeta.location) == ("zeta", str(folder / "zeta"))

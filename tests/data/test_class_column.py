@@ -83,7 +83,7 @@ def test_a_catalog_data_set_gets_no_class_line(tmp_path):
 def test_run_says_each_data_set_once_and_stores_it_for_the_html_report(tmp_path):
     """One `run`: one class line per user data set (however many tasks), the provenance holds the
     file, its sha256 and the class, and the HTML report's data-file table shows them."""
-    from bncbench.evaluate import html_report
+    from bncbench.reporting.page import page as html_page
 
     penguins(tmp_path / "penguins.csv")
     (tmp_path / "codes.csv").write_text("x,y\n" + "".join(f"{i % 5},{i % 2}\n" for i in range(30)))
@@ -101,7 +101,7 @@ def test_run_says_each_data_set_once_and_stores_it_for_the_html_report(tmp_path)
         assert len(data["penguins"]["sha256"]) == 64 and "year" in data["penguins"]["warning"]
         assert data["codes"]["class"] == "column 'y' (the last column, by default): 0 15, 1 15"
         assert "warning" not in data["codes"]
-        page = html_report.page(r, None, None, None)
+        page = html_page(r, None, None, None)
     table = page[page.index('id="provenance-data"'):]
     table = table[:table.index("</table>")]
     assert "<th scope=\"col\" title=\"sort\">class</th>" in table

@@ -330,7 +330,7 @@ def test_compact_store_keeps_float64_values(tmp_path):
     for u in units:
         for spec, out in zip(u.classifiers, run_unit(u, [entry_of(c) for c in u.classifiers], exp.preprocess, exp.cv)):
             direct[(u.dataset.name, spec.label, u.fold)] = out
-    r = results.load(tmp_path / "r")
+    r = results.open(tmp_path / "r")
     assert len(r.tasks) == 12 and r.tasks["current"].all()
     row: Any  # a pandas row: its fields are the tasks table's columns
     for row in r.tasks.itertuples():

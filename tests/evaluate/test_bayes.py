@@ -16,9 +16,11 @@ import pytest
 from bncbench import results
 from bncbench.errors import UserError
 from bncbench.evaluate import bayes
+from bncbench.reporting.analyses import bayes as compare_in
 from tests.support.cli import bnc, run_store
 
 ROOT = Path(__file__).resolve().parents[2]
+WDL = {"draw": "exact4", "draws": "split", "tails": "one"}  # the settings of a config without a wdl: section
 SAMPLES = 20_000  # enough for 0.01 (Monte Carlo error about 0.0035 at P = 0.5), quick on two cores
 ROPE = 0.002      # AODE and SP differ by less than 0.01 on these data sets: a narrower rope leaves some doubt
 RUNS = 6          # repetitions of 2-fold CV in the small run of paper 003's protocol (its 50 cost more)
@@ -202,7 +204,7 @@ def test_petal_bv_uses_rho_one_half(bv):
     import baycomp
 
     with results.open(bv) as r:
-        c = r.bayes("TAN", "KDB", "zol", 0.01, samples=2000)
+        c = compare_in(r, "TAN", "KDB", "zol", 0.01, samples=2000)
         tasks = r.tasks
     assert [t.dataset for t in c.per_dataset] == ["labor-negotiations", "zoo", "wine", "iris"]
     for t in c.per_dataset:
@@ -227,15 +229,15 @@ def test_output_is_reproducible_and_says_its_settings(aode22, monkeypatch, capsy
     assert ("zol: lower is better; rope ±0.002 (zol units); signed-rank test: 5000 posterior samples, seed 2, "
             "prior s = 0.5 at 0; correlated t-test: ρ = n_test/(n_train + n_test) = 0.5") in out
     with results.open(aode22) as r:
-        seeded = r.bayes("SP", "AODE", rope=ROPE, samples=5000, seed=2).signed_rank
-        other = r.bayes("SP", "AODE", rope=ROPE, samples=5000, seed=3).signed_rank
-        narrowed = r.bayes("SP", "AODE", datasets=["iris", "zoo"], samples=100)
+        seeded = compare_in(r, "SP", "AODE", rope=ROPE, samples=5000, seed=2).signed_rank
+        other = compare_in(r, "SP", "AODE", rope=ROPE, samples=5000, seed=3).signed_rank
+        narrowed = compare_in(r, "SP", "AODE", datasets=["iris", "zoo"], samples=100)
     p = seeded.probabilities
     assert f"| {p.a:.3f} " in out and f"| {p.b:.3f} " in out
     assert not np.array_equal(seeded.sample, other.sample)                 # the seed is used
     # accuracy is 100·(1 − zol), higher is better: its rope 0.2 is zol's 0.002, the same comparison
     with results.open(aode22) as r:
-        acc = r.bayes("SP", "AODE", "accuracy", 100 * ROPE, samples=5000, seed=2)
+        acc = compare_in(r, "SP", "AODE", "accuracy", 100 * ROPE, samples=5000, seed=2)
     assert (acc.signed_rank.probabilities.a, acc.signed_rank.probabilities.b) == pytest.approx((p.a, p.b), abs=0.01)
     assert acc.signed_rank.mean_difference == pytest.approx(-100 * seeded.mean_difference)
     assert narrowed.signed_rank.datasets == ["iris", "zoo"] == [t.dataset for t in narrowed.per_dataset]
@@ -248,7 +250,6 @@ def test_output_is_reproducible_and_says_its_settings(aode22, monkeypatch, capsy
     (("--a", "AODE", "--b", "SP", "--metric", "bias"), "bias has no value per fold"),
     (("--a", "AODE", "--b", "SP", "--metric", "cll"), "--rope: cll has no default rope"),
     (("--a", "AODE", "--b", "SP", "--samples", "0"), "--samples: 0 is not a positive number"),
-    (("--a", "AODE", "--b", "SP", "--format", "latex"), "--format: 'latex' is not one of md, csv"),
 ])
 def test_bad_input_is_one_line_and_exit_2(aode22, monkeypatch, capsys, args, message):
     code, out, err = _main(monkeypatch, capsys, "bayes", aode22, *args)
@@ -264,14 +265,15 @@ def test_a_missing_option_is_a_usage_error(aode22, monkeypatch, capsys):
 # -- the figure and the HTML report ------------------------------------------------------------------
 def test_figure_draws_the_posterior_sample(aode22, tmp_path, monkeypatch, capsys):
     from bncbench.evaluate import figures as fg
+    from bncbench.reporting import figures as rf
 
     code, _, err = _main(monkeypatch, capsys, "figures", aode22, "--only", "bayes", "--format", "svg", "--out",
                          tmp_path)
     assert code == 0 and "wrote 2 file(s)" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bayes-AODE-vs-SP-rmse.svg", "bayes-AODE-vs-SP-zol.svg"]
     with results.open(aode22) as r:
-        c = r.bayes("AODE", "SP", "zol", ROPE, samples=SAMPLES, seed=5)           # the config's section
-        (plot,) = [p for p in fg.plots(fg.Source(r), ["bayes"]) if p.data["metric"] == "zol"]
+        c = compare_in(r, "AODE", "SP", "zol", ROPE, samples=SAMPLES, seed=5)          # the config's section
+        (plot,) = [p for p in rf.plots(rf.Source(r), ["bayes"]) if p.data["metric"] == "zol"]
     p = c.signed_rank.probabilities
     assert plot.data["probabilities"] == (p.a, p.rope, p.b)
     assert fg.render(plot, "svg") == (tmp_path / "bayes-AODE-vs-SP-zol.svg").read_bytes()    # byte-identical
@@ -298,7 +300,7 @@ def test_html_report_has_a_section_per_configured_pair(aode22, tmp_path, monkeyp
     section = text[text.index('<section id="bayes">'):]
     section = section[:section.index("</section>")]
     with results.open(aode22) as r:
-        p = r.bayes("AODE", "SP", "zol", ROPE, samples=SAMPLES, seed=5).signed_rank.probabilities
+        p = compare_in(r, "AODE", "SP", "zol", ROPE, samples=SAMPLES, seed=5).signed_rank.probabilities
     assert (f"Over 6 data sets (Bayesian signed-rank test): P(AODE better) = {p.a:.3f}, "
             f"P(rope) = {p.rope:.3f}, P(SP better) = {p.b:.3f}") in section
     assert section.count('<div class="bayes"') == 2 and section.count("<svg") == 2   # zol and rmse
@@ -318,7 +320,7 @@ def test_html_section_values_are_text():
     values = {(d, lab): (0.1, math.nan) for d in (evil, "d2") for lab in (f"A{evil}", "B")}
     page = render(ReportInput(title="t", version="0", provenance={}, config="", data_files=[],
                               summaries=[Summary("zol", [evil, "d2"], [f"A{evil}", "B"], values)], differences={},
-                              wdl={}, bayes=[bayes_block(c, svg, "bayes-table-1")]))
+                              wdl=WDL, bayes=[bayes_block(c, svg, "bayes-table-1")]))
     assert "<script>alert" not in page and "&\"'" not in page
     assert '<th scope="row">&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#34;&#39;</th>' in page
     assert 'id="bayes1-a"' in page                                   # our SVG, inlined

@@ -11,7 +11,6 @@ from bncbench.evaluate.coverage import Coverage
 from bncbench.evaluate.paired import (
     better_count,
     gd_rows,
-    parse_pairs,
     rcll_rows,
     relative_cll,
 )
@@ -42,10 +41,12 @@ def test_goal_difference_counts_wins_minus_losses_in_order():
     assert better_count(DATASETS, vals, "A", "B", "relative:0.05", True) == (2, 4)
 
 
-def test_parse_pairs():
-    assert parse_pairs("TAN-AIT:TAN, KDB-AIT:KDB") == [("TAN-AIT", "TAN"), ("KDB-AIT", "KDB")]
+def test_pairs():
+    from bncbench.evaluate.options import pairs
+
+    assert pairs("TAN-AIT:TAN, KDB-AIT:KDB") == [("TAN-AIT", "TAN"), ("KDB-AIT", "KDB")]
     with pytest.raises(ValueError, match="A:B"):
-        parse_pairs("TAN")
+        pairs("TAN")
 
 
 def _summary(values: dict, datasets: list[str], missing: dict | None = None) -> SimpleNamespace:

@@ -29,9 +29,9 @@ def store(tmp_path_factory):
 
 
 def _plot(store, **options):
-    from bncbench.evaluate import figures as fg
+    from bncbench.reporting import figures as rf
 
-    (plot,) = fg.plots(fg.Source(results.open(str(store))), ["cd"], fg.Options(**options))
+    (plot,) = rf.plots(rf.Source(results.open(str(store))), ["cd"], rf.Options(**options))
     return plot
 
 
@@ -99,7 +99,7 @@ def test_the_drawing_holds_the_ranks_cliques_and_cd(store):
 
 
 def test_cd_files_are_byte_identical_and_svg_inline(store, tmp_path):
-    from bncbench.evaluate.figures import cd_svg
+    from bncbench.evaluate.figures import svg_text
     from bncbench.evaluate.html import inline_svg
 
     for out in ("a", "b"):
@@ -107,12 +107,11 @@ def test_cd_files_are_byte_identical_and_svg_inline(store, tmp_path):
         assert f"wrote 3 file(s) to {tmp_path / out}: cd.png, cd.svg, cd.pdf" in r.stderr
     for name in ("cd.png", "cd.svg", "cd.pdf"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
-    svg = cd_svg(str(store))
-    assert svg is not None
-    assert svg == (tmp_path / "a" / "cd.svg").read_text(encoding="utf-8") == cd_svg(str(store))
+    svg = svg_text(_plot(store))
+    assert svg == (tmp_path / "a" / "cd.svg").read_text(encoding="utf-8") == svg_text(_plot(store))
     assert "<dc:date>" not in svg and "NB (" in svg                    # no date; text kept as text
     assert inline_svg(svg, "cd").startswith("<svg")
-    assert cd_svg(str(store), metric="zol") != svg
+    assert svg_text(_plot(store, metric=["zol"])) != svg
 
 
 def test_cd_is_in_every_paper_configs_figures_section():
@@ -157,6 +156,7 @@ def test_cd_of_one_classifier_is_refused(tmp_path):
     bnc("run", cfg, "--results", tmp_path / "res", "--quiet", check=True)
     r = bnc("figures", tmp_path / "res", "--only", "cd", "--out", tmp_path / "out")
     assert r.returncode == 2 and r.stderr.strip() == "error: cd: needs at least 2 classifiers, got 1"
-    from bncbench.evaluate.figures import cd_svg
+    from bncbench.errors import UserError
 
-    assert cd_svg(str(tmp_path / "res")) is None
+    with pytest.raises(UserError, match="cd: needs at least 2 classifiers, got 1"):
+        _plot(tmp_path / "res")

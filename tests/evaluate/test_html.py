@@ -30,6 +30,7 @@ from tests.support.cli import bnc as _bnc
 from tests.support.skips import need
 
 ROOT = Path(__file__).resolve().parents[2]
+WDL = {"draw": "exact4", "draws": "split", "tails": "one"}  # the settings of a config without a wdl: section
 TITLE = "bncbench report: default"
 LABELS = ["NB", "TAN", "STAN-MRMR", "KDB1", "KDB2", "AODE"]
 # configs/default.yaml: one run of 10-fold CV of NB, TAN, STAN-MRMR, KDB1, KDB2, AODE. Its metrics
@@ -149,7 +150,7 @@ def test_summary_says_the_experiment_in_words(pages):
 def test_protocol_of_a_config_without_estimator_or_m_has_the_defaults():
     """A config that sets neither `estimator` nor `m` is summarised with the base class's defaults."""
     from bncbench.config import parse
-    from bncbench.evaluate.html_report import protocol
+    from bncbench.reporting.page import protocol
 
     exp = parse("name: t\ndatasets: [iris]\nclassifiers: [{name: NB}]\n")
     assert "estimator" not in exp.shared and "m" not in exp.shared
@@ -195,7 +196,9 @@ def test_summary_ranks_friedman_and_pairs_are_the_ranks_commands(pages):
 
 
 def test_summary_holds_the_cd_diagram_inline(pages):
-    from bncbench.evaluate.figures import cd_svg
+    from bncbench import results
+    from bncbench.evaluate.figures import svg_text
+    from bncbench.reporting.figures import Source, plots
 
     res, plain, _, _ = pages
     doc = _strict_parse(plain)
@@ -209,8 +212,9 @@ def test_summary_holds_the_cd_diagram_inline(pages):
         assert f"{lab} ({r:.2f})" in texts
     assert "Nemenyi test" in _text(fig.find("figcaption"))
     # the same diagram as `figures --only cd` of every classifier, drawn without its title
-    whole = cd_svg(str(res))
-    assert whole is not None and "Friedman p" in whole and "Friedman p" not in texts
+    with results.open(res) as r:
+        whole = svg_text(plots(Source(r), ["cd"])[0])
+    assert "Friedman p" in whole and "Friedman p" not in texts
 
 
 def test_summary_without_ranks_says_why(pages):
@@ -311,7 +315,7 @@ def test_values_are_text_never_markup():
     svg = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" id="a"><text>drawn</text></svg>'
     page = render(ReportInput(title=f"report {EVIL}", version="0", provenance={"host": EVIL}, config=f"name: {EVIL}\n",
                               data_files=[(EVIL, "x.csv", "")], summaries=[Summary("zol", datasets, labels, values)],
-                              differences={}, wdl={}, figures=[(EVIL, svg)], claims=claims, name=EVIL))
+                              differences={}, wdl=WDL, figures=[(EVIL, svg)], claims=claims, name=EVIL))
     assert "<script>alert" not in page and "&\"'" not in page
     doc = _strict_parse(page)
     assert [e.text.split("(")[0].strip() for e in doc.iter("script")] == ["document.querySelectorAll"]  # ours only
@@ -331,10 +335,12 @@ def test_values_are_text_never_markup():
 
 
 def test_figures_full_width_with_one_title(pages):
-    from bncbench.evaluate.figures import figures_for_html
+    from bncbench import results
+    from bncbench.reporting.figures import figures_for_html
 
     res, plain, _, _ = pages
-    made = figures_for_html(str(res))
+    with results.open(res) as r:
+        made = figures_for_html(r)
     doc = _strict_parse(plain)
     figures = list(_by_id(doc, "figures").iter("figure"))
     assert [_text(f.find("figcaption")) for f in figures] == [" ".join(p.title.split()) for p, _ in made]
@@ -424,7 +430,6 @@ def test_bad_html_options_exit_2(pages, tmp_path):
     res, _, _, _ = pages
     for args, word in ((["--compare", "papers/stan70/dev.tsv"], "--compare"),
                        (["--claims", "papers/ait36/claims.yaml"], "--claims"),
-                       (["--format", "pdf"], "--format"),
                        (["--format", "html", "--label-metric", "NB=rmse"], "--label-metric"),
                        (["--format", "html", "--compare", tmp_path / "absent.tsv"], "absent.tsv"),
                        (["--format", "html", "--claims", tmp_path / "absent.yaml"], "absent.yaml")):

@@ -14,7 +14,8 @@ from bncbench.evaluate.report import format_report
 from bncbench.evaluate.stats import average_ranks, ranks
 from bncbench.evaluate.wdl import coverage_notes, settings_notes
 from bncbench.evaluate.wide_table import read_wide_table
-from bncbench.results import catalog_differences, store_differences
+from bncbench.results import catalog_differences
+from bncbench.results import open as open_results
 from tests.support import predictions as recompute
 from tests.support.cli import SMALL
 from tests.support.cli import bnc as _bnc
@@ -348,7 +349,8 @@ def test_user_data_set_with_a_catalog_name_gets_no_marker(tmp_path):
                    "cv: {scheme: stratified, folds: 3, runs: 1, seed: 1}\nclassifiers: [NB, AODE]\n")
     res = tmp_path / "res"
     bnc("run", cfg, "--results", res, "--quiet", check=True)
-    assert store_differences(str(res), ["poker-hand"]) == {}
+    with open_results(res) as r:
+        assert r.differences(["poker-hand"]) == {}
     md = bnc("report", res, check=True).stdout
     assert "†" not in md and "| poker-hand " in md
 

@@ -177,7 +177,7 @@ def test_gd_figures_and_html_follow_the_rule(store, tmp_path):
     gd = cli("gd", store / "res", "--pairs", "AODE:NB", "--format", "csv").splitlines()
     oracle = _oracle_wdl(store, 0.05)[("AODE", "NB")]
     assert gd[-1].split(",")[-1] == str(oracle[0] - oracle[2])  # wins − losses over the 3 data sets
-    from bncbench.evaluate.figures import Source, wdl_data
+    from bncbench.reporting.figures import Source, wdl_data
 
     with open_results(store / "res") as r:
         plot = wdl_data(Source(r), ["AODE"], "zol", 2000)

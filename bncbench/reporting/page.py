@@ -10,13 +10,18 @@ from typing import TYPE_CHECKING
 
 from bncbench.errors import UserError
 from bncbench.evaluate import html
-from bncbench.evaluate.figures import bayes_plot, cd_plot, figures_for_html, svg_text
-from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
+from bncbench.evaluate.figures import bayes_plot, cd_plot, svg_text
+from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
 from bncbench.evaluate.ranks import compare_classifiers
+from bncbench.evaluate.values import FoldValues
+from bncbench.reporting import analyses
+from bncbench.reporting.figures import figures_for_html
+from bncbench.results import data_files
 
 if TYPE_CHECKING:
+    from bncbench.evaluate.values import Summary
     from bncbench.experiment import Experiment
-    from bncbench.results import FoldValues, Results, Summary
+    from bncbench.results import Results
 
 
 def page(r: Results, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
@@ -24,7 +29,6 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     """The page of `report --format html` of the open store `r` (--compare `table`, --claims
     `claims_file`); `warn` gets the comparison's lines on what the store does not show in full."""
     from bncbench import __version__
-    from bncbench.results import data_files
 
     summaries = _summaries(r, datasets, classifiers)
     first = summaries[0]
@@ -43,7 +47,7 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     own = {d: rec for d, rec in stored.items() if isinstance(rec, dict)} if isinstance(stored, dict) else {}
     classes = {d: rec.get("class", "") + (f" — warning: {rec['warning']}" if rec.get("warning") else "")
                for d, rec in own.items()}
-    comparison = (r.comparison(table, [s.metric for s in summaries], classifiers, {}, warn) if table else None)
+    comparison = analyses.comparison(r, table, [s.metric for s in summaries], classifiers, {}, warn) if table else None
     return html.render(html.ReportInput(
         title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
         data_files=data_files(first.datasets, own), summaries=summaries, differences=r.differences(first.datasets),
@@ -58,14 +62,13 @@ def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, Fold
     which needs them (else {}); a metric without per-fold values (bias, variance) gets none, so its
     W/D/L matrix leaves every data set out and says why."""
     from bncbench.evaluate.stats import needs_folds
-    from bncbench.results import FoldValues
 
     exp = r.experiment
     if not needs_folds(exp.wdl.draw):
         return {}
     out = {}
     for s in summaries:
-        if s.metric == primary or s.metric in html.WDL_METRICS:
+        if s.metric == primary or s.metric in JUDGED:
             labels = html.shown_labels(s)
             if s.metric in REPEATED_RUN_METRICS:
                 why = f"{s.metric} has no value per fold"
@@ -87,7 +90,7 @@ def _bayes(r: Results, exp: Experiment, datasets: list[str] | None) -> list[html
     for a, b in conf.get("pairs") or []:
         for metric in conf.get("metric") or [exp.wdl.default_metric]:
             try:
-                c = r.bayes(a, b, metric, conf.get("rope"), datasets, conf.get("samples"), conf.get("seed"))
+                c = analyses.bayes(r, a, b, metric, conf.get("rope"), datasets, conf.get("samples"), conf.get("seed"))
             except UserError as e:
                 blocks.append(html.BayesBlock(f"{metric}: {a} against {b}", [f"not shown: {e}"]))
                 continue
@@ -116,7 +119,7 @@ def _rank_tests(summaries: list[Summary], primary: str) -> dict:
     ranks = {}
     for s in summaries:
         labels = html.shown_labels(s)
-        if (s.metric == primary or s.metric in html.WDL_METRICS) and len(labels) >= 2:
+        if (s.metric == primary or s.metric in JUDGED) and len(labels) >= 2:
             try:
                 ranks[s.metric] = compare_classifiers(s.datasets, labels, s.values, LOWER_IS_BETTER[s.metric],
                                                       html.ALPHA)
@@ -142,8 +145,6 @@ def protocol(exp: Experiment) -> dict:
 
 def _claims(r: Results, claims_file: str) -> html.Claims:
     """The claims file judged as `bncbench claims` judges it (reusing `r` for its own folder)."""
-    from bncbench.results import judge_claims
-
-    caption, verdicts, _, lines = judge_claims(claims_file, opened=(r,))
+    caption, verdicts, _, lines = analyses.judge_claims(claims_file, opened=(r,))
     return html.Claims(caption, claims_file, [(v.text, v.printed, v.ours, v.verdict, v.holds) for v in verdicts],
                        lines)
