@@ -52,6 +52,9 @@ class _Registry(Mapping):
             raise KeyError(name)
         return __getattr__(name)
 
+    def __contains__(self, name: object) -> bool:  # without importing the class (Mapping's looks it up)
+        return name in _WHERE
+
     def __iter__(self) -> Iterator[str]:
         return iter(_WHERE)
 

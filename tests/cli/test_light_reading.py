@@ -61,15 +61,5 @@ COMMANDS = {
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_reading_loads_no_numba(store, tmp_path, command):
-    assert "numba" not in _loaded(*COMMANDS[command](store, tmp_path))
-
-
-# Known remaining cause (issue 37 item 1, the experiment model's move): engine/store.py imports
-# TaskOutput from engine/units.py (→ classifiers/base → scikit-learn), and config.py imports
-# preprocess/encode.py (PreprocessSettings → the discretisers → scikit-learn).
-@pytest.mark.xfail(strict=True, reason="engine/store.py → engine/units.py and config.py → preprocess/encode.py "
-                                       "load scikit-learn (issue 37 item 1)")
-@pytest.mark.parametrize("command", COMMANDS)
-def test_reading_loads_no_scikit_learn(store, tmp_path, command):
-    assert "sklearn" not in _loaded(*COMMANDS[command](store, tmp_path))
+def test_reading_loads_neither_scikit_learn_nor_numba(store, tmp_path, command):
+    assert _loaded(*COMMANDS[command](store, tmp_path)) == []
