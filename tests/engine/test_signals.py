@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli import wait_for_tasks
-from tests.support.cli import POOL, SMALL, bnc
+from tests.support.cli import POOL, SMALL, bnc_in
 
 BIG = SMALL.replace("runs: 2", "runs: 12").replace("folds: 3", "folds: 5")  # 540 tasks: still running when signalled
 RUN_LINE = ": finished tasks are saved; run the same command again to resume"
@@ -85,7 +85,7 @@ class Run:
 
 
 def _report(res: Path) -> str:
-    return "".join(bnc("report", res, "--metric", m, "--format", "csv", check=True).stdout for m in ("zol", "cll"))
+    return "".join(bnc_in("report", res, "--metric", m, "--format", "csv", check=True).stdout for m in ("zol", "cll"))
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +94,7 @@ def big(tmp_path_factory):
     d = tmp_path_factory.mktemp("signals")
     cfg = d / "big.yaml"
     cfg.write_text(BIG)
-    bnc("run", cfg, "--results", d / "whole", "--quiet", check=True)
+    bnc_in("run", cfg, "--results", d / "whole", "--quiet", check=True)
     return cfg, _report(d / "whole")
 
 
@@ -109,7 +109,7 @@ def _interrupt_and_resume(big, tmp_path, signum: int, code: int, *extra: str, gr
     assert rc == code and err == f"interrupted{name}{RUN_LINE}\n", err
     assert eof < GONE_WITHIN, f"the pipes stayed open {eof:.1f} s after the signal"
     run.assert_no_process_left()
-    again = bnc("run", cfg, "--results", res, "--quiet", check=True)
+    again = bnc_in("run", cfg, "--results", res, "--quiet", check=True)
     assert again.stderr == ""
     assert _report(res) == whole
 
@@ -199,7 +199,7 @@ def test_nohup_keeps_sighup_ignored(big, tmp_path):
 def small_results(tmp_path_factory):
     d = tmp_path_factory.mktemp("small")
     (d / "small.yaml").write_text(SMALL)
-    bnc("run", d / "small.yaml", "--results", d / "res", "--quiet", check=True)
+    bnc_in("run", d / "small.yaml", "--results", d / "res", "--quiet", check=True)
     return d / "res"
 
 

@@ -16,7 +16,7 @@ from bncbench.evaluate.wdl import coverage_notes, settings_notes
 from bncbench.evaluate.wide_table import read_wide_table
 from bncbench.results import catalog_differences, store_differences
 from tests.support import predictions as recompute
-from tests.support.cli import SMALL
+from tests.support.cli import SMALL, bnc_in
 from tests.support.cli import bnc as _bnc
 from tests.support.skips import need
 
@@ -27,7 +27,10 @@ NAN = math.nan
 
 
 def bnc(*args, env=None, check=False):
-    return _bnc(*args, env=env, cwd=ROOT, check=check)
+    """The command in its own process where it needs an environment of its own, else in this one."""
+    if env:
+        return _bnc(*args, env=env, cwd=ROOT, check=check)
+    return bnc_in(*args, cwd=ROOT, check=check)
 
 
 # ---------------------------------------------------------------- average ranks (stats.py)

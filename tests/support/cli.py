@@ -40,7 +40,7 @@ def run_store(tmp_path_factory, name: str, config: str):
     """Run the config text `config` (`bncbench run --quiet`) into a fresh folder; its results directory."""
     d = tmp_path_factory.mktemp(name)
     (d / "config.yaml").write_text(config)
-    bnc("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
+    bnc_in("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
     return d / "res"
 
 
