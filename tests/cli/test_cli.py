@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.support.cli import POOL, SMALL, bnc, bnc_in
+from tests.support.cli import POOL, SMALL, bnc, bnc_in, run_store
 from tests.support.predictions import bias_variance, instance_metric, read_predictions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -367,11 +367,10 @@ def test_truncated_catalog_file_in_mirror(tmp_path, small_cfg):
     assert "checksum mismatch" in r.stderr
 
 
-def test_resume_after_kill_9(tmp_path):
+def test_resume_after_kill_9(tmp_path, tmp_path_factory):
     cfg = tmp_path / "big.yaml"
     cfg.write_text(SMALL.replace("runs: 2", "runs: 12").replace("folds: 3", "folds: 5"))
-    res, ref = tmp_path / "res", tmp_path / "ref"
-    bnc_in("run", cfg, "--results", ref, "--quiet", check=True)
+    res, ref = tmp_path / "res", run_store(tmp_path_factory, "ref", cfg.read_text())
     env = dict(os.environ)
     env["BNCBENCH_MIRROR"] = ""  # no mirror, not even the default
     proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from tests.support.cli import SMALL, bnc, bnc_in
+from tests.support.cli import SMALL, bnc, bnc_in, run_store
 
 if TYPE_CHECKING:  # bncbench is imported inside the tests
     from bncbench.engine.units import TaskOutput
@@ -31,11 +31,8 @@ def tasks(res: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def small_store(tmp_path_factory):
-    d = tmp_path_factory.mktemp("store")
-    cfg = d / "small.yaml"
-    cfg.write_text(SMALL)
-    bnc_in("run", cfg, "--results", d / "res", "--quiet", check=True)
-    return cfg, d / "res"
+    res = run_store(tmp_path_factory, "store", SMALL)
+    return res.parent / "config.yaml", res
 
 
 def copy_store(small_store, tmp_path) -> tuple[Path, Path]:

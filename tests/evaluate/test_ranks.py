@@ -350,12 +350,9 @@ def test_compare_classifiers_leaves_out_and_counts_data_sets_with_a_missing_valu
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     """Results of the small config (3 data sets, NB, KDB1, AODE, 2 runs of 3 folds)."""
-    from tests.support.cli import SMALL, bnc_in
+    from tests.support.cli import SMALL, run_store
 
-    d = tmp_path_factory.mktemp("ranks")
-    (d / "small.yaml").write_text(SMALL)
-    bnc_in("run", d / "small.yaml", "--results", d / "res", "--quiet", check=True)
-    return d / "res"
+    return run_store(tmp_path_factory, "ranks", SMALL)
 
 
 def _csv(text: str) -> list[dict]:

@@ -16,7 +16,7 @@ from bncbench.evaluate.wdl import coverage_notes, settings_notes
 from bncbench.evaluate.wide_table import read_wide_table
 from bncbench.results import catalog_differences, store_differences
 from tests.support import predictions as recompute
-from tests.support.cli import SMALL, bnc_in
+from tests.support.cli import SMALL, bnc_in, run_store
 from tests.support.cli import bnc as _bnc
 from tests.support.skips import need
 
@@ -229,11 +229,7 @@ def test_wdl_refuses_sqlite_file_with_another_suffix(tmp_path, store):
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    d = tmp_path_factory.mktemp("rw")
-    cfg = d / "small.yaml"
-    cfg.write_text(SMALL)
-    bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
-    return d / "res"
+    return run_store(tmp_path_factory, "rw", SMALL)
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,11 @@
 import contextlib
 import io
 import os
+import shutil
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 SMALL = """
 name: small
@@ -36,11 +38,21 @@ def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
     return r
 
 
+_RUNS: dict[str, Path] = {}  # config text -> the results of its one run in this session, never handed out
+
+
 def run_store(tmp_path_factory, name: str, config: str):
-    """Run the config text `config` (`bncbench run --quiet`) into a fresh folder; its results directory."""
+    """The results of the config text `config` (`bncbench run --quiet`) in a fresh folder beside
+    the config (config.yaml): a copy of the session's one run of that text, so that a test may
+    change its copy."""
+    if config not in _RUNS:
+        first = tmp_path_factory.mktemp("pristine")
+        (first / "config.yaml").write_text(config)
+        bnc_in("run", first / "config.yaml", "--results", first / "res", "--quiet", check=True)
+        _RUNS[config] = first / "res"
     d = tmp_path_factory.mktemp(name)
     (d / "config.yaml").write_text(config)
-    bnc_in("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
+    shutil.copytree(_RUNS[config], d / "res")
     return d / "res"
 
 
