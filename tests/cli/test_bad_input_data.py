@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import codecs
 
-from tests.support.cli import bnc
+from tests.support.cli import bnc_in
 
 ROWS = "".join(f"{i % 7},{'xyz'[i % 3]},{'yes' if i % 2 else 'no'}\n" for i in range(24))
 TEXT = "a,b,class\n" + ROWS
@@ -28,7 +28,7 @@ def _config(tmp_path, data_name: str, content: str | bytes, extra: str = ""):
 def refused(tmp_path, cfg, *expect: str) -> str:
     """`run` stops with exit 2 and one line holding each of `expect`, and writes no results."""
     res = tmp_path / "res"
-    r = bnc("run", cfg, "--results", res)
+    r = bnc_in("run", cfg, "--results", res)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
     assert lines[0].startswith("error: ") and all(e in lines[0] for e in expect), r.stderr
@@ -38,7 +38,7 @@ def refused(tmp_path, cfg, *expect: str) -> str:
 
 def runs(tmp_path, cfg) -> str:
     """`run` works (exit 0); its stderr."""
-    r = bnc("run", cfg, "--results", tmp_path / "res")
+    r = bnc_in("run", cfg, "--results", tmp_path / "res")
     assert r.returncode == 0, r.stderr
     return r.stderr
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.support.cli import POOL, SMALL, bnc
+from tests.support.cli import POOL, SMALL, bnc, bnc_in, run_store
 from tests.support.predictions import bias_variance, instance_metric, read_predictions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def assert_same_reports(a, b, metrics):
     for metric in metrics:
-        ra = bnc("report", a, "--metric", metric, "--format", "csv", check=True).stdout
-        rb = bnc("report", b, "--metric", metric, "--format", "csv", check=True).stdout
+        ra = bnc_in("report", a, "--metric", metric, "--format", "csv", check=True).stdout
+        rb = bnc_in("report", b, "--metric", metric, "--format", "csv", check=True).stdout
         assert ra == rb, metric
 
 
@@ -53,19 +53,19 @@ def small_cfg(tmp_path):
 
 def test_run_report_wdl(tmp_path, small_cfg):
     res = tmp_path / "res"
-    r = bnc("run", small_cfg, "--results", res, "--quiet", check=True)
+    r = bnc_in("run", small_cfg, "--results", res, "--quiet", check=True)
     assert r.returncode == 0
-    md = bnc("report", res, check=True).stdout
+    md = bnc_in("report", res, check=True).stdout
     assert "| iris" in md and "±" in md
-    csv_out = bnc("report", res, "--metric", "rmse", "--format", "csv", check=True).stdout.splitlines()
+    csv_out = bnc_in("report", res, "--metric", "rmse", "--format", "csv", check=True).stdout.splitlines()
     assert csv_out[0] == "dataset,classifier,metric,mean,sd"
     assert len(csv_out) == 1 + 3 * 3
     check_report_values(res, tmp_path / "export")
-    assert "\\begin{tabular}" in bnc("report", res, "--format", "latex", check=True).stdout
-    w = bnc("wdl", res, "--format", "csv", check=True).stdout.splitlines()
+    assert "\\begin{tabular}" in bnc_in("report", res, "--format", "latex", check=True).stdout
+    w = bnc_in("wdl", res, "--format", "csv", check=True).stdout.splitlines()
     assert w[0] == "row,column,wins,draws,losses,p,n" and len(w) == 1 + 6
     # a second run resumes: nothing left to do
-    again = bnc("run", small_cfg, "--results", res, check=True)
+    again = bnc_in("run", small_cfg, "--results", res, check=True)
     assert "0 tasks run" in again.stderr
 
 
@@ -73,7 +73,7 @@ REPORT_DATASETS, REPORT_LABELS = ("iris", "labor-negotiations", "car"), ("NB", "
 
 
 def _report_csv(res, metric) -> dict[tuple[str, str], tuple[float, float]]:
-    lines = bnc("report", res, "--metric", metric, "--format", "csv", check=True).stdout.splitlines()
+    lines = bnc_in("report", res, "--metric", metric, "--format", "csv", check=True).stdout.splitlines()
     assert lines[0] == "dataset,classifier,metric,mean,sd"
     out = {}
     for line in lines[1:]:
@@ -89,7 +89,7 @@ def check_report_values(res, export_dir):
     values recomputed with plain numpy from the exported per-instance predictions
     (tests/support/predictions.py, §5.2–5.5); train_time: shape, positivity and format, and the
     mean ± sd over the exported per-fold times."""
-    bnc("export", res, "--format", "csv", "--predictions", "--out", export_dir, check=True)
+    bnc_in("export", res, "--format", "csv", "--predictions", "--out", export_dir, check=True)
     reports = {m: _report_csv(res, m) for m in ("zol", "rmse", "rmse_all", "cll", "bias", "variance")}
     for d in REPORT_DATASETS:
         _, by_label = read_predictions(export_dir, d)
@@ -120,7 +120,7 @@ def check_report_values(res, export_dir):
         assert len(t) == 6 and all(x > 0 for x in t)
         assert mean > 0 and sd >= 0
         assert mean == pytest.approx(np.mean(t), rel=1e-9) and sd == pytest.approx(np.std(t, ddof=1), rel=1e-9)
-    md = bnc("report", res, "--metric", "train_time", check=True).stdout
+    md = bnc_in("report", res, "--metric", "train_time", check=True).stdout
     lines = [r for r in md.splitlines() if r.startswith("| ") and r.split("|")[1].strip() in REPORT_DATASETS]
     assert len(lines) == 3
     for r in lines:
@@ -132,18 +132,18 @@ def test_wdl_defaults_from_the_stored_config(tmp_path, small_cfg):
     cfg = tmp_path / "rel.yaml"
     cfg.write_text(SMALL + "wdl: {draw: 'relative:0.5', draws: ignore, tails: two}\n")
     res = tmp_path / "res"
-    bnc("run", cfg, "--results", res, "--quiet", check=True)
-    stored = bnc("wdl", res, "--format", "csv", check=True).stdout
-    explicit = bnc("wdl", res, "--format", "csv", "--draw", "relative:0.5", "--draws", "ignore", "--tails", "two",
-                   check=True).stdout
-    default = bnc("wdl", res, "--format", "csv", "--draw", "exact4", "--draws", "split", "--tails", "one",
-                  check=True).stdout
+    bnc_in("run", cfg, "--results", res, "--quiet", check=True)
+    stored = bnc_in("wdl", res, "--format", "csv", check=True).stdout
+    explicit = bnc_in("wdl", res, "--format", "csv", "--draw", "relative:0.5", "--draws", "ignore", "--tails", "two",
+                      check=True).stdout
+    default = bnc_in("wdl", res, "--format", "csv", "--draw", "exact4", "--draws", "split", "--tails", "one",
+                     check=True).stdout
     assert stored == explicit and stored != default
 
 
 def test_jobs2_gives_identical_report(tmp_path, small_cfg):
     a, b = tmp_path / "a", tmp_path / "b"
-    bnc("run", small_cfg, "--results", a, "--quiet", check=True)
+    bnc_in("run", small_cfg, "--results", a, "--quiet", check=True)
     bnc("run", small_cfg, "--results", b, "--quiet", "--jobs", "2", env=POOL, check=True)
     assert_same_reports(a, b, ("zol", "rmse", "cll", "bias"))
 
@@ -155,11 +155,11 @@ def test_wdl_on_wide_table(tmp_path):
                  "d2\t0.2000\t0.2000\t0.2080\n"
                  "d3\t0.3000 ± 0.01\t0.2500\t0.3100\n"
                  "d4\t0.4000\t0.4001\t0.4000\n")
-    out = bnc("wdl", t, "--format", "csv", check=True).stdout.splitlines()
+    out = bnc_in("wdl", t, "--format", "csv", check=True).stdout.splitlines()
     rows = {tuple(l.split(",")[:2]): l.split(",")[2:5] for l in out[1:]}
     assert rows[("A", "B")] == ["2", "1", "1"]
     assert rows[("A", "C")] == ["2", "2", "0"]
-    rel = bnc("wdl", t, "--draw", "relative:0.05", "--format", "csv", check=True).stdout.splitlines()
+    rel = bnc_in("wdl", t, "--draw", "relative:0.05", "--format", "csv", check=True).stdout.splitlines()
     rrows = {tuple(l.split(",")[:2]): l.split(",")[2:5] for l in rel[1:]}
     assert rrows[("A", "B")] == ["1", "2", "1"]
     assert rrows[("A", "C")] == ["0", "4", "0"]
@@ -175,7 +175,7 @@ def test_wdl_published_p_values_through_cli(tmp_path):
             k += 1
     t = tmp_path / "t.csv"
     t.write_text("\n".join(lines) + "\n")
-    out = bnc("wdl", t, "--format", "csv", check=True).stdout.splitlines()
+    out = bnc_in("wdl", t, "--format", "csv", check=True).stdout.splitlines()
     row = next(l for l in out if l.startswith("A,B,")).split(",")
     assert row[2:5] == ["34", "22", "14"] and format(float(row[5]), ".4f") == "0.0112"
 
@@ -197,7 +197,7 @@ def test_bad_config_exit_2_one_line(tmp_path, case):
     cfg = tmp_path / f"{case}.yaml"
     cfg.write_text(BAD_CONFIGS[case])
     res = tmp_path / "res"
-    r = bnc("run", cfg, "--results", res)
+    r = bnc_in("run", cfg, "--results", res)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in r.stderr
@@ -208,12 +208,12 @@ def test_bad_config_exit_2_one_line(tmp_path, case):
 def test_error_messages_name_key_line_and_nearest(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text(BAD_CONFIGS["unknown_key"])
-    msg = bnc("run", cfg).stderr
+    msg = bnc_in("run", cfg).stderr
     assert ":3:" in msg and "shceme" in msg and "'scheme'" in msg
     cfg.write_text(BAD_CONFIGS["unknown_classifier"])
-    assert "'TAN'" in bnc("run", cfg).stderr
+    assert "'TAN'" in bnc_in("run", cfg).stderr
     cfg.write_text(BAD_CONFIGS["unknown_dataset"])
-    assert "'iris'" in bnc("run", cfg).stderr
+    assert "'iris'" in bnc_in("run", cfg).stderr
 
 
 def _cfg_for_user_data(tmp_path, data_name, content, extra="", cfg_name="u.yaml"):
@@ -263,7 +263,7 @@ LATIN1 = b"color,size,class\n" + b"".join(b"caf%s,%d,%s\n" % (b"\xe9\xe8"[i % 2:
 def test_bad_user_data_exit_2(tmp_path, name, content, extra, expect):
     cfg = _cfg_for_user_data(tmp_path, name, content, extra)
     res = tmp_path / "res"
-    r = bnc("run", cfg, "--results", res)
+    r = bnc_in("run", cfg, "--results", res)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert expect in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and not res.exists()
@@ -272,7 +272,7 @@ def test_bad_user_data_exit_2(tmp_path, name, content, extra, expect):
 def test_reading_keys_of_a_catalog_entry_exit_2(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("datasets:\n  - {name: iris, drop: [sepallength]}\nclassifiers: [NB]\n")
-    r = bnc("run", cfg, "--results", tmp_path / "res")
+    r = bnc_in("run", cfg, "--results", tmp_path / "res")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "c.yaml:2: datasets.0.drop: 'drop' applies only to a file of your own" in r.stderr
 
@@ -280,13 +280,13 @@ def test_reading_keys_of_a_catalog_entry_exit_2(tmp_path):
 def test_user_csv_runs(tmp_path):
     rows = "\n".join(f"{i % 7},{'xyz'[i % 3]},{'yes' if i % 2 else 'no'}" for i in range(40))
     cfg = _cfg_for_user_data(tmp_path, "ok.csv", "a,b,class\n" + rows + "\n")
-    assert bnc("run", cfg, "--results", tmp_path / "res", "--quiet").returncode == 0
+    assert bnc_in("run", cfg, "--results", tmp_path / "res", "--quiet").returncode == 0
 
 
 def test_declared_nominal_column_runs(tmp_path):
     cfg = _cfg_for_user_data(tmp_path, "stray_nominal.csv", STRAY, ", nominal: [age]")
-    bnc("run", cfg, "--results", tmp_path / "res", "--quiet", check=True)
-    bnc("folds", cfg, "--dataset", "mine", "--out", tmp_path / "folds", "--runs", "1", check=True)
+    bnc_in("run", cfg, "--results", tmp_path / "res", "--quiet", check=True)
+    bnc_in("folds", cfg, "--dataset", "mine", "--out", tmp_path / "folds", "--runs", "1", check=True)
     head = (tmp_path / "folds" / "mine-r0-f0-train.arff").read_text().splitlines()[2]
     assert head == "@attribute age {20,21,22,23,24,25,26,27,28,N.A.,unknown}"
 
@@ -312,9 +312,9 @@ def test_na_markers_give_the_question_mark_results(tmp_path):
         d = tmp_path / tag
         d.mkdir()
         cfg = _cfg_for_user_data(d, "mine.csv", text)
-        bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
-        reports[tag] = bnc("report", d / "res", "--metric", "zol", "--format", "csv", check=True).stdout
-        bnc("folds", cfg, "--dataset", "mine", "--out", d / "folds", "--runs", "1", check=True)
+        bnc_in("run", cfg, "--results", d / "res", "--quiet", check=True)
+        reports[tag] = bnc_in("report", d / "res", "--metric", "zol", "--format", "csv", check=True).stdout
+        bnc_in("folds", cfg, "--dataset", "mine", "--out", d / "folds", "--runs", "1", check=True)
         heads[tag] = (d / "folds" / "mine-r0-f0-train.arff").read_text().splitlines()[2:6]
     assert reports["na"] == reports["q"] == reports["empty"]
     assert heads["na"] == heads["q"]
@@ -331,9 +331,9 @@ def test_own_data_example_runs_from_any_folder_and_writes_only_results(tmp_path)
     """docs/examples/own-data.yaml (docs/datasets.md's worked example), run from another folder."""
     work = tmp_path / "work"
     work.mkdir()
-    bnc("run", ROOT / "docs" / "examples" / "own-data.yaml", "--quiet", cwd=work, check=True)
+    bnc_in("run", ROOT / "docs" / "examples" / "own-data.yaml", "--quiet", cwd=work, check=True)
     assert [p.name for p in work.iterdir()] == ["results"]
-    md = bnc("report", work / "results" / "own-data", cwd=work, check=True).stdout
+    md = bnc_in("report", work / "results" / "own-data", cwd=work, check=True).stdout
     doc = (ROOT / "docs" / "datasets.md").read_text()
     row = next(l for l in md.splitlines() if l.startswith("| shop"))
     assert row in doc, "docs/datasets.md shows the example's table"
@@ -353,7 +353,7 @@ def test_missing_mirror_and_checksum_mismatch(tmp_path, small_cfg):
 def test_results_path_that_is_a_file(tmp_path, small_cfg):
     target = tmp_path / "a-file"
     target.write_text("x")
-    r = bnc("run", small_cfg, "--results", target)
+    r = bnc_in("run", small_cfg, "--results", target)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
 
 
@@ -367,11 +367,10 @@ def test_truncated_catalog_file_in_mirror(tmp_path, small_cfg):
     assert "checksum mismatch" in r.stderr
 
 
-def test_resume_after_kill_9(tmp_path):
+def test_resume_after_kill_9(tmp_path, tmp_path_factory):
     cfg = tmp_path / "big.yaml"
     cfg.write_text(SMALL.replace("runs: 2", "runs: 12").replace("folds: 3", "folds: 5"))
-    res, ref = tmp_path / "res", tmp_path / "ref"
-    bnc("run", cfg, "--results", ref, "--quiet", check=True)
+    res, ref = tmp_path / "res", run_store(tmp_path_factory, "ref", cfg.read_text())
     env = dict(os.environ)
     env["BNCBENCH_MIRROR"] = ""  # no mirror, not even the default
     proc = subprocess.Popen([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"],
@@ -381,7 +380,7 @@ def test_resume_after_kill_9(tmp_path):
     proc.wait()
     total = 3 * 3 * 12 * 5
     assert 0 < done < total, "the run finished before it could be killed"
-    r = bnc("run", cfg, "--results", res, check=True)
+    r = bnc_in("run", cfg, "--results", res, check=True)
     assert "already finished" in r.stderr
     assert_same_reports(res, ref, ("zol", "rmse", "bias", "variance"))
 
@@ -402,13 +401,13 @@ def test_ctrl_c_exits_130_with_a_message_and_resumes(tmp_path):
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 130, err
     assert "interrupted" in err.strip().splitlines()[-1]
-    r = bnc("run", cfg, "--results", res, check=True)
+    r = bnc_in("run", cfg, "--results", res, check=True)
     assert "already finished" in r.stderr
 
 
 def test_folds_export(tmp_path, small_cfg):
     out = tmp_path / "folds"
-    bnc("folds", small_cfg, "--dataset", "iris", "--out", out, check=True)
+    bnc_in("folds", small_cfg, "--dataset", "iris", "--out", out, check=True)
     files = sorted(out.glob("*.arff"))
     assert len(files) == 2 * 3 * 2
     from bncbench.data.loaders import build_dataset, parse_arff

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from bncbench import results
-from tests.support.cli import bnc as _bnc
+from tests.support.cli import bnc_in
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def bnc(*args, check=True):
-    return _bnc(*args, cwd=ROOT, check=check)
+    return bnc_in(*args, cwd=ROOT, check=check)
 
 
 def _config(name: str, datasets: str, classifiers: str) -> str:

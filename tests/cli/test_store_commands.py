@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import SMALL, bnc, run_store
+from tests.support.cli import SMALL, bnc_in, run_store
 
 CONFIG = SMALL.replace("  - {name: AODE}\n", "  - {name: AODE}\n  - {name: TAN}\n").replace(
     "folds: 3, runs: 2", "folds: 5, runs: 2")
@@ -19,7 +19,7 @@ N_TASKS = 3 * 4 * 5 * 2  # data sets × classifiers × folds × runs
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory):
     res = run_store(tmp_path_factory, "check", CONFIG)
-    return res.parent / "config.yaml", res, bnc("report", res, check=True).stdout
+    return res.parent / "config.yaml", res, bnc_in("report", res, check=True).stdout
 
 
 def _damage_three(res: Path) -> list[tuple[str, str, int, int]]:
@@ -42,10 +42,10 @@ def test_check_names_the_damaged_salvage_keeps_the_rest_and_run_recomputes_them(
     cfg, res0, report = whole
     res = tmp_path / "res"
     shutil.copytree(res0, res)
-    assert bnc("store", "check", res).returncode == 0
+    assert bnc_in("store", "check", res).returncode == 0
     damaged = _damage_three(res)
 
-    r = bnc("store", "check", res)
+    r = bnc_in("store", "check", res)
     assert r.returncode == 1, r.stderr
     named = sorted(line.split(" (")[0] for line in r.stdout.splitlines() if line.startswith("| damaged |"))
     assert named == sorted(f"| damaged | {d} × {lab}, run {run}, fold {fold}" for d, lab, run, fold in damaged), \
@@ -53,21 +53,21 @@ def test_check_names_the_damaged_salvage_keeps_the_rest_and_run_recomputes_them(
     assert f"| tasks intact | {N_TASKS - 3} of {N_TASKS} |" in r.stdout and "| tasks damaged (checksum, split or " \
         "decoding) | 3 |" in r.stdout, r.stdout
 
-    shown = bnc("report", res)  # reading commands: the cells show n/a and one warning says why
+    shown = bnc_in("report", res)  # reading commands: the cells show n/a and one warning says why
     assert shown.returncode == 0 and "3 stored task(s) fail their checksum and are not used" in shown.stderr
     assert "Traceback" not in shown.stderr and shown.stdout != report
 
     new = tmp_path / "new"
-    r = bnc("store", "salvage", res, "--out", new)
+    r = bnc_in("store", "salvage", res, "--out", new)
     assert r.returncode == 0 and f"salvaged {N_TASKS - 3} task(s) into {new}; 3 damaged task(s)" in r.stderr, r.stderr
-    assert bnc("store", "check", new).returncode == 0
-    r = bnc("run", cfg, "--results", new, check=True)
+    assert bnc_in("store", "check", new).returncode == 0
+    r = bnc_in("run", cfg, "--results", new, check=True)
     assert f"3 tasks run, {N_TASKS - 3} already finished" in r.stderr, r.stderr
-    assert bnc("report", new, check=True).stdout == report
+    assert bnc_in("report", new, check=True).stdout == report
 
-    r = bnc("run", cfg, "--results", res, check=True)  # or in place: the damaged tasks are computed again
+    r = bnc_in("run", cfg, "--results", res, check=True)  # or in place: the damaged tasks are computed again
     assert f"3 tasks run, {N_TASKS - 3} already finished" in r.stderr, r.stderr
-    assert bnc("report", res, check=True).stdout == report and bnc("store", "check", res).returncode == 0
+    assert bnc_in("report", res, check=True).stdout == report and bnc_in("store", "check", res).returncode == 0
 
 
 def test_overwritten_pages_are_reported_without_a_traceback(whole, tmp_path):
@@ -78,14 +78,14 @@ def test_overwritten_pages_are_reported_without_a_traceback(whole, tmp_path):
     with open(f, "r+b") as fh:
         fh.seek(8192)
         fh.write(b"\xff" * 4096)
-    r = bnc("store", "check", res)
+    r = bnc_in("store", "check", res)
     assert r.returncode in (1, 2) and "Traceback" not in r.stderr, r.stderr
     assert len([ln for ln in r.stderr.splitlines() if ln.strip()]) == 1, r.stderr
 
 
 def test_salvage_refuses_an_existing_store_and_check_a_missing_one(whole, tmp_path):
     _, res0, _ = whole
-    r = bnc("store", "salvage", res0, "--out", res0)
+    r = bnc_in("store", "salvage", res0, "--out", res0)
     assert r.returncode == 2 and "a results store is there already" in r.stderr
-    r = bnc("store", "check", tmp_path / "none")
+    r = bnc_in("store", "check", tmp_path / "none")
     assert r.returncode == 2 and "no results here" in r.stderr

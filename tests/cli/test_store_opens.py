@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bncbench.cli.app import app
-from tests.support.cli import SMALL, bnc
+from tests.support.cli import SMALL, bnc_in
 
 DEV = "dataset\tNB\tAODE\niris\t5.33\t6.00\ncar\t14.5\t9.1\n"
 
@@ -20,7 +20,7 @@ def store(tmp_path_factory):
     cfg = folder / "small.yaml"
     cfg.write_text(SMALL + "figures:\n  cd: {metric: zol}\n  scatter: {a: NB, b: AODE}\n")
     res = folder / "res"
-    bnc("run", cfg, "--results", res, "--quiet", check=True)
+    bnc_in("run", cfg, "--results", res, "--quiet", check=True)
     (folder / "dev.tsv").write_text(DEV)
     (folder / "claims.yaml").write_text(
         f"paper: test\nresults: {{main: {res}}}\nwdl: {{draw: exact4, draws: ignore, tails: two}}\nclaims:\n"
@@ -84,9 +84,9 @@ def test_a_store_without_stored_sections_is_refused_until_run_adds_them(store, t
     shutil.copytree(store / "res", old)
     with sqlite3.connect(old / "results.sqlite") as db:  # as bncbench 0.3.0 wrote it
         db.execute("DELETE FROM meta WHERE key = 'sections'")
-    before = bnc("report", old, check=False)
+    before = bnc_in("report", old, check=False)
     lines = before.stderr.strip().splitlines()
     assert before.returncode == 2 and len(lines) == 1 and "bncbench run CONFIG --results" in lines[0], before.stderr
-    run = bnc("run", store / "small.yaml", "--results", old, check=True)
+    run = bnc_in("run", store / "small.yaml", "--results", old, check=True)
     assert "0 tasks run, 54 already finished" in run.stderr
-    assert bnc("report", old, check=True).stdout == bnc("report", store / "res", check=True).stdout
+    assert bnc_in("report", old, check=True).stdout == bnc_in("report", store / "res", check=True).stdout

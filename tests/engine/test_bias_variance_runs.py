@@ -5,7 +5,7 @@
 import csv
 import io
 
-from tests.support.cli import bnc
+from tests.support.cli import bnc_in
 
 CONFIG = """
 name: kw
@@ -18,14 +18,14 @@ classifiers: [NB, AODE, {name: KDB, k: 2}]
 
 
 def _report(res, metric):
-    out = bnc("report", res, "--metric", metric, "--format", "csv", check=True).stdout
+    out = bnc_in("report", res, "--metric", metric, "--format", "csv", check=True).stdout
     return {(r["dataset"], r["classifier"]): float(r["mean"]) for r in csv.DictReader(io.StringIO(out))}
 
 
 def test_bias_plus_variance_is_the_mean_zol_of_the_runs(tmp_path):
     cfg = tmp_path / "kw.yaml"
     cfg.write_text(CONFIG)
-    bnc("run", cfg, "--results", tmp_path / "res", "--quiet", check=True)
+    bnc_in("run", cfg, "--results", tmp_path / "res", "--quiet", check=True)
     zol, bias, var = (_report(tmp_path / "res", m) for m in ("zol", "bias", "variance"))
     assert len(zol) == 6 and zol.keys() == bias.keys() == var.keys()
     for key in zol:

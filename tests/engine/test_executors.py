@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.support.cli import POOL
+from tests.support.cli import POOL, bnc_in
 
 CONFIG = """
 name: exec
@@ -31,9 +31,7 @@ METRICS = ("zol", "rmse", "rmse_all", "cll", "bias", "variance", "selected")
 def _reports(res, metrics=METRICS):
     out = {}
     for m in metrics:
-        r = subprocess.run([sys.executable, "-m", "bncbench", "report", str(res), "--metric", m, "--format", "csv"],
-                           capture_output=True, text=True, check=True)
-        out[m] = r.stdout
+        out[m] = bnc_in("report", res, "--metric", m, "--format", "csv", check=True).stdout
     return out
 
 

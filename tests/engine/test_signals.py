@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli import wait_for_tasks
-from tests.support.cli import POOL, SMALL, bnc
+from tests.support.cli import POOL, SMALL, bnc_in, run_store
 
 BIG = SMALL.replace("runs: 2", "runs: 12").replace("folds: 3", "folds: 5")  # 540 tasks: still running when signalled
 RUN_LINE = ": finished tasks are saved; run the same command again to resume"
@@ -85,17 +85,14 @@ class Run:
 
 
 def _report(res: Path) -> str:
-    return "".join(bnc("report", res, "--metric", m, "--format", "csv", check=True).stdout for m in ("zol", "cll"))
+    return "".join(bnc_in("report", res, "--metric", m, "--format", "csv", check=True).stdout for m in ("zol", "cll"))
 
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory):
     """The config, and the report of its uninterrupted run."""
-    d = tmp_path_factory.mktemp("signals")
-    cfg = d / "big.yaml"
-    cfg.write_text(BIG)
-    bnc("run", cfg, "--results", d / "whole", "--quiet", check=True)
-    return cfg, _report(d / "whole")
+    whole = run_store(tmp_path_factory, "signals", BIG)
+    return whole.parent / "config.yaml", _report(whole)
 
 
 def _interrupt_and_resume(big, tmp_path, signum: int, code: int, *extra: str, group: bool = False) -> None:
@@ -109,7 +106,7 @@ def _interrupt_and_resume(big, tmp_path, signum: int, code: int, *extra: str, gr
     assert rc == code and err == f"interrupted{name}{RUN_LINE}\n", err
     assert eof < GONE_WITHIN, f"the pipes stayed open {eof:.1f} s after the signal"
     run.assert_no_process_left()
-    again = bnc("run", cfg, "--results", res, "--quiet", check=True)
+    again = bnc_in("run", cfg, "--results", res, "--quiet", check=True)
     assert again.stderr == ""
     assert _report(res) == whole
 
@@ -197,10 +194,7 @@ def test_nohup_keeps_sighup_ignored(big, tmp_path):
 
 @pytest.fixture(scope="module")
 def small_results(tmp_path_factory):
-    d = tmp_path_factory.mktemp("small")
-    (d / "small.yaml").write_text(SMALL)
-    bnc("run", d / "small.yaml", "--results", d / "res", "--quiet", check=True)
-    return d / "res"
+    return run_store(tmp_path_factory, "small", SMALL)
 
 
 def test_sigterm_ends_report_in_one_line_leaving_no_file(small_results, tmp_path):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import SMALL, bnc, run_store
+from tests.support.cli import SMALL, bnc_in, run_store
 
 N_TASKS = 3 * 3 * 3 * 2  # data sets × classifiers × folds × runs (SMALL)
 UNITS = 3 * 3 * 2        # one transaction per unit (data set, run, fold)
@@ -25,7 +25,7 @@ UNITS = 3 * 3 * 2        # one transaction per unit (data set, run, fold)
 def uninterrupted(tmp_path_factory):
     """SMALL run once without faults: its config and its report."""
     res = run_store(tmp_path_factory, "whole", SMALL)
-    return res.parent / "config.yaml", bnc("report", res, check=True).stdout, res
+    return res.parent / "config.yaml", bnc_in("report", res, check=True).stdout, res
 
 
 def _one_line(stderr: str) -> str:
@@ -65,9 +65,9 @@ def _failing_writes(monkeypatch, message: str, after: int) -> None:
 
 def _resume_matches(cfg: Path, res: Path, report: str, stored: int) -> None:
     """The same command again finishes the run; its report is the uninterrupted one."""
-    r = bnc("run", cfg, "--results", res, check=True)
+    r = bnc_in("run", cfg, "--results", res, check=True)
     assert f"{N_TASKS - stored} tasks run, {stored} already finished" in r.stderr, r.stderr
-    assert bnc("report", res, check=True).stdout == report
+    assert bnc_in("report", res, check=True).stdout == report
 
 
 @pytest.mark.parametrize("message, what, todo", [
@@ -124,7 +124,7 @@ def test_a_real_full_disk_mid_run(uninterrupted, tmp_path, monkeypatch, capsys):
         free = shutil.disk_usage(disk).free
         (disk / "filler").write_bytes(b"\0" * (free - 32768 - 3 * need // 2))
         res = disk / "res"
-        r = bnc("run", cfg, "--results", res, "--quiet")
+        r = bnc_in("run", cfg, "--results", res, "--quiet")
         line = _one_line(r.stderr)
         assert r.returncode == 2 and "cannot write the results store: the disk is full" in line, r.stderr
         stored = int(line.split(" tasks are saved")[0].rsplit("; ", 1)[1].split(" of ")[0])
@@ -153,7 +153,7 @@ def test_a_damaged_store_is_one_line_for_every_command(uninterrupted, tmp_path, 
     _damage(res)
     args = {"report": ["report", res], "wdl": ["wdl", res], "export": ["export", res, "--out", tmp_path / "x"],
             "run": ["run", cfg, "--results", res, "--quiet"]}[command]
-    r = bnc(*args)
+    r = bnc_in(*args)
     line = _one_line(r.stderr)
     assert r.returncode == 2, r.stderr
     assert str(res) in line and ("damaged" in line or "malformed" in line), line
@@ -193,7 +193,7 @@ def test_a_store_of_a_newer_format_is_refused_untouched(uninterrupted, tmp_path,
         c.execute("UPDATE meta SET value = '99' WHERE key = 'format'")
         c.execute("INSERT OR REPLACE INTO meta VALUES ('written_by', '\"bncbench 9.0\"')")
     before = (res / "results.sqlite").read_bytes()
-    r = bnc(*(["report", res] if command == "report" else ["run", cfg, "--results", res]))
+    r = bnc_in(*(["report", res] if command == "report" else ["run", cfg, "--results", res]))
     line = _one_line(r.stderr)
     assert r.returncode == 2, r.stderr
     assert "this results store is format 99, written by bncbench 9.0; this bncbench (" in line, line
@@ -208,7 +208,7 @@ def test_a_store_naming_no_readable_format_is_refused(uninterrupted, tmp_path):
     shutil.copytree(whole, res)
     with sqlite3.connect(res / "results.sqlite") as c:
         c.execute("UPDATE meta SET value = '\"three\"' WHERE key = 'format'")
-    line = _one_line(bnc("report", res).stderr)
+    line = _one_line(bnc_in("report", res).stderr)
     assert "names no readable format" in line, line
 
 
@@ -240,11 +240,11 @@ def test_a_folder_made_read_only(uninterrupted, tmp_path, monkeypatch, capsys):
     monkeypatch.undo()
     if _bind_read_only(res):
         try:
-            r = bnc("run", cfg, "--results", res, "--quiet")
+            r = bnc_in("run", cfg, "--results", res, "--quiet")
             line = _one_line(r.stderr)
             assert r.returncode == 2 and line.startswith(f"error: {res}: cannot open the results store: the store "
                                                          f"or its folder became read-only"), r.stderr
-            assert bnc("report", res).returncode == 0
+            assert bnc_in("report", res).returncode == 0
         finally:
             subprocess.run(["umount", str(res)], capture_output=True)
     _resume_matches(cfg, res, report, stored=21)
@@ -268,13 +268,13 @@ def test_a_flipped_byte_in_a_stored_task(uninterrupted, tmp_path):
     at = data.find(blob)
     data[at + len(blob) // 2] ^= 0x10
     f.write_bytes(bytes(data))
-    r = bnc("report", res)
+    r = bnc_in("report", res)
     line = _one_line(r.stderr)
     assert r.returncode == 0 and "1 stored task(s) fail their checksum and are not used" in line, r.stderr
     assert r.stdout != report and "n/a" in r.stdout
-    r = bnc("run", cfg, "--results", res, check=True)
+    r = bnc_in("run", cfg, "--results", res, check=True)
     assert f"1 tasks run, {N_TASKS - 1} already finished" in r.stderr, r.stderr
-    assert bnc("report", res, check=True).stdout == report
+    assert bnc_in("report", res, check=True).stdout == report
 
 
 def test_a_damaged_store_salvaged_resumes_to_the_uninterrupted_report(uninterrupted, tmp_path):
@@ -294,25 +294,25 @@ def test_a_damaged_store_salvaged_resumes_to_the_uninterrupted_report(uninterrup
         fh.seek(page * 4096)
         fh.write(os.urandom(4096))
     new = tmp_path / "new"
-    r = bnc("store", "salvage", res, "--out", new)
+    r = bnc_in("store", "salvage", res, "--out", new)
     line = _one_line(r.stderr)
     assert r.returncode == 0 and line.startswith("salvaged "), r.stderr
     kept = int(line.split()[1])
     assert N_TASKS // 2 <= kept < N_TASKS, line
-    r = bnc("run", cfg, "--results", new, check=True)
+    r = bnc_in("run", cfg, "--results", new, check=True)
     assert f"{N_TASKS - kept} tasks run, {kept} already finished" in r.stderr, r.stderr
-    assert bnc("report", new, check=True).stdout == report
+    assert bnc_in("report", new, check=True).stdout == report
 
     _damage(res)  # far worse: the run's record (meta) is lost too, and run writes it again
     new = tmp_path / "new2"
-    r = bnc("store", "salvage", res, "--out", new)
+    r = bnc_in("store", "salvage", res, "--out", new)
     line = _one_line(r.stderr)
     assert r.returncode == 0 and line.startswith("salvaged "), r.stderr
     kept = int(line.split()[1])
     assert 0 <= kept < N_TASKS, line
-    r = bnc("run", cfg, "--results", new, check=True)
+    r = bnc_in("run", cfg, "--results", new, check=True)
     assert f"{N_TASKS - kept} tasks run, {kept} already finished" in r.stderr, r.stderr
-    assert bnc("report", new, check=True).stdout == report
+    assert bnc_in("report", new, check=True).stdout == report
 
 
 def test_a_salvage_that_cannot_write_leaves_nothing_at_out(uninterrupted, tmp_path, monkeypatch, capsys):

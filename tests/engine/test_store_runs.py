@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from tests.support.cli import SMALL, bnc
+from tests.support.cli import SMALL, bnc, bnc_in, run_store
 
 if TYPE_CHECKING:  # bncbench is imported inside the tests
     from bncbench.engine.output import TaskOutput
@@ -31,11 +31,8 @@ def tasks(res: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def small_store(tmp_path_factory):
-    d = tmp_path_factory.mktemp("store")
-    cfg = d / "small.yaml"
-    cfg.write_text(SMALL)
-    bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
-    return cfg, d / "res"
+    res = run_store(tmp_path_factory, "store", SMALL)
+    return res.parent / "config.yaml", res
 
 
 def copy_store(small_store, tmp_path) -> tuple[Path, Path]:
@@ -48,7 +45,7 @@ def test_fresh_recomputes_only_this_invocations_tasks(small_store, tmp_path):
     cfg, res = copy_store(small_store, tmp_path)
     before = tasks(res)
     assert len(before) == N_TASKS
-    r = bnc("run", cfg, "--results", res, "--fresh", "--classifiers", "NB", "--datasets", "iris", check=True)
+    r = bnc_in("run", cfg, "--results", res, "--fresh", "--classifiers", "NB", "--datasets", "iris", check=True)
     assert "6 tasks run (6 replacing stored results, --fresh), 0 already finished" in r.stderr
     after = tasks(res)
     assert set(after) == set(before)  # same identities: NB/iris recomputed, everything else kept
@@ -57,7 +54,7 @@ def test_fresh_recomputes_only_this_invocations_tasks(small_store, tmp_path):
         # rowid changes when a row is deleted and inserted again, never for kept rows
         assert (after[key][5] != row[5]) == recomputed, row
     # the report covers the whole store, not only the subset of the last run
-    md = bnc("report", res, check=True)
+    md = bnc_in("report", res, check=True)
     assert md.stderr == ""
     for name in ("iris", "labor-negotiations", "car", "NB", "KDB1", "AODE"):
         assert name in md.stdout
@@ -87,7 +84,7 @@ def test_interrupted_fresh_run_loses_nothing(small_store, tmp_path):
         proc.wait()
     assert seen and all(n == N_TASKS for n in seen), seen
     assert len(tasks(res)) == N_TASKS
-    r = bnc("run", cfg, "--results", res, check=True)
+    r = bnc_in("run", cfg, "--results", res, check=True)
     assert "0 tasks run, 54 already finished" in r.stderr
 
 
@@ -201,20 +198,20 @@ def test_report_says_which_cells_no_config_ran_and_mixed_protocols(tmp_path):
     (tmp_path / "a.yaml").write_text("name: a\ndatasets: [iris, car]\ncv: {folds: 3}\nclassifiers: [NB]\n")
     (tmp_path / "b.yaml").write_text("name: b\ndatasets: [iris]\ncv: {folds: 5}\nclassifiers: [NB, TAN]\n")
     for cfg in ("a.yaml", "b.yaml"):
-        bnc("run", tmp_path / cfg, "--results", tmp_path / "r", "--quiet", check=True)
-    r = bnc("report", tmp_path / "r", check=True)
+        bnc_in("run", tmp_path / cfg, "--results", tmp_path / "r", "--quiet", check=True)
+    r = bnc_in("report", tmp_path / "r", check=True)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "incomplete" not in lines[0]
     assert "1 cell(s) were never run in this folder (n/a): car × TAN" in lines[0]
     assert "2 configs with different preprocessing or folds (b, a)" in lines[0]
-    assert bnc("report", tmp_path / "r", "--datasets", "iris", check=True).stderr == ""  # one protocol only
+    assert bnc_in("report", tmp_path / "r", "--datasets", "iris", check=True).stderr == ""  # one protocol only
 
 
 def test_reading_commands_open_the_store_read_only(small_store, tmp_path):
     _, res = copy_store(small_store, tmp_path)
-    ref = bnc("report", res, "--metric", "rmse", "--format", "csv", check=True).stdout
+    ref = bnc_in("report", res, "--metric", "rmse", "--format", "csv", check=True).stdout
     # the store file path works as well as the folder
-    assert bnc("report", res / "results.sqlite", "--metric", "rmse", "--format", "csv", check=True).stdout == ref
+    assert bnc_in("report", res / "results.sqlite", "--metric", "rmse", "--format", "csv", check=True).stdout == ref
     assert sorted(p.name for p in res.iterdir()) == ["results.sqlite"]  # the writer left one file
     run_ro = _read_only_runner(res)
     try:
@@ -252,7 +249,7 @@ def test_interrupted_store_on_a_read_only_mount_is_refused_not_misread(small_sto
     finally:
         os.chmod(copy, 0o755)
         os.chmod(copy / "results.sqlite", 0o644)
-    writable = bnc("report", copy, "--format", "csv", check=True)  # writable: SQLite reads the -wal file
+    writable = bnc_in("report", copy, "--format", "csv", check=True)  # writable: SQLite reads the -wal file
     assert "car,NB,zol,,\n" in writable.stdout
 
 
@@ -260,7 +257,7 @@ def test_incomplete_store_gives_one_summary_line(small_store, tmp_path):
     _, res = copy_store(small_store, tmp_path)
     with sqlite3.connect(res / "results.sqlite") as c:
         c.execute("DELETE FROM tasks WHERE dataset = 'car' AND label = 'AODE' AND run = 1")
-    r = bnc("report", res, check=True)
+    r = bnc_in("report", res, check=True)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "51 of 54 tasks finished" in lines[0] and "car" in lines[0]
     assert "n/a" in r.stdout
@@ -269,9 +266,9 @@ def test_incomplete_store_gives_one_summary_line(small_store, tmp_path):
 def test_repeated_run_metric_on_one_run_store_is_an_error(tmp_path):
     cfg = tmp_path / "one.yaml"
     cfg.write_text("datasets: [iris]\ncv: {folds: 3}\nclassifiers: [NB]\n")
-    bnc("run", cfg, "--results", tmp_path / "r", "--quiet", check=True)
+    bnc_in("run", cfg, "--results", tmp_path / "r", "--quiet", check=True)
     for metric in ("bias", "variance"):
-        r = bnc("report", tmp_path / "r", "--metric", metric)
+        r = bnc_in("report", tmp_path / "r", "--metric", metric)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "repeated runs" in r.stderr
         assert r.stdout == ""
 
@@ -279,7 +276,7 @@ def test_repeated_run_metric_on_one_run_store_is_an_error(tmp_path):
 def test_more_folds_than_instances_is_an_error(tmp_path):
     cfg = tmp_path / "f.yaml"
     cfg.write_text("datasets: [iris]\ncv: {folds: 500}\nclassifiers: [NB]\n")
-    r = bnc("run", cfg, "--results", tmp_path / "r")
+    r = bnc_in("run", cfg, "--results", tmp_path / "r")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "iris" in r.stderr and "150 instances" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "r").exists()
@@ -293,11 +290,11 @@ def test_old_store_format_is_named(tmp_path):
                   "info TEXT, finished TEXT)")
         c.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     old = (tmp_path / "r" / "results.sqlite").read_bytes()
-    r = bnc("report", tmp_path / "r")
+    r = bnc_in("report", tmp_path / "r")
     assert r.returncode == 2 and "store format 1" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     cfg = tmp_path / "c.yaml"
     cfg.write_text("datasets: [iris]\ncv: {folds: 3}\nclassifiers: [NB]\n")
-    r = bnc("run", cfg, "--results", tmp_path / "r")
+    r = bnc_in("run", cfg, "--results", tmp_path / "r")
     assert r.returncode == 2 and "store format 1" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert (tmp_path / "r" / "results.sqlite").read_bytes() == old  # refused before anything is written
 
@@ -351,7 +348,7 @@ def test_compact_store_keeps_float64_values(tmp_path):
 def test_export_parquet_and_csv(small_store, tmp_path):
     import pandas as pd
     _, res = small_store
-    r = bnc("export", res, "--format", "parquet", "--predictions", "--out", tmp_path / "pq", check=True)
+    r = bnc_in("export", res, "--format", "parquet", "--predictions", "--out", tmp_path / "pq", check=True)
     assert "wrote 4 file(s)" in r.stderr
     t = pd.read_parquet(tmp_path / "pq" / "tasks.parquet")
     assert list(t.columns[:12]) == ["dataset", "label", "run", "fold", "n_test", "train_time", "test_time",
@@ -362,10 +359,10 @@ def test_export_parquet_and_csv(small_store, tmp_path):
                                "P(Iris-setosa)", "P(Iris-versicolor)", "P(Iris-virginica)"]
     assert len(p) == 150 * 3 * 2 and set(p["true"]) == {"Iris-setosa", "Iris-versicolor", "Iris-virginica"}
     assert np.allclose(p.iloc[:, 6:].sum(axis=1), 1.0, atol=1e-6)
-    bnc("export", res, "--format", "csv", "--out", tmp_path / "csv", check=True)
+    bnc_in("export", res, "--format", "csv", "--out", tmp_path / "csv", check=True)
     c = pd.read_csv(tmp_path / "csv" / "tasks.csv")
     assert np.allclose(c["rmse"], t["rmse"], rtol=1e-15)
-    bad = bnc("export", res, "--format", "xlsx", "--out", tmp_path / "x")
+    bad = bnc_in("export", res, "--format", "xlsx", "--out", tmp_path / "x")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
 
@@ -380,9 +377,9 @@ def test_export_of_awkward_names(tmp_path):
     cfg = tmp_path / "u.yaml"
     cfg.write_text("datasets: [{name: num/classes, path: d.csv}, {name: num_classes, path: d.csv}]\n"
                    "cv: {folds: 2}\nclassifiers: [NB]\n")
-    bnc("run", cfg, "--results", tmp_path / "r", "--quiet", check=True)
+    bnc_in("run", cfg, "--results", tmp_path / "r", "--quiet", check=True)
     for fmt in ("parquet", "csv"):
-        r = bnc("export", tmp_path / "r", "--format", fmt, "--predictions", "--out", tmp_path / fmt, check=True)
+        r = bnc_in("export", tmp_path / "r", "--format", fmt, "--predictions", "--out", tmp_path / fmt, check=True)
         assert "wrote 3 file(s)" in r.stderr
         files = sorted(p.name for p in (tmp_path / fmt).iterdir())
         assert files == [f"predictions-num%2Fclasses.{fmt}", f"predictions-num_classes.{fmt}", f"tasks.{fmt}"]
@@ -397,7 +394,7 @@ def test_export_of_awkward_names(tmp_path):
 def test_plain_progress_is_one_line_per_data_set(tmp_path):
     cfg = tmp_path / "p.yaml"
     cfg.write_text(SMALL)
-    r = bnc("run", cfg, "--results", tmp_path / "r", check=True)  # stderr is a pipe, not a terminal
+    r = bnc_in("run", cfg, "--results", tmp_path / "r", check=True)  # stderr is a pipe, not a terminal
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 3 + 1, lines  # one per data set, then the summary
     assert [ln.split("] ")[1].split(" done")[0] for ln in lines[:3]] == ["iris", "labor-negotiations", "car"]
@@ -406,7 +403,7 @@ def test_plain_progress_is_one_line_per_data_set(tmp_path):
     assert lines[0].startswith("[24/54] iris done (") and lines[2].startswith("[54/54] car done (")
     assert lines[3].startswith("done: 54 tasks run, 0 already finished (0:")
     assert "ETA 0:00" not in r.stderr  # no estimate that says nothing
-    again = bnc("run", cfg, "--results", tmp_path / "r", check=True)
+    again = bnc_in("run", cfg, "--results", tmp_path / "r", check=True)
     assert again.stderr.strip().splitlines() == [f"done: 0 tasks run, 54 already finished (0:00); results in "
                                                  f"{tmp_path / 'r'}"]
 

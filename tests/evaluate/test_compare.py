@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import SMALL
+from tests.support.cli import SMALL, bnc_in
 from tests.support.cli import bnc as _bnc
 from tests.support.skips import need
 
@@ -23,7 +23,10 @@ TINY = SMALL.replace("runs: 2", "runs: 1").replace("  - {name: AODE}\n", "")  # 
 
 
 def bnc(*args, env=None, check=False):
-    return _bnc(*args, env=env, cwd=ROOT, check=check)
+    """The command in its own process where it needs an environment of its own, else in this one."""
+    if env:
+        return _bnc(*args, env=env, cwd=ROOT, check=check)
+    return bnc_in(*args, cwd=ROOT, check=check)
 
 
 def _csv(text):

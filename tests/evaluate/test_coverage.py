@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bncbench.evaluate.coverage import NOT_AVAILABLE, NOT_FINISHED, NOT_RUN, REASONS, Coverage
-from tests.support.cli import bnc as _bnc
+from tests.support.cli import bnc_in
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ NOT_RUN_TEXT = f"not run ({REASONS[NOT_RUN]}): labor-negotiations"
 
 
 def bnc(*args, check=True):
-    return _bnc(*args, cwd=ROOT, check=check)
+    return bnc_in(*args, cwd=ROOT, check=check)
 
 
 def test_coverage_line_and_suffix():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bncbench import results
-from tests.support.cli import SMALL, bnc, run_store
+from tests.support.cli import SMALL, bnc_in, run_store
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = (ROOT / "configs" / "default.yaml").read_text()
@@ -50,7 +50,7 @@ def _csv(text: str) -> list[dict]:
 
 
 def _report(store, metric: str) -> dict[tuple[str, str], float]:
-    rows = _csv(bnc("report", store, "--metric", metric, "--format", "csv", check=True).stdout)
+    rows = _csv(bnc_in("report", store, "--metric", metric, "--format", "csv", check=True).stdout)
     return {(r["dataset"], r["classifier"]): float(r["mean"]) for r in rows}
 
 
@@ -63,7 +63,7 @@ def _plots(store, only, **options):
 # ------------------------------------------------------------------ files
 
 def test_config_figures_are_written_as_png_and_svg(default_store, tmp_path):
-    r = bnc("figures", default_store, "--format", "png,svg", "--out", tmp_path, check=True)
+    r = bnc_in("figures", default_store, "--format", "png,svg", "--out", tmp_path, check=True)
     names = ("scatter", "times", "wdl", "gd")  # the figures: section of configs/default.yaml
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.{f}" for n in names for f in ("png", "svg"))
     for n in names:
@@ -74,7 +74,8 @@ def test_config_figures_are_written_as_png_and_svg(default_store, tmp_path):
 
 def test_every_figure_in_every_format(repeated_store, tmp_path):
     names = ("scatter", "times", "wdl", "gd", "biasvar")
-    bnc("figures", repeated_store, "--only", ",".join(names), "--format", "png,svg,pdf", "--out", tmp_path, check=True)
+    bnc_in("figures", repeated_store, "--only", ",".join(names), "--format", "png,svg,pdf", "--out", tmp_path,
+           check=True)
     assert len(list(tmp_path.iterdir())) == 15
     for name in names:
         for f in ("png", "svg", "pdf"):
@@ -82,18 +83,18 @@ def test_every_figure_in_every_format(repeated_store, tmp_path):
 
 
 def test_one_figure_alone(repeated_store, tmp_path):
-    bnc("figures", repeated_store, "--only", "biasvar", "--out", tmp_path, check=True)
+    bnc_in("figures", repeated_store, "--only", "biasvar", "--out", tmp_path, check=True)
     assert [p.name for p in tmp_path.iterdir()] == ["biasvar.png"] and _valid(tmp_path / "biasvar.png", "png")
 
 
 def test_default_folder_and_one_file_per_metric(repeated_store):
-    bnc("figures", repeated_store, "--only", "scatter", "--metric", "zol,rmse", "--format", "svg", check=True)
+    bnc_in("figures", repeated_store, "--only", "scatter", "--metric", "zol,rmse", "--format", "svg", check=True)
     assert sorted(p.name for p in (repeated_store / "figures").iterdir()) == ["scatter-rmse.svg", "scatter-zol.svg"]
 
 
 def test_same_results_give_byte_identical_files(default_store, tmp_path):
     for out in ("a", "b"):
-        bnc("figures", default_store, "--format", "png,svg,pdf", "--out", tmp_path / out, check=True)
+        bnc_in("figures", default_store, "--format", "png,svg,pdf", "--out", tmp_path / out, check=True)
     files = sorted(p.name for p in (tmp_path / "a").iterdir())
     assert len(files) == 12
     for name in files:
@@ -143,15 +144,15 @@ def test_wdl_bars_are_the_wdl_commands_counts_by_size(repeated_store):
     plot = rf.wdl_data(src, ["KDB1"], "zol", 200)  # iris (150) and labor (57) are small, car (1728) large
     assert plot.data["groups"] == {"< 200": ["iris", "labor-negotiations"], "≥ 200": ["car"]}
     for group, datasets in plot.data["groups"].items():
-        rows = _csv(bnc("wdl", repeated_store, "--rows", "KDB1", "--datasets", ",".join(datasets),
-                        "--format", "csv", check=True).stdout)
+        rows = _csv(bnc_in("wdl", repeated_store, "--rows", "KDB1", "--datasets", ",".join(datasets),
+                           "--format", "csv", check=True).stdout)
         assert {r["column"]: (int(r["wins"]), int(r["draws"]), int(r["losses"])) for r in rows} == \
             plot.data["bars"]["KDB1"][group]
 
 
 def test_gd_curves_are_the_gd_commands(default_store):
     (plot,) = _plots(default_store, ["gd"])
-    rows = _csv(bnc("gd", default_store, "--pairs", "STAN-MRMR:TAN,AODE:NB", "--format", "csv", check=True).stdout)
+    rows = _csv(bnc_in("gd", default_store, "--pairs", "STAN-MRMR:TAN,AODE:NB", "--format", "csv", check=True).stdout)
     assert plot.data["datasets"] == [r["dataset"] for r in rows]
     for name in ("GD(STAN-MRMR;TAN)", "GD(AODE;NB)"):
         assert plot.data["curves"][name] == [int(r[name]) for r in rows]
@@ -276,7 +277,7 @@ def test_gd_axis_names_the_data_sets(default_store):
     from bncbench.evaluate.figures import draw
 
     (plot,) = _plots(default_store, ["gd"])
-    rows = _csv(bnc("gd", default_store, "--pairs", "STAN-MRMR:TAN,AODE:NB", "--format", "csv", check=True).stdout)
+    rows = _csv(bnc_in("gd", default_store, "--pairs", "STAN-MRMR:TAN,AODE:NB", "--format", "csv", check=True).stdout)
     (ax,) = draw(plot).axes
     assert [t.get_text() for t in ax.get_xticklabels()] == [r["dataset"] for r in rows]
     assert list(ax.get_xticks()) == list(range(1, len(rows) + 1))
@@ -296,14 +297,14 @@ def test_gd_axis_names_the_data_sets(default_store):
     (["--only", "gd", "--pairs", "NB"], "--pairs:"),
 ])
 def test_refusals_are_one_line_exit_2(default_store, tmp_path, args, says):
-    r = bnc("figures", default_store, "--out", tmp_path / "out", *args)
+    r = bnc_in("figures", default_store, "--out", tmp_path / "out", *args)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr
     assert not (tmp_path / "out").exists()
 
 
 def test_all_figures_skip_biasvar_of_one_run_with_a_note(one_run_store, tmp_path):
-    r = bnc("figures", one_run_store, "--format", "svg", "--out", tmp_path, check=True)
+    r = bnc_in("figures", one_run_store, "--format", "svg", "--out", tmp_path, check=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cd.svg", "gd.svg", "scatter.svg", "times.svg", "wdl.svg"]
     assert "skipped biasvar:" in r.stderr
 
@@ -316,7 +317,7 @@ def test_incomplete_store_draws_what_is_finished_with_warnings(repeated_store, t
     shutil.copytree(repeated_store, res, ignore=shutil.ignore_patterns("figures"))
     with sqlite3.connect(res / "results.sqlite") as c:
         c.execute("DELETE FROM tasks WHERE dataset = 'car' AND label = 'AODE' AND run = 1 AND fold = 0")
-    r = bnc("figures", res, "--format", "svg", "--out", tmp_path / "out", check=True)
+    r = bnc_in("figures", res, "--format", "svg", "--out", tmp_path / "out", check=True)
     assert "warning: incomplete: 53 of 54 tasks finished" in r.stderr
     assert "wdl: left out 1 incomplete data set(s): car" in r.stderr
     assert len(list((tmp_path / "out").iterdir())) == 6
@@ -341,7 +342,7 @@ def test_incomplete_store_draws_what_is_finished_with_warnings(repeated_store, t
 def test_bad_figures_section_is_one_line_naming_the_key(tmp_path, section, key):
     path = tmp_path / "bad.yaml"
     path.write_text(f"name: bad\ndatasets: [zoo]\nclassifiers: [NB, TAN]\nfigures:\n{section}\n")
-    r = bnc("run", path, "--results", tmp_path / "res")
+    r = bnc_in("run", path, "--results", tmp_path / "res")
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and f"bad.yaml:5: {key}:" in lines[0], r.stderr
     assert not (tmp_path / "res").exists()

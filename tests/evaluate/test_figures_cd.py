@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bncbench import results
-from tests.support.cli import bnc
+from tests.support.cli import bnc_in
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = (ROOT / "configs" / "default.yaml").read_text()
@@ -24,7 +24,7 @@ def store(tmp_path_factory):
     asks for the CD diagram of RMSE at α = 0.10 for five of the classifiers."""
     d = tmp_path_factory.mktemp("cd")
     (d / "config.yaml").write_text(DEFAULT[:DEFAULT.index("figures:")] + CD_SECTION)
-    bnc("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
+    bnc_in("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
     return d / "res"
 
 
@@ -37,7 +37,7 @@ def _plot(store, **options):
 
 def _ranks_command(store, *args) -> tuple[dict[str, float], float]:
     """({label: average rank}, CD) as `bncbench ranks` prints them (csv, and the line on stderr)."""
-    r = bnc("ranks", store, "--format", "csv", *args, check=True)
+    r = bnc_in("ranks", store, "--format", "csv", *args, check=True)
     rank = {}
     for row in csv.DictReader(io.StringIO(r.stdout)):
         rank[row["a"]], rank[row["b"]] = float(row["rank_a"]), float(row["rank_b"])
@@ -103,7 +103,7 @@ def test_cd_files_are_byte_identical_and_svg_inline(store, tmp_path):
     from bncbench.evaluate.html import inline_svg
 
     for out in ("a", "b"):
-        r = bnc("figures", store, "--only", "cd", "--format", "png,svg,pdf", "--out", tmp_path / out, check=True)
+        r = bnc_in("figures", store, "--only", "cd", "--format", "png,svg,pdf", "--out", tmp_path / out, check=True)
         assert f"wrote 3 file(s) to {tmp_path / out}: cd.png, cd.svg, cd.pdf" in r.stderr
     for name in ("cd.png", "cd.svg", "cd.pdf"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
@@ -132,7 +132,7 @@ def test_cd_is_in_every_paper_configs_figures_section():
 def test_bad_cd_section_is_one_line_naming_the_key(tmp_path, section, key):
     path = tmp_path / "bad.yaml"
     path.write_text(f"name: bad\ndatasets: [zoo]\nclassifiers: [NB, TAN]\nfigures:\n{section}\n")
-    r = bnc("run", path, "--results", tmp_path / "res")
+    r = bnc_in("run", path, "--results", tmp_path / "res")
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and f"bad.yaml:5: {key}:" in lines[0], r.stderr
 
@@ -143,7 +143,7 @@ def test_bad_cd_section_is_one_line_naming_the_key(tmp_path, section, key):
     (["--metric", "selected"], "cd: needs at least 2 data sets where every classifier has a value, got 0 of 7"),
 ])
 def test_cd_refusals_are_one_line_exit_2(store, tmp_path, args, says):
-    r = bnc("figures", store, "--only", "cd", "--out", tmp_path / "out", *args)
+    r = bnc_in("figures", store, "--only", "cd", "--out", tmp_path / "out", *args)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr
     assert not (tmp_path / "out").exists()
@@ -153,8 +153,8 @@ def test_cd_of_one_classifier_is_refused(tmp_path):
     cfg = tmp_path / "one.yaml"
     cfg.write_text("name: one\ndatasets: [iris, zoo]\ncv: {scheme: stratified, folds: 3, runs: 1, seed: 1}\n"
                    "classifiers: [NB]\n")
-    bnc("run", cfg, "--results", tmp_path / "res", "--quiet", check=True)
-    r = bnc("figures", tmp_path / "res", "--only", "cd", "--out", tmp_path / "out")
+    bnc_in("run", cfg, "--results", tmp_path / "res", "--quiet", check=True)
+    r = bnc_in("figures", tmp_path / "res", "--only", "cd", "--out", tmp_path / "out")
     assert r.returncode == 2 and r.stderr.strip() == "error: cd: needs at least 2 classifiers, got 1"
     from bncbench.errors import UserError
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import html5lib  # a test dependency (pyproject.toml): imported, never skipped
 import pytest
 
-from tests.support.cli import bnc as _bnc
+from tests.support.cli import bnc_in
 from tests.support.skips import need
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ COLLAPSED = ({f"wdl-p-{m}" for m in JUDGED} | {f"wdl-{m}" for m in JUDGED[1:]} |
 
 
 def bnc(*args, check=False):
-    return _bnc(*args, cwd=ROOT, check=check)
+    return bnc_in(*args, cwd=ROOT, check=check)
 
 
 @pytest.fixture(scope="module")

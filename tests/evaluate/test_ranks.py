@@ -350,12 +350,9 @@ def test_compare_classifiers_leaves_out_and_counts_data_sets_with_a_missing_valu
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     """Results of the small config (3 data sets, NB, KDB1, AODE, 2 runs of 3 folds)."""
-    from tests.support.cli import SMALL, bnc
+    from tests.support.cli import SMALL, run_store
 
-    d = tmp_path_factory.mktemp("ranks")
-    (d / "small.yaml").write_text(SMALL)
-    bnc("run", d / "small.yaml", "--results", d / "res", "--quiet", check=True)
-    return d / "res"
+    return run_store(tmp_path_factory, "ranks", SMALL)
 
 
 def _csv(text: str) -> list[dict]:
@@ -366,20 +363,20 @@ def _csv(text: str) -> list[dict]:
 
 
 def _cells(store, metric: str) -> dict:
-    from tests.support.cli import bnc
+    from tests.support.cli import bnc_in
 
     return {(r["dataset"], r["classifier"]): float(r["mean"])
-            for r in _csv(bnc("report", store, "--metric", metric, "--format", "csv", check=True).stdout)}
+            for r in _csv(bnc_in("report", store, "--metric", metric, "--format", "csv", check=True).stdout)}
 
 
 @pytest.mark.parametrize("metric", ["zol", "cll"])
 def test_ranks_command_is_the_reports_average_ranks_and_the_formulas(store, metric):
-    from tests.support.cli import bnc
+    from tests.support.cli import bnc_in
 
-    md = bnc("report", store, "--metric", metric, check=True).stdout
+    md = bnc_in("report", store, "--metric", metric, check=True).stdout
     report_row = next(ln for ln in md.splitlines() if ln.startswith("| average rank"))
     want = [float(c) for c in report_row.strip("| ").split("|")[1:]]                  # NB, KDB1, AODE
-    r = bnc("ranks", store, "--metric", metric, "--format", "csv", check=True)
+    r = bnc_in("ranks", store, "--metric", metric, "--format", "csv", check=True)
     rows = _csv(r.stdout)
     rank = {}
     for row in rows:
@@ -390,7 +387,7 @@ def test_ranks_command_is_the_reports_average_ranks_and_the_formulas(store, metr
     chi2 = 12 * 3 / (3 * 4) * (sum(x * x for x in R) - 3 * 16 / 4)
     assert f"χ²_F = {chi2:.3f}, df = 2" in r.stderr
     assert len(rows) == 3 and all(row["family"] == "all" and row["n"] == "3" for row in rows)
-    text = bnc("ranks", store, "--metric", metric, check=True).stdout
+    text = bnc_in("ranks", store, "--metric", metric, check=True).stdout
     assert f"{metric}: average ranks over 3 data sets" in text and "Friedman: χ²_F" in text
     assert f"({'lower' if metric == 'zol' else 'higher'} is better)" in text
 
@@ -398,9 +395,9 @@ def test_ranks_command_is_the_reports_average_ranks_and_the_formulas(store, metr
 def test_ranks_control_and_the_reading_api(store):
     from bncbench import results
     from bncbench.reporting.analyses import rank_test
-    from tests.support.cli import bnc
+    from tests.support.cli import bnc_in
 
-    rows = _csv(bnc("ranks", store, "--control", "NB", "--alpha", "0.1", "--format", "csv", check=True).stdout)
+    rows = _csv(bnc_in("ranks", store, "--control", "NB", "--alpha", "0.1", "--format", "csv", check=True).stdout)
     control = [r for r in rows if r["family"] == "control"]
     assert len(control) == 2 and all("NB" in (r["a"], r["b"]) for r in control)
     with results.open(store) as r:
@@ -410,7 +407,7 @@ def test_ranks_control_and_the_reading_api(store):
         other = r["b"] if r["a"] == "NB" else r["a"]
         p = next(p for p in t.versus_control if p.b == other)
         assert float(r["p_holm"]) == p.p_holm and float(r["p"]) == p.p
-    md = bnc("ranks", store, "--control", "NB", check=True).stdout
+    md = bnc_in("ranks", store, "--control", "NB", check=True).stdout
     assert "zol: NB (average rank" in md and "Bonferroni–Dunn against NB: q = 2.241" in md  # Table 5(b), k = 3
 
 
@@ -418,18 +415,18 @@ def test_ranks_incomplete_store_leaves_out_and_counts(store, tmp_path):
     import shutil
     import sqlite3
 
-    from tests.support.cli import bnc
+    from tests.support.cli import bnc_in
 
     res = tmp_path / "res"
     shutil.copytree(store, res)
     with sqlite3.connect(res / "results.sqlite") as c:
         c.execute("DELETE FROM tasks WHERE dataset = 'car' AND label = 'AODE' AND run = 1 AND fold = 0")
-    r = bnc("ranks", res, check=True)
+    r = bnc_in("ranks", res, check=True)
     assert r.stderr.startswith("warning: incomplete") and len(r.stderr.splitlines()) == 1
     assert "data sets: 2 of 3 used; left out (a classifier has no value): car" in r.stdout
     assert "zol: average ranks over 2 data sets" in r.stdout
     # NB and KDB1 alone still have car
-    assert "data sets: 3, all used" in bnc("ranks", res, "--classifiers", "NB,KDB1", check=True).stdout
+    assert "data sets: 3, all used" in bnc_in("ranks", res, "--classifiers", "NB,KDB1", check=True).stdout
 
 
 @pytest.mark.parametrize("args, says", [
@@ -440,22 +437,22 @@ def test_ranks_incomplete_store_leaves_out_and_counts(store, tmp_path):
     (["--datasets", "iris"], "ranks: needs at least 2 data sets where every classifier has a value, got 1 of 1"),
 ])
 def test_ranks_refusals_are_one_line_exit_2(store, args, says):
-    from tests.support.cli import bnc
+    from tests.support.cli import bnc_in
 
-    r = bnc("ranks", store, *args)
+    r = bnc_in("ranks", store, *args)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr
     assert r.stdout == ""
 
 
 def test_wdl_wilcoxon_and_holm_against_the_plain_test(store):
-    from tests.support.cli import bnc
+    from tests.support.cli import bnc_in
 
     zol = _cells(store, "zol")                       # full precision (repr) per cell
     ds, labels = ["iris", "labor-negotiations", "car"], ["NB", "KDB1", "AODE"]
     for tails in ("one", "two"):
-        r = bnc("wdl", store, "--test", "wilcoxon", "--tails", tails, "--correction", "holm", "--format", "csv",
-                check=True)
+        r = bnc_in("wdl", store, "--test", "wilcoxon", "--tails", tails, "--correction", "holm", "--format", "csv",
+                   check=True)
         rows = {(x["row"], x["column"]): x for x in _csv(r.stdout)}
         pairs = [("NB", "KDB1"), ("NB", "AODE"), ("KDB1", "AODE")]
         plain = {p: _plain_wilcoxon([zol[(d, p[0])] for d in ds], [zol[(d, p[1])] for d in ds], "split", tails)[2]
@@ -465,15 +462,15 @@ def test_wdl_wilcoxon_and_holm_against_the_plain_test(store):
             key = (a, b) if (a, b) in plain else (b, a)
             assert float(rows[(a, b)]["p"]) == pytest.approx(plain[key], rel=1e-12)
             assert float(rows[(a, b)]["p_holm"]) == pytest.approx(adjusted[key], rel=1e-12)
-    md = bnc("wdl", store, "--test", "wilcoxon", "--correction", "holm", check=True).stdout
+    md = bnc_in("wdl", store, "--test", "wilcoxon", "--correction", "holm", check=True).stdout
     assert "zol: Wilcoxon p-values adjusted by Holm's procedure" in md and "| p (Wilcoxon, Holm)" in md
     assert "sign test:" not in md and any(ln.startswith("Wilcoxon signed-ranks test") for ln in md.splitlines())
     # the sign test stays the default: the same bytes with and without the explicit options
     for extra in ([], ["--format", "csv"], ["--tails", "two", "--draws", "ignore"]):
-        assert bnc("wdl", store, *extra, check=True).stdout == \
-            bnc("wdl", store, "--test", "sign", "--correction", "none", *extra, check=True).stdout
-    sign_holm = _csv(bnc("wdl", store, "--correction", "holm", "--format", "csv", check=True).stdout)
+        assert bnc_in("wdl", store, *extra, check=True).stdout == \
+            bnc_in("wdl", store, "--test", "sign", "--correction", "none", *extra, check=True).stdout
+    sign_holm = _csv(bnc_in("wdl", store, "--correction", "holm", "--format", "csv", check=True).stdout)
     assert all(float(x["p_holm"]) >= float(x["p"]) for x in sign_holm)
-    bad = bnc("wdl", store, "--test", "t")
+    bad = bnc_in("wdl", store, "--test", "t")
     assert bad.returncode == 2 and "Error: Invalid value for '--test': Value error, 't' is not one of 'sign', " \
         "'wilcoxon'." in bad.stderr

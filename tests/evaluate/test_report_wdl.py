@@ -17,7 +17,7 @@ from bncbench.evaluate.wide_table import read_wide_table
 from bncbench.results import catalog_differences
 from bncbench.results import open as open_results
 from tests.support import predictions as recompute
-from tests.support.cli import SMALL
+from tests.support.cli import SMALL, bnc_in, run_store
 from tests.support.cli import bnc as _bnc
 from tests.support.skips import need
 
@@ -28,7 +28,10 @@ NAN = math.nan
 
 
 def bnc(*args, env=None, check=False):
-    return _bnc(*args, env=env, cwd=ROOT, check=check)
+    """The command in its own process where it needs an environment of its own, else in this one."""
+    if env:
+        return _bnc(*args, env=env, cwd=ROOT, check=check)
+    return bnc_in(*args, cwd=ROOT, check=check)
 
 
 # ---------------------------------------------------------------- average ranks (stats.py)
@@ -227,11 +230,7 @@ def test_wdl_refuses_sqlite_file_with_another_suffix(tmp_path, store):
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    d = tmp_path_factory.mktemp("rw")
-    cfg = d / "small.yaml"
-    cfg.write_text(SMALL)
-    bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
-    return d / "res"
+    return run_store(tmp_path_factory, "rw", SMALL)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from bncbench.cli.app import app
 from bncbench.config import parse
 from bncbench.errors import UserError
 from bncbench.results import open as open_results
-from tests.support.cli import SMALL, bnc
+from tests.support.cli import SMALL, bnc_in
 from tests.support.predictions import read_predictions
 
 LABELS = ["NB", "KDB1", "AODE"]
@@ -30,8 +30,8 @@ def store(tmp_path_factory):
     d = tmp_path_factory.mktemp("ttest")
     cfg = d / "small.yaml"
     cfg.write_text(SMALL + "wdl: {draw: ttest}\n")
-    bnc("run", cfg, "--results", d / "res", "--quiet", check=True)
-    bnc("export", d / "res", "--format", "csv", "--predictions", "--out", d / "export", check=True)
+    bnc_in("run", cfg, "--results", d / "res", "--quiet", check=True)
+    bnc_in("export", d / "res", "--format", "csv", "--predictions", "--out", d / "export", check=True)
     return d
 
 
@@ -160,7 +160,7 @@ def test_config_validates_the_rule():
     (["--draw", "ttest:x"], r"--draw: draw rule 'ttest:x' is not"),
 ])
 def test_refused_in_one_line(store, args, message):
-    r = bnc("wdl", store / "res", *args)
+    r = bnc_in("wdl", store / "res", *args)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert re.search(message, r.stderr), r.stderr
 

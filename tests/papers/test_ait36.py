@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import bnc_in
 from tests.support.skips import need
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,9 +40,8 @@ def _run(config: str, res: Path, datasets: list[str], labels: list[str], env: di
                    check=True, env=env)
 
 
-def _report(res: Path, metric: str, env: dict) -> dict:
-    out = subprocess.run([sys.executable, "-m", "bncbench", "report", str(res), "--metric", metric, "--format", "csv"],
-                         check=True, env=env, capture_output=True, text=True).stdout
+def _report(res: Path, metric: str) -> dict:
+    out = bnc_in("report", res, "--metric", metric, "--format", "csv", check=True).stdout
     return {(r["dataset"], r["classifier"]): format(float(r["mean"]), ".4f") for r in csv.DictReader(io.StringIO(out))}
 
 
@@ -59,7 +59,7 @@ def test_ait36_verified_dev_values(mirror, tmp_path):
     got, want = {}, {}
     for column, labels in VERIFIED.items():
         for label, metric in labels.items():
-            ours = _report(tmp_path / ("bv" if column in BV else "main"), metric, env)
+            ours = _report(tmp_path / ("bv" if column in BV else "main"), metric)
             for d in datasets:
                 want[(d, label, column)] = printed[(d, label)][column]
                 got[(d, label, column)] = ours[(d, label)]

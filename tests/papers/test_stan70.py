@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import bnc_in
+
 ROOT = Path(__file__).resolve().parents[2]
 DEV = ["car", "nursery", "house-votes-84", "magic", "pendigits", "wine", "pima-ind-diabetes"]
 
@@ -22,8 +24,7 @@ def _reproduce(mirror, tmp_path, labels):
                    check=True, env=env, capture_output=True)
     got = {}
     for metric in ("zol", "rmse"):
-        out = subprocess.run([sys.executable, "-m", "bncbench", "report", str(res), "--metric", metric,
-                              "--format", "csv"], check=True, env=env, capture_output=True, text=True).stdout
+        out = bnc_in("report", res, "--metric", metric, "--format", "csv", check=True).stdout
         for row in csv.DictReader(io.StringIO(out)):
             got[(row["dataset"], row["classifier"], metric)] = (format(float(row["mean"]), ".4f"),
                                                                 format(float(row["sd"]), ".4f"))

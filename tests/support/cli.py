@@ -1,8 +1,13 @@
 """Shared by the CLI tests: a small config and a runner of `python -m bncbench`."""
 
+import contextlib
+import io
 import os
+import shutil
 import subprocess
 import sys
+import warnings
+from pathlib import Path
 
 SMALL = """
 name: small
@@ -33,11 +38,21 @@ def bnc(*args, env=None, cwd=None, check=False) -> subprocess.CompletedProcess:
     return r
 
 
+_RUNS: dict[str, Path] = {}  # config text -> the results of its one run in this session, never handed out
+
+
 def run_store(tmp_path_factory, name: str, config: str):
-    """Run the config text `config` (`bncbench run --quiet`) into a fresh folder; its results directory."""
+    """The results of the config text `config` (`bncbench run --quiet`) in a fresh folder beside
+    the config (config.yaml): a copy of the session's one run of that text, so that a test may
+    change its copy."""
+    if config not in _RUNS:
+        first = tmp_path_factory.mktemp("pristine")
+        (first / "config.yaml").write_text(config)
+        bnc_in("run", first / "config.yaml", "--results", first / "res", "--quiet", check=True)
+        _RUNS[config] = first / "res"
     d = tmp_path_factory.mktemp(name)
     (d / "config.yaml").write_text(config)
-    bnc("run", d / "config.yaml", "--results", d / "res", "--quiet", check=True)
+    shutil.copytree(_RUNS[config], d / "res")
     return d / "res"
 
 
@@ -67,3 +82,48 @@ def bnc_here(monkeypatch, capsys, *args) -> subprocess.CompletedProcess:
             code = int(stop.code or 0)
     out = capsys.readouterr()
     return subprocess.CompletedProcess(list(args), code, out.out, out.err)
+
+
+# the warning filters a fresh interpreter starts with (pytest's own record warnings instead of printing them)
+_FRESH_FILTERS = [("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, None),
+                  ("ignore", PendingDeprecationWarning, None), ("ignore", ImportWarning, None),
+                  ("ignore", ResourceWarning, None)]
+
+
+def bnc_in(*args, cwd=None, check=False) -> subprocess.CompletedProcess:
+    """`bnc(*args)` in this process, without fixtures: what a command's own process gives (exit
+    code, stdout, stderr with any warning printed as a fresh interpreter prints it) for one that
+    needs no process of its own (no signal, no pool, no environment of its own); sys.argv,
+    os.environ, sys.path and the working folder are restored afterwards."""
+    from bncbench.cli.app import main
+
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="", write_through=True) for _ in "oe")
+    saved = sys.argv, dict(os.environ), list(sys.path), os.getcwd()
+    try:
+        sys.argv = ["bncbench", *map(str, args)]
+        os.environ["BNCBENCH_MIRROR"] = ""
+        if cwd is not None:
+            os.chdir(cwd)
+        with warnings.catch_warnings(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            warnings.resetwarnings()
+            for action, category, module in reversed(_FRESH_FILTERS):
+                warnings.filterwarnings(action, category=category, module=module or "")
+            warnings.showwarning = warnings._showwarning_orig  # type: ignore[attr-defined]
+            try:
+                main()
+                code = 0
+            except SystemExit as stop:
+                code = stop.code
+                if not isinstance(code, int):  # as the interpreter ends: None is 0, a message is printed and 1
+                    if code is not None:
+                        print(code, file=sys.stderr)
+                    code = 0 if code is None else 1
+    finally:
+        os.chdir(saved[3])
+        sys.argv, sys.path[:] = saved[0], saved[2]
+        os.environ.clear()
+        os.environ.update(saved[1])
+    r = subprocess.CompletedProcess(list(map(str, args)), code, *(f.buffer.getvalue().decode() for f in (out, err)))
+    if check and code != 0:
+        raise subprocess.CalledProcessError(code, r.args, r.stdout, r.stderr)
+    return r

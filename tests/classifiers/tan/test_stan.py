@@ -8,6 +8,7 @@ import pytest
 from bncbench.classifiers import STAN, TAN
 from bncbench.classifiers.tan.rankings import rank
 from tests.oracles.tan.stan import brute_force_loo_risks
+from tests.support.cli import bnc_in
 from tests.support.data import random_data
 
 
@@ -140,16 +141,12 @@ def test_rankings_keep_attribute_order_on_exact_ties():
 
 
 def test_selected_recorded_in_results(tmp_path):
-    import subprocess
-    import sys
-
     cfg = tmp_path / "c.yaml"
     cfg.write_text("datasets: [iris, house-votes-84]\ncv: {folds: 3}\nclassifiers:\n"
                    "  - {name: TAN}\n  - {name: STAN, ranking: mrmr, label: STAN-MRMR}\n")
     res = tmp_path / "r"
-    subprocess.run([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", str(res), "--quiet"], check=True)
-    out = subprocess.run([sys.executable, "-m", "bncbench", "report", str(res), "--metric", "selected", "--format",
-                          "csv"], check=True, capture_output=True, text=True).stdout.splitlines()
+    bnc_in("run", cfg, "--results", res, "--quiet", check=True)
+    out = bnc_in("report", res, "--metric", "selected", "--format", "csv", check=True).stdout.splitlines()
     rows = {tuple(l.split(",")[:2]): l.split(",")[3] for l in out[1:]}
     assert ("iris", "TAN") not in rows  # not a selective classifier: report shows only those with the metric
     assert 1 <= float(rows[("house-votes-84", "STAN-MRMR")]) <= 16
