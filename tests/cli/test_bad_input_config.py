@@ -16,13 +16,12 @@ import pytest
 
 from bncbench import config
 from bncbench.errors import UserError
-from tests.support.cli import bnc, run_store
-from tests.support.cli import bnc_here as _bnc_here
+from tests.support.cli import bnc, bnc_in, run_store
 
 
-def bnc_here(monkeypatch, capsys, *args) -> tuple[int, str, str]:
+def bnc_codes(*args) -> tuple[int, str, str]:
     """`bncbench ARGS` in this process: (exit code, stdout, stderr)."""
-    r = _bnc_here(monkeypatch, capsys, *args)
+    r = bnc_in(*args)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -128,7 +127,7 @@ def test_bad_config_exit_2_one_line_nothing_written(tmp_path, monkeypatch, capsy
     cfg.write_text(text)
     monkeypatch.chdir(work)
     start = time.monotonic()
-    code, _, err = bnc_here(monkeypatch, capsys, "run", cfg.name)
+    code, _, err = bnc_codes("run", cfg.name)
     line_no, _, words = words.partition(": ") if words.startswith(":") else ("", "", words)
     _refused(code, err, f"{cfg.name}{line_no}", words)
     assert time.monotonic() - start < 10
@@ -178,7 +177,7 @@ def test_a_50_mb_config_is_not_read(tmp_path, monkeypatch, capsys):
         f.write(("# " + "x" * 1022 + "\n") * (50 * 1024))
     tracemalloc.start()
     try:
-        code, _, err = bnc_here(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "r")
+        code, _, err = bnc_codes("run", cfg, "--results", tmp_path / "r")
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -203,7 +202,7 @@ def test_a_config_of_256_kib_is_read(tmp_path):
 def test_a_binary_config(tmp_path, monkeypatch, capsys, data, words):
     cfg = tmp_path / "c.yaml"
     cfg.write_bytes(data)
-    code, _, err = bnc_here(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "r")
+    code, _, err = bnc_codes("run", cfg, "--results", tmp_path / "r")
     line_no, _, words = words.partition(": ")
     _refused(code, err, f"{cfg}{line_no}", words)
     assert _files(tmp_path) == ["c.yaml"]
@@ -219,7 +218,7 @@ def test_a_config_file_name_that_is_no_folder_name(tmp_path, monkeypatch, capsys
     cfg = tmp_path / file
     cfg.write_text(IRIS + "classifiers: [NB]\n")
     monkeypatch.chdir(tmp_path)
-    code, _, err = bnc_here(monkeypatch, capsys, "run", file)
+    code, _, err = bnc_codes("run", file)
     line = _refused(code, err, f"{file}:1: the experiment's name is the config file's", words)
     assert "give a plain folder name with name:" in line and _files(tmp_path) == [file]
 
@@ -277,7 +276,7 @@ def test_a_plugin_class_is_checked_before_it_is_built(tmp_path, monkeypatch, cap
     cfg = tmp_path / "c.yaml"
     cfg.write_text(f"{IRIS}classifiers:\n  - {{name: '{module}:{attr}', k: 2}}\n")
     monkeypatch.chdir(tmp_path)
-    code, _, err = bnc_here(monkeypatch, capsys, "run", "c.yaml")
+    code, _, err = bnc_codes("run", "c.yaml")
     _refused(code, err, "c.yaml:4: classifiers.0.name", f"'{module}:{attr}' {words}")
     assert _files(tmp_path) == ["c.yaml", f"{module}.py"]  # no CONSTRUCTED, no results/
 
@@ -318,7 +317,7 @@ def test_an_empty_selection_is_refused_by_every_command(tmp_path, monkeypatch, c
     for words, opt in _selecting_commands():
         positional = [cfg if words[0] == "run" else tmp_path / "r"] if words != ["compare"] else \
             [tmp_path / "r", tmp_path / "t.tsv"]
-        code, _, err = bnc_here(monkeypatch, capsys, *words, *positional, opt, value)
+        code, _, err = bnc_codes(*words, *positional, opt, value)
         _refused(code, err, f"{opt}: {value!r} names no {what[opt]}", f"leave {opt} out for all")
     assert _files(tmp_path) == ["c.yaml"]
 
@@ -326,11 +325,11 @@ def test_an_empty_selection_is_refused_by_every_command(tmp_path, monkeypatch, c
 def test_run_fresh_with_no_data_set_recomputes_nothing(tmp_path, monkeypatch, capsys):
     cfg = tmp_path / "c.yaml"
     cfg.write_text(IRIS + "classifiers: [NB]\n")
-    code, _, err = bnc_here(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "r", "--quiet")
+    code, _, err = bnc_codes("run", cfg, "--results", tmp_path / "r", "--quiet")
     assert code == 0, err
     store = tmp_path / "r" / "results.sqlite"
     before = hashlib.sha256(store.read_bytes()).hexdigest(), store.stat().st_mtime_ns
-    code, _, err = bnc_here(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "r", "--fresh", "--datasets", "")
+    code, _, err = bnc_codes("run", cfg, "--results", tmp_path / "r", "--fresh", "--datasets", "")
     _refused(code, err, "--datasets: '' names no data set", "leave --datasets out for all")
     assert (hashlib.sha256(store.read_bytes()).hexdigest(), store.stat().st_mtime_ns) == before
 
@@ -352,7 +351,7 @@ def test_folds_runs_below_1_refused(tmp_path, monkeypatch, capsys, runs):
     """Before: `folds --runs 0` succeeded writing nothing."""
     cfg = tmp_path / "c.yaml"
     cfg.write_text(IRIS + "classifiers: [NB]\n")
-    code, _, err = bnc_here(monkeypatch, capsys, "folds", cfg, "--dataset", "iris", "--out", tmp_path / "f",
+    code, _, err = bnc_codes("folds", cfg, "--dataset", "iris", "--out", tmp_path / "f",
                             "--runs", runs)
     _refused(code, err, f"--runs must be ≥ 1, got {runs}", "")
     assert _files(tmp_path) == ["c.yaml"]
@@ -365,7 +364,7 @@ def test_folds_of_a_data_set_named_dot_dot_stay_in_out(tmp_path, monkeypatch, ca
     cfg = _own_data(tmp_path / "deep" / "er", names)
     out = tmp_path / "deep" / "er" / "out"
     for name in names:
-        code, _, err = bnc_here(monkeypatch, capsys, "folds", cfg, "--dataset", name, "--out", out)
+        code, _, err = bnc_codes("folds", cfg, "--dataset", name, "--out", out)
         assert code == 0 and err == f"wrote 4 ARFF files to {out}\n", err
     expected = sorted(f"{form}-r0-f{f}-{part}.arff" for form in ("%2E.%2F..%2Fx", "a%2Fb", "a%252Fb", "%2E", "%43ON")
                       for f in (0, 1) for part in ("train", "test"))
@@ -397,7 +396,7 @@ def test_figures_of_labels_with_slashes_stay_in_out(labels_store, tmp_path, monk
     from bncbench.utils.names import file_name
 
     out = tmp_path / "deep" / "er" / "out"
-    code, _, err = bnc_here(monkeypatch, capsys, "figures", labels_store, "--only", "bayes", "--format", "svg",
+    code, _, err = bnc_codes("figures", labels_store, "--only", "bayes", "--format", "svg",
                             "--pairs", f"../../evil:a/b,a/b:NB,.:CON,{'y' * 120}:NB", "--out", out)
     assert code == 0, err
     long = file_name(f"bayes-{'y' * 120}-vs-NB") + ".svg"
@@ -408,7 +407,7 @@ def test_figures_of_labels_with_slashes_stay_in_out(labels_store, tmp_path, monk
 
 
 def test_figures_that_one_case_blind_file_would_hold_are_refused(labels_store, tmp_path, monkeypatch, capsys):
-    code, _, err = bnc_here(monkeypatch, capsys, "figures", labels_store, "--only", "bayes", "--format", "svg",
+    code, _, err = bnc_codes("figures", labels_store, "--only", "bayes", "--format", "svg",
                             "--pairs", "nb:a/b,NB:a/b", "--out", tmp_path / "out")
     _refused(code, err, "figures 'bayes-nb-vs-a/b' and 'bayes-NB-vs-a/b' would be one file where case is ignored",
              "bayes-NB-vs-a%2Fb.svg; draw one of them into another --out folder")
@@ -418,10 +417,10 @@ def test_figures_that_one_case_blind_file_would_hold_are_refused(labels_store, t
 def test_export_of_hostile_data_set_names_stays_in_out(tmp_path, monkeypatch, capsys):
     names = ["../../x", "a/b", "a%2Fb", "x" * 300]
     cfg = _own_data(tmp_path, names)
-    code, _, err = bnc_here(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "r", "--quiet")
+    code, _, err = bnc_codes("run", cfg, "--results", tmp_path / "r", "--quiet")
     assert code == 0, err
     out = tmp_path / "deep" / "er" / "out"
-    code, _, err = bnc_here(monkeypatch, capsys, "export", tmp_path / "r", "--format", "csv", "--predictions",
+    code, _, err = bnc_codes("export", tmp_path / "r", "--format", "csv", "--predictions",
                             "--out", out)
     assert code == 0 and "wrote 5 file(s)" in err, err
     from bncbench.utils.names import file_name
@@ -435,9 +434,9 @@ def test_export_of_hostile_data_set_names_stays_in_out(tmp_path, monkeypatch, ca
 
 def test_export_of_names_one_case_blind_file_would_hold_is_refused(tmp_path, monkeypatch, capsys):
     cfg = _own_data(tmp_path, ["Data", "data"])
-    code, _, err = bnc_here(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "r", "--quiet")
+    code, _, err = bnc_codes("run", cfg, "--results", tmp_path / "r", "--quiet")
     assert code == 0, err
-    code, _, err = bnc_here(monkeypatch, capsys, "export", tmp_path / "r", "--predictions", "--out", tmp_path / "out")
+    code, _, err = bnc_codes("export", tmp_path / "r", "--predictions", "--out", tmp_path / "out")
     _refused(code, err, "data sets 'Data' and 'data' would be one file where case is ignored (macOS, Windows): "
                         "predictions-data.parquet", "")
     assert not (tmp_path / "out").exists()

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.support.cli import bnc_here, run_store
+from tests.support.cli import bnc_in, run_store
 
 SMALL = "name: s\ndatasets: [iris]\ncv: {folds: 3}\nclassifiers: [NB]\n"
 
@@ -25,7 +25,7 @@ def _digest(path) -> str:
 def test_report_out_over_the_store_it_reads_is_refused(store, fmt, monkeypatch, capsys):
     db = store / "results.sqlite"
     before = _digest(db)
-    r = bnc_here(monkeypatch, capsys, "report", store, "--format", fmt, "--out", db)
+    r = bnc_in("report", store, "--format", fmt, "--out", db)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and "is an SQLite file" in lines[0] and str(db) in lines[0], r.stderr
     assert _digest(db) == before
@@ -35,7 +35,7 @@ def test_report_out_over_the_store_it_reads_is_refused(store, fmt, monkeypatch, 
 def test_report_out_over_another_sqlite_file_is_refused(store, tmp_path, monkeypatch, capsys):
     other = tmp_path / "copy.db"
     other.write_bytes((store / "results.sqlite").read_bytes())
-    r = bnc_here(monkeypatch, capsys, "report", store, "--out", other)
+    r = bnc_in("report", store, "--out", other)
     assert r.returncode == 2 and "would destroy it" in r.stderr
     assert other.read_bytes() == (store / "results.sqlite").read_bytes()
 
@@ -43,7 +43,7 @@ def test_report_out_over_another_sqlite_file_is_refused(store, tmp_path, monkeyp
 def test_report_out_over_a_text_file_replaces_it(store, tmp_path, monkeypatch, capsys):
     old = tmp_path / "table.md"
     old.write_text("an older table\n")
-    r = bnc_here(monkeypatch, capsys, "report", store, "--out", old)
+    r = bnc_in("report", store, "--out", old)
     assert r.returncode == 0 and "iris" in old.read_text()
 
 
@@ -51,7 +51,7 @@ def test_report_out_over_a_text_file_replaces_it(store, tmp_path, monkeypatch, c
 def test_a_billion_runs_are_refused_before_planning(tmp_path, runs, monkeypatch, capsys):
     cfg = tmp_path / "h.yaml"
     cfg.write_text(f"name: h\ndatasets: [iris]\ncv: {{runs: {runs}}}\nclassifiers: [NB]\n")
-    r = bnc_here(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "res")
+    r = bnc_in("run", cfg, "--results", tmp_path / "res")
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and f"{cfg}:3: cv.runs: {runs} runs is more than 1000" in lines[0]
     assert not (tmp_path / "res").exists()
@@ -70,7 +70,7 @@ def test_a_device_or_a_pipe_as_a_data_file(tmp_path, kind, monkeypatch, capsys):
         os.mkfifo(path)
     cfg = tmp_path / "d.yaml"
     cfg.write_text(f"name: d\ndatasets: [{{name: d, path: {path}}}]\nclassifiers: [NB]\n")
-    r = bnc_here(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "res")
+    r = bnc_in("run", cfg, "--results", tmp_path / "res")
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1, r.stderr
     assert f"{cfg}:2: datasets.0.path: data set 'd': {path} is not a regular file" in lines[0]

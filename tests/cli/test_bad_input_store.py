@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import bnc, bnc_here, run_store
+from tests.support.cli import bnc, bnc_in, run_store
 
 CONFIG = """
 name: four
@@ -117,7 +117,7 @@ def test_every_command_on_a_damaged_store(whole, tmp_path, monkeypatch, capsys, 
     _make(kind, res)
     before = _digest(res / "results.sqlite")
     code, text = EXPECTED[kind][command]
-    r = bnc_here(monkeypatch, capsys, *_args(command, cfg, res, tmp_path))
+    r = bnc_in(*_args(command, cfg, res, tmp_path))
     if code == 0:
         line = [ln for ln in r.stderr.splitlines() if ln.strip()][-1]
     else:
@@ -125,10 +125,10 @@ def test_every_command_on_a_damaged_store(whole, tmp_path, monkeypatch, capsys, 
     assert r.returncode == code and text in line, r.stderr
     assert _digest(res / "results.sqlite") == before
     for advised in _advised(line, cfg, tmp_path) if code else []:
-        a = bnc_here(monkeypatch, capsys, *advised)
+        a = bnc_in(*advised)
         assert a.returncode in (0, 1) and "Traceback" not in a.stderr, (advised, a.stderr)
         if advised[0] == "run":  # it resumes the store it names to the uninterrupted report
-            assert bnc_here(monkeypatch, capsys, "report", advised[3]).stdout == report
+            assert bnc_in("report", advised[3]).stdout == report
 
 
 def test_a_foreign_sqlite_file_is_refused_untouched(whole, tmp_path, monkeypatch, capsys):
@@ -145,7 +145,7 @@ def test_a_foreign_sqlite_file_is_refused_untouched(whole, tmp_path, monkeypatch
     before = _digest(f)
     for args in (["store", "check", res], ["report", res], ["store", "salvage", res, "--out", tmp_path / "new"],
                  ["run", cfg, "--results", res, "--quiet"]):
-        r = bnc_here(monkeypatch, capsys, *args)
+        r = bnc_in(*args)
         line = _one_line(r.stderr)
         assert r.returncode == 2 and "is an SQLite file but not a bncbench results store (it holds the table(s) " \
             "people)" in line, r.stderr
@@ -165,7 +165,7 @@ def test_a_tasks_table_with_other_columns_is_foreign(whole, tmp_path, monkeypatc
     c.close()
     before = _digest(res / "results.sqlite")
     for args in (["store", "check", res], ["run", cfg, "--results", res, "--quiet"]):
-        line = _one_line(bnc_here(monkeypatch, capsys, *args).stderr)
+        line = _one_line(bnc_in(*args).stderr)
         assert "not a bncbench results store (its tasks table has no column dataset, fold, key, label, run)" in line
     assert _digest(res / "results.sqlite") == before
 
@@ -177,7 +177,7 @@ def test_a_store_that_is_a_folder(whole, tmp_path, monkeypatch, capsys):
     for args in (["store", "check", tmp_path / "res"], ["report", tmp_path / "res"],
                  ["store", "salvage", tmp_path / "res", "--out", tmp_path / "new"],
                  ["run", cfg, "--results", tmp_path / "res", "--quiet"]):
-        r = bnc_here(monkeypatch, capsys, *args)
+        r = bnc_in(*args)
         assert r.returncode == 2 and "is a folder, not a results store file" in _one_line(r.stderr), r.stderr
 
 
@@ -190,7 +190,7 @@ def test_salvage_out_pointing_at_the_damaged_store_itself(whole, tmp_path, monke
     _make("truncated", res)
     before = _digest(res / "results.sqlite")
     for out in (res, res / "results.sqlite", tmp_path / "res" / ".." / "res"):
-        r = bnc_here(monkeypatch, capsys, "store", "salvage", res, "--out", out)
+        r = bnc_in("store", "salvage", res, "--out", out)
         assert r.returncode == 2 and "a results store is there already" in _one_line(r.stderr), r.stderr
     assert _digest(res / "results.sqlite") == before
 
@@ -204,11 +204,11 @@ def test_a_huge_bogus_page_count(whole, tmp_path, monkeypatch, capsys):
     with open(res / "results.sqlite", "r+b") as f:
         f.seek(28)
         f.write(struct.pack(">I", 2 ** 31 - 1))
-    r = bnc_here(monkeypatch, capsys, "store", "check", res)
+    r = bnc_in("store", "check", res)
     assert r.returncode == 1 and "page count set to the file's" in _one_line(r.stderr), r.stderr
-    r = bnc_here(monkeypatch, capsys, "store", "salvage", res, "--out", tmp_path / "new")
+    r = bnc_in("store", "salvage", res, "--out", tmp_path / "new")
     assert r.returncode == 0 and f"salvaged {N_TASKS} task(s)" in r.stderr, r.stderr
-    assert bnc_here(monkeypatch, capsys, "report", tmp_path / "new").stdout == report
+    assert bnc_in("report", tmp_path / "new").stdout == report
 
 
 def test_random_bytes_are_no_store(whole, tmp_path, monkeypatch, capsys):
@@ -218,7 +218,7 @@ def test_random_bytes_are_no_store(whole, tmp_path, monkeypatch, capsys):
     res.mkdir()
     (res / "results.sqlite").write_bytes(os.urandom(65536))
     for args in (["store", "check", res], ["store", "salvage", res, "--out", tmp_path / "new"]):
-        r = bnc_here(monkeypatch, capsys, *args)
+        r = bnc_in(*args)
         assert r.returncode == 2 and "none of its pages holds a task" in _one_line(r.stderr), r.stderr
     assert not (tmp_path / "new").exists()
 
@@ -238,11 +238,11 @@ def test_a_symlinked_store_outside_is_read_never_written(whole, tmp_path, monkey
     out = tmp_path / "new"
     out.mkdir()
     (out / "results.sqlite").symlink_to(tmp_path / "outside.sqlite")
-    r = bnc_here(monkeypatch, capsys, "store", "salvage", res, "--out", out)
+    r = bnc_in("store", "salvage", res, "--out", out)
     assert r.returncode == 0 and f"salvaged {N_TASKS} task(s)" in r.stderr, r.stderr
     assert _digest(elsewhere / "results.sqlite") == before
     assert not (tmp_path / "outside.sqlite").exists() and not (out / "results.sqlite").is_symlink()
-    assert bnc_here(monkeypatch, capsys, "report", out).stdout == report
+    assert bnc_in("report", out).stdout == report
 
 
 def test_a_damaged_experiment_in_a_folder_of_experiments(whole, tmp_path, monkeypatch, capsys):
@@ -254,7 +254,7 @@ def test_a_damaged_experiment_in_a_folder_of_experiments(whole, tmp_path, monkey
     for name in ("aa", "bb", "cc"):
         shutil.copytree(res0, folder / name)
     _make("truncated", folder / "bb")
-    r = bnc_here(monkeypatch, capsys, "report", folder)
+    r = bnc_in("report", folder)
     assert r.returncode == 2, r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert "Traceback" not in r.stderr and len(lines) == 2, r.stderr
@@ -265,8 +265,8 @@ def test_a_damaged_experiment_in_a_folder_of_experiments(whole, tmp_path, monkey
     assert [s.split("\n")[0] for s in sections] == [f"four ({folder / 'aa'})", f"bb ({folder / 'bb'})",
                                                    f"four ({folder / 'cc'})"]
     assert sections[0].split("\n\n", 1)[1] == report + "\n" and "not shown: " in sections[1]
-    r = bnc_here(monkeypatch, capsys, "report", folder, "--out", tmp_path / "report.md")
+    r = bnc_in("report", folder, "--out", tmp_path / "report.md")
     assert r.returncode == 2 and "## four" in (tmp_path / "report.md").read_text()
-    r = bnc_here(monkeypatch, capsys, "report", folder, "--format", "csv")
+    r = bnc_in("report", folder, "--format", "csv")
     assert r.returncode == 2 and {ln.split(",")[0] for ln in r.stdout.splitlines()[1:]} == {"four"}, r.stdout
     assert r.stdout.count("four,iris,NB,") == 2

@@ -13,7 +13,7 @@ import pytest
 
 from bncbench.data import catalog
 from bncbench.engine.units import forget_loaded
-from tests.support.cli import bnc_here
+from tests.support.cli import bnc_in
 
 CONFIG = "name: npz\ndatasets: [iris, zoo]\ncv: {folds: 3}\nclassifiers: [NB]\n"
 
@@ -80,7 +80,7 @@ def _predictions(res: Path) -> dict:
 def _run(monkeypatch, capsys, cfg: Path, res: Path):
     catalog._load_cached.cache_clear()
     forget_loaded()
-    return bnc_here(monkeypatch, capsys, "run", cfg, "--results", res, "--quiet")
+    return bnc_in("run", cfg, "--results", res, "--quiet")
 
 
 @pytest.fixture(scope="module")

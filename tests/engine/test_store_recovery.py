@@ -11,7 +11,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -19,7 +18,7 @@ import pytest
 
 from bncbench import results
 from bncbench.engine import recover
-from tests.support.cli import bnc, bnc_here, run_store
+from tests.support.cli import bnc, bnc_in, run_store
 
 CONFIG = """
 name: four
@@ -51,7 +50,7 @@ def _copy(res0: Path, tmp_path: Path) -> Path:
 def _salvaged_matches(whole, res: Path, new: Path, at_least: int, here) -> None:
     """Salvage `res` into `new`: every task kept has the original's numbers; `run` computes the
     rest and the report is the uninterrupted one; the damaged file is unchanged. `here` runs a
-    command (`bnc_here`)."""
+    command (`bnc_in`)."""
     cfg, _, report, original = whole
     before = (res / "results.sqlite").read_bytes()
     r = here("store", "salvage", res, "--out", new)
@@ -75,7 +74,7 @@ def test_a_truncated_store_is_salvaged(whole, tmp_path, monkeypatch, capsys):
     res = _copy(whole[1], tmp_path)
     f = res / "results.sqlite"
     os.truncate(f, f.stat().st_size - 4096)
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS - 4, partial(bnc_here, monkeypatch, capsys))
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS - 4, bnc_in)
 
 
 def test_a_store_cut_part_way_through_a_page(whole, tmp_path, monkeypatch, capsys):
@@ -83,7 +82,7 @@ def test_a_store_cut_part_way_through_a_page(whole, tmp_path, monkeypatch, capsy
     res = _copy(whole[1], tmp_path)
     f = res / "results.sqlite"
     os.truncate(f, f.stat().st_size - 1000)
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS - 4, partial(bnc_here, monkeypatch, capsys))
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS - 4, bnc_in)
 
 
 def test_an_overwritten_header_is_rebuilt_on_a_copy(whole, tmp_path, monkeypatch, capsys):
@@ -91,7 +90,7 @@ def test_an_overwritten_header_is_rebuilt_on_a_copy(whole, tmp_path, monkeypatch
     res = _copy(whole[1], tmp_path)
     with open(res / "results.sqlite", "r+b") as f:
         f.write(os.urandom(100))
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, partial(bnc_here, monkeypatch, capsys))
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, bnc_in)
 
 
 def test_a_lost_root_page_is_read_from_the_leaf_pages(whole, tmp_path, monkeypatch, capsys):
@@ -107,7 +106,7 @@ def test_a_lost_root_page_is_read_from_the_leaf_pages(whole, tmp_path, monkeypat
         fh.write(os.urandom(4096))
     r = bnc("store", "check", res)
     assert r.returncode == 1 and "read from its" in r.stderr and "page(s) directly" in r.stderr, r.stderr
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, partial(bnc_here, monkeypatch, capsys))
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, bnc_in)
 
 
 def test_a_wal_left_behind_is_read_with_the_file(whole, tmp_path, monkeypatch, capsys):
@@ -132,7 +131,7 @@ def test_a_wal_left_behind_is_read_with_the_file(whole, tmp_path, monkeypatch, c
     with open(res / "results.sqlite", "r+b") as f:
         f.write(os.urandom(100))
     assert bnc("store", "check", res).returncode in (0, 1)
-    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, partial(bnc_here, monkeypatch, capsys))
+    _salvaged_matches(whole, res, tmp_path / "new", N_TASKS, bnc_in)
 
 
 def test_survey_never_writes_the_damaged_file(whole, tmp_path):

@@ -67,23 +67,6 @@ def assert_refused(tmp_path, entry: str, key: str) -> None:
     assert not (tmp_path / "res").exists()
 
 
-def bnc_here(monkeypatch, capsys, *args) -> subprocess.CompletedProcess:
-    """`bnc(*args)` in this process (no interpreter to start: for tests that run many commands):
-    its exit code, stdout and stderr."""
-    from bncbench.cli.app import main
-
-    with monkeypatch.context() as m:
-        m.setattr(sys, "argv", ["bncbench", *map(str, args)])
-        m.setenv("BNCBENCH_MIRROR", "")
-        try:
-            main()
-            code = 0
-        except SystemExit as stop:
-            code = int(stop.code or 0)
-    out = capsys.readouterr()
-    return subprocess.CompletedProcess(list(args), code, out.out, out.err)
-
-
 # the warning filters a fresh interpreter starts with (pytest's own record warnings instead of printing them)
 _FRESH_FILTERS = [("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, None),
                   ("ignore", PendingDeprecationWarning, None), ("ignore", ImportWarning, None),
