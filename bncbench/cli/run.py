@@ -4,7 +4,7 @@ folds look like to the classifiers)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -19,8 +19,8 @@ def run(config: str = typer.Argument(..., metavar="CONFIG", help="experiment YAM
         classifiers: Annotated[str | None, classifiers_option("run only these classifier labels of the config")] = None,
         jobs: int | None = typer.Option(None, metavar="N",
                                         help="worker processes [default: 1, or the config's executor.jobs]"),
-        executor: str | None = typer.Option(None, metavar="NAME",
-                                            help="local | dask [default: local, or the config's executor.name]"),
+        executor: Literal["local", "dask"] | None = typer.Option(  # experiment.EXECUTORS (tests/cli/test_cli.py)
+            None, metavar="NAME", help="local | dask [default: local, or the config's executor.name]"),
         scheduler: str | None = typer.Option(None, metavar="tcp://HOST:PORT",
                                              help="Dask scheduler of an existing cluster [default: a LocalCluster of "
                                                   "--jobs workers]"),

@@ -427,6 +427,7 @@ def test_folds_export(tmp_path, small_cfg):
     (["ranks", "--format", "html"], "--format", "'md', 'csv', 'latex'"),
     (["compare", "TABLE", "--format", "html"], "--format", "'md', 'csv', 'latex'"),
     (["bayes", "--a", "A", "--b", "B", "--format", "latex"], "--format", "'md', 'csv'"),
+    (["run", "--executor", "ray"], "--executor", "'local', 'dask'"),
 ])
 def test_a_closed_choice_is_checked_by_the_parser(tmp_path, args, option, choices):
     """The closed choices are declared as the options' types: a bad one is a usage error (exit 2)
@@ -436,3 +437,15 @@ def test_a_closed_choice_is_checked_by_the_parser(tmp_path, args, option, choice
     value = rest[rest.index(option) + 1]
     assert r.returncode == 2 and r.stdout == ""
     assert f"Error: Invalid value for '{option}': Value error, '{value}' is not one of {choices}." in r.stderr
+
+
+def test_run_offers_the_executors_the_engine_has():
+    """`run --executor`'s choices are the engine's executors (experiment.EXECUTORS), named once more
+    only as the option's type."""
+    import typing
+
+    from bncbench.cli.run import run
+    from bncbench.experiment import EXECUTORS
+
+    literal, none = typing.get_args(typing.get_type_hints(run)["executor"])
+    assert typing.get_args(literal) == EXECUTORS and none is type(None)
