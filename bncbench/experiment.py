@@ -13,6 +13,7 @@ from bncbench.classifiers import REGISTRY
 from bncbench.data import catalog
 from bncbench.data.userdata import DEFAULT_ENCODING, ReadOptions
 from bncbench.errors import UserError
+from bncbench.evaluate.stats import WDL_DEFAULTS
 from bncbench.preprocess.settings import PreprocessSettings
 from bncbench.utils.suggest import did_you_mean
 
@@ -98,9 +99,9 @@ class WdlSettings:
     the HTML report; `metric` None when the config sets none (docs/cli.md: wdl)."""
 
     metric: str | None = None
-    draw: str = "exact4"
-    draws: str = "split"
-    tails: str = "one"
+    draw: str = WDL_DEFAULTS["draw"]
+    draws: str = WDL_DEFAULTS["draws"]
+    tails: str = WDL_DEFAULTS["tails"]
 
     @property
     def default_metric(self) -> str:

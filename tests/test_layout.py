@@ -297,7 +297,7 @@ ALLOWED: dict[str, set[str]] = {
     **{f"classifiers.{f}": {"classifiers.kernels", "classifiers.base"} for f in FAMILIES},
     "classifiers": {"classifiers.kernels", "classifiers.base", *(f"classifiers.{f}" for f in FAMILIES)},
     "evaluate": {"errors", "utils"},
-    "experiment": {"data", "preprocess", "classifiers", "errors", "utils"},
+    "experiment": {"data", "preprocess", "classifiers", "evaluate", "errors", "utils"},
     "engine": {"bncbench", "experiment", "data", "preprocess", "classifiers", "classifiers.base",
                "classifiers.kernels", "evaluate", "errors", "utils"},
     "strict_yaml": {"errors"},               # a config's YAML text, read strictly
