@@ -14,10 +14,10 @@ import time
 
 import numpy as np
 
-from bncbench.data import catalog
 from bncbench.classifiers import AODE, KDB, NB, STAN, TAN
-from bncbench.preprocess.folds import petal_folds
+from bncbench.data import catalog
 from bncbench.preprocess.encode import encode_fold, fit_cuts
+from bncbench.preprocess.folds import petal_folds
 from bncbench.preprocess.settings import PreprocessSettings
 
 
