@@ -366,7 +366,8 @@ def test_figures_section_changes_no_task_and_is_stored(default_store):
 
 def test_stored_sections_read_back_as_the_config_parsed_them(tmp_path):
     """The JSON sections `bncbench run` stores give back the parsed Experiment (figures' pairs as
-    tuples, a user file's reading options, the wdl settings), the classes of built-ins resolved."""
+    tuples, a user file's reading options, the wdl settings); no class is imported to read them
+    (`cls` None), and a built-in's `estimator_class` is still the class the config named."""
     import json
 
     from bncbench import config
@@ -380,7 +381,8 @@ def test_stored_sections_read_back_as_the_config_parsed_them(tmp_path):
     assert back == exp and back.figures["gd"]["pairs"] == exp.figures["gd"]["pairs"]
     assert isinstance(back.figures["gd"]["pairs"][0], tuple)
     assert back.wdl.metric == "rmse" and back.wdl.draws == "ignore"
-    assert [c.cls for c in back.classifiers] == [c.cls for c in exp.classifiers]
+    assert all(c.cls is None for c in back.classifiers) and all(c.cls is not None for c in exp.classifiers)
+    assert [c.estimator_class for c in back.classifiers] == [c.cls for c in exp.classifiers]
     assert back.datasets[0].read.drop == ("b",) and back.description == "a test"
 
 

@@ -212,8 +212,8 @@ def test_summary_holds_the_cd_diagram_inline(pages):
         assert f"{lab} ({r:.2f})" in texts
     assert "Nemenyi test" in _text(fig.find("figcaption"))
     # the same diagram as `figures --only cd` of every classifier, drawn without its title
-    with results.open(res) as r:
-        whole = svg_text(plots(Source(r), ["cd"])[0])
+    with results.open(res) as handle:
+        whole = svg_text(plots(Source(handle), ["cd"])[0])
     assert "Friedman p" in whole and "Friedman p" not in texts
 
 

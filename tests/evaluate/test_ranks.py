@@ -400,8 +400,8 @@ def test_ranks_control_and_the_reading_api(store):
     rows = _csv(bnc_in("ranks", store, "--control", "NB", "--alpha", "0.1", "--format", "csv", check=True).stdout)
     control = [r for r in rows if r["family"] == "control"]
     assert len(control) == 2 and all("NB" in (r["a"], r["b"]) for r in control)
-    with results.open(store) as r:
-        t = rank_test(r, "zol", control="NB", alpha=0.1)
+    with results.open(store) as handle:
+        t = rank_test(handle, "zol", control="NB", alpha=0.1)
     assert t.alpha == 0.1 and t.control == "NB" and len(t.versus_control) == 2
     for r in control:
         other = r["b"] if r["a"] == "NB" else r["a"]

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from typing import Literal
 
 SMALL = """
 name: small
@@ -68,7 +69,8 @@ def assert_refused(tmp_path, entry: str, key: str) -> None:
 
 
 # the warning filters a fresh interpreter starts with (pytest's own record warnings instead of printing them)
-_FRESH_FILTERS = [("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, None),
+_FRESH_FILTERS: list[tuple[Literal["default", "ignore"], type[Warning], str | None]] = [
+    ("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, None),
                   ("ignore", PendingDeprecationWarning, None), ("ignore", ImportWarning, None),
                   ("ignore", ResourceWarning, None)]
 
@@ -96,11 +98,12 @@ def bnc_in(*args, cwd=None, check=False) -> subprocess.CompletedProcess:
                 main()
                 code = 0
             except SystemExit as stop:
-                code = stop.code
-                if not isinstance(code, int):  # as the interpreter ends: None is 0, a message is printed and 1
-                    if code is not None:
-                        print(code, file=sys.stderr)
-                    code = 0 if code is None else 1
+                if isinstance(stop.code, int):
+                    code = stop.code
+                else:  # as the interpreter ends: None is 0, a message is printed and 1
+                    if stop.code is not None:
+                        print(stop.code, file=sys.stderr)
+                    code = 0 if stop.code is None else 1
     finally:
         os.chdir(saved[3])
         sys.argv, sys.path[:] = saved[0], saved[2]

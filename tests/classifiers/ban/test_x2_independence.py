@@ -22,7 +22,7 @@ from tests.oracles.ban.x2_numpy import NumpyX2Test
 
 def log_chi2_sf(x2: float, df: float) -> float:
     """ln P(χ²_df ≥ x2) as the test computes it: `log_gamma_sf` of scipy's Q(df/2, x2/2)."""
-    return log_gamma_sf(0.5 * df, 0.5 * x2, gammaincc(0.5 * df, 0.5 * x2)) if x2 > 0.0 else 0.0
+    return log_gamma_sf(0.5 * df, 0.5 * x2, float(gammaincc(0.5 * df, 0.5 * x2))) if x2 > 0.0 else 0.0
 
 
 def _test(X, y, alpha=0.01, rows_per_df=5.0, cls=X2Test):

@@ -322,7 +322,8 @@ class NumpyX2Test:
     def _outcome(self, x2: float, df: float, n_inf: float, active: bool) -> X2Outcome:
         """Items 4–6: the sufficiency rule, the decision and the ranking key."""
         informative = active and n_inf >= self.min_rows_per_df * df * (1.0 - 1e-12)
-        log_p = log_gamma_sf(0.5 * df, 0.5 * x2, gammaincc(0.5 * df, 0.5 * x2)) if informative and x2 > 0.0 else 0.0
+        log_p = log_gamma_sf(0.5 * df, 0.5 * x2, float(gammaincc(0.5 * df, 0.5 * x2))) \
+            if informative and x2 > 0.0 else 0.0
         p = float(gammaincc(0.5 * df, 0.5 * x2)) if informative and x2 > 0.0 else 1.0
         return X2Outcome(independent=p >= self.alpha, key=(tie_value(-log_p), tie_value(x2)),
                          informative=bool(informative), x2=x2, df=df, log_p=log_p)
