@@ -21,6 +21,7 @@ from sklearn.utils.validation import (
 
 from bncbench.classifiers.kernels.counts import PairCounts, pair_counts
 from bncbench.classifiers.kernels.params import MISSING_MODES, SHARED_PARAMS, Param
+from bncbench.classifiers.learned import Learned
 
 
 class BayesNetClassifier(ClassifierMixin, BaseEstimator):
@@ -313,6 +314,12 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
     def prediction_info(self, X) -> dict[str, Any]:
         """What the model did on the rows of X, kept with each result beside `info_` (none by default)."""
         return {}
+
+    def learned_structure(self, X=None) -> Learned | None:
+        """What this fitted model learned (docs/algorithms.md §11); with X (value codes of test rows),
+        the parts it decides per row summarised over them. None: the model reports no structure
+        (a researcher's classifier that does not define it)."""
+        return None
 
     def predict_log_proba(self, X) -> np.ndarray:
         """ln P(y | x) (−inf where the probability underflows to 0)."""

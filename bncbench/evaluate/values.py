@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bncbench.classifiers.learned import Learned
 from bncbench.evaluate.coverage import Coverage
 
 
@@ -89,3 +90,14 @@ class FoldValues:
         """n_test / (n_train + n_test): the correlation ρ of the Bayesian correlated t-test."""
         n_te, n_tr = float(self.n_test[dataset].mean()), float(self.n_train[dataset].mean())
         return n_te / (n_te + n_tr)
+
+
+@dataclass(frozen=True)
+class FoldStructure:
+    """What one stored task's classifier learned: its (run, fold) and its `Learned`, or None for a
+    classifier that reports no structure (a scikit-learn baseline, a researcher's own)."""
+
+    run: int
+    fold: int
+    learned: Learned | None
+
