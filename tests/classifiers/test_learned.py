@@ -66,23 +66,23 @@ def fitted(make, name: str):
 
 #: (id, constructor, whether a back-off may change an estimate where a parent configuration is unseen)
 NETWORKS = [
-    ("NB-m", lambda **kw: NB(**kw), False),
+    ("NB-m", NB, False),
     ("NB-laplace", lambda **kw: NB(estimator="laplace", **kw), False),
     ("NB-joint", lambda **kw: NB(estimator="laplace_joint", **kw), False),
-    ("TAN", lambda **kw: TAN(**kw), False),
+    ("TAN", TAN, False),
     ("TAN-f32-joint", lambda **kw: TAN(info_precision="float32", estimator="laplace_joint", **kw), False),
-    ("STAN-MRMR", lambda **kw: STAN(**kw), False),
+    ("STAN-MRMR", STAN, False),
     ("STAN-MI-laplace", lambda **kw: STAN(ranking="mi", estimator="laplace", **kw), False),
     ("KDB1", lambda **kw: KDB(k=1, **kw), False),
     ("KDB2", lambda **kw: KDB(k=2, **kw), False),
     ("KDB3-joint", lambda **kw: KDB(k=3, estimator="laplace_joint", **kw), False),
     ("KDB2-backoff", lambda **kw: KDB(k=2, backoff=True, **kw), True),
     ("KDB1-backoff", lambda **kw: KDB(k=1, backoff=True, **kw), True),
-    ("FKDB", lambda **kw: FKDB(**kw), True),
+    ("FKDB", FKDB, True),
     ("FKDB-no-backoff", lambda **kw: FKDB(backoff=False, **kw), False),
-    ("SKDB", lambda **kw: SKDB(**kw), True),
+    ("SKDB", SKDB, True),
     ("SKDB-k2-textbook", lambda **kw: SKDB(k_max=2, skdb_variant="textbook", **kw), True),
-    ("BAN-tpda", lambda **kw: BAN(**kw), False),
+    ("BAN-tpda", BAN, False),
     ("BAN-hc", lambda **kw: BAN(method="hc", **kw), False),
     ("KBAN2", lambda **kw: KBAN(k=2, estimator="laplace", **kw), False),
     ("TAN-AIT-global", lambda **kw: AIT(cip=False, **kw), False),
@@ -121,7 +121,7 @@ def test_the_oracle_tells_a_wrong_structure():
 
 def test_cfwnb_reports_naive_bayes_and_predicts_with_its_weights():
     for name in ("wine", "car", "random-0"):
-        clf, X, y, Xt, cards, nc = fitted(lambda **kw: CFWNB(**kw), name)
+        clf, X, y, Xt, cards, nc = fitted(CFWNB, name)
         learned = clf.learned_structure()
         assert learned.arcs == () and learned.attributes == tuple(range(X.shape[1]))
         want = network_proba(Counts(X, y, cards, nc, clf.estimator, clf.m), Xt, learned, weights=clf.weights_)
@@ -130,11 +130,11 @@ def test_cfwnb_reports_naive_bayes_and_predicts_with_its_weights():
 
 def test_the_structures_are_not_trivial():
     # the data sets give the oracle something to check: arcs, selections below all attributes
-    arcs = {name: fitted(lambda **kw: TAN(**kw), name)[0].learned_structure().arcs for name in DATASETS}
+    arcs = {name: fitted(TAN, name)[0].learned_structure().arcs for name in DATASETS}
     assert all(len(a) == fold(n)[0].shape[1] - 1 for n, a in arcs.items())
-    selected = [len(fitted(lambda **kw: STAN(**kw), n)[0].learned_structure().attributes) for n in DATASETS]
+    selected = [len(fitted(STAN, n)[0].learned_structure().attributes) for n in DATASETS]
     assert min(s - fold(n)[0].shape[1] for s, n in zip(selected, DATASETS)) < 0
-    skdb = [fitted(lambda **kw: SKDB(**kw), n)[0].learned_structure() for n in DATASETS]
+    skdb = [fitted(SKDB, n)[0].learned_structure() for n in DATASETS]
     assert any(len(s.attributes) < fold(n)[0].shape[1] for s, n in zip(skdb, DATASETS))
     assert any(max((sum(c == a for _, c in s.arcs) for a in s.attributes), default=0) >= 2 for s in skdb)
     ait = [fitted(lambda **kw: AIT(base="KDB", cip=False, **kw), n)[0] for n in DATASETS]
@@ -166,7 +166,7 @@ EVERY = [NB, CFWNB, TAN, STAN, KDB, SKDB, FKDB, lambda **kw: AIT(base="TAN", **k
 
 @pytest.mark.parametrize("make", EVERY)
 def test_every_report_survives_its_json_form(make):
-    clf, X, y, Xt, cards, nc = fitted(make, "random-1")
+    clf, X, _y, Xt, _cards, _nc = fitted(make, "random-1")
     for learned in (clf.learned_structure(), clf.learned_structure(Xt)):
         assert isinstance(learned, Learned)
         text = json.dumps(learned.to_json())

@@ -5,6 +5,8 @@ SR.deleted_attributes) and AODE's superparent rule counted in the test."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -57,12 +59,12 @@ def per_row_rules(clf, cnt: Counts, rows: np.ndarray):
 
 #: (id, constructor): min_freq and the RC/SR thresholds low enough for them to act on these data
 ENSEMBLES = [
-    ("AODE", lambda **kw: AODE(**kw)),
+    ("AODE", AODE),
     ("AODE-minfreq10-laplace", lambda **kw: AODE(min_freq=10, estimator="laplace", **kw)),
     ("TAODE-uniform", lambda **kw: TAODE(taode_weight="uniform", min_freq=5, **kw)),
-    ("SP", lambda **kw: SP(**kw)),
+    ("SP", SP),
     ("SP-minfreq10", lambda **kw: SP(min_freq=10, estimator="laplace", **kw)),
-    ("PAA", lambda **kw: PAA(**kw)), ("CAA", lambda **kw: CAA(**kw)),
+    ("PAA", PAA), ("CAA", CAA),
     ("PAE", lambda **kw: PAE(min_freq=5, **kw)), ("CAE", lambda **kw: CAE(wrapper_loss="zol", **kw)),
     ("RC", lambda **kw: RC(rc_min_support=5, **kw)),
     ("RC-as-parent", lambda **kw: RC(rc_min_support=5, rc_remove_as_parent=True, min_freq=5, **kw)),
@@ -115,7 +117,7 @@ def test_per_row_shares_equal_a_loop_over_the_rows(label, make, name, missing):
 def test_the_per_row_parts_act_on_these_data():
     # the loops above compare something: superparents left out, children removed, attributes deleted
     def dropped(make, name):
-        clf, X, y, Xt, cards, nc = fitted(make, name)
+        clf, X, _y, Xt, _cards, _nc = fitted(make, name)
         return clf.learned_structure(np.vstack([Xt, X]))
 
     assert max(dropped(lambda **kw: AODE(min_freq=10, **kw), "house-votes-84").arc_dropped.values()) > 0
@@ -125,14 +127,14 @@ def test_the_per_row_parts_act_on_these_data():
             assert any(max(dropped(make, n).attribute_dropped.values()) > 0 for n in DATASETS), label
     # and the wrappers select: a strict subset of the parents or of the children somewhere
     for cls in (PAA, CAA, PAE, CAE):
-        subs = [fitted(lambda **kw: cls(**kw), n)[0] for n in DATASETS]
+        subs = [fitted(cls, n)[0] for n in DATASETS]
         assert any(c.parents_.size < fold(n)[0].shape[1] or c.children_.size < fold(n)[0].shape[1]
                    for c, n in zip(subs, DATASETS)), cls.__name__
 
 
 def test_taode_reports_aodes_spodes_whatever_its_weights():
     for weight in ("likelihood", "log_likelihood"):
-        taode, X, y, Xt, cards, nc = fitted(lambda **kw: TAODE(taode_weight=weight, min_freq=5, **kw), "wine")
+        taode, _X, _y, Xt, _cards, _nc = fitted(functools.partial(TAODE, taode_weight=weight, min_freq=5), "wine")
         aode = fitted(lambda **kw: AODE(min_freq=5, **kw), "wine")[0]
         assert taode.learned_structure(Xt) == aode.learned_structure(Xt)
 
