@@ -161,3 +161,20 @@ def test_aode_by_hand():
     learned = clf.learned_structure(np.array([[1, 0], [0, 1], [0, 0], [1, 1]]))
     assert learned.submodels == (Submodel(0, (1,)), Submodel(1, (0,)))
     assert dict(learned.arc_dropped) == {(0, 1): 0.5, (1, 0): 0.0}
+
+
+def test_rc_and_sr_by_hand():
+    # x1 = (x0 ≠ 2): x0 = 0 and x0 = 1 each imply x1 = 1, so in a row holding one of them RC
+    # removes child 1 (the functional dependency x0 → x1) and SR deletes attribute 1 (x1 = 1 is a
+    # generalisation of x0); x2 implies nothing and is implied by nothing
+    i = np.arange(30)
+    X = np.column_stack([i % 3, (i % 3 != 2).astype(int), (i // 3) % 2])
+    y = (i // 2) % 2
+    rows = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 1], [1, 1, 0]])
+    every = [(p, c) for p in range(3) for c in range(3) if p != c]
+    rc = RC(rc_min_support=5).fit(X, y).learned_structure(rows)
+    assert dict(rc.attribute_dropped) == {0: 0.0, 1: 1.0, 2: 0.0}
+    assert dict(rc.arc_dropped) == {a: float(a[1] == 1) for a in every}  # SPODE 1 stays: only arcs into 1
+    sr = SR(sr_min_freq=2).fit(X, y).learned_structure(rows)
+    assert dict(sr.attribute_dropped) == {0: 0.0, 1: 1.0, 2: 0.0}
+    assert dict(sr.arc_dropped) == {a: float(1 in a) for a in every}  # deleted as superparent and child
