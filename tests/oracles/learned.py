@@ -110,23 +110,32 @@ def all_parents_seen(cnt: Counts, raw, learned) -> bool:
     return all(cnt.seen(par, row) for par in network_parents(learned).values() if par)
 
 
-def spode_proba(cnt: Counts, Xt, learned, used, kept, fallback) -> list[list[float]]:
-    """P(y | x) of each test row under the reported SPODEs: the mean over the submodels s with
-    used(row index, superparent) of P̂(y, x_p) Π_{c ∈ children(s), kept(row index, c)} P̂(x_c | y, x_p);
-    a row without one: naive Bayes over fallback(row index)."""
+def spode_proba(cnt: Counts, Xt, learned, used, kept, fallback, weighting: str = "mean") -> list[list[float]]:
+    """P(y | x) of each test row under the reported SPODEs: over the submodels s with used(row index,
+    superparent), P_s(y, x) = P̂(y, x_p) Π_{c ∈ children(s), kept(row index, c)} P̂(x_c | y, x_p),
+    averaged ("mean", AODE) or weighted by each member's likelihood P_s(x) / Σ_s' P_s'(x)
+    ("likelihood", TAODE); a row without one: naive Bayes over fallback(row index)."""
     out = []
     for t, raw in enumerate(Xt):
         row = cnt.code(raw)
         members = [s for s in learned.submodels if used(t, s.superparent)]
-        scores = []
-        for c in range(cnt.Y):
-            if not members:
-                scores.append(cnt.log_prior(c) + sum(cnt.log_cond(a, (), row, c) for a in fallback(t)))
-                continue
-            terms = [cnt.log_joint(s.superparent, row, c)
-                     + sum(cnt.log_cond(ch, (s.superparent,), row, c) for ch in s.children if kept(t, ch))
-                     for s in members]
-            mx = max(terms)
-            scores.append(mx + math.log(sum(math.exp(v - mx) for v in terms) / len(terms)))
-        out.append(softmax(scores))
+        if not members:
+            out.append(softmax([cnt.log_prior(c) + sum(cnt.log_cond(a, (), row, c) for a in fallback(t))
+                                for c in range(cnt.Y)]))
+            continue
+        joint = [[cnt.log_joint(s.superparent, row, c)
+                  + sum(cnt.log_cond(ch, (s.superparent,), row, c) for ch in s.children if kept(t, ch))
+                  for c in range(cnt.Y)] for s in members]
+        if weighting == "mean":
+            weights = [1.0 / len(members)] * len(members)
+        else:
+            likelihood = [logsumexp(js) for js in joint]
+            weights = [math.exp(v - logsumexp(likelihood)) for v in likelihood]
+        out.append(softmax([logsumexp([js[c] + math.log(w) for js, w in zip(joint, weights)])
+                            for c in range(cnt.Y)]))
     return out
+
+
+def logsumexp(values: list[float]) -> float:
+    mx = max(values)
+    return mx + math.log(sum(math.exp(v - mx) for v in values))
