@@ -34,8 +34,15 @@ def test_a_structure_reads_back_as_it_was_learned(learned):
     back = codec.unpack_structure(packed)
     assert back == form
     assert (None if back is None else Learned.from_json(back)) == learned
-    raw = json.loads(zlib.decompress(packed))
-    assert (raw is not None and raw["arcs"] is None) == (learned is SPODES)
+    raw = json.loads(zlib.decompress(packed))  # the values by position: [format, arcs, attributes, ...]
+    assert raw is None or raw[0] == 1 and raw[2] == list(learned.attributes)
+    assert (raw is not None and raw[1] is None) == (learned is SPODES)
+
+
+def test_a_form_of_other_keys_is_stored_as_it_is():
+    """A form this code does not know by position (a later `Learned` with a key more) loses nothing."""
+    form = {**SPODES.to_json(), "format": 2, "thresholds": [[0, 0.5]]}
+    assert codec.unpack_structure(codec.pack_structure(form)) == form
 
 
 def test_an_aode_structure_is_compact():
