@@ -161,7 +161,7 @@ class AIT(BayesNetClassifier):
         self._freq = pc.xy.sum(axis=1)  # N(x_p) over all rows and classes (back-off)
         self._local_tables(pc, xxy, real)
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """The training-data network (BNC_T, thresholded when `cii`); given X and `cip`, each of its
         arcs' share of rows whose local network (BNC_P, after its threshold) has the arc for no
         label (docs/algorithms.md §11)."""

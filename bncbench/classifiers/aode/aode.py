@@ -7,11 +7,12 @@ from typing import ClassVar
 import numpy as np
 
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
-from bncbench.classifiers.aode.structure import spodes, superparent_ok, test_codes
+from bncbench.classifiers.aode.structure import row_codes, spodes, superparent_ok
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.tables import nb_tables
+from bncbench.classifiers.learned import Learned
 
 
 class AODE(BayesNetClassifier):
@@ -77,7 +78,7 @@ class AODE(BayesNetClassifier):
         if skip:
             self.parent_ok_ &= ~missing_slot
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """One SPODE per attribute, every other attribute its child; given X, the arcs of the SPODEs
         each row left out (a superparent value rarer than min_freq, or missing under skip; §11).
         TAODE's too: its weights are per row, its SPODEs AODE's."""
@@ -85,7 +86,7 @@ class AODE(BayesNetClassifier):
         every = np.ones(n, dtype=bool)
         if X is None:
             return spodes(range(n), every)
-        return spodes(range(n), every, used=superparent_ok(self, test_codes(self, X)))
+        return spodes(range(n), every, used=superparent_ok(self, row_codes(self, X)))
 
     def _joint_log_likelihood(self, Xc):
         n_rows, n = Xc.shape

@@ -13,6 +13,7 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.tables import nb_tables
+from bncbench.classifiers.learned import Learned
 
 
 def _neg_plogq(log_p: np.ndarray, log_q: np.ndarray) -> np.ndarray:
@@ -73,7 +74,7 @@ class IWAODE(BayesNetClassifier):
         self.global_entropy_ = self.h_y_ + Hxy + A.sum(axis=1)
         self.global_weight_ = inverse_normalise(self.global_entropy_)
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """One SPODE per attribute, every other attribute its child; each row weights every SPODE and
         leaves none out, so nothing per row is reported (docs/algorithms.md §11)."""
         n = self.offsets_.size

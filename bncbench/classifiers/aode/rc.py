@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.fds import (
@@ -17,8 +16,9 @@ from bncbench.classifiers.aode.fds import (
     instance_fds,
 )
 from bncbench.classifiers.aode.sp import SP, average_spodes
-from bncbench.classifiers.aode.structure import spodes, superparent_ok, test_codes
+from bncbench.classifiers.aode.structure import row_codes, spodes, superparent_ok
 from bncbench.classifiers.kernels.params import Param
+from bncbench.classifiers.learned import Learned
 
 
 class _ChildRemoval(AODE):
@@ -43,7 +43,7 @@ class _ChildRemoval(AODE):
         self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),
                                         self.missing == "skip")
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """AODE's SPODEs (RC) or SP's (SP+RC); given X, each attribute's share of rows that removed it
         as a child (and, with rc_remove_as_parent, as a superparent), and each arc's share of rows
         that did not use it: its SPODE left out, or its child removed (docs/algorithms.md §11)."""
@@ -51,7 +51,7 @@ class _ChildRemoval(AODE):
         every = np.ones(self.parent_mask_.size, dtype=bool)
         if X is None:
             return spodes(parents, every)
-        Xc = test_codes(self, X)
+        Xc = row_codes(self, X)
         E = self._eliminated(Xc)
         used = superparent_ok(self, Xc) & self.parent_mask_
         if self.rc_remove_as_parent:
@@ -61,23 +61,19 @@ class _ChildRemoval(AODE):
     def _eliminated(self, Xc: np.ndarray) -> np.ndarray:
         return eliminated(self.fd_tables_, Xc)
 
-    def _internal_X(self, X) -> np.ndarray:
-        check_is_fitted(self)
-        X, lo, hi = self._validate_X(X, reset=False)
-        return self._internal(X, lo, hi)
 
     def dependencies(self, X) -> FDSet:
         """The FDs of each row of X (value codes, −1 = missing): the left-reduced ones, reduced to
         a canonical cover when `rc_canonical_cover`; records (row, a, b, t) = x_{a,b} → x_t (b = a
         for one attribute), sorted by row, target, |S|, LHS."""
-        Xc = self._internal_X(X)
+        Xc = row_codes(self, X)
         fds = instance_fds(self.fd_tables_, Xc)
         return canonical_cover(fds, Xc.shape[0], Xc.shape[1]) if self.rc_canonical_cover else fds
 
     def eliminated(self, X) -> np.ndarray:
         """Bool (n_samples, n_features_in_): the attributes removed as children for each row of X
         (value codes, −1 = missing)."""
-        return self._eliminated(self._internal_X(X))
+        return self._eliminated(row_codes(self, X))
 
     def prediction_info(self, X) -> dict:
         """{"elimination": mean over the rows of X of e_i / n} (§6.6), e_i = attributes removed as

@@ -3,6 +3,9 @@ the SPODEs and children it left out (docs/algorithms.md §11)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
@@ -10,20 +13,20 @@ from bncbench.classifiers.kernels.networks import shares
 from bncbench.classifiers.learned import Learned, Submodel
 
 
-def test_codes(model, X) -> np.ndarray:
+def row_codes(model: Any, X) -> np.ndarray:
     """The internal codes of the test rows X (value codes, −1 = missing), as `predict_proba` takes them."""
     check_is_fitted(model)
     X, lo, hi = model._validate_X(X, reset=False)
     return model._internal(X, lo, hi)
 
 
-def superparent_ok(model, Xc: np.ndarray) -> np.ndarray:
+def superparent_ok(model: Any, Xc: np.ndarray) -> np.ndarray:
     """(rows, n) bool: whether each attribute's value of each row qualifies it as a superparent
     (AODE's `parent_ok_`: frequency ≥ min_freq, and not missing under skip; §4.4)."""
     return model.parent_ok_[Xc + model.counts_.offsets[None, :]]
 
 
-def spodes(parents, children: np.ndarray, used: np.ndarray | None = None, kept: np.ndarray | None = None,
+def spodes(parents: Iterable[int], children: np.ndarray, used: np.ndarray | None = None, kept: np.ndarray | None = None,
            dropped: np.ndarray | None = None) -> Learned:
     """The ensemble of one SPODE per superparent of `parents` (attribute indices) with the children
     `children` (bool, n) other than itself (§11). Given the test rows: `used` (rows, n) whether the

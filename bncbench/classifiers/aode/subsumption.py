@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
-from bncbench.classifiers.aode.structure import spodes, superparent_ok, test_codes
+from bncbench.classifiers.aode.structure import row_codes, spodes, superparent_ok
 from bncbench.classifiers.kernels.params import Param
+from bncbench.classifiers.learned import Learned
 
 _SCAN_CELLS = 1 << 21  # rows × attributes of one block of the subsumption scan
 
@@ -55,7 +55,7 @@ class _SubsumptionAODE(AODE):
         self.log_cond_ = np.pad(self.log_cond_, ((0, 1), (0, 1), (0, 0)))
         self.parent_ok_ = np.append(self.parent_ok_, False)
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """AODE's SPODEs; given X, each attribute's share of rows that deleted it (as superparent and
         child), and each arc's share of rows that did not use it: its SPODE left out (deleted, or
         AODE's rule) or its child deleted (docs/algorithms.md §11)."""
@@ -63,7 +63,7 @@ class _SubsumptionAODE(AODE):
         every = np.ones(n, dtype=bool)
         if X is None:
             return spodes(range(n), every)
-        Xc = test_codes(self, X)
+        Xc = row_codes(self, X)
         deleted = self._generalised(Xc) >= 0
         return spodes(range(n), every, used=superparent_ok(self, Xc) & ~deleted, kept=~deleted, dropped=deleted)
 
@@ -100,9 +100,7 @@ class _SubsumptionAODE(AODE):
     def deleted_attributes(self, X) -> np.ndarray:
         """Bool (rows, n_features_in_): the attributes deleted (as superparents and children) for
         each row of X (value codes, −1 = missing)."""
-        check_is_fitted(self)
-        X, lo, hi = self._validate_X(X, reset=False)
-        return self._generalised(self._internal(X, lo, hi)) >= 0
+        return self._generalised(row_codes(self, X)) >= 0
 
     def prediction_info(self, X) -> dict:
         """{"elimination": mean over the rows of X of (attributes deleted) / n} (§6.6)."""

@@ -18,6 +18,7 @@ from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
+from bncbench.classifiers.learned import Learned
 
 #: per attribute: (parents, their radices, N(π, y), N(π, x_i, y), training rows)
 _CountTables = list[tuple[list[int], list[int], KeyCounts, KeyCounts, int]]
@@ -73,7 +74,7 @@ class BAN(BayesNetClassifier):
             self.parents_, self.info_ = self._tpda_structure(Xc, y)
         self._tables = self._count_tables(Xc, y, self.parents_)
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """The parents tpda or hill climbing found (after the parent cap; docs/algorithms.md §11)."""
         return one_network(self.parents_)
 

@@ -16,6 +16,7 @@ from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
+from bncbench.classifiers.learned import Learned
 
 if TYPE_CHECKING:
     from bncbench.classifiers.ban.kban_scorer import StructureScorer
@@ -227,7 +228,7 @@ class KBAN(BayesNetClassifier):
             logs = log_cond(table, den, self.card_[i], self.estimator, self.m, ctx_cells=cells, tot_num=N, tot_den=N)
             self._tables.append((cfg, logs))
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """The wrapper's ≤ k parents of each attribute (docs/algorithms.md §11)."""
         return one_network(self.parents_)
 

@@ -20,6 +20,7 @@ from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
+from bncbench.classifiers.learned import Learned
 
 #: one parent-prefix depth of an attribute's sparse tables: (prefix, its radices, N(prefix, y),
 #: N(prefix, x_i, y), the prefixes that occur, rows counted, rows with the prefix known)
@@ -60,7 +61,7 @@ class KDB(BayesNetClassifier):
         self._structure(pc, skip)
         self._fit_tables(Xc, y, pc, skip)
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """Each attribute's ≤ k parents (FKDB's too; the back-off is estimation, not structure; §11)."""
         return one_network(self.parents_)
 

@@ -13,6 +13,7 @@ from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_inf
 from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
+from bncbench.classifiers.learned import Learned
 
 
 class SKDB(BayesNetClassifier):
@@ -65,7 +66,7 @@ class SKDB(BayesNetClassifier):
         self._n_train = float(y.size)
         self._tables = [self._final_tables(Xc, y, int(a)) for a in self.selected_]
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """The s* selected attributes, each with its first k* parents (docs/algorithms.md §11)."""
         return one_network([par[: self.k_] for par in self.parents_], self.selected_)
 

@@ -13,6 +13,7 @@ from bncbench.classifiers.kernels.estimators import log_prior
 from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.tables import nb_tables
+from bncbench.classifiers.learned import Learned
 
 #: ML terms whose joint probability is below this are skipped (§4.10 step 1)
 ML_MIN_JOINT = 1e-6
@@ -45,7 +46,7 @@ class CFWNB(BayesNetClassifier):
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
         self.log_cond_ = nb_tables(pc, self.card_, self.missing == "skip", self.estimator, self.m)
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """Naive Bayes's structure (the weights are parameters, not arcs; docs/algorithms.md §11)."""
         return one_network([[]] * len(self.log_cond_))
 

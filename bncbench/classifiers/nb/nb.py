@@ -8,6 +8,7 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_prior
 from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.tables import nb_tables
+from bncbench.classifiers.learned import Learned
 
 
 class NB(BayesNetClassifier):
@@ -21,7 +22,7 @@ class NB(BayesNetClassifier):
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
         self.log_cond_ = nb_tables(pc, self.card_, self.missing == "skip", self.estimator, self.m)
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """The class a parent of every attribute, no arcs between attributes (docs/algorithms.md §11)."""
         return one_network([[]] * len(self.log_cond_))
 

@@ -9,6 +9,7 @@ import numpy as np
 from bncbench.classifiers.kernels.estimators import log_cond, prior
 from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import Param
+from bncbench.classifiers.learned import Learned
 from bncbench.classifiers.tan.rankings import RANKINGS, rank
 from bncbench.classifiers.tan.tan import TAN
 
@@ -54,7 +55,7 @@ class STAN(TAN):
         self.selected_ = self.ranking_[: self.n_selected_]
         self.info_ = {"selected": self.n_selected_, "ranking": self.ranking_}
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """The selected attributes and the tree's arcs into them, from any parent (docs/algorithms.md §11)."""
         return one_network([[int(p)] for p in self.parents_], self.selected_)
 

@@ -13,6 +13,7 @@ from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import prim_tree
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
+from bncbench.classifiers.learned import Learned
 
 
 class TAN(BayesNetClassifier):
@@ -50,7 +51,7 @@ class TAN(BayesNetClassifier):
             else:
                 self.log_cond_.append(pair_table(pc, i, int(p), self.card_, skip, self.estimator, self.m, nb[i]))
 
-    def learned_structure(self, X=None):
+    def learned_structure(self, X=None) -> Learned:
         """The spanning tree's arcs (the root has none), the class a parent of every attribute (§11)."""
         return one_network([[int(p)] for p in self.parents_])
 
