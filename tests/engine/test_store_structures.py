@@ -35,7 +35,7 @@ def test_a_structure_reads_back_as_it_was_learned(learned):
     assert back == form
     assert (None if back is None else Learned.from_json(back)) == learned
     raw = json.loads(zlib.decompress(packed))  # the values by position: [format, arcs, attributes, ...]
-    assert raw is None or raw[0] == 1 and raw[2] == list(learned.attributes)
+    assert raw is None or (raw[0] == 1 and raw[2] == list(learned.attributes))
     assert (raw is not None and raw[1] is None) == (learned is SPODES)
 
 
