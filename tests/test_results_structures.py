@@ -35,11 +35,12 @@ classifiers:
   - {name: TAN, label: TAN}
   - {name: KDB, k: 2, backoff: true, label: KDB2}
   - {name: STAN, ranking: mrmr, label: STAN-MRMR}
+  - {name: AODE, label: AODE}
   - {name: sklearn.naive_bayes:CategoricalNB, label: CNB}
 """
 # label: (the registry's name, its parameters), as the config above names them
 FITTED: dict[str, tuple[str, dict[str, Any]]] = {"TAN": ("TAN", {}), "KDB2": ("KDB", {"k": 2, "backoff": True}),
-                                                 "STAN-MRMR": ("STAN", {"ranking": "mrmr"})}
+                                                 "STAN-MRMR": ("STAN", {"ranking": "mrmr"}), "AODE": ("AODE", {})}
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +102,7 @@ def test_an_unknown_cell_is_one_line(shapes):
         with pytest.raises(UserError, match=r"'cars' has no results in .*did you mean 'car'"):
             r.structures("cars", "TAN")
         with pytest.raises(UserError, match=r"'TAM' has no results on car in .*did you mean 'TAN'.*"
-                                            r"classifiers: TAN, KDB2, STAN-MRMR, CNB$"):
+                                            r"classifiers: TAN, KDB2, STAN-MRMR, AODE, CNB$"):
             r.structures("car", "TAM")
 
 

@@ -135,3 +135,17 @@ def test_rekey_keeps_the_structure_under_the_checksum(tmp_path):
     assert codec.unpack_structure(s.structures(["new"])["new"][1]) == CHAIN.to_json()
     assert [t[-1] for t in s.scan()[0]] == ["intact"] * 3
     s.close()
+
+
+def test_a_format_3_store_is_salvaged_into_format_4(tmp_path):
+    """`store salvage` of a store without the structure column: every task kept, none given a structure."""
+    from tests.support.cli import bnc_in
+
+    _write(tmp_path / "old")
+    as_format_3(tmp_path / "old")
+    r = bnc_in("store", "salvage", tmp_path / "old", "--out", tmp_path / "new")
+    assert r.returncode == 0 and r.stderr.startswith("salvaged 3 "), r.stderr
+    assert _read(tmp_path / "new") == {"k0": None, "k1": None, "k2": None}
+    s = Store(tmp_path / "new", readonly=True)
+    assert [t[-1] for t in s.scan()[0]] == ["intact"] * 3
+    s.close()
