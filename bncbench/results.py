@@ -121,6 +121,7 @@ class Results:
         self._store = Store(self.location, readonly=True)
         self._summaries: dict[tuple, Summary] = {}
         self._folds: dict[str, FoldResult] = {}  # tasks read without probabilities, kept for every summary
+        self._structures: dict[tuple[str, str], list[FoldStructure]] = {}  # read (or refitted) once per cell
 
     def close(self) -> None:
         self._store.close()
@@ -300,6 +301,11 @@ class Results:
         the latest plan, in (run, fold) order (a `FoldStructure` whose `learned` is None: it reports
         none). Tasks stored before the store kept structures are refitted with this code, only
         where it is the code that computed them (engine/refit.py; docs/store.md: Structures)."""
+        if (dataset, label) not in self._structures:
+            self._structures[dataset, label] = self._read_structures(dataset, label)
+        return list(self._structures[dataset, label])
+
+    def _read_structures(self, dataset: str, label: str) -> list[FoldStructure]:
         layout = self.layout
         cells = layout["keys"]
         if f"{dataset}\t{label}" not in cells:
