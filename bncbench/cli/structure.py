@@ -74,7 +74,8 @@ def structure(results: ResultsArg,
             raise UserError(f"--stability is a table: --format md, csv or latex, not {format} (`bncbench figures "
                             f"RESULTS --only stability` draws it)")
         with open_results(results) as r:
-            datasets, labels, cells = rs.stability_cells(r, dataset, classifier)
+            datasets, labels, cells = rs.stability_cells(r, [dataset] if dataset else None,
+                                                          [classifier] if classifier else None)
         write_text(st.stability_text(datasets, labels, cells, format), out)
         return
     if dataset is None or classifier is None:

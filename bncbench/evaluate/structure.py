@@ -18,6 +18,7 @@ from bncbench.evaluate.values import FoldStructure
 
 DRAWINGS = ("dot", "svg", "png", "pdf")  # --format of a drawing: DOT text, or rendered by Graphviz's `dot`
 NONE = "reports no learned structure"    # the line of a classifier that reports none
+CAPTION = "structure stability: mean pairwise Jaccard similarity of the folds' arc sets"
 INSTALL = "apt-get install graphviz on Debian and Ubuntu, brew install graphviz on macOS, or https://graphviz.org"
 
 
@@ -134,14 +135,10 @@ def shares_text(s: Shares, fmt: str, label: str, dataset: str, fold: str = "") -
     return out
 
 
-def stability_text(datasets: list[str], labels: list[str], cells: dict[tuple[str, str], Stability], fmt: str,
-                   notes: list[str] | None = None) -> str:
-    """Data sets × classifiers of the mean pairwise Jaccard similarity (md, latex: n/a where there
-    is none, the reasons under the table); csv the long form dataset,classifier,stability,models,pairs."""
-    if fmt == "csv":
-        rows = [[d, lab, _full(cells[(d, lab)].value), str(cells[(d, lab)].n), str(cells[(d, lab)].pairs)]
-                for d in datasets for lab in labels]
-        return format_grid(["dataset", "classifier", "stability", "models", "pairs"], rows, fmt)
+def stability_grid(datasets: list[str], labels: list[str], cells: dict[tuple[str, str], Stability]
+                   ) -> tuple[list[str], list[list[str]], list[str]]:
+    """(header, rows, notes) of the stability table: a row per data set, a column per classifier,
+    values at 4 decimals, n/a where there is none, the definition and the reasons for n/a as notes."""
     rows = [[d, *("n/a" if math.isnan(cells[(d, lab)].value) else number(cells[(d, lab)].value, DECIMALS)
                   for lab in labels)] for d in datasets]
     why: dict[str, list[str]] = {}
@@ -149,11 +146,23 @@ def stability_text(datasets: list[str], labels: list[str], cells: dict[tuple[str
         for lab in labels:
             if cells[(d, lab)].why:
                 why.setdefault(cells[(d, lab)].why, []).append(f"{lab} on {d}")
-    lines = ["stability: the mean Jaccard similarity |A ∩ B| / |A ∪ B| of the arc sets (attribute → attribute) "
+    notes = ["stability: the mean Jaccard similarity |A ∩ B| / |A ∪ B| of the arc sets (attribute → attribute) "
              "of every pair of folds × runs; 1 = every fold learned the same arcs (two empty sets count as 1)"]
-    lines += [f"n/a ({reason}): {', '.join(_cells(where))}" for reason, where in why.items()]
-    return format_grid(["dataset", *labels], rows, fmt, caption="structure stability (mean pairwise Jaccard)",
-                       notes=lines + list(notes or []), label=table_label("stability"))
+    notes += [f"n/a ({reason}): {', '.join(_cells(where))}" for reason, where in why.items()]
+    return ["dataset", *labels], rows, notes
+
+
+def stability_text(datasets: list[str], labels: list[str], cells: dict[tuple[str, str], Stability], fmt: str,
+                   notes: list[str] | None = None) -> str:
+    """Data sets × classifiers of the mean pairwise Jaccard similarity (md, latex: `stability_grid`);
+    csv the long form dataset,classifier,stability,models,pairs at full precision."""
+    if fmt == "csv":
+        rows = [[d, lab, _full(cells[(d, lab)].value), str(cells[(d, lab)].n), str(cells[(d, lab)].pairs)]
+                for d in datasets for lab in labels]
+        return format_grid(["dataset", "classifier", "stability", "models", "pairs"], rows, fmt)
+    header, rows, lines = stability_grid(datasets, labels, cells)
+    return format_grid(header, rows, fmt, caption=CAPTION, notes=lines + list(notes or []),
+                       label=table_label("stability"))
 
 
 def _cells(where: list[str]) -> list[str]:

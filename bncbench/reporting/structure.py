@@ -21,13 +21,14 @@ def cells(r: Results) -> tuple[list[str], list[str]]:
     return s.datasets, s.labels
 
 
-def _pick(option: str, wanted: str | None, available: list[str]) -> list[str]:
-    if wanted is None:
-        return available
-    if wanted not in available:
-        raise UserError(f"{option}: {wanted!r} is not in the results{did_you_mean(wanted, available)}; "
-                        f"available: {', '.join(available)}")
-    return [wanted]
+def _pick(option: str, wanted: list[str] | None, available: list[str]) -> list[str]:
+    """The `available` names that `wanted` keeps (all when None), in their order; UserError naming
+    `option` for a name not in the results."""
+    for w in wanted or []:
+        if w not in available:
+            raise UserError(f"{option}: {w!r} is not in the results{did_you_mean(w, available)}; "
+                            f"available: {', '.join(available)}")
+    return [a for a in available if wanted is None or a in wanted]
 
 
 def parse_fold(text: str) -> tuple[int, int]:
@@ -44,8 +45,8 @@ def cell_structures(r: Results, dataset: str, label: str,
     run, or only `fold` (run, fold); UserError naming what is available when a name or the fold is
     not in the store."""
     datasets, labels = cells(r)
-    _pick("--dataset", dataset, datasets)
-    _pick("--classifier", label, labels)
+    _pick("--dataset", [dataset], datasets)
+    _pick("--classifier", [label], labels)
     found = r.structures(dataset, label)
     if not found:
         raise UserError(f"{label} on {dataset}: no finished task in {r.location} (run its config to compute them)")
@@ -59,12 +60,14 @@ def cell_structures(r: Results, dataset: str, label: str,
     return found, r.attribute_names(dataset)
 
 
-def stability_cells(r: Results, dataset: str | None = None, label: str | None = None
+def stability_cells(r: Results, datasets: list[str] | None = None, labels: list[str] | None = None,
+                    options: tuple[str, str] = ("--dataset", "--classifier"),
                     ) -> tuple[list[str], list[str], dict[tuple[str, str], Stability]]:
     """(data sets, labels, {(data set, label): Stability}) of every cell of the store, or of those
-    `dataset` and `label` select; a cell with no finished task has no value."""
-    datasets, labels = cells(r)
-    datasets, labels = _pick("--dataset", dataset, datasets), _pick("--classifier", label, labels)
+    `datasets` and `labels` keep (a name not in the store: UserError naming `options`); a cell with
+    no finished task has no value."""
+    all_datasets, all_labels = cells(r)
+    datasets, labels = _pick(options[0], datasets, all_datasets), _pick(options[1], labels, all_labels)
     out = {}
     for d in datasets:
         for lab in labels:
