@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bncbench.classifiers import REGISTRY, docstrings
+from bncbench.classifiers.learned import Learned
 from bncbench.data import catalog, describe
+from bncbench.engine import codec
 from bncbench.engine.store import DB_NAME, Store, store_path
 from bncbench.errors import UserError
 from bncbench.evaluate import options
@@ -24,7 +26,7 @@ from bncbench.evaluate.metrics import (
     aggregate,
     summarize,
 )
-from bncbench.evaluate.values import FoldValues, Summary
+from bncbench.evaluate.values import FoldStructure, FoldValues, Summary
 from bncbench.utils.names import case_clash, file_name
 from bncbench.utils.suggest import did_you_mean
 
@@ -291,6 +293,50 @@ class Results:
             out.runs[ds], out.n_train[ds], out.n_test[ds] = len(runs), n_train, n_test
             out.values.update({(ds, lab): v for lab, v in vals.items()})
         return out
+
+    # -- what the classifiers learned --------------------------------------------------------------
+    def structures(self, dataset: str, label: str) -> list[FoldStructure]:
+        """What classifier `label` learned on each finished task of the cell (`dataset`, `label`) of
+        the latest plan, in (run, fold) order (a `FoldStructure` whose `learned` is None: it reports
+        none). Tasks stored before the store kept structures are refitted with this code, only
+        where it is the code that computed them (engine/refit.py; docs/store.md: Structures)."""
+        cells = self.layout["keys"]
+        if f"{dataset}\t{label}" not in cells:
+            datasets = list(dict.fromkeys(c.split("\t")[0] for c in cells))
+            if dataset not in datasets:
+                raise UserError(f"{dataset!r} has no results in {self.location}{did_you_mean(dataset, datasets)}; "
+                                f"data sets: {', '.join(datasets)}")
+            labels = [c.split("\t")[1] for c in cells if c.split("\t")[0] == dataset]
+            raise UserError(f"{label!r} has no results on {dataset} in {self.location}{did_you_mean(label, labels)}; "
+                            f"classifiers: {', '.join(labels)}")
+        got = self._store.structures(cells[f"{dataset}\t{label}"])
+        learned = {key: codec.unpack_structure(stored) for key, (_, stored) in got.items() if stored is not None}
+        older = {key: f for key, (f, stored) in got.items() if stored is None}
+        if older:  # the engine is imported only here: a reader of a store of this format needs none of it
+            from bncbench.engine.refit import refit_structures
+
+            learned.update(refit_structures(self.experiment, dataset, label, older, self.location))
+        try:
+            out = [FoldStructure(f.run, f.fold, None if (d := learned[key]) is None else Learned.from_json(d))
+                   for key, (f, _) in got.items()]
+        except ValueError as e:
+            raise UserError(f"{self.location}: {e}; upgrade bncbench to read its structures") from None
+        return sorted(out, key=lambda s: (s.run, s.fold))
+
+    def attribute_names(self, dataset: str) -> list[str]:
+        """The attribute names of `dataset` in column order (the indices of a `Learned`): as `run`
+        stored them, or, for a store written before it did, from the data set's file."""
+        stored = self._store.get_meta("attributes", {})
+        if dataset in stored:
+            return list(stored[dataset])
+        spec = next((d for d in self.experiment.datasets if d.name == dataset), None)
+        if spec is None:
+            raise UserError(f"{self.location}: the attribute names of {dataset!r} were not stored and the config last "
+                            f"run here does not name it; run its config again with `bncbench run CONFIG --results "
+                            f"{self.location}` (it stores them)")
+        from bncbench.engine.units import load_dataset
+
+        return [a.name for a in load_dataset(spec).attributes]
 
     # -- tasks and predictions as DataFrames (frames.py) -----------------------------------------
     @cached_property

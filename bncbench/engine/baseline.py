@@ -119,4 +119,4 @@ class ScikitLearnBaseline:
                                       f"({p.test.size}, {classes.size}) for classes among 0..{ds.n_classes - 1}")
                 proba[:, classes] = got
         t2 = time.perf_counter()
-        return TaskOutput(p.test, ds.y[p.test].astype(np.int64), proba, t1 - t0, t2 - t1, {})
+        return TaskOutput(p.test, ds.y[p.test].astype(np.int64), proba, t1 - t0, t2 - t1, {}, None)  # no structure

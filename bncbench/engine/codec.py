@@ -62,6 +62,28 @@ def unpack_index(b: bytes) -> np.ndarray:
     return np.cumsum(unpack_ints(b, "<i8"))
 
 
+def pack_structure(learned: dict | None) -> bytes:
+    """A task's learned structure (`Learned.to_json()`, or None: the classifier reports none) as
+    zlib'd JSON; an ensemble's arcs, when they are exactly its submodels' superparent-to-child
+    arcs, are left out (null) and rebuilt by `unpack_structure` (docs/store.md: Tables)."""
+    if learned is not None and learned["submodels"] and learned["arcs"] == _submodel_arcs(learned["submodels"]):
+        learned = {**learned, "arcs": None}
+    return zlib.compress(json.dumps(learned, separators=(",", ":")).encode(), 9)
+
+
+def unpack_structure(b: bytes) -> dict | None:
+    """The inverse of `pack_structure`."""
+    learned = json.loads(zlib.decompress(b))
+    if learned is not None and learned["arcs"] is None:
+        learned["arcs"] = _submodel_arcs(learned["submodels"])
+    return learned
+
+
+def _submodel_arcs(submodels: list) -> list[list[int]]:
+    """The sorted, distinct superparent-to-child arcs of an ensemble's submodels ([superparent, [children]])."""
+    return [list(a) for a in sorted({(sp, c) for sp, children in submodels for c in children})]
+
+
 def encode(test_index: np.ndarray, y_true: np.ndarray, proba: np.ndarray, classes: list[str]) -> Encoded:
     """The stored form of one task's output (probabilities as produced, float64)."""
     index = np.ascontiguousarray(test_index, dtype="<i8")

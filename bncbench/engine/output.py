@@ -9,7 +9,7 @@ import numpy as np
 
 @dataclass
 class TaskOutput:
-    """What one classifier produced on one fold: out-of-fold probabilities and times."""
+    """What one classifier produced on one fold: out-of-fold probabilities, times and the structure it learned."""
 
     test_index: np.ndarray  # row numbers of the test instances in the data set
     y_true: np.ndarray      # their class codes
@@ -17,3 +17,4 @@ class TaskOutput:
     train_time: float
     test_time: float
     info: dict              # what the classifier reported (e.g. STAN's number of selected attributes)
+    structure: dict | None  # `Learned.to_json()` of what it learned (classifiers/learned.py); None: it reports none

@@ -211,15 +211,14 @@ class _Found:
         return len(self.tasks) + len(self.splits) + len(self.meta)
 
 
-# the types of a task's record, column by column (engine/store.py: SCHEMA); the checksum is text or NULL
+# the types of a task's record, column by column (engine/store.py: SCHEMA); the checksum (format 3) is text
+# or NULL, the structure (format 4) a blob or NULL
 _TASK: tuple[type | tuple[type, ...], ...] = (str, str, str, int, int, str, int, bytes, bytes, str, (int, float),
-                                              (int, float), str, str)
+                                              (int, float), str, str, (str, type(None)), (bytes, type(None)))
 
 
 def _is_task(v: list) -> bool:
-    kinds = _TASK
-    return len(v) in (14, 15) and all(isinstance(x, k) for x, k in zip(v, kinds)) \
-        and (len(v) == 14 or isinstance(v[14], (str, type(None))))
+    return len(v) in (14, 15, 16) and all(isinstance(x, k) for x, k in zip(v, _TASK))
 
 
 def _split_intact(v: list) -> bool:
@@ -255,9 +254,8 @@ def _read_pages(path: Path, size: int) -> _Found:
                 if v is None:
                     continue
                 if _is_task(v):
-                    v = [*v[:10], float(v[10]), float(v[11]), *v[12:]]
-                    checksum = v[14] if len(v) == 15 else None
-                    if checksum is None or task_checksum(v[:13]) == checksum:
+                    v = [*v[:10], float(v[10]), float(v[11]), *v[12:], None, None][:16]
+                    if v[14] is None or task_checksum(v[:13], v[15]) == v[14]:
                         found.tasks.setdefault(v[0], v)
                 elif len(v) == 5 and [type(x) for x in v] == [str, int, bytes, bytes, str] and _split_intact(v):
                     found.splits.setdefault(v[0], v)
@@ -291,7 +289,7 @@ def from_pages(path: Path, scratch: Path) -> tuple[Store, int] | None:
             for value in found.splits.values():
                 built.db.execute("INSERT INTO splits VALUES (?,?,?,?,?)", value)
             for value in found.tasks.values():
-                built.db.execute("INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (*value, None)[:15])
+                built.db.execute("INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", value)
             for name, values in found.meta.items():
                 if len(values) == 1 and name not in ("format", "written_by"):
                     built.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, next(iter(values))))

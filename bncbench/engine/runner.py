@@ -339,6 +339,9 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
         store.set_meta("config", exp.source)
         store.set_meta("sections", exp.to_json())  # what readers use of the config (results.Results.experiment)
         store.set_meta("provenance", provenance(exp, datasets))
+        # each data set's attribute names in column order, those of earlier configs kept (Results.attribute_names)
+        store.set_meta("attributes", {**store.get_meta("attributes", {}),
+                                      **{name: [a.name for a in ds.attributes] for name, ds in datasets.items()}})
         stored = store.done_keys()
         if stored and not fresh:  # tasks the previous version's code stored under its keys (engine/lineage.py)
             legacy = {k: task_key(datasets[u.dataset.name], u.dataset, exp, u.run, u.fold, c, code=code)

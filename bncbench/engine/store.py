@@ -21,7 +21,7 @@ from bncbench.errors import StoreError, UserError
 from bncbench.evaluate.metrics import FoldResult
 from bncbench.evaluate.terms import INSTANCE_METRICS, instance_sums
 
-FORMAT = 3  # docs/store.md: Format history
+FORMAT = 4  # docs/store.md: Format history
 DB_NAME = "results.sqlite"
 
 @dataclass
@@ -34,11 +34,12 @@ class EncodedOutput:
     train_time: float
     test_time: float
     info: dict
+    structure: bytes  # codec.pack_structure of what the classifier learned
 
     @classmethod
     def of(cls, out: TaskOutput, classes: list[str]) -> EncodedOutput:
         return cls(codec.encode(out.test_index, out.y_true, out.proba, classes), out.train_time, out.test_time,
-                   out.info)
+                   out.info, codec.pack_structure(out.structure))
 
 
 SCHEMA = """
@@ -57,7 +58,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     test_time REAL NOT NULL,
     info TEXT NOT NULL,         -- JSON of what the classifier reported
     finished TEXT NOT NULL,
-    checksum TEXT               -- sha256 of the row's stored values (`task_checksum`); NULL: written by format 2
+    checksum TEXT,              -- sha256 of the row's stored values (`task_checksum`); NULL: written by format 2
+    structure BLOB              -- zlib(JSON of what the classifier learned, null: none); NULL: stored before format 4
 );
 CREATE INDEX IF NOT EXISTS tasks_cell ON tasks (dataset, label);
 CREATE TABLE IF NOT EXISTS splits (
@@ -76,11 +78,12 @@ CHECKED = ("key", "dataset", "label", "run", "fold", "split", "n_classes", "pred
            "test_time", "info")
 
 
-def task_checksum(values) -> str:
-    """sha256 of a task's stored values (`CHECKED`, in order), each as its length and bytes: text
-    as UTF-8, blobs as they are, numbers as their repr (exact for floats)."""
+def task_checksum(values, structure: bytes | None = None) -> str:
+    """sha256 of a task's stored values (`CHECKED`, in order, then its `structure` where one is
+    stored), each as its length and bytes: text as UTF-8, blobs as they are, numbers as their repr
+    (exact for floats)."""
     h = hashlib.sha256()
-    for v in values:
+    for v in (*values, structure) if structure is not None else values:
         if isinstance(v, bytes):
             b = v
         elif isinstance(v, str):
@@ -158,7 +161,7 @@ _TABLES = {"tasks": {"key", "dataset", "label", "run", "fold"},
            "meta": {"key", "value"}}
 # the JSON type of each meta record (docs/store.md: `meta` — JSON values by key)
 _META_TYPES: dict[str, type] = {"format": int, "written_by": str, "experiment": dict, "config": str, "sections": dict,
-                                "provenance": dict}
+                                "provenance": dict, "attributes": dict}
 
 
 def meta_problem(name: str, value) -> str | None:
@@ -203,7 +206,7 @@ class Store:
         self._db: sqlite3.Connection | None = None
         # decoded splits (test rows, classes, class names), read-only and shared by the tasks that use them
         self._splits: dict[str, tuple[np.ndarray, np.ndarray, list]] = {}
-        self._has_checksum: bool | None = None  # whether the tasks table has its checksum column (format 3)
+        self._absent: set[str] | None = None  # the tasks table's columns of later formats it lacks (`_columns`)
         self.damaged: set[str] = set()  # keys of stored tasks read so far that fail their checksum or decoding
         try:
             if readonly:
@@ -333,10 +336,12 @@ class Store:
                     raise self._damaged_meta(key, problem)
 
     def _upgrade(self) -> None:
-        """A format-2 store opened for writing becomes format 3: its tasks gain the checksum column,
-        NULL (unverifiable) for those stored before (docs/store.md: Format history)."""
-        if "checksum" not in [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]:
-            self.db.execute("ALTER TABLE tasks ADD COLUMN checksum TEXT")
+        """A format-2 or 3 store opened for writing becomes format 4: its tasks gain the checksum
+        column, NULL (unverifiable) for those stored before format 3, and the structure column, NULL
+        (not recorded) for those stored before format 4 (docs/store.md: Format history)."""
+        for column, kind in (("checksum", "TEXT"), ("structure", "BLOB")):
+            if column not in [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]:
+                self.db.execute(f"ALTER TABLE tasks ADD COLUMN {column} {kind}")
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (json.dumps(FORMAT),))
 
     def close(self) -> None:
@@ -370,11 +375,11 @@ class Store:
         """Write finished tasks in one transaction (docs/architecture.md)."""
         enc = [(t, t[5] if isinstance(t[5], EncodedOutput) else EncodedOutput.of(t[5], t[6])) for t in tasks]
         splits = {e.encoded.split_key: e.encoded for _, e in enc}
-        values = [(key, dataset, label, run, fold, e.encoded.split_key, e.encoded.n_classes, e.encoded.pred,
-                   e.encoded.proba, e.encoded.sums, float(e.train_time), float(e.test_time),
-                   json.dumps(e.info, sort_keys=True))
+        values = [((key, dataset, label, run, fold, e.encoded.split_key, e.encoded.n_classes, e.encoded.pred,
+                    e.encoded.proba, e.encoded.sums, float(e.train_time), float(e.test_time),
+                    json.dumps(e.info, sort_keys=True)), e.structure)
                   for (key, dataset, label, run, fold, _, _), e in enc]
-        rows = [(*v, task_checksum(v)) for v in values]
+        rows = [(*v, task_checksum(v, structure), structure) for v, structure in values]
         with self.db:
             for k, e in splits.items():
                 if self.db.execute("SELECT 1 FROM splits WHERE key = ?", (k,)).fetchone() is None:
@@ -382,18 +387,23 @@ class Store:
                                     (k, e.n, codec.pack_index(e.test_index), codec.pack_ints(e.y_true, "<i2"),
                                      e.classes_json))
             self.db.executemany("INSERT OR REPLACE INTO tasks (key, dataset, label, run, fold, split, n_classes, pred, "
-                                "proba, sums, train_time, test_time, info, finished, checksum) "
-                                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'),?)", rows)
+                                "proba, sums, train_time, test_time, info, finished, checksum, structure) "
+                                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,datetime('now'),?,?)", rows)
 
     _COLUMNS = ("t.key, t.dataset, t.label, t.run, t.fold, t.n_classes, s.n, s.test_index, s.y_true, s.classes, "
-                "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info, t.split, t.checksum")
+                "t.pred, t.proba, t.sums, t.train_time, t.test_time, t.info, t.split, t.checksum, t.structure")
 
     @property
     def _columns(self) -> str:
-        """`_COLUMNS`, with a NULL checksum for a format-2 file read as it is (no checksum column)."""
-        if self._has_checksum is None:
-            self._has_checksum = "checksum" in [r[1] for r in self.db.execute("PRAGMA table_info(tasks)")]
-        return self._COLUMNS if self._has_checksum else self._COLUMNS.replace("t.checksum", "NULL")
+        """`_COLUMNS`, with NULL for a column that a file of an earlier format read as it is lacks
+        (format 2: no checksum; formats 2 and 3: no structure)."""
+        if self._absent is None:
+            present = {r[1] for r in self.db.execute("PRAGMA table_info(tasks)")}
+            self._absent = {c for c in ("checksum", "structure") if c not in present}
+        columns = self._COLUMNS
+        for c in self._absent:
+            columns = columns.replace(f"t.{c}", "NULL")
+        return columns
 
     def _split(self, key: str, test_index: bytes, y_true: bytes, classes: str) -> tuple[np.ndarray, np.ndarray, list]:
         """A split's decoded test rows, classes and class names, decoded and verified against its key
@@ -410,12 +420,12 @@ class Store:
     @staticmethod
     def _intact(row) -> bool:
         """Whether a row of `_COLUMNS` matches its checksum (a format-2 task has none: taken as it is)."""
-        key, dataset, label, run, fold, nc, _, _, _, _, pred, proba, sums, tt, st, info, split, checksum = row
+        key, dataset, label, run, fold, nc, _, _, _, _, pred, proba, sums, tt, st, info, split, checksum, learned = row
         return checksum is None or task_checksum((key, dataset, label, run, fold, split, nc, pred, proba, sums, tt,
-                                                  st, info)) == checksum
+                                                  st, info), learned) == checksum
 
     def _result(self, row, with_proba: bool = True) -> tuple[str, FoldResult]:
-        key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info, split, _ = row
+        key, _, _, run, fold, nc, n, ti, yt, classes, pred, proba, sums, tt, st, info, split, _, _ = row
         index, y, names = self._split(split, ti, yt, classes)
         sums = json.loads(sums)
         p = codec.unpack_proba(proba, n, nc) if with_proba or set(INSTANCE_METRICS) - set(sums) else None
@@ -436,18 +446,32 @@ class Store:
         self.damaged.add(row[0])
         return None
 
+    def _rows(self, keys: list[str]):
+        """The stored rows (`_columns`) of `keys`, read 500 keys at a time."""
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            yield from self.db.execute(f"SELECT {self._columns} FROM tasks t LEFT JOIN splits s ON s.key = t.split "
+                                       f"WHERE t.key IN ({','.join('?' * len(chunk))})", chunk)
+
     @_guarded("read")
     def get(self, keys: list[str], with_proba: bool = True) -> dict[str, FoldResult]:
         """The stored tasks of `keys` that are intact; a damaged one is left out and noted in `damaged`."""
         out = {}
-        for i in range(0, len(keys), 500):
-            chunk = keys[i:i + 500]
-            q = ",".join("?" * len(chunk))
-            for row in self.db.execute(f"SELECT {self._columns} FROM tasks t LEFT JOIN splits s ON s.key = t.split "
-                                       f"WHERE t.key IN ({q})", chunk):
-                got = self._verified(row, with_proba)
-                if got is not None:
-                    out[got[0]] = got[1]
+        for row in self._rows(keys):
+            got = self._verified(row, with_proba)
+            if got is not None:
+                out[got[0]] = got[1]
+        return out
+
+    @_guarded("read")
+    def structures(self, keys: list[str]) -> dict[str, tuple[FoldResult, bytes | None]]:
+        """The stored tasks of `keys` that are intact (without probabilities), each with its stored
+        structure (`codec.pack_structure`; None: not recorded, a task stored before format 4)."""
+        out = {}
+        for row in self._rows(keys):
+            got = self._verified(row, with_proba=False)
+            if got is not None:
+                out[got[0]] = (got[1], row[18])
         return out
 
     def scan(self) -> tuple[list[tuple[str, str, str, int, int, str]], list[str]]:
@@ -468,7 +492,7 @@ class Store:
                     lost.append(str(rowid))
         for row in (r for batch in rows for r in batch):
             state = "damaged" if self._verified(row, with_proba=False) is None else \
-                "unverifiable" if row[-1] is None else "intact"
+                "unverifiable" if row[17] is None else "intact"
             tasks.append((row[0], row[1], row[2], row[3], row[4], state))
         return tasks, lost
 
@@ -504,8 +528,9 @@ class Store:
         entries (`readable_meta`) into this store, in one transaction; the number copied (a task
         SQLite can no longer read from a damaged `source` is left out)."""
         cols = "key, dataset, label, run, fold, split, n_classes, pred, proba, sums, train_time, test_time, info, " \
-               "finished, checksum"
-        read = cols if "NULL" not in source._columns else cols.replace("checksum", "NULL")  # format 2: no checksums
+               "finished, checksum, structure"
+        read = ", ".join("NULL" if c in ("checksum", "structure") and f"t.{c}" not in source._columns else c
+                         for c in cols.split(", "))  # a store of an earlier format lacks these columns
         n = 0
         with self.db:
             for key, value in meta.items():
@@ -518,9 +543,9 @@ class Store:
                 except sqlite3.DatabaseError:
                     continue
                 self.db.execute("INSERT OR IGNORE INTO splits VALUES (?,?,?,?,?)", split)
-                checksum = row[14] or task_checksum(row[:13])  # a format-2 task gets its checksum here
-                self.db.execute(f"INSERT OR REPLACE INTO tasks ({cols}) VALUES ({','.join('?' * 15)})",
-                                (*row[:14], checksum))
+                checksum = row[14] or task_checksum(row[:13], row[15])  # a format-2 task gets its checksum here
+                self.db.execute(f"INSERT OR REPLACE INTO tasks ({cols}) VALUES ({','.join('?' * 16)})",
+                                (*row[:14], checksum, row[15]))
                 n += 1
         return n
 
@@ -532,11 +557,11 @@ class Store:
         moved = set()
         with self.db:
             for new, old in keys.items():
-                row = self.db.execute(f"SELECT {', '.join(CHECKED)}, checksum FROM tasks WHERE key = ?",
+                row = self.db.execute(f"SELECT {', '.join(CHECKED)}, structure, checksum FROM tasks WHERE key = ?",
                                       (old,)).fetchone()
-                if row is None or (row[-1] is not None and task_checksum(row[:-1]) != row[-1]):
+                if row is None or (row[-1] is not None and task_checksum(row[:-2], row[-2]) != row[-1]):
                     continue
-                checksum = None if row[-1] is None else task_checksum((new, *row[1:-1]))
+                checksum = None if row[-1] is None else task_checksum((new, *row[1:-2]), row[-2])
                 self.db.execute("DELETE FROM tasks WHERE key = ?", (new,))
                 self.db.execute("UPDATE tasks SET key = ?, checksum = ? WHERE key = ?", (new, checksum, old))
                 moved.add(new)

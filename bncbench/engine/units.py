@@ -202,8 +202,10 @@ class BayesNetEntry:
         info = dict(clf.info_)
         if test.size:  # what the model did on these test rows (untimed)
             info.update(clf.prediction_info(enc.X_test))
+        learned = clf.learned_structure(enc.X_test)  # the per-instance parts summarised over the test rows
         t_count = 0.0 if counts is None else counts.seconds
-        return TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info)
+        return TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info,
+                          None if learned is None else learned.to_json())
 
 
 def run_unit(unit: Unit, entries: Sequence[ClassifierEntry], settings: PreprocessSettings, cv: CVSpec, *,

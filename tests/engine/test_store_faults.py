@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bncbench.engine.store import FORMAT
 from tests.support.cli import SMALL, bnc_in, run_store
 
 N_TASKS = 3 * 3 * 3 * 2  # data sets × classifiers × folds × runs (SMALL)
@@ -197,7 +198,7 @@ def test_a_store_of_a_newer_format_is_refused_untouched(uninterrupted, tmp_path,
     line = _one_line(r.stderr)
     assert r.returncode == 2, r.stderr
     assert "this results store is format 99, written by bncbench 9.0; this bncbench (" in line, line
-    assert "reads formats 2 to 3: upgrade bncbench" in line, line
+    assert f"reads formats 2 to {FORMAT}: upgrade bncbench" in line, line
     assert (res / "results.sqlite").read_bytes() == before and sorted(p.name for p in res.iterdir()) == [
         "results.sqlite"]
 

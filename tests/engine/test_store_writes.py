@@ -14,7 +14,7 @@ def _output(seed: int, n: int = 30, k: int = 3) -> TaskOutput:
     rng = np.random.default_rng(seed)
     p = rng.random((n, k))
     return TaskOutput(np.arange(0, 2 * n, 2), np.arange(n) % k, p / p.sum(axis=1, keepdims=True), 0.5, 0.25,
-                      {"seed": seed})
+                      {"seed": seed}, None)
 
 
 def _db(store: Store) -> sqlite3.Connection:

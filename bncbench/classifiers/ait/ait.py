@@ -14,6 +14,7 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import count_flat, lookup
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.networks import one_network, shares
 from bncbench.classifiers.kernels.ordering import descending_orders
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import (
@@ -24,6 +25,7 @@ from bncbench.classifiers.kernels.structure import (
 )
 from bncbench.classifiers.kernels.tables import nb_tables
 from bncbench.classifiers.kernels.ties import tie_key
+from bncbench.classifiers.learned import Learned
 
 #: elements of one (instances × pairs × labels) block of local scores per chunk of test rows
 _CHUNK_ELEMENTS = 1 << 20
@@ -158,6 +160,30 @@ class AIT(BayesNetClassifier):
                                 tot_den=tot_den[attr][None, :, None]).reshape(V * V, nc)
         self._freq = pc.xy.sum(axis=1)  # N(x_p) over all rows and classes (back-off)
         self._local_tables(pc, xxy, real)
+
+    def learned_structure(self, X=None):
+        """The training-data network (BNC_T, thresholded when `cii`); given X and `cip`, each of its
+        arcs' share of rows whose local network (BNC_P, after its threshold) has the arc for no
+        label (docs/algorithms.md §11)."""
+        base = one_network(self.parents_)
+        if X is None or not self.cip or not base.arcs:
+            return base
+        X, lo, hi = self._validate_X(X, reset=False)
+        Xc = self._internal(X, lo, hi)
+        B, n = Xc.shape
+        nc = self.n_classes_
+        per_row = max(1, n * (n - 1) // 2 * nc * (nc if self.cip_structure == "per_label" else 1))
+        step = max(1, _CHUNK_ELEMENTS // per_row)
+        p, c = np.array(base.arcs).T
+        dropped = np.empty((B, p.size), dtype=bool)
+        for s in range(0, B, step):
+            pr = self._structures(Xc[s:s + step])["pruned"]  # (b, labels, n, k)
+            b = pr.shape[0]
+            used = np.zeros((b, n, n), dtype=bool)  # [row, parent, child]: in some label's local network
+            r, lab, child, t = np.nonzero(pr >= 0)
+            used[r, pr[r, lab, child, t], child] = True
+            dropped[s:s + b] = ~used[:, p, c]
+        return Learned(arcs=base.arcs, attributes=base.attributes, arc_dropped=shares(dropped, base.arcs))
 
     # -- local scores ------------------------------------------------------------------
     def _local_tables(self, pc, xxy: np.ndarray, real: np.ndarray) -> None:

@@ -7,6 +7,7 @@ from typing import ClassVar
 import numpy as np
 
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
+from bncbench.classifiers.aode.structure import spodes, superparent_ok, test_codes
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
 from bncbench.classifiers.kernels.params import Param
@@ -75,6 +76,16 @@ class AODE(BayesNetClassifier):
         self.parent_ok_ = (self.value_freq_ >= self.min_freq)
         if skip:
             self.parent_ok_ &= ~missing_slot
+
+    def learned_structure(self, X=None):
+        """One SPODE per attribute, every other attribute its child; given X, the arcs of the SPODEs
+        each row left out (a superparent value rarer than min_freq, or missing under skip; §11).
+        TAODE's too: its weights are per row, its SPODEs AODE's."""
+        n = self.sizes_.size
+        every = np.ones(n, dtype=bool)
+        if X is None:
+            return spodes(range(n), every)
+        return spodes(range(n), every, used=superparent_ok(self, test_codes(self, X)))
 
     def _joint_log_likelihood(self, Xc):
         n_rows, n = Xc.shape

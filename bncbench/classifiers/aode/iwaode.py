@@ -8,6 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from bncbench.classifiers.aode.spode import inverse_normalise, logsumexp, spode_blocks
+from bncbench.classifiers.aode.structure import spodes
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_cond, log_joint, log_prior
 from bncbench.classifiers.kernels.params import Param
@@ -71,6 +72,12 @@ class IWAODE(BayesNetClassifier):
         Hxy = np.add.reduceat(np.where(valid, self.h_single_, 0.0), pc.offsets)
         self.global_entropy_ = self.h_y_ + Hxy + A.sum(axis=1)
         self.global_weight_ = inverse_normalise(self.global_entropy_)
+
+    def learned_structure(self, X=None):
+        """One SPODE per attribute, every other attribute its child; each row weights every SPODE and
+        leaves none out, so nothing per row is reported (docs/algorithms.md §11)."""
+        n = self.offsets_.size
+        return spodes(range(n), np.ones(n, dtype=bool))
 
     def _joint_log_likelihood(self, Xc):
         n_rows, n = Xc.shape

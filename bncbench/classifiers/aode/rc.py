@@ -17,6 +17,7 @@ from bncbench.classifiers.aode.fds import (
     instance_fds,
 )
 from bncbench.classifiers.aode.sp import SP, average_spodes
+from bncbench.classifiers.aode.structure import spodes, superparent_ok, test_codes
 from bncbench.classifiers.kernels.params import Param
 
 
@@ -41,6 +42,21 @@ class _ChildRemoval(AODE):
     def _fit_fds(self, Xc: np.ndarray) -> None:
         self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),
                                         self.missing == "skip")
+
+    def learned_structure(self, X=None):
+        """AODE's SPODEs (RC) or SP's (SP+RC); given X, each attribute's share of rows that removed it
+        as a child (and, with rc_remove_as_parent, as a superparent), and each arc's share of rows
+        that did not use it: its SPODE left out, or its child removed (docs/algorithms.md §11)."""
+        parents = np.flatnonzero(self.parent_mask_)
+        every = np.ones(self.parent_mask_.size, dtype=bool)
+        if X is None:
+            return spodes(parents, every)
+        Xc = test_codes(self, X)
+        E = self._eliminated(Xc)
+        used = superparent_ok(self, Xc) & self.parent_mask_
+        if self.rc_remove_as_parent:
+            used &= ~E
+        return spodes(parents, every, used=used, kept=~E, dropped=E)
 
     def _eliminated(self, Xc: np.ndarray) -> np.ndarray:
         return eliminated(self.fd_tables_, Xc)

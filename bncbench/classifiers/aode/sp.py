@@ -10,6 +10,7 @@ import numpy as np
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
+from bncbench.classifiers.aode.structure import spodes, superparent_ok, test_codes
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 
@@ -120,6 +121,14 @@ class SP(AODE):
         self.parent_mask_ = np.zeros(n, dtype=bool)
         self.parent_mask_[self.parents_] = True
         self.info_ = {"elimination": (n - self.parents_.size) / n if n else 0.0}
+
+    def learned_structure(self, X=None):
+        """One SPODE per selected superparent, every other attribute its child; given X, the arcs of
+        the SPODEs each row left out (as AODE's; docs/algorithms.md §11)."""
+        every = np.ones(self.sizes_.size, dtype=bool)
+        if X is None:
+            return spodes(self.parents_, every)
+        return spodes(self.parents_, every, used=superparent_ok(self, test_codes(self, X)) & self.parent_mask_)
 
     def _joint_log_likelihood(self, Xc):
         return average_spodes(self, Xc, self.parent_mask_, None)

@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
+from bncbench.classifiers.aode.structure import spodes, superparent_ok, test_codes
 from bncbench.classifiers.kernels.params import Param
 
 _SCAN_CELLS = 1 << 21  # rows × attributes of one block of the subsumption scan
@@ -53,6 +54,18 @@ class _SubsumptionAODE(AODE):
         self.log_joint_ = np.pad(self.log_joint_, ((0, 1), (0, 0)))
         self.log_cond_ = np.pad(self.log_cond_, ((0, 1), (0, 1), (0, 0)))
         self.parent_ok_ = np.append(self.parent_ok_, False)
+
+    def learned_structure(self, X=None):
+        """AODE's SPODEs; given X, each attribute's share of rows that deleted it (as superparent and
+        child), and each arc's share of rows that did not use it: its SPODE left out (deleted, or
+        AODE's rule) or its child deleted (docs/algorithms.md §11)."""
+        n = self.sizes_.size
+        every = np.ones(n, dtype=bool)
+        if X is None:
+            return spodes(range(n), every)
+        Xc = test_codes(self, X)
+        deleted = self._generalised(Xc) >= 0
+        return spodes(range(n), every, used=superparent_ok(self, Xc) & ~deleted, kept=~deleted, dropped=deleted)
 
     # -- the subsumption scan -----------------------------------------------------------------
     def _generalised(self, Xc: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ import numpy as np
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.loo_engine import WRAPPER_LOSSES, LooEngine
 from bncbench.classifiers.aode.spode import logsumexp, spode_blocks
+from bncbench.classifiers.aode.structure import spodes, superparent_ok, test_codes
 from bncbench.classifiers.kernels.params import Param
 
 
@@ -36,6 +37,19 @@ class _AODEWrapper(AODE):
         self.loss_path_ = np.array(path)
         kept = len(P) if self.SEARCH in ("PAA", "PAE") else len(C)
         self.info_ = {"elimination": (n - kept) / n if n else 0.0, "parents": P, "children": C}
+
+    def learned_structure(self, X=None):
+        """One SPODE per selected superparent (P) with the selected children (C) other than itself;
+        the attributes in P or C; given X, the arcs of the SPODEs each row left out by AODE's rule
+        (docs/algorithms.md §11)."""
+        n = self.sizes_.size
+        in_c = np.zeros(n, dtype=bool)
+        in_c[self.children_] = True
+        if X is None:
+            return spodes(self.parents_, in_c)
+        in_p = np.zeros(n, dtype=bool)
+        in_p[self.parents_] = True
+        return spodes(self.parents_, in_c, used=superparent_ok(self, test_codes(self, X)) & in_p)
 
     def _nb_children(self, rows: np.ndarray) -> np.ndarray:
         """NB over C: ln P̂(y) + Σ_{c∈C} ln P̂(x_c | y)."""

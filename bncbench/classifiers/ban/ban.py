@@ -15,6 +15,7 @@ from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, lookup, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
 
@@ -71,6 +72,10 @@ class BAN(BayesNetClassifier):
         else:
             self.parents_, self.info_ = self._tpda_structure(Xc, y)
         self._tables = self._count_tables(Xc, y, self.parents_)
+
+    def learned_structure(self, X=None):
+        """The parents tpda or hill climbing found (after the parent cap; docs/algorithms.md §11)."""
+        return one_network(self.parents_)
 
     @classmethod
     def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:

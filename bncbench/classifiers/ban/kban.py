@@ -13,6 +13,7 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
 
@@ -225,6 +226,10 @@ class KBAN(BayesNetClassifier):
             cells = self.n_classes_ * float(np.prod([self.card_[p] for p in par])) if par else float(self.n_classes_)
             logs = log_cond(table, den, self.card_[i], self.estimator, self.m, ctx_cells=cells, tot_num=N, tot_den=N)
             self._tables.append((cfg, logs))
+
+    def learned_structure(self, X=None):
+        """The wrapper's ≤ k parents of each attribute (docs/algorithms.md §11)."""
+        return one_network(self.parents_)
 
     def _joint_log_likelihood(self, Xc):
         jll = np.tile(self.log_prior_, (Xc.shape[0], 1))

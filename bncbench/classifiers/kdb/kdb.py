@@ -16,6 +16,7 @@ from bncbench.classifiers.kernels.counts import (
 )
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
@@ -58,6 +59,10 @@ class KDB(BayesNetClassifier):
         pc = self._pair_counts(Xc, y, pairs=self.k > 0)
         self._structure(pc, skip)
         self._fit_tables(Xc, y, pc, skip)
+
+    def learned_structure(self, X=None):
+        """Each attribute's ≤ k parents (FKDB's too; the back-off is estimation, not structure; §11)."""
+        return one_network(self.parents_)
 
     def _structure(self, pc: PairCounts, skip: bool) -> None:
         """Sets `mi_`, `order_` and `parents_` (each attribute's parents, the back-off prefix

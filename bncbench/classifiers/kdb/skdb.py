@@ -10,6 +10,7 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, count_flat, lookup
 from bncbench.classifiers.kernels.estimators import cond, log_cond, log_prior, prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
+from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 
@@ -63,6 +64,10 @@ class SKDB(BayesNetClassifier):
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
         self._n_train = float(y.size)
         self._tables = [self._final_tables(Xc, y, int(a)) for a in self.selected_]
+
+    def learned_structure(self, X=None):
+        """The s* selected attributes, each with its first k* parents (docs/algorithms.md §11)."""
+        return one_network([par[: self.k_] for par in self.parents_], self.selected_)
 
     def _prefix_ids(self, Xc: np.ndarray, par: list[int]):
         """For d = 0..len(par): (d, g, G, keys), the ids of the parent prefixes that occur (§4.12)."""

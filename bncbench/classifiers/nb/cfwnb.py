@@ -10,6 +10,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import PairCounts
 from bncbench.classifiers.kernels.estimators import log_prior
+from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.tables import nb_tables
 
@@ -43,6 +44,10 @@ class CFWNB(BayesNetClassifier):
         self.weights_ = cfwnb_weights(self.relevance_, self.redundancy_)
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
         self.log_cond_ = nb_tables(pc, self.card_, self.missing == "skip", self.estimator, self.m)
+
+    def learned_structure(self, X=None):
+        """Naive Bayes's structure (the weights are parameters, not arcs; docs/algorithms.md §11)."""
+        return one_network([[]] * len(self.log_cond_))
 
     def _joint_log_likelihood(self, Xc):
         jll = np.tile(self.log_prior_, (Xc.shape[0], 1))

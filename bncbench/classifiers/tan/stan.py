@@ -7,6 +7,7 @@ from typing import ClassVar
 import numpy as np
 
 from bncbench.classifiers.kernels.estimators import log_cond, prior
+from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.tan.rankings import RANKINGS, rank
 from bncbench.classifiers.tan.tan import TAN
@@ -52,6 +53,10 @@ class STAN(TAN):
         self.n_selected_ = best if self.include_empty else best + 1
         self.selected_ = self.ranking_[: self.n_selected_]
         self.info_ = {"selected": self.n_selected_, "ranking": self.ranking_}
+
+    def learned_structure(self, X=None):
+        """The selected attributes and the tree's arcs into them, from any parent (docs/algorithms.md §11)."""
+        return one_network([[int(p)] for p in self.parents_], self.selected_)
 
     def _loo_tables(self, i: int, p: int) -> tuple[np.ndarray, np.ndarray]:
         """Leave-one-out tables ln P̂_−(x_i | y, x_π) for another class and for the held-out one's (§4.5.3)."""

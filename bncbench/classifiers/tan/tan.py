@@ -9,6 +9,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+from bncbench.classifiers.kernels.networks import one_network
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import prim_tree
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
@@ -48,6 +49,10 @@ class TAN(BayesNetClassifier):
                 self.log_cond_.append(nb[i][:, None, :])
             else:
                 self.log_cond_.append(pair_table(pc, i, int(p), self.card_, skip, self.estimator, self.m, nb[i]))
+
+    def learned_structure(self, X=None):
+        """The spanning tree's arcs (the root has none), the class a parent of every attribute (§11)."""
+        return one_network([[int(p)] for p in self.parents_])
 
     def _factor_logs(self, Xc) -> list[np.ndarray]:
         """Per attribute, ln P̂(x_i | y, x_π(i)) for each instance (n_instances, |Y|)."""
