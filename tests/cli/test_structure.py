@@ -1,0 +1,216 @@
+"""`bncbench structure` on a real results store (docs/cli.md: structure): the arc shares equal
+those of classifiers fitted directly on the fold files `bncbench folds` writes, the stability
+equals the Jaccard formula over those fits, a drawn network names every attribute, a classifier
+that reports none says so in one line, and bad input is one line with exit 2."""
+
+import csv
+import io
+import shutil
+from collections import Counter
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from tests.evaluate.test_latex import compile_latex
+from tests.support.cli import bnc, bnc_in, run_store
+from tests.support.skips import need
+
+CONFIG = """
+name: structure
+datasets: [car, pima-ind-diabetes]
+preprocess: {missing: distinct, discretizer: eqfreq, bins: 5, eqfreq_method: petal, scope: fold}
+cv: {scheme: stratified, folds: 3, runs: 2, seed: 7}
+classifiers:
+  - {name: NB}
+  - {name: TAN}
+  - {name: KDB, k: 2, label: KDB2}
+  - {name: STAN, ranking: mrmr, label: STAN-MRMR}
+  - {name: AODE}
+  - {name: "sklearn.linear_model:LogisticRegression", label: LR, max_iter: 500}
+"""
+LABELS = ["NB", "TAN", "KDB2", "STAN-MRMR", "AODE", "LR"]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return run_store(tmp_path_factory, "structure", CONFIG)
+
+
+@pytest.fixture(scope="module")
+def direct(store, tmp_path_factory):
+    """{(data set, label): [(run, fold, arcs, attributes, names)]}: TAN, KDB2 and STAN-MRMR fitted
+    here on each training fold file that `bncbench folds` writes (the config's parameters)."""
+    from bncbench.config import load
+    from bncbench.data.loaders import build_dataset, parse_arff
+
+    cfg = store.parent / "config.yaml"
+    exp = load(str(cfg))
+    out = tmp_path_factory.mktemp("folds")
+    fits: dict[tuple[str, str], list] = {}
+    for ds in ("car", "pima-ind-diabetes"):
+        bnc_in("folds", cfg, "--dataset", ds, "--out", out, check=True)
+        for run in range(2):
+            for fold in range(3):
+                path = out / f"{ds}-r{run}-f{fold}-train.arff"
+                tr = build_dataset("t", parse_arff(path.read_text(), str(path)), -1)
+                cards = [len(a.values) for a in tr.attributes]
+                X = np.column_stack(tr.columns)
+                for spec in exp.classifiers:
+                    if spec.label not in ("TAN", "KDB2", "STAN-MRMR"):
+                        continue
+                    clf = spec.estimator_class(**spec.params, cardinalities=cards, n_classes=len(tr.classes))
+                    learned = clf.fit(X, tr.y).learned_structure()
+                    fits.setdefault((ds, spec.label), []).append(
+                        (run, fold, set(learned.arcs), set(learned.attributes), [a.name for a in tr.attributes]))
+    return fits
+
+
+def _csv(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+@pytest.mark.parametrize("ds", ["car", "pima-ind-diabetes"])
+@pytest.mark.parametrize("label", ["TAN", "KDB2", "STAN-MRMR"])
+def test_shares_equal_the_models_fitted_on_the_fold_files(store, direct, ds, label):
+    r = bnc_in("structure", store, "--dataset", ds, "--classifier", label, "--format", "csv", check=True)
+    rows = _csv(r.stdout)
+    assert rows[0] == ["parent", "child", "share"]
+    fits = direct[(ds, label)]
+    names = fits[0][4]
+    counts = Counter(arc for _, _, arcs, _, _ in fits for arc in arcs)
+    want = {(names[p], names[c]): n / len(fits) for (p, c), n in counts.items()}
+    got = {(p, c): float(x) for p, c, x in rows[1:]}
+    assert got == pytest.approx(want, abs=1e-15) and len(rows) - 1 == len(want)
+    assert [float(x) for *_, x in rows[1:]] == sorted((float(x) for *_, x in rows[1:]), reverse=True)
+    if label != "STAN-MRMR":  # TAN: a spanning tree, KDB2: every attribute but the first two has 2 parents
+        assert all(len(arcs) == (len(names) - 1 if label == "TAN" else 2 * len(names) - 3)
+                   for _, _, arcs, _, _ in fits)
+
+
+@pytest.mark.parametrize("ds", ["car", "pima-ind-diabetes"])
+def test_stability_equals_the_jaccard_formula_over_the_fitted_models(store, direct, ds):
+    r = bnc_in("structure", store, "--stability", "--dataset", ds, "--format", "csv", check=True)
+    rows = {(d, lab): (value, models, pairs) for d, lab, value, models, pairs in _csv(r.stdout)[1:]}
+    assert {lab for _, lab in rows} == set(LABELS)
+    for label in ("TAN", "KDB2", "STAN-MRMR"):
+        sets = [arcs for _, _, arcs, _, _ in direct[(ds, label)]]
+        want = sum(len(a & b) / len(a | b) if a | b else 1.0 for a, b in combinations(sets, 2)) / 15
+        value, models, pairs = rows[(ds, label)]
+        assert float(value) == pytest.approx(want, abs=1e-12) and (models, pairs) == ("6", "15")
+    assert rows[(ds, "NB")][0] == "1.0"      # no arcs on any fold: the same (empty) network
+    assert rows[(ds, "AODE")][0] == "1.0"    # every superparent with every child, every fold
+    assert rows[(ds, "LR")] == ("", "0", "0")  # a scikit-learn baseline reports none
+
+
+def test_stability_table_md_and_latex(store, tmp_path):
+    md = bnc_in("structure", store, "--stability", check=True).stdout
+    assert [c.strip() for c in md.splitlines()[2].split("|")[1:-1]] == ["dataset", *LABELS]
+    assert [c.strip() for c in md.splitlines()[4].split("|")[1:-1]][-1] == "n/a"  # LR on car
+    assert "n/a (reports no learned structure): LR on car, LR on pima-ind-diabetes" in md
+    tex = bnc_in("structure", store, "--stability", "--format", "latex", check=True).stdout
+    tex += bnc_in("structure", store, "--dataset", "pima-ind-diabetes", "--classifier", "STAN-MRMR", "--format",
+                  "latex", check=True).stdout
+    assert tex.count(r"\toprule") == 3  # stability; STAN's arcs and the attributes it selected
+    compile_latex(tex, tmp_path)
+
+
+def test_md_of_a_selective_classifier_has_the_selected_attributes(store, direct):
+    md = bnc_in("structure", store, "--dataset", "pima-ind-diabetes", "--classifier", "STAN-MRMR",
+                check=True).stdout
+    fits = direct[("pima-ind-diabetes", "STAN-MRMR")]
+    names = fits[0][4]
+    shares = [sum(i in attrs for *_, attrs, _ in fits) / len(fits) for i in range(len(names))]
+    if all(x == 1 for x in shares):
+        assert "attributes selected" not in md
+    else:
+        width = max(map(len, [*names, "attribute"]))
+        for name, share in zip(names, shares):
+            assert f"| {name.ljust(width)} | {share:.4f} |" in md, md
+
+
+def _dot_or_skip() -> None:
+    if shutil.which("dot") is None:
+        need("BNCBENCH_REQUIRE_GRAPHVIZ", "Graphviz's dot is not installed (apt-get install graphviz)")
+
+
+@pytest.mark.parametrize("label", ["TAN", "KDB2", "STAN-MRMR"])
+def test_drawn_network_names_every_attribute_and_is_not_blank(store, direct, tmp_path, label):
+    _dot_or_skip()
+    import html
+
+    import matplotlib.image
+
+    names = direct[("car", label)][0][4]
+    png, svg = tmp_path / "s.png", tmp_path / "s.svg"
+    bnc_in("structure", store, "--dataset", "car", "--classifier", label, "--format", "png", "--out", png, check=True)
+    img = matplotlib.image.imread(png)
+    assert min(img.shape[:2]) > 100 and img[..., :3].std() > 0.05
+    bnc_in("structure", store, "--dataset", "car", "--classifier", label, "--format", "svg", "--out", svg, check=True)
+    text = html.unescape(svg.read_text())
+    for name in ["class", *names]:
+        assert f">{name}</text>" in text, name
+    dot = bnc_in("structure", store, "--dataset", "car", "--classifier", label, "--format", "dot", check=True).stdout
+    assert dot.startswith("digraph") and all(f'label="{n}"' in dot for n in names)
+
+
+def test_one_fold(store, direct):
+    r = bnc_in("structure", store, "--dataset", "car", "--classifier", "TAN", "--fold", "1:2", "--format", "csv",
+               check=True)
+    _, _, arcs, _, names = next(f for f in direct[("car", "TAN")] if f[:2] == (1, 2))
+    assert {(p, c) for p, c, _ in _csv(r.stdout)[1:]} == {(names[p], names[c]) for p, c in arcs}
+    assert {x for *_, x in _csv(r.stdout)[1:]} == {"1.0"}
+    bad = bnc_in("structure", store, "--dataset", "car", "--classifier", "TAN", "--fold", "2:0")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "stored: 0:0, 0:1, 0:2, 1:0, 1:1, 1:2" in bad.stderr
+
+
+@pytest.mark.parametrize("fmt", ["md", "csv", "png"])
+def test_a_classifier_that_reports_none_says_so_in_one_line(store, tmp_path, fmt):
+    out = tmp_path / f"lr.{fmt}"
+    r = bnc_in("structure", store, "--dataset", "car", "--classifier", "LR", "--format", fmt, "--out", out)
+    assert r.returncode == 0 and len(r.stdout.strip().splitlines()) == 1, r
+    assert "LR on car reports no learned structure" in r.stdout and not out.exists()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--dataset", "carr", "--classifier", "TAN"], "--dataset: 'carr' is not in the results (did you mean 'car'?)"),
+    (["--dataset", "car", "--classifier", "TNA"], "--classifier: 'TNA' is not in the results"),
+    (["--dataset", "car"], "name the cell with --dataset NAME --classifier LABEL"),
+    (["--dataset", "car", "--classifier", "TAN", "--format", "png"], "give --out FILE"),
+    (["--dataset", "car", "--classifier", "TAN", "--fold", "x"], "--fold: 'x' is not RUN:FOLD"),
+    (["--stability", "--format", "png"], "--stability is a table"),
+    (["--stability", "--fold", "0:0"], "--fold is for one classifier's structure"),
+    (["--stability", "--classifier", "XX"], "--classifier: 'XX' is not in the results"),
+])
+def test_bad_input_is_one_line_and_exit_2(store, args, says):
+    r = bnc_in("structure", store, *args)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and says in r.stderr, r.stderr
+    assert r.stdout == ""
+
+
+def test_out_is_never_an_sqlite_file(store):
+    r = bnc_in("structure", store, "--stability", "--out", store / "results.sqlite")
+    assert r.returncode == 2 and "is an SQLite file" in r.stderr
+
+
+def test_without_graphviz_the_drawing_says_how_to_install_it(store, tmp_path):
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    r = bnc("structure", store, "--dataset", "car", "--classifier", "TAN", "--format", "png", "--out",
+            tmp_path / "x.png", env={"PATH": str(empty)})
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "apt-get install graphviz" in r.stderr and not (tmp_path / "x.png").exists()
+    dot = bnc("structure", store, "--dataset", "car", "--classifier", "TAN", "--format", "dot",
+              env={"PATH": str(empty)})
+    assert dot.returncode == 0 and dot.stdout.startswith("digraph")
+
+
+def test_stability_figure_and_the_html_section(store, tmp_path):
+    bnc_in("figures", store, "--only", "stability", "--format", "svg", "--out", tmp_path, check=True)
+    svg = (tmp_path / "stability.svg").read_text()
+    assert ">STAN-MRMR<" in svg and ">LR<" not in svg  # a classifier without structures is left out
+    page = bnc_in("report", store, "--format", "html", check=True).stdout
+    assert 'id="stability"' in page and "Structure stability" in page and 'id="figure-stability"' in page
+    section = page.split('<section id="stability">')[1].split("</section>")[0]
+    assert all(f"<th scope=\"col\" title=\"sort\">{lab}</th>" in section for lab in LABELS)
