@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = [["run"], ["export"], ["report"], ["wdl"], ["ranks"], ["rcll"], ["gd"], ["claims"], ["compare"], ["figures"], ["structure"],
-            ["folds"], ["datasets", "list"], ["datasets", "info"], ["datasets", "fetch"], ["datasets", "verify"],
-            ["datasets", "describe"]]
+COMMANDS = [["run"], ["export"], ["report"], ["wdl"], ["ranks"], ["rcll"], ["gd"], ["claims"], ["compare"], ["figures"],
+            ["structure"], ["folds"], ["datasets", "list"], ["datasets", "info"], ["datasets", "fetch"],
+            ["datasets", "verify"], ["datasets", "describe"]]
 
 
 def bnc(*args):
