@@ -108,13 +108,13 @@ def _stability(r: Results, datasets: list[str], labels: list[str]) -> tuple[html
     try:
         datasets, labels, cells = stability_cells(r, datasets, labels)
     except UserError as e:
-        return html.Table("stability", CAPTION, [], [], notes=[f"not shown: {e}"]), ""
+        return html.Table("stability-table", CAPTION, [], [], notes=[f"not shown: {e}"]), ""
     shown = [lab for lab in labels if any(cells[(d, lab)].n for d in datasets)]
     if not shown:
         return None
     header, rows, notes = stability_grid(datasets, labels, cells)
     svg = svg_text(stability_plot(datasets, shown, {c: s.value for c, s in cells.items()}), title=False)
-    return html.Table("stability", CAPTION, header, rows, notes=notes), svg
+    return html.Table("stability-table", CAPTION, header, rows, notes=notes), svg
 
 
 def _summaries(r: Results, datasets: list[str] | None, classifiers: list[str] | None) -> list[Summary]:
