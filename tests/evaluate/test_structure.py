@@ -188,3 +188,22 @@ def test_without_graphviz_one_line_says_how_to_install_it(monkeypatch):
 def test_pairs_are_every_unordered_pair():
     folds = [FoldStructure(r, f, Learned(((f % 2, 2),), (0, 1, 2))) for r, f in itertools.product(range(2), range(3))]
     assert st.stability(folds).pairs == 15
+
+
+def test_the_stability_figure_writes_every_cell():
+    from bncbench.evaluate.figures import KIND, UNASKED, stability_plot, svg_text
+
+    values = {("car", "TAN"): 0.5, ("car", "KDB2"): 1.0, ("iris", "TAN"): 0.125, ("iris", "KDB2"): math.nan}
+    svg = svg_text(stability_plot(["car", "iris"], ["TAN", "KDB2"], values))
+    for text in ("0.50", "1.00", "0.12", "n/a", ">car<", ">iris<", ">TAN<", ">KDB2<"):
+        assert text in svg, text
+    assert "stability" in KIND and "stability" not in UNASKED  # drawn only when asked for
+
+
+def test_the_config_names_the_stability_figure():
+    from bncbench.config import parse
+
+    exp = parse("datasets: [iris]\nclassifiers: [NB, TAN]\nfigures: {stability: {classifiers: [TAN]}}\n")
+    assert exp.figures == {"stability": {"classifiers": ["TAN"]}}
+    with pytest.raises(UserError, match="metric"):
+        parse("datasets: [iris]\nclassifiers: [NB]\nfigures: {stability: {metric: zol}}\n")
