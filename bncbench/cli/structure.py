@@ -91,14 +91,15 @@ def structure(results: ResultsArg,
     if shares is None:
         typer.echo(st.none_line(classifier, dataset))
         return
-    one = f"the model of run {at[0]}, fold {at[1]}" if at else ""
+    one = f"run {at[0]}, fold {at[1]}" if at else ""
     if len(found) > shares.n:
         err(f"note: {len(found) - shares.n} of {len(found)} stored models of {classifier} on {dataset} report no "
             f"structure and are not counted")
     if format in ("md", "csv", "latex"):
         write_text(st.shares_text(shares, format, classifier, dataset, one), out)
         return
-    title = f"{classifier} on {dataset}: " + (one or f"arcs by share of {shares.n} folds × runs")
+    title = f"{classifier} on {dataset}: " + (f"the model of {one}" if one else
+                                               f"arcs by share of {shares.n} folds × runs")
     dot = st.dot_text(shares, title)
     if format == "dot":
         write_text(dot, out)

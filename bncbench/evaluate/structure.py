@@ -117,18 +117,20 @@ def shares_text(s: Shares, fmt: str, label: str, dataset: str, fold: str = "") -
     latex add the attributes' table when the classifier selects, and notes. `fold`: 'run R, fold F'
     when one model is shown."""
     rows = [[p, c, _share(x, fmt)] for p, c, x in s.arcs]
-    over = fold or f"{s.n} folds × runs"
     if fmt == "csv":
         return format_grid(["parent", "child", "share"], rows, fmt)
-    notes = [f"share: the fraction of {over} that learned the arc; arcs from the class are left out",
+    over = f"the model of {fold}" if fold else f"{s.n} folds × runs"
+    share = (f"share: 1, the arcs of one model ({fold})" if fold else
+             f"share: the fraction of the {s.n} folds × runs whose model learned the arc")
+    notes = [f"{share}; arcs from the class are left out",
              f"{len(s.arcs)} arc(s) among {len(s.names)} attributes" + ("" if s.arcs else ": none learned")]
     out = format_grid(["parent", "child", "share"], rows, fmt, caption=f"{label} on {dataset}: arcs between "
-                      f"attributes, share of {over}", notes=notes, label=table_label(dataset, label, "arcs"))
+                      f"attributes, {over}", notes=notes, label=table_label(dataset, label, "arcs"))
     if s.selects():
         kept = dict(s.attributes)
         attrs = [[a, _share(kept.get(a, 0.0), fmt)] for a in s.names]
         out += "\n" + format_grid(["attribute", "share"], attrs, fmt,
-                                  caption=f"{label} on {dataset}: attributes selected, share of {over}",
+                                  caption=f"{label} on {dataset}: attributes selected, {over}",
                                   notes=["share: the fraction of the models whose class is a parent of the "
                                          "attribute (0: never selected)"],
                                   label=table_label(dataset, label, "selected"))
