@@ -9,7 +9,7 @@ import re
 import shutil
 import subprocess
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from bncbench.errors import UserError
@@ -18,6 +18,8 @@ from bncbench.evaluate.values import FoldStructure
 
 DRAWINGS = ("dot", "svg", "png", "pdf")  # --format of a drawing: DOT text, or rendered by Graphviz's `dot`
 NONE = "reports no learned structure"    # the line of a classifier that reports none
+DROPPED = "dropped per row: the mean share of test rows for which the model did not use it, over the models that " \
+          "learned it"
 CAPTION = "structure stability: mean pairwise Jaccard similarity of the folds' arc sets"
 INSTALL = "apt-get install graphviz on Debian and Ubuntu, brew install graphviz on macOS, or https://graphviz.org"
 
@@ -27,12 +29,17 @@ class Shares:
     """How often each part of a structure was learned over `n` fitted models (folds × runs):
     arcs [(parent, child, share)] (attribute → attribute, by share descending, then the parent's
     and the child's column order), attributes [(attribute, share)] (those the class is a parent of,
-    in column order), `names` the data set's attributes by column."""
+    in column order), `names` the data set's attributes by column. What a model decides per test
+    instance (RC, SR, NSR, AIT, the wrappers): arc_dropped {(parent, child): mean share of test rows
+    in which the arc was not used, over the models that learned it}, attribute_dropped likewise;
+    empty when no model decides anything per instance."""
 
     names: list[str]
     n: int
     arcs: list[tuple[str, str, float]]
     attributes: list[tuple[str, float]]
+    arc_dropped: dict[tuple[str, str], float] = field(default_factory=dict)
+    attribute_dropped: dict[str, float] = field(default_factory=dict)
 
     def selects(self) -> bool:
         """Whether any model left an attribute out (STAN, SKDB, a wrapper's selection)."""
@@ -73,8 +80,17 @@ def shares(structures: list[FoldStructure], names: list[str]) -> Shares | None:
     arcs = Counter(arc for m in learned for arc in set(m.arcs))
     attrs = Counter(a for m in learned for a in set(m.attributes))
     order = sorted(arcs, key=lambda arc: (-arcs[arc], arc))
+    per_row = [m for m in learned if m.arc_dropped or m.attribute_dropped]
+    arc_dropped = {(names[p], names[c]): _mean([m.arc_dropped.get((p, c), 0.0) for m in per_row if (p, c) in m.arcs])
+                   for p, c in order} if any(m.arc_dropped for m in per_row) else {}
+    attribute_dropped = {names[a]: _mean([m.attribute_dropped.get(a, 0.0) for m in per_row if a in m.attributes])
+                         for a in sorted(attrs)} if any(m.attribute_dropped for m in per_row) else {}
     return Shares(list(names), n, [(names[p], names[c], arcs[(p, c)] / n) for p, c in order],
-                  [(names[a], attrs[a] / n) for a in sorted(attrs)])
+                  [(names[a], attrs[a] / n) for a in sorted(attrs)], arc_dropped, attribute_dropped)
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values) if values else math.nan
 
 
 def jaccard(a: frozenset | set, b: frozenset | set) -> float:
@@ -103,37 +119,45 @@ def none_line(label: str, dataset: str) -> str:
             f"learned_structure): nothing to show")
 
 
+def _fixed(x: float) -> str:
+    """A value at the tables' decimals, n/a for NaN."""
+    return "n/a" if math.isnan(x) else number(x, DECIMALS)
+
+
 def _full(x: float) -> str:
     """A value at full precision for csv ('' for NaN), as `report` writes its csv."""
     return "" if math.isnan(x) else repr(float(x))
 
 
-def _share(x: float, fmt: str) -> str:
-    return _full(x) if fmt == "csv" else number(x, DECIMALS)
-
-
 def shares_text(s: Shares, fmt: str, label: str, dataset: str, fold: str = "") -> str:
     """The arcs table (parent, child, share; csv exactly those columns at full precision); md and
-    latex add the attributes' table when the classifier selects, and notes. `fold`: 'run R, fold F'
-    when one model is shown."""
-    rows = [[p, c, _share(x, fmt)] for p, c, x in s.arcs]
+    latex add what the models dropped per test instance, the attributes' table when the classifier
+    selects (or drops attributes per instance), and notes. `fold`: 'run R, fold F' when one model
+    is shown."""
     if fmt == "csv":
-        return format_grid(["parent", "child", "share"], rows, fmt)
+        return format_grid(["parent", "child", "share"], [[p, c, _full(x)] for p, c, x in s.arcs], fmt)
     over = f"the model of {fold}" if fold else f"{s.n} folds × runs"
     share = (f"share: 1, the arcs of one model ({fold})" if fold else
              f"share: the fraction of the {s.n} folds × runs whose model learned the arc")
     notes = [f"{share}; arcs from the class are left out",
              f"{len(s.arcs)} arc(s) among {len(s.names)} attributes" + ("" if s.arcs else ": none learned")]
-    out = format_grid(["parent", "child", "share"], rows, fmt, caption=f"{label} on {dataset}: arcs between "
-                      f"attributes, {over}", notes=notes, label=table_label(dataset, label, "arcs"))
-    if s.selects():
+    dropped = ["dropped per row"] if s.arc_dropped else []
+    if dropped:
+        notes.append(f"{DROPPED} (decided per test instance)")
+    rows = [[p, c, number(x, DECIMALS), *([_fixed(s.arc_dropped[(p, c)])] if dropped else [])]
+            for p, c, x in s.arcs]
+    out = format_grid(["parent", "child", "share", *dropped], rows, fmt, caption=f"{label} on {dataset}: arcs "
+                      f"between attributes, {over}", notes=notes, label=table_label(dataset, label, "arcs"))
+    if s.selects() or s.attribute_dropped:
         kept = dict(s.attributes)
-        attrs = [[a, _share(kept.get(a, 0.0), fmt)] for a in s.names]
-        out += "\n" + format_grid(["attribute", "share"], attrs, fmt,
-                                  caption=f"{label} on {dataset}: attributes selected, {over}",
-                                  notes=["share: the fraction of the models whose class is a parent of the "
-                                         "attribute (0: never selected)"],
-                                  label=table_label(dataset, label, "selected"))
+        extra = ["dropped per row"] if s.attribute_dropped else []
+        attrs = [[a, number(kept.get(a, 0.0), DECIMALS),
+                  *([_fixed(s.attribute_dropped.get(a, math.nan))] if extra else [])] for a in s.names]
+        lines = ["share: the fraction of the models whose class is a parent of the attribute (0: never selected)"]
+        lines += [f"{DROPPED} (n/a: never selected)"] if extra else []
+        out += "\n" + format_grid(["attribute", "share", *extra], attrs, fmt,
+                                  caption=f"{label} on {dataset}: attributes, the class's children, {over}",
+                                  notes=lines, label=table_label(dataset, label, "selected"))
     return out
 
 

@@ -27,9 +27,12 @@ classifiers:
   - {name: KDB, k: 2, label: KDB2}
   - {name: STAN, ranking: mrmr, label: STAN-MRMR}
   - {name: AODE}
+  - {name: AIT, base: TAN, label: TAN-AIT}
+  - {name: RC}
   - {name: "sklearn.linear_model:LogisticRegression", label: LR, max_iter: 500}
 """
-LABELS = ["NB", "TAN", "KDB2", "STAN-MRMR", "AODE", "LR"]
+LABELS = ["NB", "TAN", "KDB2", "STAN-MRMR", "AODE", "TAN-AIT", "RC", "LR"]
+DIRECT = ("TAN", "KDB2", "STAN-MRMR", "TAN-AIT", "RC")
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +42,9 @@ def store(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def direct(store, tmp_path_factory):
-    """{(data set, label): [(run, fold, arcs, attributes, names)]}: TAN, KDB2 and STAN-MRMR fitted
-    here on each training fold file that `bncbench folds` writes (the config's parameters)."""
+    """{(data set, label): [(run, fold, arcs, attributes, names, learned)]}: the DIRECT classifiers
+    fitted here on each training fold file that `bncbench folds` writes (the config's parameters),
+    their per-instance parts on the fold's test file."""
     from bncbench.config import load
     from bncbench.data.loaders import build_dataset, parse_arff
 
@@ -52,18 +56,19 @@ def direct(store, tmp_path_factory):
         bnc_in("folds", cfg, "--dataset", ds, "--out", out, check=True)
         for run in range(2):
             for fold in range(3):
-                path = out / f"{ds}-r{run}-f{fold}-train.arff"
-                tr = build_dataset("t", parse_arff(path.read_text(), str(path)), -1)
+                tr, te = (build_dataset("t", parse_arff(p.read_text(), str(p)), -1)
+                          for p in (out / f"{ds}-r{run}-f{fold}-{part}.arff" for part in ("train", "test")))
                 cards = [len(a.values or ()) for a in tr.attributes]
                 assert all(cards), "the exported folds are discretised: every attribute nominal"
-                X = np.column_stack(tr.columns)
+                X, X_test = np.column_stack(tr.columns), np.column_stack(te.columns)
                 for spec in exp.classifiers:
-                    if spec.label not in ("TAN", "KDB2", "STAN-MRMR"):
+                    if spec.label not in DIRECT:
                         continue
                     clf = spec.estimator_class(**spec.params, cardinalities=cards, n_classes=len(tr.classes))
-                    learned = clf.fit(X, tr.y).learned_structure()
+                    learned = clf.fit(X, tr.y).learned_structure(X_test)
                     fits.setdefault((ds, spec.label), []).append(
-                        (run, fold, set(learned.arcs), set(learned.attributes), [a.name for a in tr.attributes]))
+                        (run, fold, set(learned.arcs), set(learned.attributes), [a.name for a in tr.attributes],
+                         learned))
     return fits
 
 
@@ -72,21 +77,21 @@ def _csv(text: str) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("ds", ["car", "pima-ind-diabetes"])
-@pytest.mark.parametrize("label", ["TAN", "KDB2", "STAN-MRMR"])
+@pytest.mark.parametrize("label", DIRECT)
 def test_shares_equal_the_models_fitted_on_the_fold_files(store, direct, ds, label):
     r = bnc_in("structure", store, "--dataset", ds, "--classifier", label, "--format", "csv", check=True)
     rows = _csv(r.stdout)
     assert rows[0] == ["parent", "child", "share"]
     fits = direct[(ds, label)]
     names = fits[0][4]
-    counts = Counter(arc for _, _, arcs, _, _ in fits for arc in arcs)
+    counts = Counter(arc for _, _, arcs, *_ in fits for arc in arcs)
     want = {(names[p], names[c]): n / len(fits) for (p, c), n in counts.items()}
     got = {(p, c): float(x) for p, c, x in rows[1:]}
     assert got == pytest.approx(want, abs=1e-15) and len(rows) - 1 == len(want)
     assert [float(x) for *_, x in rows[1:]] == sorted((float(x) for *_, x in rows[1:]), reverse=True)
-    if label != "STAN-MRMR":  # TAN: a spanning tree, KDB2: every attribute but the first two has 2 parents
+    if label in ("TAN", "KDB2"):  # TAN: a spanning tree, KDB2: every attribute but the first two has 2 parents
         assert all(len(arcs) == (len(names) - 1 if label == "TAN" else 2 * len(names) - 3)
-                   for _, _, arcs, _, _ in fits)
+                   for _, _, arcs, *_ in fits)
 
 
 @pytest.mark.parametrize("ds", ["car", "pima-ind-diabetes"])
@@ -94,8 +99,8 @@ def test_stability_equals_the_jaccard_formula_over_the_fitted_models(store, dire
     r = bnc_in("structure", store, "--stability", "--dataset", ds, "--format", "csv", check=True)
     rows = {(d, lab): (value, models, pairs) for d, lab, value, models, pairs in _csv(r.stdout)[1:]}
     assert {lab for _, lab in rows} == set(LABELS)
-    for label in ("TAN", "KDB2", "STAN-MRMR"):
-        sets = [arcs for _, _, arcs, _, _ in direct[(ds, label)]]
+    for label in DIRECT:
+        sets = [arcs for _, _, arcs, *_ in direct[(ds, label)]]
         want = sum(len(a & b) / len(a | b) if a | b else 1.0 for a, b in combinations(sets, 2)) / 15
         value, models, pairs = rows[(ds, label)]
         assert float(value) == pytest.approx(want, abs=1e-12) and (models, pairs) == ("6", "15")
@@ -121,13 +126,32 @@ def test_md_of_a_selective_classifier_has_the_selected_attributes(store, direct)
                 check=True).stdout
     fits = direct[("pima-ind-diabetes", "STAN-MRMR")]
     names = fits[0][4]
-    shares = [sum(i in attrs for *_, attrs, _ in fits) / len(fits) for i in range(len(names))]
+    shares = [sum(i in f[3] for f in fits) / len(fits) for i in range(len(names))]
     if all(x == 1 for x in shares):
-        assert "attributes selected" not in md
+        assert "the class's children" not in md
     else:
         width = max(map(len, [*names, "attribute"]))
         for name, share in zip(names, shares):
             assert f"| {name.ljust(width)} | {share:.4f} |" in md, md
+
+
+@pytest.mark.parametrize("ds", ["car", "pima-ind-diabetes"])
+@pytest.mark.parametrize("label", ["TAN-AIT", "RC"])
+def test_what_is_dropped_per_test_row_is_the_mean_over_the_models(store, direct, ds, label):
+    md = bnc_in("structure", store, "--dataset", ds, "--classifier", label, check=True).stdout
+    fits = direct[(ds, label)]
+    names = fits[0][4]
+    per_arc = {arc: [f[5].arc_dropped.get(arc, 0.0) for f in fits if arc in f[2]] for f in fits for arc in f[2]}
+    assert any(f[5].arc_dropped for f in fits) == ("dropped per row" in md.split("the class's children")[0])
+    if any(f[5].arc_dropped for f in fits):
+        table = {tuple(c.strip() for c in line.split("|")[1:3]): line.split("|")[4].strip()
+                 for line in md.split("\n\n")[1].splitlines()[2:]}
+        assert table == {(names[p], names[c]): f"{sum(v) / len(v):.4f}" for (p, c), v in per_arc.items()}
+    per_attr = {a: [f[5].attribute_dropped.get(a, 0.0) for f in fits if a in f[3]] for f in fits for a in f[3]}
+    if any(f[5].attribute_dropped for f in fits):
+        for a, v in per_attr.items():
+            width = max(map(len, [*names, "attribute"]))
+            assert f"| {names[a].ljust(width)} | {len(v) / len(fits):.4f} | {sum(v) / len(v):.4f}" in md, md
 
 
 def _dot_or_skip() -> None:
@@ -158,7 +182,7 @@ def test_drawn_network_names_every_attribute_and_is_not_blank(store, direct, tmp
 def test_one_fold(store, direct):
     r = bnc_in("structure", store, "--dataset", "car", "--classifier", "TAN", "--fold", "1:2", "--format", "csv",
                check=True)
-    _, _, arcs, _, names = next(f for f in direct[("car", "TAN")] if f[:2] == (1, 2))
+    _, _, arcs, _, names, _ = next(f for f in direct[("car", "TAN")] if f[:2] == (1, 2))
     assert {(p, c) for p, c, _ in _csv(r.stdout)[1:]} == {(names[p], names[c]) for p, c in arcs}
     assert {x for *_, x in _csv(r.stdout)[1:]} == {"1.0"}
     bad = bnc_in("structure", store, "--dataset", "car", "--classifier", "TAN", "--fold", "2:0")

@@ -84,6 +84,23 @@ def test_an_ensemble_counts_the_union_of_its_submodels_arcs():
     assert s is not None and len(s.arcs) == 6 and {x for _, _, x in s.arcs} == {1.0}
 
 
+def test_what_is_dropped_per_row_by_hand():
+    # (0,1) dropped on 0.2 and 0.4 of the rows: 0.3; (1,2) learned by the first only, never dropped: 0.
+    # attribute 2 dropped on half the rows by the first model, on none by the second: 0.25
+    a = Learned(((0, 1), (1, 2)), (0, 1, 2), arc_dropped={(0, 1): 0.2}, attribute_dropped={2: 0.5})
+    b = Learned(((0, 1),), (0, 1, 2), arc_dropped={(0, 1): 0.4})
+    s = st.shares([FoldStructure(0, 0, a), FoldStructure(0, 1, b), FoldStructure(0, 2, None)], NAMES)
+    assert s is not None and s.n == 2
+    assert s.arc_dropped == pytest.approx({("buying", "maint"): 0.3, ("maint", "doors"): 0.0})
+    assert s.attribute_dropped == pytest.approx({"buying": 0.0, "maint": 0.0, "doors": 0.25})
+    md = st.shares_text(s, "md", "TAN-AIT", "car")
+    assert "| buying | maint | 1.0000 | 0.3000          |" in md and "| doors     | 1.0000 | 0.2500          |" in md
+    assert "| persons   | 0.0000 | n/a             |" in md
+    assert st.shares_text(s, "csv", "TAN-AIT", "car").splitlines()[0] == "parent,child,share"  # csv: no extra column
+    plain = st.shares(FOLDS, NAMES)
+    assert plain is not None and plain.arc_dropped == {} and plain.attribute_dropped == {}
+
+
 def test_reports_none():
     assert st.shares([FoldStructure(0, 0, None), FoldStructure(0, 1, None)], NAMES) is None
     line = st.none_line("RF", "car")
@@ -108,9 +125,9 @@ def test_md_has_the_arcs_and_the_selected_attributes():
     assert s is not None
     md = st.shares_text(s, "md", "STAN", "car")
     assert "| buying | maint | 1.0000 |" in md and "| doors  | maint | 0.3333 |" in md
-    assert "attributes selected" in md and "| persons   | 0.6667 |" in md
+    assert "the class's children" in md and "| persons   | 0.6667 |" in md
     plain = st.shares(FOLDS[:1], NAMES)
-    assert plain is not None and "attributes selected" not in st.shares_text(plain, "md", "TAN", "car")
+    assert plain is not None and "the class's children" not in st.shares_text(plain, "md", "TAN", "car")
 
 
 def test_latex_tables_compile(tmp_path):
