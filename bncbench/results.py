@@ -300,13 +300,14 @@ class Results:
         the latest plan, in (run, fold) order (a `FoldStructure` whose `learned` is None: it reports
         none). Tasks stored before the store kept structures are refitted with this code, only
         where it is the code that computed them (engine/refit.py; docs/store.md: Structures)."""
-        cells = self.layout["keys"]
+        layout = self.layout
+        cells = layout["keys"]
         if f"{dataset}\t{label}" not in cells:
-            datasets = list(dict.fromkeys(c.split("\t")[0] for c in cells))
+            datasets = [d for d in layout["datasets"] if any(f"{d}\t{lab}" in cells for lab in layout["labels"])]
             if dataset not in datasets:
                 raise UserError(f"{dataset!r} has no results in {self.location}{did_you_mean(dataset, datasets)}; "
                                 f"data sets: {', '.join(datasets)}")
-            labels = [c.split("\t")[1] for c in cells if c.split("\t")[0] == dataset]
+            labels = [lab for lab in layout["labels"] if f"{dataset}\t{lab}" in cells]
             raise UserError(f"{label!r} has no results on {dataset} in {self.location}{did_you_mean(label, labels)}; "
                             f"classifiers: {', '.join(labels)}")
         got = self._store.structures(cells[f"{dataset}\t{label}"])

@@ -62,18 +62,26 @@ def unpack_index(b: bytes) -> np.ndarray:
     return np.cumsum(unpack_ints(b, "<i8"))
 
 
+# the keys of `Learned.to_json()` (classifiers/learned.py), stored by position
+_STRUCTURE_KEYS = ("format", "arcs", "attributes", "submodels", "arc_dropped", "attribute_dropped")
+
+
 def pack_structure(learned: dict | None) -> bytes:
     """A task's learned structure (`Learned.to_json()`, or None: the classifier reports none) as
-    zlib'd JSON; an ensemble's arcs, when they are exactly its submodels' superparent-to-child
-    arcs, are left out (null) and rebuilt by `unpack_structure` (docs/store.md: Tables)."""
+    zlib'd JSON: a list of its values in `_STRUCTURE_KEYS` order (an object of other keys as it is);
+    an ensemble's arcs, when they are exactly its submodels' superparent-to-child arcs, left out
+    (null) and rebuilt by `unpack_structure` (docs/store.md: Structures)."""
     if learned is not None and learned["submodels"] and learned["arcs"] == _submodel_arcs(learned["submodels"]):
         learned = {**learned, "arcs": None}
-    return zlib.compress(json.dumps(learned, separators=(",", ":")).encode(), 9)
+    form = [learned[k] for k in _STRUCTURE_KEYS] if learned is not None and tuple(learned) == _STRUCTURE_KEYS \
+        else learned
+    return zlib.compress(json.dumps(form, separators=(",", ":")).encode(), 9)
 
 
 def unpack_structure(b: bytes) -> dict | None:
     """The inverse of `pack_structure`."""
-    learned = json.loads(zlib.decompress(b))
+    form = json.loads(zlib.decompress(b))
+    learned = dict(zip(_STRUCTURE_KEYS, form, strict=True)) if isinstance(form, list) else form
     if learned is not None and learned["arcs"] is None:
         learned["arcs"] = _submodel_arcs(learned["submodels"])
     return learned

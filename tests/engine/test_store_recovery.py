@@ -47,6 +47,15 @@ def _copy(res0: Path, tmp_path: Path) -> Path:
     return res
 
 
+def _structures(res: Path) -> dict[str, bytes]:
+    """{key: the stored structure column} of every task (none NULL: the store was written with them)."""
+    with sqlite3.connect(res / "results.sqlite") as c:
+        got = dict(c.execute("SELECT key, structure FROM tasks"))
+    c.close()
+    assert None not in got.values()
+    return got
+
+
 def _salvaged_matches(whole, res: Path, new: Path, at_least: int, here) -> None:
     """Salvage `res` into `new`: every task kept has the original's numbers; `run` computes the
     rest and the report is the uninterrupted one; the damaged file is unchanged. `here` runs a
@@ -64,6 +73,10 @@ def _salvaged_matches(whole, res: Path, new: Path, at_least: int, here) -> None:
     assert len(got) == kept
     want = original.set_index("key").loc[got["key"]].reset_index()
     pd.testing.assert_frame_equal(got[NUMBERS].reset_index(drop=True), want[NUMBERS].reset_index(drop=True))
+    stored = _structures(whole[1])  # each kept task's learned structure (its own column, under the checksum) kept too
+    assert _structures(new) == {k: stored[k] for k in got["key"]}
+    with results.open(new) as s:
+        assert s.structures("car", "KDB1")[0].learned is not None
     r = here("run", cfg, "--results", new)
     assert f"{N_TASKS - kept} tasks run, {kept} already finished" in r.stderr, r.stderr
     assert here("report", new).stdout == report
