@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bncbench.errors import UserError
+from bncbench.errors import StoreError, UserError
 from bncbench.evaluate.structure import Stability, stability
 from bncbench.utils.suggest import did_you_mean
 
@@ -65,12 +65,19 @@ def stability_cells(r: Results, datasets: list[str] | None = None, labels: list[
                     ) -> tuple[list[str], list[str], dict[tuple[str, str], Stability]]:
     """(data sets, labels, {(data set, label): Stability}) of every cell of the store, or of those
     `datasets` and `labels` keep (a name not in the store: UserError naming `options`); a cell with
-    no finished task has no value."""
+    no finished task, or whose structures the store cannot give (said in `Stability.why`), has no
+    value."""
     all_datasets, all_labels = cells(r)
     datasets, labels = _pick(options[0], datasets, all_datasets), _pick(options[1], labels, all_labels)
     out = {}
     for d in datasets:
         for lab in labels:
-            found = r.structures(d, lab)
+            try:
+                found = r.structures(d, lab)
+            except StoreError:
+                raise
+            except UserError as e:  # e.g. an older store's task that cannot be refitted: that cell only
+                out[(d, lab)] = Stability(float("nan"), 0, 0, f"structures not available: {e}")
+                continue
             out[(d, lab)] = stability(found) if found else Stability(float("nan"), 0, 0, "no finished task")
     return datasets, labels, out

@@ -239,3 +239,21 @@ def test_stability_figure_and_the_html_section(store, tmp_path):
     assert 'id="stability"' in page and "Structure stability" in page and 'id="figure-stability"' in page
     section = page.split('<section id="stability">')[1].split("</section>")[0]
     assert all(f"<th scope=\"col\" title=\"sort\">{lab}</th>" in section for lab in LABELS)
+
+
+def test_a_store_written_before_structures_were_stored_gives_the_same_output(store, tmp_path):
+    """A format-3 store (no structure column) of this code: its models are refitted (docs/store.md:
+    Structures), and every output is the one of the store that holds them."""
+    from tests.engine.test_store_structures import as_format_3
+
+    old = tmp_path / "old"
+    shutil.copytree(store, old)
+    as_format_3(old)
+    for args in (["--dataset", "pima-ind-diabetes", "--classifier", "STAN-MRMR", "--format", "csv"],
+                 ["--dataset", "car", "--classifier", "TAN-AIT"], ["--stability", "--classifier", "KDB2"]):
+        assert bnc_in("structure", old, *args, check=True).stdout == \
+            bnc_in("structure", store, *args, check=True).stdout
+    # the whole table: a cell whose structures the store cannot give is n/a with the reason, the others shown
+    new, was = (_csv(bnc_in("structure", s, "--stability", "--format", "csv", check=True).stdout) for s in (old, store))
+    assert [row for row in new if row[1] != "LR"] == [row for row in was if row[1] != "LR"]
+    assert all(row[2:] == ["", "0", "0"] for row in new if row[1] == "LR")
