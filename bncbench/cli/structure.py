@@ -8,7 +8,15 @@ from typing import Annotated, Literal
 
 import typer
 
-from bncbench.cli.common import ResultsArg, err, format_option, out_option, write_file, write_text
+from bncbench.cli.common import (
+    ResultsArg,
+    err,
+    format_option,
+    out_option,
+    warn_incomplete,
+    write_file,
+    write_text,
+)
 from bncbench.errors import UserError
 
 StructureFormat = Literal["md", "csv", "latex", "dot", "svg", "png", "pdf"]
@@ -76,7 +84,12 @@ def structure(results: ResultsArg,
         with open_results(results) as r:
             datasets, labels, cells = rs.stability_cells(r, [dataset] if dataset else None,
                                                           [classifier] if classifier else None)
-        write_text(st.stability_text(datasets, labels, cells, format), out)
+            summary = r.summary("zol", datasets if dataset else None, labels if classifier else None)
+        warn_incomplete(summary)
+        notes = [summary.coverage.line()]
+        if format == "csv" and not summary.coverage.complete:
+            err(f"note: {notes[0]}")
+        write_text(st.stability_text(datasets, labels, cells, format, notes), out)
         return
     if dataset is None or classifier is None:
         raise UserError("structure: name the cell with --dataset NAME --classifier LABEL (or give --stability for "
