@@ -257,3 +257,13 @@ def test_a_store_written_before_structures_were_stored_gives_the_same_output(sto
     new, was = (_csv(bnc_in("structure", s, "--stability", "--format", "csv", check=True).stdout) for s in (old, store))
     assert [row for row in new if row[1] != "LR"] == [row for row in was if row[1] != "LR"]
     assert all(row[2:] == ["", "0", "0"] for row in new if row[1] == "LR")
+
+
+def test_out_holds_what_standard_output_would(store, tmp_path):
+    for args in (["--dataset", "car", "--classifier", "KDB2", "--format", "latex"], ["--stability", "--format", "csv"],
+                 ["--dataset", "car", "--classifier", "KDB2", "--format", "dot"]):
+        out = tmp_path / "x.txt"
+        r = bnc_in("structure", store, *args, "--out", out, check=True)
+        assert r.stdout == "" and f"wrote {out}" in r.stderr
+        assert out.read_text() == bnc_in("structure", store, *args, check=True).stdout
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".part")]  # no temporary file left
