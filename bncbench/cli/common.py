@@ -217,12 +217,17 @@ def write_text(text: str, out: str | None) -> None:
     if out is None:
         typer.echo(text, nl=False)
         return
+    write_file(text.encode("utf-8"), out)
+
+
+def write_file(data: bytes, out: str) -> None:
+    """`data` written atomically to the file `out` (never over an SQLite file), said on stderr."""
     from bncbench.utils.files import atomic_write
 
     _refuse_sqlite(out)
     try:
-        with atomic_write(Path(out), "w", encoding="utf-8", public=True) as f:
-            f.write(text)
+        with atomic_write(Path(out), "wb", public=True) as f:
+            f.write(data)
     except OSError as e:
         raise UserError(f"--out {out}: cannot write ({e.strerror})") from None
     err(f"wrote {out}")

@@ -77,6 +77,9 @@ def figures(results: ResultsArg,
       bayes    the Bayesian signed-rank test's posterior samples of (P(A better),
                P(rope), P(B better)) on the simplex, one file per pair
                (bayes-A-vs-B; Benavoli et al. 2017; the numbers of bncbench bayes)
+      stability  data sets x classifiers shaded by the structure stability (mean
+               pairwise Jaccard of the folds' arc sets; the numbers of bncbench
+               structure --stability); only when asked for
     Options override the figures: section of the config the results were run
     with (docs/cli.md: figures). The same results give byte-identical files.
 
@@ -88,6 +91,7 @@ def figures(results: ResultsArg,
       bncbench figures results/ait36 --only gd --pairs TAN-AIT:TAN,KDB-AIT:KDB
       bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
       bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
+      bncbench figures results/default --only stability
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.figures import FORMATS, render

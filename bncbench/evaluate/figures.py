@@ -71,6 +71,16 @@ def bayes_plot(c: BayesComparison) -> Plot:
                  "probabilities": (p.a, p.rope, p.b), "sample": c.signed_rank.sample})
 
 
+def stability_plot(datasets: list[str], labels: list[str], values: dict[tuple[str, str], float]) -> Plot:
+    """The stability heat map's data (docs/statistics.md: Structure stability): the mean pairwise
+    Jaccard similarity per data set (row) and classifier (column), NaN where there is none."""
+    return Plot("stability", "stability", f"structure stability: mean pairwise Jaccard similarity of the arc sets "
+                                          f"learned on the folds × runs (1 = the same arcs in every fold) of "
+                                          f"{len(labels)} classifier(s) on {len(datasets)} data set(s)",
+                {"datasets": datasets, "classifiers": labels,
+                 "values": [[values[(d, lab)] for lab in labels] for d in datasets]})
+
+
 # -- drawing ------------------------------------------------------------------------------------
 def draw(plot: Plot, title: bool = True):
     """The matplotlib Figure of a Plot (no pyplot, no display), `WIDTH` inches wide (wider when
@@ -288,6 +298,31 @@ def _draw_bayes(fig, d: dict) -> None:
     ax.set_ylim(-0.16, top + 0.14)
 
 
+def _draw_stability(fig, d: dict) -> None:
+    """Data sets × classifiers shaded from 0 (white) to 1 (dark), each cell's value written in it,
+    n/a cells hatched."""
+    import numpy as np
+
+    ax = fig.add_subplot()
+    values = np.array(d["values"], dtype=float).reshape(len(d["datasets"]), len(d["classifiers"]))
+    image = ax.imshow(np.ma.masked_invalid(values), cmap="Blues", vmin=0.0, vmax=1.0, aspect="auto",
+                      interpolation="nearest")
+    for (i, j), v in np.ndenumerate(values):
+        if math.isnan(v):
+            ax.add_patch(_hatched(j, i))
+        ax.text(j, i, "n/a" if math.isnan(v) else f"{v:.2f}", ha="center", va="center", fontsize=7,
+                color="white" if v > 0.6 else "black", gid=f"cell-{i}-{j}")
+    ax.set_xticks(range(len(d["classifiers"])), d["classifiers"], rotation=45, ha="right")
+    ax.set_yticks(range(len(d["datasets"])), d["datasets"])
+    fig.colorbar(image, ax=ax, label="mean pairwise Jaccard", shrink=0.9)
+
+
+def _hatched(x: float, y: float):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch="//", edgecolor="0.75", linewidth=0)
+
+
 def _wdl_size(d: dict) -> tuple[float, float]:
     bars = len(d["groups"]) * max(len(others) for by_group in d["bars"].values() for others in by_group.values())
     return max(WIDTH, 0.9 * bars + 2), 2.4 * len(d.get("bars", ())) + 0.6
@@ -320,6 +355,9 @@ KINDS = (
     # bayes compares a pair one names: made only when asked for
     Kind("bayes", frozenset({"pairs", "metric", "rope", "samples", "seed"}), _draw_bayes,
          lambda d: (SIMPLEX_WIDTH, 0.8 * SIMPLEX_WIDTH), unasked=False),
+    # reads every cell's learned structures: made only when asked for (the HTML report has its section)
+    Kind("stability", frozenset({"classifiers"}), _draw_stability,
+         lambda d: (max(WIDTH, 0.8 * len(d["classifiers"]) + 3), 1.2 + 0.3 * len(d["datasets"])), unasked=False),
 )
 KIND = {k.name: k for k in KINDS}
 FIGURES = tuple(KIND)

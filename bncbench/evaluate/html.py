@@ -110,6 +110,7 @@ class ReportInput:
     folds: Mapping[str, PairedFolds] = field(default_factory=dict)  # metric -> per-fold values (ttest draw rule)
     bayes: list[BayesBlock] = field(default_factory=list)  # the config's figures: bayes: pairs
     classes: dict[str, str] = field(default_factory=dict)  # data set -> its class column (a user's file)
+    stability: tuple[Table, str] | None = None      # the structures' stability: its table, its heat map (SVG text)
 
 
 def shown_labels(s: Summary) -> list[str]:
@@ -447,6 +448,8 @@ def render(inp: ReportInput) -> str:
     comparison = claims = None
     if inp.bayes:
         sections.append(("bayes", "Bayesian comparisons"))
+    if inp.stability is not None:
+        sections.append(("stability", "Structure stability"))
     if inp.comparison is not None:
         sections.append(("comparison", "Beside the published values"))
         comparison = Details("details-comparison", f"{inp.comparison_source}: {inp.comparison.total_line()}",
@@ -465,4 +468,6 @@ def render(inp: ReportInput) -> str:
         title=inp.title, sections=sections, **summary_context(inp), blocks=table_blocks(inp),
         figures=[(" ".join(title.split()), _svg(svg, f"fig{i}")) for i, (title, svg) in enumerate(inp.figures, 1)],
         comparison=comparison, claims=claims, run=run, data=data, config=inp.config,
-        bayes=[(b, _svg(b.svg, f"bayes{i}") if b.svg else "") for i, b in enumerate(inp.bayes, 1)])
+        bayes=[(b, _svg(b.svg, f"bayes{i}") if b.svg else "") for i, b in enumerate(inp.bayes, 1)],
+        stability=None if inp.stability is None else
+        (inp.stability[0], _svg(inp.stability[1], "stability") if inp.stability[1] else ""))

@@ -337,10 +337,27 @@ def _gd(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
     return [gd_data(src, pairs, m) for m in metrics]
 
 
+def _stability(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
+    from bncbench.evaluate.figures import stability_plot
+    from bncbench.reporting.structure import stability_cells
+
+    datasets, labels, got = stability_cells(src.results)
+    wanted = conf.get("classifiers") or labels
+    shown = [lab for lab in wanted if any(got[(d, lab)].n for d in datasets)]
+    if not shown:
+        raise NotApplicable(f"stability: no classifier of {', '.join(wanted)} reports a learned structure")
+    plot = stability_plot(datasets, shown, {c: s.value for c, s in got.items()})
+    none = [lab for lab in wanted if lab not in shown]
+    if none:
+        plot.notes.append(f"stability: not shown, reporting no learned structure: {', '.join(none)}")
+    return [plot]
+
+
 #: each figure kind's data (evaluate/figures.py KINDS draws it): the options merged over the
 #: config's `figures:` entry `conf`, one Plot per metric (bayes: per pair and metric)
 MAKERS: dict[str, Callable[[Source, dict, Options, list[str]], list[Plot]]] = {
-    "scatter": _scatter, "times": _times, "wdl": _wdl, "gd": _gd, "biasvar": _biasvar, "cd": _cd, "bayes": _bayes}
+    "scatter": _scatter, "times": _times, "wdl": _wdl, "gd": _gd, "biasvar": _biasvar, "cd": _cd, "bayes": _bayes,
+    "stability": _stability}
 
 
 def plots(src: Source, only: list[str] | None = None, options: Options | None = None) -> list[Plot]:

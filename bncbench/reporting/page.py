@@ -54,7 +54,7 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
         coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
         claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary),
-        bayes=_bayes(r, exp, datasets), classes=classes))
+        bayes=_bayes(r, exp, datasets), classes=classes, stability=_stability(r, first.datasets, first.labels)))
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:
@@ -96,6 +96,25 @@ def _bayes(r: Results, exp: Experiment, datasets: list[str] | None) -> list[html
                 continue
             blocks.append(html.bayes_block(c, svg_text(bayes_plot(c), title=False), f"bayes-table-{len(blocks) + 1}"))
     return blocks
+
+
+def _stability(r: Results, datasets: list[str], labels: list[str]) -> tuple[html.Table, str] | None:
+    """The stability section's table (every shown cell) and heat map (the classifiers that report a
+    structure); None when none does. Structures the store cannot give: the section says why."""
+    from bncbench.evaluate.figures import stability_plot
+    from bncbench.evaluate.structure import CAPTION, stability_grid
+    from bncbench.reporting.structure import stability_cells
+
+    try:
+        datasets, labels, cells = stability_cells(r, datasets, labels)
+    except UserError as e:
+        return html.Table("stability-table", CAPTION, [], [], notes=[f"not shown: {e}"]), ""
+    shown = [lab for lab in labels if any(cells[(d, lab)].n for d in datasets)]
+    if not shown:
+        return None
+    header, rows, notes = stability_grid(datasets, labels, cells)
+    svg = svg_text(stability_plot(datasets, shown, {c: s.value for c, s in cells.items()}), title=False)
+    return html.Table("stability-table", CAPTION, header, rows, notes=notes), svg
 
 
 def _summaries(r: Results, datasets: list[str] | None, classifiers: list[str] | None) -> list[Summary]:

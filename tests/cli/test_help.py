@@ -11,8 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = [["run"], ["export"], ["report"], ["wdl"], ["ranks"], ["rcll"], ["gd"], ["claims"], ["compare"], ["figures"],
-            ["folds"], ["datasets", "list"], ["datasets", "info"], ["datasets", "fetch"], ["datasets", "verify"],
-            ["datasets", "describe"]]
+            ["structure"], ["folds"], ["datasets", "list"], ["datasets", "info"], ["datasets", "fetch"],
+            ["datasets", "verify"], ["datasets", "describe"]]
 
 
 def bnc(*args):

@@ -57,6 +57,8 @@ COMMANDS = {
     "compare": lambda s, t: ["compare", s, ROOT / "papers" / "stan70" / "dev.tsv"],
     "claims": lambda s, t: ["claims", s.parent / "claims.yaml"],
     "export": lambda s, t: ["export", s, "--out", t / "export", "--format", "csv"],
+    "structure": lambda s, t: ["structure", s, "--dataset", "wine", "--classifier", "TAN", "--format", "dot"],
+    "structure --stability": lambda s, t: ["structure", s, "--stability"],
 }
 
 

@@ -62,6 +62,9 @@ def opens(monkeypatch, args: list[str]) -> int:
     ["gd", "{res}", "--pairs", "AODE:NB"],
     ["rcll", "{res}", "--pairs", "AODE:NB"],
     ["bayes", "{res}", "--a", "AODE", "--b", "NB", "--samples", "1000"],
+    ["structure", "{res}", "--dataset", "iris", "--classifier", "KDB1", "--format", "dot"],
+    ["structure", "{res}", "--stability"],
+    ["figures", "{res}", "--only", "stability", "--out", "{tmp}/figs", "--format", "svg"],
 ], ids=lambda c: " ".join(x for x in c if not x.startswith("{")))
 def test_one_store_open_per_command(store, tmp_path, monkeypatch, command):
     args = [x.format(res=store / "res", dir=store, tmp=tmp_path) for x in command]

@@ -41,7 +41,7 @@ JUDGED = ["zol", "rmse", "rmse_all", "cll", "logloss"]
 OTHERS = ["accuracy", "train_time", "test_time", "selected"]
 EXPECTED_IDS = (["ranks", "glance"]
                 + [x for m in JUDGED for x in (f"metric-{m}", f"wdl-{m}", f"wdl-p-{m}")]
-                + [f"metric-{m}" for m in OTHERS] + ["provenance-run", "provenance-data"])
+                + [f"metric-{m}" for m in OTHERS] + ["stability-table", "provenance-run", "provenance-data"])
 COLLAPSED = ({f"wdl-p-{m}" for m in JUDGED} | {f"wdl-{m}" for m in JUDGED[1:]} | {f"metric-{m}" for m in OTHERS}
              | {"provenance-run", "provenance-data", "compare-values", "compare-summary", "claims-verdicts"})
 
@@ -119,13 +119,15 @@ def test_page_parses_strictly_summary_first_and_holds_every_table(pages):
     doc = _strict_parse(plain)
     assert doc.find("head/title").text == TITLE
     body = doc.find("body")
-    assert [s.get("id") for s in body.findall("section")] == ["summary", "tables", "figures", "provenance"]
-    assert [_text(a) for a in body.find("nav").iter("a")] == ["Summary", "Tables", "Figures", "Provenance"]
+    assert [s.get("id") for s in body.findall("section")] == ["summary", "tables", "figures", "stability",
+                                                               "provenance"]
+    assert [_text(a) for a in body.find("nav").iter("a")] == ["Summary", "Tables", "Figures", "Structure stability",
+                                                              "Provenance"]
     assert _table_ids(doc) == EXPECTED_IDS
     assert _collapsed(doc) == COLLAPSED & set(EXPECTED_IDS)
     doc2 = _strict_parse(compared)
     assert [s.get("id") for s in doc2.find("body").findall("section")] == \
-        ["summary", "tables", "figures", "comparison", "claims", "provenance"]
+        ["summary", "tables", "figures", "stability", "comparison", "claims", "provenance"]
     assert _table_ids(doc2) == [*EXPECTED_IDS[:-2], "compare-values", "compare-summary", "claims-verdicts",
                                 *EXPECTED_IDS[-2:]]
     assert _collapsed(doc2) == COLLAPSED
