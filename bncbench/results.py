@@ -296,16 +296,17 @@ class Results:
         return out
 
     # -- what the classifiers learned --------------------------------------------------------------
-    def structures(self, dataset: str, label: str) -> list[FoldStructure]:
+    def structures(self, dataset: str, label: str, refit: bool = True) -> list[FoldStructure]:
         """What classifier `label` learned on each finished task of the cell (`dataset`, `label`) of
         the latest plan, in (run, fold) order (a `FoldStructure` whose `learned` is None: it reports
         none). Tasks stored before the store kept structures are refitted with this code, only
-        where it is the code that computed them (engine/refit.py; docs/store.md: Structures)."""
+        where it is the code that computed them (engine/refit.py; docs/store.md: Structures); with
+        `refit` False, such tasks are a UserError instead (the HTML report does not refit a grid)."""
         if (dataset, label) not in self._structures:
-            self._structures[dataset, label] = self._read_structures(dataset, label)
+            self._structures[dataset, label] = self._read_structures(dataset, label, refit)
         return list(self._structures[dataset, label])
 
-    def _read_structures(self, dataset: str, label: str) -> list[FoldStructure]:
+    def _read_structures(self, dataset: str, label: str, refit: bool) -> list[FoldStructure]:
         layout = self.layout
         cells = layout["keys"]
         if f"{dataset}\t{label}" not in cells:
@@ -319,6 +320,9 @@ class Results:
         got = self._store.structures(cells[f"{dataset}\t{label}"])
         learned = {key: codec.unpack_structure(stored) for key, (_, stored) in got.items() if stored is not None}
         older = {key: f for key, (f, stored) in got.items() if stored is None}
+        if older and not refit:
+            raise UserError(f"{len(older)} task(s) of {dataset} × {label} were stored before structures were; "
+                            f"`bncbench structure {self.location} --stability` recomputes them")
         if older:  # the engine is imported only here: a reader of a store of this format needs none of it
             from bncbench.engine.refit import refit_structures
 

@@ -32,6 +32,8 @@ def refit_structures(exp: Experiment, dataset: str, label: str, tasks: dict[str,
     if spec is None or clf is None:
         raise UserError(f"{location}: the structures of {dataset} × {label} were not stored, and the config last run "
                         f"here no longer has this cell to refit them; {rerun}")
+    if clf.name.partition(":")[0].split(".")[0] == "sklearn":  # scikit-learn's own classifiers report none
+        return dict.fromkeys(tasks)
     if clf.name not in REGISTRY:
         raise UserError(f"{location}: the structures of {dataset} × {label} were not stored, and a classifier outside "
                         f"bncbench ({clf.name}) is not refitted from a results folder; run its config with `bncbench "

@@ -106,7 +106,7 @@ def _stability(r: Results, datasets: list[str], labels: list[str]) -> tuple[html
     from bncbench.reporting.structure import stability_cells
 
     try:
-        datasets, labels, cells = stability_cells(r, datasets, labels)
+        datasets, labels, cells = stability_cells(r, datasets, labels, refit=False)
     except UserError as e:
         return html.Table("stability-table", CAPTION, [], [], notes=[f"not shown: {e}"]), ""
     shown = [lab for lab in labels if any(cells[(d, lab)].n for d in datasets)]

@@ -61,19 +61,19 @@ def cell_structures(r: Results, dataset: str, label: str,
 
 
 def stability_cells(r: Results, datasets: list[str] | None = None, labels: list[str] | None = None,
-                    options: tuple[str, str] = ("--dataset", "--classifier"),
+                    options: tuple[str, str] = ("--dataset", "--classifier"), refit: bool = True,
                     ) -> tuple[list[str], list[str], dict[tuple[str, str], Stability]]:
     """(data sets, labels, {(data set, label): Stability}) of every cell of the store, or of those
     `datasets` and `labels` keep (a name not in the store: UserError naming `options`); a cell with
-    no finished task, or whose structures the store cannot give (said in `Stability.why`), has no
-    value."""
+    no finished task, or whose structures the store cannot give (said in `Stability.why`; with
+    `refit` False, tasks stored before structures were), has no value."""
     all_datasets, all_labels = cells(r)
     datasets, labels = _pick(options[0], datasets, all_datasets), _pick(options[1], labels, all_labels)
     out = {}
     for d in datasets:
         for lab in labels:
             try:
-                found = r.structures(d, lab)
+                found = r.structures(d, lab, refit)
             except StoreError:
                 raise
             except UserError as e:  # e.g. an older store's task that cannot be refitted: that cell only
