@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from bncbench.cli import bayes, comparisons, datasets, figures, report, run, signals, store
+from bncbench.cli import bayes, comparisons, datasets, figures, fit, predict, report, run, signals, store
 from bncbench.cli.common import err
 from bncbench.errors import UserError
 
@@ -40,7 +40,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
 app.add_typer(datasets.app, name="datasets")
 app.add_typer(store.app, name="store")
 for command in (run.run, report.export, report.report, comparisons.wdl, comparisons.ranks, comparisons.compare,
-                comparisons.rcll, comparisons.gd, bayes.bayes, figures.figures, comparisons.claims, run.folds):
+                comparisons.rcll, comparisons.gd, bayes.bayes, figures.figures, comparisons.claims, run.folds, fit.fit,
+                predict.predict):
     app.command()(command)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
+from bncbench.classifiers.kernels.network import NetworkTables, factor_table
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
@@ -225,6 +226,19 @@ class KBAN(BayesNetClassifier):
             cells = self.n_classes_ * float(np.prod([self.card_[p] for p in par])) if par else float(self.n_classes_)
             logs = log_cond(table, den, self.card_[i], self.estimator, self.m, ctx_cells=cells, tot_num=N, tot_den=N)
             self._tables.append((cfg, logs))
+
+    def network_tables(self) -> NetworkTables:
+        """The network it predicts with: each attribute's table over its parents and the class (a parent
+        configuration unseen in training: the estimates of zero counts, as in the prediction)."""
+        n = len(self._tables)
+        parents = [tuple(int(p) for p in cfg.parents) for cfg, _ in self._tables]
+
+        def factor(X: np.ndarray, i: int) -> np.ndarray:
+            cfg, logs = self._tables[i]
+            return logs[cfg.index(X), X[:, i]]
+
+        tables = [factor_table(lambda X, i=i: factor(X, i), i, parents[i], self.sizes_, n) for i in range(n)]
+        return NetworkTables(self.log_prior_, list(range(n)), parents, tables)
 
     def _joint_log_likelihood(self, Xc):
         jll = np.tile(self.log_prior_, (Xc.shape[0], 1))

@@ -6,6 +6,7 @@ import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_prior
+from bncbench.classifiers.kernels.network import NetworkTables
 from bncbench.classifiers.kernels.tables import nb_tables
 
 
@@ -19,6 +20,11 @@ class NB(BayesNetClassifier):
         pc = self._pair_counts(Xc, y, pairs=False)
         self.log_prior_ = log_prior(pc.class_counts, self.estimator, self.m)
         self.log_cond_ = nb_tables(pc, self.card_, self.missing == "skip", self.estimator, self.m)
+
+    def network_tables(self) -> NetworkTables:
+        """The network it predicts with: every attribute a child of the class alone."""
+        n = len(self.log_cond_)
+        return NetworkTables(self.log_prior_, list(range(n)), [()] * n, list(self.log_cond_))
 
     def _joint_log_likelihood(self, Xc):
         jll = np.tile(self.log_prior_, (Xc.shape[0], 1))

@@ -145,6 +145,14 @@ class STAN(TAN):
             risks[s] = risk(L)
         return risks
 
+    def network_tables(self):
+        """TAN's network over the selected attributes; a selected attribute keeps its parent, selected or
+        not (an unselected parent has no factor of its own, as in the prediction)."""
+        net = super().network_tables()
+        keep = [k for k, i in enumerate(net.attributes) if i in set(self.selected_)]
+        return type(net)(net.log_prior, [net.attributes[k] for k in keep], [net.parents[k] for k in keep],
+                         [net.log_tables[k] for k in keep])
+
     def _factor_logs(self, Xc):
         logs = super()._factor_logs(Xc)
         keep = set(self.selected_)
