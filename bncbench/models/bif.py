@@ -23,16 +23,29 @@ NO_NETWORK = {
 }
 #: the characters a state name keeps (others: %XX per UTF-8 byte)
 _STATE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+([]")
-#: the characters a variable name keeps (others, and `_`: _XX per UTF-8 byte)
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
+#: the characters a variable name keeps (others: `_`)
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+#: the class variable's name
+CLASS = "class"
 #: how far a table's probabilities over a child's values may sum from 1
 _TOLERANCE = 1e-9
 
 
-def variable_name(name: str) -> str:
-    """A variable name BIF readers accept: letters, digits, `-` and `.` kept, every other character
-    (`_` too) written as `_XX` per UTF-8 byte (so two names never share a form); `_` alone for ""."""
-    return "".join(c if c in _NAME_CHARS else "".join(f"_{b:02X}" for b in c.encode()) for c in name) or "_"
+def variable_names(names: list[str]) -> list[str]:
+    """Variable names BIF readers accept, one per name: letters, digits and `_ - .` kept, any other
+    character written `_` ("" as `_`); a name that then equals an earlier one gets `_2`, `_3`, ...
+    (the first free), and so does one equal to `class` (the class variable's name)."""
+    out: list[str] = []
+    taken = {CLASS}
+    for name in names:
+        base = "".join(c if c in _NAME_CHARS else "_" for c in name) or "_"
+        form, k = base, 1
+        while form in taken or form.lower() in {t.lower() for t in taken}:  # pgmpy folds case
+            k += 1
+            form = f"{base}_{k}"
+        taken.add(form)
+        out.append(form)
+    return out
 
 
 def state_name(name: str) -> str:
@@ -66,8 +79,7 @@ def network(model: Model) -> Network | str:
         return f"{kind} reports no network"
     net = clf.network_tables()
     pre = model.preprocessing
-    names = [variable_name(n) for n in pre.names]
-    class_name = "_class" if "class" in names else "class"
+    names = variable_names(pre.names)
     cards = [int(k) for k in pre.cardinalities]
     states = [[state_name(s) for s in st] for st in pre.states]
     nodes: dict[int, tuple[str, list[str], list[str], np.ndarray]] = {}
@@ -78,11 +90,12 @@ def network(model: Model) -> Network | str:
         if not np.allclose(sums, 1.0, rtol=0, atol=_TOLERANCE):
             return (f"its table of {pre.names[i]!r} does not sum to 1 over the values (estimator "
                     f"{clf.get_params().get('estimator')!r}: a quotient of two joint estimates)")
-        nodes[i] = (names[i], states[i], [class_name, *(names[q] for q in par)], p)
+        nodes[i] = (names[i], states[i], [CLASS, *(names[q] for q in par)], p)
     for q in sorted({q for par in net.parents for q in par} - set(net.attributes)):
         # a parent without a factor of its own (STAN): observed only, a table that does not involve the class
         nodes[q] = (names[q], states[q], [], np.full(cards[q], 1.0 / cards[q]))
-    return Network(variable_name(f"{model.dataset}-{model.label}"), class_name,
+    title = "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in f"{model.dataset}-{model.label}")
+    return Network(title, CLASS,
                    [state_name(c) for c in pre.classes], np.exp(net.log_prior), [nodes[i] for i in sorted(nodes)])
 
 
