@@ -109,7 +109,7 @@ def text(net: Network) -> str:
     for name, states in [(net.class_name, net.classes), *((n[0], n[1]) for n in net.nodes)]:
         out.append(f"variable {name} {{\n  type discrete [ {len(states)} ] {{ {', '.join(states)} }};\n}}\n")
     out.append(f"probability ( {net.class_name} ) {{\n  table {_numbers(net.prior)};\n}}\n")
-    for name, states, parents, p in net.nodes:
+    for name, _, parents, p in net.nodes:
         if not parents:
             out.append(f"probability ( {name} ) {{\n  table {_numbers(p)};\n}}\n")
             continue

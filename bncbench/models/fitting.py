@@ -88,7 +88,8 @@ def builtin_class(spec: ClassifierSpec) -> type[BayesNetClassifier]:
     """The built-in classifier class of `spec` (UserError for a plug-in or a scikit-learn baseline)."""
     cls = spec.estimator_class
     if spec.name not in REGISTRY or REGISTRY[spec.name] is not cls:
-        kind = "a plug-in" if isinstance(cls, type) and issubclass(cls, BayesNetClassifier) else "a scikit-learn baseline"
+        plugin = isinstance(cls, type) and issubclass(cls, BayesNetClassifier)
+        kind = "a plug-in" if plugin else "a scikit-learn baseline"
         raise UserError(f"classifier {spec.label!r} is {kind} ({spec.name}); `bncbench fit` saves bncbench's "
                         f"built-in classifiers only")
     return cls

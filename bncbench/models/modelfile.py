@@ -98,7 +98,7 @@ def _decode(v: Any, arrays: dict[str, np.ndarray]) -> Any:
         return {_decode(k, arrays): _decode(x, arrays) for k, x in v["$dict"]}
     if "$dataclass" in v:
         cls = _dataclass(v["$dataclass"])
-        obj = object.__new__(cls)  # the fields as stored, without running the class's code
+        obj: Any = object.__new__(cls)  # the fields as stored, without running the class's code
         for name, x in v["fields"].items():
             object.__setattr__(obj, name, _decode(x, arrays))
         return obj

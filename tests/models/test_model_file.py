@@ -66,7 +66,7 @@ def test_new_rows_are_coded_as_the_engine_codes_the_data_set(dataset, settings):
 
 def test_unseen_values_follow_the_missing_rule():
     ds = load_dataset(DatasetSpec("house-votes-84"))
-    X, pre = fitting.encode_all(ds, PreprocessSettings(missing="distinct", scope="global"))
+    _, pre = fitting.encode_all(ds, PreprocessSettings(missing="distinct", scope="global"))
     table = _raw_rows(ds)
     table.rows = [["maybe"] * len(pre.names), ["?"] * len(pre.names)]
     got = rows.codes(pre, table, ("?",), "rows")
@@ -118,7 +118,7 @@ def test_the_file_runs_no_code(tmp_path):
         assert names and all(np.lib.format.read_array(z.open(n), allow_pickle=False) is not None for n in names)
     _rewrite_header(path, lambda h: h["classifier"]["state"].update(
         evil={"$dataclass": "os:system", "fields": {}}))
-    with pytest.raises(UserError, match="damaged or not|not a bncbench model file"):
+    with pytest.raises(UserError, match=r"damaged or not|not a bncbench model file"):
         fitting.load(path)
 
 

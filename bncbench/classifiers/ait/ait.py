@@ -4,6 +4,7 @@ docs/algorithms.md §4.9."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import ClassVar
 
@@ -464,7 +465,7 @@ class AIT(BayesNetClassifier):
                                      backoff, {})
 
         parents = [tuple(int(p) for p in self.parents_[i]) for i in range(n)]
-        tables = [factor_table(lambda X, i=i: factor(X, i), i, parents[i], self.sizes_, n) for i in range(n)]
+        tables = [factor_table(functools.partial(factor, i=i), i, parents[i], self.sizes_, n) for i in range(n)]
         return NetworkTables(self.log_prior_, list(range(n)), parents, tables)
 
     def _joint_log_likelihood(self, Xc):

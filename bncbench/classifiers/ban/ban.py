@@ -4,6 +4,7 @@ BAN (`method="tpda"`, the search of `tpda.py`) — the classifier over either st
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import ClassVar
@@ -150,7 +151,8 @@ class BAN(BayesNetClassifier):
         """The network it predicts with: each attribute's table over its parents and the class."""
         n = len(self._tables)
         parents = [tuple(int(p) for p in t[0]) for t in self._tables]
-        tables = [factor_table(lambda X, i=i: self._factor_log(X, i), i, parents[i], self.sizes_, n) for i in range(n)]
+        tables = [factor_table(functools.partial(self._factor_log, i=i), i, parents[i], self.sizes_, n)
+                  for i in range(n)]
         return NetworkTables(self.log_prior_, list(range(n)), parents, tables)
 
     def _joint_log_likelihood(self, Xc):

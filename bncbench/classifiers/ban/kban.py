@@ -3,6 +3,7 @@ improved-MRMR candidate parents (paper 002, docs/algorithms.md §4.6)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
@@ -12,8 +13,8 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
-from bncbench.classifiers.kernels.network import NetworkTables, factor_table
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
+from bncbench.classifiers.kernels.network import NetworkTables, factor_table
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
 
@@ -237,7 +238,7 @@ class KBAN(BayesNetClassifier):
             cfg, logs = self._tables[i]
             return logs[cfg.index(X), X[:, i]]
 
-        tables = [factor_table(lambda X, i=i: factor(X, i), i, parents[i], self.sizes_, n) for i in range(n)]
+        tables = [factor_table(functools.partial(factor, i=i), i, parents[i], self.sizes_, n) for i in range(n)]
         return NetworkTables(self.log_prior_, list(range(n)), parents, tables)
 
     def _joint_log_likelihood(self, Xc):

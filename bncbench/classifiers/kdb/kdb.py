@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 import numpy as np
@@ -155,7 +156,7 @@ class KDB(BayesNetClassifier):
         """The network it predicts with: each attribute's table over all its parents, a parent
         configuration that backs off holding the shorter prefix's estimates (§4.3)."""
         attrs = list(range(len(self.parents_)))
-        tables = [factor_table(lambda X, i=i: self._factor_log(X, i), i, self.parents_[i], self.sizes_, len(attrs))
+        tables = [factor_table(functools.partial(self._factor_log, i=i), i, self.parents_[i], self.sizes_, len(attrs))
                   for i in attrs]
         return NetworkTables(self.log_prior_, attrs, [tuple(int(p) for p in self.parents_[i]) for i in attrs], tables)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 import numpy as np
@@ -191,7 +192,8 @@ class SKDB(BayesNetClassifier):
         return levels
 
     # -- prediction ---------------------------------------------------------------------
-    def _factor_log(self, Xc: np.ndarray, a: int, levels) -> np.ndarray:
+    def _factor_log(self, Xc: np.ndarray, a: int, levels: list[tuple[np.ndarray | None, KeyCounts, KeyCounts]]) \
+            -> np.ndarray:
         """Selected attribute a's ln P̂(x_a | y, parents) of each row (rows, |Y|), from the deepest parent
         prefix that occurred in training (§4.12 classification, §4.3)."""
         n_rows, ny = Xc.shape[0], self.n_classes_
@@ -228,7 +230,7 @@ class SKDB(BayesNetClassifier):
         attrs = [int(a) for a in self.selected_]
         n = len(self.parents_)
         parents = [tuple(int(p) for p in self.parents_[a][: self.k_]) for a in attrs]
-        tables = [factor_table(lambda X, a=a, lv=lv: self._factor_log(X, a, lv), a, par, self.sizes_, n)
+        tables = [factor_table(functools.partial(self._factor_log, a=a, levels=lv), a, par, self.sizes_, n)
                   for a, par, lv in zip(attrs, parents, self._tables)]
         return NetworkTables(self.log_prior_, attrs, parents, tables)
 

@@ -60,7 +60,7 @@ class TAN(BayesNetClassifier):
     def network_tables(self) -> NetworkTables:
         """The network it predicts with: the class and at most one attribute parent per attribute."""
         attrs = list(range(len(self.parents_)))
-        parents = [() if self.parents_[i] < 0 else (int(self.parents_[i]),) for i in attrs]
+        parents: list[tuple[int, ...]] = [() if self.parents_[i] < 0 else (int(self.parents_[i]),) for i in attrs]
         tables = [t[:, 0, :] if not par else t for t, par in zip(self.log_cond_, parents)]
         return NetworkTables(self.log_prior_, attrs, parents, tables)
 
