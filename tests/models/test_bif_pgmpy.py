@@ -7,13 +7,12 @@ import io
 
 import numpy as np
 import pytest
+from pgmpy.inference import VariableElimination
+from pgmpy.readwrite import BIFReader
 
 from bncbench.engine.units import load_dataset
 from bncbench.experiment import DatasetSpec
 from tests.support.cli import bnc_in
-
-pgmpy_bif = pytest.importorskip("pgmpy.readwrite")
-pgmpy_inference = pytest.importorskip("pgmpy.inference")
 
 CONFIG = """
 name: bif
@@ -110,7 +109,7 @@ def fitted(tmp_path_factory, mirror):
 @pytest.mark.parametrize("name", ["car", "pima-ind-diabetes", "nursery"])
 def test_pgmpy_exact_posteriors_equal_predict(fitted, name, label):
     path, proba, ds = fitted[name, label]
-    model = pgmpy_bif.BIFReader(str(path)).get_model()
+    model = BIFReader(str(path)).get_model()
     assert model.check_model()
     class_var = "class"
     classes = model.get_cpds(class_var).state_names[class_var]
@@ -127,7 +126,7 @@ def test_pgmpy_exact_posteriors_equal_predict(fitted, name, label):
         assert len(rows_of) == ds.n_attributes
     p = _posteriors_from_cpds(model, rows_of, class_var)
     assert np.abs(p - proba).max() < 1e-9
-    ve = pgmpy_inference.VariableElimination(model)
+    ve = VariableElimination(model)
     for r in np.linspace(0, ds.n_instances - 1, VE_ROWS).astype(int):
         evidence = {v: model.get_cpds(v).state_names[v][rows_of[v][r]] for v in rows_of}
         q = ve.query([class_var], evidence=evidence, show_progress=False)
