@@ -308,8 +308,11 @@ ALLOWED: dict[str, set[str]] = {
     "frames": {"evaluate", "errors", "utils"},  # the tasks and predictions as DataFrames, their export
     "results": {"experiment", "classifiers", "engine", "evaluate", "data", "errors", "utils", "frames"},
     "reporting": {"bncbench", "config", "experiment", "data", "evaluate", "errors", "utils", "results"},
+    # a fitted model out of bncbench and back: fitted as the engine fits, saved as data, written as BIF
+    "models": {"bncbench", "experiment", "data", "preprocess", "classifiers", "classifiers.base", "classifiers.kernels",
+               "engine", "errors", "utils"},
     "cli": {"bncbench", "config", "experiment", "data", "preprocess", "classifiers", "evaluate", "engine", "errors",
-            "utils", "results", "reporting"},
+            "utils", "results", "reporting", "models"},
     "__main__": {"cli"},
 }
 for _part in ("experiment", "engine", "config", "results", "cli"):  # who may import the classifiers, their form too

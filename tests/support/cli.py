@@ -75,11 +75,12 @@ _FRESH_FILTERS: list[tuple[Literal["default", "ignore"], type[Warning], str | No
                   ("ignore", ResourceWarning, None)]
 
 
-def bnc_in(*args, cwd=None, check=False) -> subprocess.CompletedProcess:
+def bnc_in(*args, cwd=None, check=False, env=None) -> subprocess.CompletedProcess:
     """`bnc(*args)` in this process, without fixtures: what a command's own process gives (exit
     code, stdout, stderr with any warning printed as a fresh interpreter prints it) for one that
     needs no process of its own (no signal, no pool, no environment of its own); sys.argv,
-    os.environ, sys.path and the working folder are restored afterwards."""
+    os.environ, sys.path and the working folder are restored afterwards; `env` sets variables for it
+    (BNCBENCH_MIRROR: a mirror)."""
     from bncbench.cli.app import main
 
     out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="", write_through=True) for _ in "oe")
@@ -87,6 +88,7 @@ def bnc_in(*args, cwd=None, check=False) -> subprocess.CompletedProcess:
     try:
         sys.argv = ["bncbench", *map(str, args)]
         os.environ["BNCBENCH_MIRROR"] = ""
+        os.environ.update(env or {})
         if cwd is not None:
             os.chdir(cwd)
         with warnings.catch_warnings(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -4,6 +4,7 @@ docs/algorithms.md §4.9."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import ClassVar
 
@@ -14,7 +15,8 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import count_flat, lookup
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.networks import one_network, shares
+from bncbench.classifiers.kernels.learned_network import one_network, shares
+from bncbench.classifiers.kernels.network_tables import NetworkTables, factor_table
 from bncbench.classifiers.kernels.ordering import descending_orders
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import (
@@ -476,6 +478,21 @@ class AIT(BayesNetClassifier):
                 post = _softmax(self.log_prior_ + fs.sum(axis=2)).sum(axis=1)
                 out[s:s + b] = post / post.sum(axis=1, keepdims=True)
         return out, tps, removed
+
+    def network_tables(self) -> NetworkTables:
+        """The thresholded global network, what it predicts with when it learns no local networks (cip off)."""
+        n, nc = len(self.parents_), self.n_classes_
+        backoff = self.base == "KDB" and self.backoff
+
+        def factor(X: np.ndarray, i: int) -> np.ndarray:
+            par = np.full((X.shape[0], max(self._kglobal, 1)), -1, dtype=np.int64)
+            par[:, :len(self.parents_[i])] = self.parents_[i]
+            return self._log_factors(X, np.arange(X.shape[0]), np.full(X.shape[0], i), par, np.arange(nc)[None, :],
+                                     backoff, {})
+
+        parents = [tuple(int(p) for p in self.parents_[i]) for i in range(n)]
+        tables = [factor_table(functools.partial(factor, i=i), i, parents[i], self.sizes_, n) for i in range(n)]
+        return NetworkTables(self.log_prior_, list(range(n)), parents, tables)
 
     def _joint_log_likelihood(self, Xc):
         cache: dict = {}

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from bncbench.classifiers.kernels.networks import shares
+from bncbench.classifiers.kernels.learned_network import shares
 from bncbench.classifiers.learned import Learned, Submodel
 
 

@@ -4,6 +4,7 @@ BAN (`method="tpda"`, the search of `tpda.py`) — the classifier over either st
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import ClassVar
@@ -15,7 +16,8 @@ from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, lookup, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
-from bncbench.classifiers.kernels.networks import one_network
+from bncbench.classifiers.kernels.learned_network import one_network
+from bncbench.classifiers.kernels.network_tables import NetworkTables, factor_table
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
 from bncbench.classifiers.learned import Learned
@@ -140,18 +142,27 @@ class BAN(BayesNetClassifier):
             tables.append((par, rad, ctx, joint, y.shape[0]))
         return tables
 
-    def _jll(self, Xc: np.ndarray, prior: np.ndarray, tables: _CountTables) -> np.ndarray:
+    def _factor_log(self, Xc: np.ndarray, i: int) -> np.ndarray:
+        """Attribute i's ln P̂(x_i | y, parents) of each row (rows, |Y|)."""
         ny = self.n_classes_
-        jll = np.tile(prior, (Xc.shape[0], 1))
         cls = np.arange(ny)[None, :]
-        for i, (par, rad, ctx, joint, total) in enumerate(tables):
-            base = mixed_key([Xc[:, p] for p in par], rad) if par else np.zeros(Xc.shape[0], np.int64)
-            den = lookup(*ctx, base[:, None] * ny + cls)
-            num = lookup(*joint, (base[:, None] * int(self.sizes_[i]) + Xc[:, i][:, None]) * ny + cls)
-            cells = ny * math.prod(int(self.card_[p]) for p in par)
-            jll += log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells,
-                            tot_num=total, tot_den=total)
-        return jll
+        par, rad, ctx, joint, total = self._tables[i]
+        base = mixed_key([Xc[:, p] for p in par], rad) if par else np.zeros(Xc.shape[0], np.int64)
+        den = lookup(*ctx, base[:, None] * ny + cls)
+        num = lookup(*joint, (base[:, None] * int(self.sizes_[i]) + Xc[:, i][:, None]) * ny + cls)
+        cells = ny * math.prod(int(self.card_[p]) for p in par)
+        return log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells, tot_num=total, tot_den=total)
+
+    def network_tables(self) -> NetworkTables:
+        """The network it predicts with: each attribute's table over its parents and the class."""
+        n = len(self._tables)
+        parents = [tuple(int(p) for p in t[0]) for t in self._tables]
+        tables = [factor_table(functools.partial(self._factor_log, i=i), i, parents[i], self.sizes_, n)
+                  for i in range(n)]
+        return NetworkTables(self.log_prior_, list(range(n)), parents, tables)
 
     def _joint_log_likelihood(self, Xc):
-        return self._jll(Xc, self.log_prior_, self._tables)
+        jll = np.tile(self.log_prior_, (Xc.shape[0], 1))
+        for i in range(len(self._tables)):
+            jll += self._factor_log(Xc, i)
+        return jll

@@ -3,6 +3,7 @@ improved-MRMR candidate parents (paper 002, docs/algorithms.md §4.6)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
@@ -13,7 +14,8 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import ParentConfigs, parent_configs, parent_set_counts
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
-from bncbench.classifiers.kernels.networks import one_network
+from bncbench.classifiers.kernels.learned_network import one_network
+from bncbench.classifiers.kernels.network_tables import NetworkTables, factor_table
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.ties import tie_key
 from bncbench.classifiers.learned import Learned
@@ -231,6 +233,19 @@ class KBAN(BayesNetClassifier):
     def learned_structure(self, X=None) -> Learned:
         """The wrapper's ≤ k parents of each attribute (docs/algorithms.md §11)."""
         return one_network(self.parents_)
+
+    def network_tables(self) -> NetworkTables:
+        """The network it predicts with: each attribute's table over its parents and the class (a parent
+        configuration unseen in training: the estimates of zero counts, as in the prediction)."""
+        n = len(self._tables)
+        parents = [tuple(int(p) for p in cfg.parents) for cfg, _ in self._tables]
+
+        def factor(X: np.ndarray, i: int) -> np.ndarray:
+            cfg, logs = self._tables[i]
+            return logs[cfg.index(X), X[:, i]]
+
+        tables = [factor_table(functools.partial(factor, i=i), i, parents[i], self.sizes_, n) for i in range(n)]
+        return NetworkTables(self.log_prior_, list(range(n)), parents, tables)
 
     def _joint_log_likelihood(self, Xc):
         jll = np.tile(self.log_prior_, (Xc.shape[0], 1))

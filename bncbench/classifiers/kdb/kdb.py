@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 import numpy as np
@@ -16,7 +17,8 @@ from bncbench.classifiers.kernels.counts import (
 )
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.networks import one_network
+from bncbench.classifiers.kernels.learned_network import one_network
+from bncbench.classifiers.kernels.network_tables import NetworkTables, factor_table
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
@@ -120,38 +122,52 @@ class KDB(BayesNetClassifier):
         return log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells,
                         tot_num=total, tot_den=total_ctx)
 
-    def _joint_log_likelihood(self, Xc):
+    def _factor_log(self, Xc: np.ndarray, i: int) -> np.ndarray:
+        """Attribute i's ln P̂(x_i | y, parents) of each row (rows, |Y|), from the longest parent prefix
+        that occurred in training under back-off (§4.3)."""
         n = Xc.shape[0]
         skip = self.missing == "skip"
-        jll = np.tile(self.log_prior_, (n, 1))
+        par = self.parents_[i]
         if self.k <= 1:
-            for i, (par, t) in enumerate(zip(self.parents_, self._dense)):
-                if not par:
-                    jll += t[Xc[:, i], 0]
-                    continue
-                p = par[0]
-                f = t[Xc[:, i], Xc[:, p]]
-                if self.backoff:  # parent value never seen in training → no parent
-                    unseen = self._value_freq[self.counts_offsets_[p] + Xc[:, p]] == 0
-                    f[unseen] = self._nb[i][Xc[unseen, i]]
-                jll += f
-            return jll
-        for i, levels in enumerate(self._tables):
-            par = self.parents_[i]
-            depth = np.full(n, len(par), dtype=np.int64)
-            if skip:
-                for d, p in enumerate(par):
-                    miss = Xc[:, p] >= self.cardinalities_[p]
-                    depth = np.where(miss & (depth > d), d, depth)
-            if self.backoff:
-                for l in range(len(par), 0, -1):
-                    pre, rad, _, _, exist, _, _ = levels[l]
-                    seen = lookup(*exist, mixed_key([Xc[:, p] for p in pre], rad)) > 0
-                    depth = np.where((depth >= l) & ~seen, l - 1, depth)
-            if skip:
-                depth[Xc[:, i] >= self.cardinalities_[i]] = -1  # a missing child contributes nothing
-            for l in range(len(par) + 1):
-                rows = depth == l
-                if rows.any():
-                    jll[rows] += self._level_logs(Xc, i, levels[l], rows)
+            t = self._dense[i]
+            if not par:
+                return t[Xc[:, i], 0]
+            p = par[0]
+            f = t[Xc[:, i], Xc[:, p]]
+            if self.backoff:  # parent value never seen in training → no parent
+                unseen = self._value_freq[self.counts_offsets_[p] + Xc[:, p]] == 0
+                f[unseen] = self._nb[i][Xc[unseen, i]]
+            return f
+        levels = self._tables[i]
+        depth = np.full(n, len(par), dtype=np.int64)
+        if skip:
+            for d, p in enumerate(par):
+                miss = Xc[:, p] >= self.cardinalities_[p]
+                depth = np.where(miss & (depth > d), d, depth)
+        if self.backoff:
+            for l in range(len(par), 0, -1):
+                pre, rad, _, _, exist, _, _ = levels[l]
+                seen = lookup(*exist, mixed_key([Xc[:, p] for p in pre], rad)) > 0
+                depth = np.where((depth >= l) & ~seen, l - 1, depth)
+        if skip:
+            depth[Xc[:, i] >= self.cardinalities_[i]] = -1  # a missing child contributes nothing
+        f = np.zeros((n, self.n_classes_))
+        for l in range(len(par) + 1):
+            rows = depth == l
+            if rows.any():
+                f[rows] = self._level_logs(Xc, i, levels[l], rows)
+        return f
+
+    def network_tables(self) -> NetworkTables:
+        """The network it predicts with: each attribute's table over all its parents, a parent
+        configuration that backs off holding the shorter prefix's estimates (§4.3)."""
+        attrs = list(range(len(self.parents_)))
+        tables = [factor_table(functools.partial(self._factor_log, i=i), i, self.parents_[i], self.sizes_, len(attrs))
+                  for i in attrs]
+        return NetworkTables(self.log_prior_, attrs, [tuple(int(p) for p in self.parents_[i]) for i in attrs], tables)
+
+    def _joint_log_likelihood(self, Xc):
+        jll = np.tile(self.log_prior_, (Xc.shape[0], 1))
+        for i in range(len(self.parents_)):
+            jll += self._factor_log(Xc, i)
         return jll

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 import numpy as np
@@ -10,7 +11,8 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, count_flat, lookup
 from bncbench.classifiers.kernels.estimators import cond, log_cond, log_prior, prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.networks import one_network
+from bncbench.classifiers.kernels.learned_network import one_network
+from bncbench.classifiers.kernels.network_tables import NetworkTables, factor_table
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import kdb_parents
 from bncbench.classifiers.learned import Learned
@@ -196,36 +198,52 @@ class SKDB(BayesNetClassifier):
         return levels
 
     # -- prediction ---------------------------------------------------------------------
-    def _joint_log_likelihood(self, Xc):
+    def _factor_log(self, Xc: np.ndarray, a: int, levels: list[tuple[np.ndarray | None, KeyCounts, KeyCounts]]) \
+            -> np.ndarray:
+        """Selected attribute a's ln P̂(x_a | y, parents) of each row (rows, |Y|), from the deepest parent
+        prefix that occurred in training (§4.12 classification, §4.3)."""
         n_rows, ny = Xc.shape[0], self.n_classes_
-        jll = np.tile(self.log_prior_, (n_rows, 1))
         classes = np.arange(ny)
+        par = self.parents_[a][: self.k_]
+        sa = int(self.sizes_[a])
+        g = np.zeros(n_rows, dtype=np.int64)
+        depth = np.zeros(n_rows, dtype=np.int64)
+        alive = np.ones(n_rows, dtype=bool)
+        for d in range(1, len(par) + 1):
+            keys = levels[d][0]
+            assert keys is not None  # depth ≥ 1
+            key = g * int(self.sizes_[par[d - 1]]) + Xc[:, par[d - 1]]
+            pos = np.minimum(np.searchsorted(keys, key), keys.size - 1)
+            alive &= keys[pos] == key
+            g = np.where(alive, pos, g)
+            depth += alive
+        f = np.zeros((n_rows, ny))
+        for d, (_, ctx, joint) in enumerate(levels):
+            rows = depth == d
+            if not rows.any():
+                continue
+            gd = g[rows][:, None]
+            den = lookup(*ctx, gd * ny + classes)
+            num = lookup(*joint, (gd * sa + Xc[rows, a][:, None]) * ny + classes)
+            cells = ny * float(np.prod([self.card_[p] for p in par[:d]]))
+            f[rows] = log_cond(num, den, self.card_[a], self.estimator, self.m, ctx_cells=cells,
+                               tot_num=self._n_train, tot_den=self._n_train)
+        return f
+
+    def network_tables(self) -> NetworkTables:
+        """The network it predicts with, over the selected attributes: each one's table over its first k*
+        parents, a parent configuration that backs off holding the shorter prefix's estimates."""
+        attrs = [int(a) for a in self.selected_]
+        n = len(self.parents_)
+        parents = [tuple(int(p) for p in self.parents_[a][: self.k_]) for a in attrs]
+        tables = [factor_table(functools.partial(self._factor_log, a=a, levels=lv), a, par, self.sizes_, n)
+                  for a, par, lv in zip(attrs, parents, self._tables)]
+        return NetworkTables(self.log_prior_, attrs, parents, tables)
+
+    def _joint_log_likelihood(self, Xc):
+        jll = np.tile(self.log_prior_, (Xc.shape[0], 1))
         for a, levels in zip(self.selected_, self._tables):
-            a = int(a)
-            par = self.parents_[a][: self.k_]
-            sa = int(self.sizes_[a])
-            # the deepest parent prefix that occurred in training (§4.12 classification, §4.3)
-            g = np.zeros(n_rows, dtype=np.int64)
-            depth = np.zeros(n_rows, dtype=np.int64)
-            alive = np.ones(n_rows, dtype=bool)
-            for d in range(1, len(par) + 1):
-                keys = levels[d][0]
-                assert keys is not None  # depth ≥ 1
-                key = g * int(self.sizes_[par[d - 1]]) + Xc[:, par[d - 1]]
-                pos = np.minimum(np.searchsorted(keys, key), keys.size - 1)
-                alive &= keys[pos] == key
-                g = np.where(alive, pos, g)
-                depth += alive
-            for d, (_, ctx, joint) in enumerate(levels):
-                rows = depth == d
-                if not rows.any():
-                    continue
-                gd = g[rows][:, None]
-                den = lookup(*ctx, gd * ny + classes)
-                num = lookup(*joint, (gd * sa + Xc[rows, a][:, None]) * ny + classes)
-                cells = ny * float(np.prod([self.card_[p] for p in par[:d]]))
-                jll[rows] += log_cond(num, den, self.card_[a], self.estimator, self.m, ctx_cells=cells,
-                                      tot_num=self._n_train, tot_den=self._n_train)
+            jll += self._factor_log(Xc, int(a), levels)
         return jll
 
 

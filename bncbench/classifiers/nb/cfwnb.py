@@ -10,7 +10,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import PairCounts
 from bncbench.classifiers.kernels.estimators import log_prior
-from bncbench.classifiers.kernels.networks import one_network
+from bncbench.classifiers.kernels.learned_network import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.kernels.tables import nb_tables
 from bncbench.classifiers.learned import Learned

@@ -6,7 +6,8 @@ import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_prior
-from bncbench.classifiers.kernels.networks import one_network
+from bncbench.classifiers.kernels.learned_network import one_network
+from bncbench.classifiers.kernels.network_tables import NetworkTables
 from bncbench.classifiers.kernels.tables import nb_tables
 from bncbench.classifiers.learned import Learned
 
@@ -25,6 +26,11 @@ class NB(BayesNetClassifier):
     def learned_structure(self, X=None) -> Learned:
         """The class a parent of every attribute, no arcs between attributes (docs/algorithms.md §11)."""
         return one_network([[]] * len(self.log_cond_))
+
+    def network_tables(self) -> NetworkTables:
+        """The network it predicts with: every attribute a child of the class alone."""
+        n = len(self.log_cond_)
+        return NetworkTables(self.log_prior_, list(range(n)), [()] * n, list(self.log_cond_))
 
     def _joint_log_likelihood(self, Xc):
         jll = np.tile(self.log_prior_, (Xc.shape[0], 1))

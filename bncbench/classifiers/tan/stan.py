@@ -7,7 +7,7 @@ from typing import ClassVar
 import numpy as np
 
 from bncbench.classifiers.kernels.estimators import log_cond, prior
-from bncbench.classifiers.kernels.networks import one_network
+from bncbench.classifiers.kernels.learned_network import one_network
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.learned import Learned
 from bncbench.classifiers.tan.rankings import RANKINGS, rank
@@ -150,6 +150,14 @@ class STAN(TAN):
             L += np.take(table, cell * ny + y, axis=0)
             risks[s] = risk(L)
         return risks
+
+    def network_tables(self):
+        """TAN's network over the selected attributes; a selected attribute keeps its parent, selected or
+        not (an unselected parent has no factor of its own, as in the prediction)."""
+        net = super().network_tables()
+        keep = [k for k, i in enumerate(net.attributes) if i in set(self.selected_)]
+        return type(net)(net.log_prior, [net.attributes[k] for k in keep], [net.parents[k] for k in keep],
+                         [net.log_tables[k] for k in keep])
 
     def _factor_logs(self, Xc):
         logs = super()._factor_logs(Xc)

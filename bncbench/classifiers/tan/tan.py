@@ -9,7 +9,8 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.estimators import log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info
-from bncbench.classifiers.kernels.networks import one_network
+from bncbench.classifiers.kernels.learned_network import one_network
+from bncbench.classifiers.kernels.network_tables import NetworkTables
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
 from bncbench.classifiers.kernels.structure import prim_tree
 from bncbench.classifiers.kernels.tables import nb_tables, pair_table
@@ -61,6 +62,13 @@ class TAN(BayesNetClassifier):
         for i, (p, t) in enumerate(zip(self.parents_, self.log_cond_)):
             out.append(t[Xc[:, i], 0] if p < 0 else t[Xc[:, i], Xc[:, p]])
         return out
+
+    def network_tables(self) -> NetworkTables:
+        """The network it predicts with: the class and at most one attribute parent per attribute."""
+        attrs = list(range(len(self.parents_)))
+        parents: list[tuple[int, ...]] = [() if self.parents_[i] < 0 else (int(self.parents_[i]),) for i in attrs]
+        tables = [t[:, 0, :] if not par else t for t, par in zip(self.log_cond_, parents)]
+        return NetworkTables(self.log_prior_, attrs, parents, tables)
 
     def _joint_log_likelihood(self, Xc):
         jll = np.tile(self.log_prior_, (Xc.shape[0], 1))

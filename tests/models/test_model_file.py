@@ -1,0 +1,140 @@
+"""The model file (docs/models.md): every built-in classifier saved and loaded predicts bit for bit as
+the fitted one, on data with missing and unseen values; a newer or damaged file is refused in one line."""
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+from bncbench.classifiers import REGISTRY
+from bncbench.data.loaders import RawTable
+from bncbench.engine.units import load_dataset
+from bncbench.errors import UserError
+from bncbench.experiment import ClassifierSpec, DatasetSpec
+from bncbench.models import fitting, modelfile, rows
+from bncbench.preprocess.settings import PreprocessSettings
+
+#: two data sets with missing values (shipped), one of them with numeric attributes, each with a preprocessing
+CASES = [("house-votes-84", PreprocessSettings(missing="distinct", scope="global")),
+         ("labor-negotiations", PreprocessSettings(missing="impute", discretizer="mdl", scope="global"))]
+
+
+def _queries(model: fitting.Model, n: int = 300) -> np.ndarray:
+    """Codes the classifier may be given: every code, −1 (missing) and codes it never saw (unseen)."""
+    cards = np.asarray(model.preprocessing.cardinalities)
+    rng = np.random.default_rng(7)
+    return (rng.integers(-1, cards + 2, size=(n, cards.size))).astype(np.int64)
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+@pytest.mark.parametrize("dataset,settings", CASES, ids=[c[0] for c in CASES])
+def test_saved_and_loaded_predicts_bit_for_bit(tmp_path, name, dataset, settings):
+    model = fitting.fit(DatasetSpec(dataset), ClassifierSpec(name, name, {}, REGISTRY[name]), settings)
+    path = tmp_path / "m.bncmodel"
+    fitting.save(model, path)
+    back = fitting.load(path)
+    assert type(back.classifier) is type(model.classifier)
+    assert repr(back.classifier.get_params()) == repr(model.classifier.get_params())
+    X = _queries(model)
+    expected = model.classifier.predict_proba(X)
+    got = back.classifier.predict_proba(X)
+    assert got.dtype == expected.dtype and np.array_equal(got, expected), name
+    assert back.preprocessing.names == model.preprocessing.names
+    assert back.preprocessing.states == model.preprocessing.states
+
+
+def _raw_rows(ds) -> RawTable:
+    """The data set's rows as a file would hold them: declared values, numbers as text, ? for missing."""
+    cols = []
+    for a, col in zip(ds.attributes, ds.columns):
+        if a.values is None:
+            cols.append(["?" if np.isnan(v) else repr(float(v)) for v in col])
+        else:
+            cols.append(["?" if c < 0 else a.values[c] for c in col])
+    return RawTable([a.name for a in ds.attributes], [a.values for a in ds.attributes], [list(r) for r in zip(*cols)])
+
+
+@pytest.mark.parametrize("dataset,settings", CASES, ids=[c[0] for c in CASES])
+def test_new_rows_are_coded_as_the_engine_codes_the_data_set(dataset, settings):
+    """predict's preprocessing of a file equals the engine's encoding of the same rows."""
+    ds = load_dataset(DatasetSpec(dataset))
+    X, pre = fitting.encode_all(ds, settings)
+    got = rows.codes(pre, _raw_rows(ds), ("?",), "rows")
+    assert np.array_equal(got, X)
+
+
+def test_unseen_values_follow_the_missing_rule():
+    ds = load_dataset(DatasetSpec("house-votes-84"))
+    _, pre = fitting.encode_all(ds, PreprocessSettings(missing="distinct", scope="global"))
+    table = _raw_rows(ds)
+    table.rows = [["maybe"] * len(pre.names), ["?"] * len(pre.names)]
+    got = rows.codes(pre, table, ("?",), "rows")
+    missing_code = [int(k) - 1 if m else -1 for k, m in zip(pre.cardinalities, pre.missing_code)]
+    assert got.tolist() == [missing_code, missing_code]  # an undeclared value is a missing one
+    assert all(pre.missing_code)  # every vote has missing values: the distinct code exists
+
+
+def test_missing_columns_are_refused_in_one_line():
+    ds = load_dataset(DatasetSpec("house-votes-84"))
+    _, pre = fitting.encode_all(ds, PreprocessSettings(scope="global"))
+    table = RawTable(["handicapped-infants"], [None], [["y"]])
+    with pytest.raises(UserError, match="no column 'water-project-cost-sharing'") as e:
+        rows.codes(pre, table, ("?",), "new.csv")
+    assert "\n" not in str(e.value)
+
+
+def _saved(tmp_path):
+    model = fitting.fit(DatasetSpec("house-votes-84"), ClassifierSpec("TAN", "TAN", {}, REGISTRY["TAN"]),
+                        PreprocessSettings(scope="global"))
+    path = tmp_path / "m.bncmodel"
+    fitting.save(model, path)
+    return path
+
+
+def _rewrite_header(path, change):
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    header = json.loads(members[modelfile.HEADER])
+    change(header)
+    members[modelfile.HEADER] = json.dumps(header).encode()
+    with zipfile.ZipFile(path, "w") as z:
+        for n, data in members.items():
+            z.writestr(n, data)
+
+
+def test_a_newer_format_version_is_refused(tmp_path):
+    path = _saved(tmp_path)
+    _rewrite_header(path, lambda h: h.update(version=modelfile.VERSION + 1))
+    with pytest.raises(UserError, match=f"format version {modelfile.VERSION + 1}.*newer bncbench"):
+        fitting.load(path)
+
+
+def test_the_file_runs_no_code(tmp_path):
+    """The arrays are read without pickle, and a dataclass is one of bncbench's classifiers' only."""
+    path = _saved(tmp_path)
+    with zipfile.ZipFile(path) as z:
+        names = [n for n in z.namelist() if n.endswith(".npy")]
+        assert names and all(np.lib.format.read_array(z.open(n), allow_pickle=False) is not None for n in names)
+    _rewrite_header(path, lambda h: h["classifier"]["state"].update(
+        evil={"$dataclass": "os:system", "fields": {}}))
+    with pytest.raises(UserError, match=r"damaged or not|not a bncbench model file"):
+        fitting.load(path)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip", b"PK\x03\x04broken"])
+def test_a_damaged_file_is_refused_in_one_line(tmp_path, content):
+    path = tmp_path / "m.bncmodel"
+    path.write_bytes(content)
+    with pytest.raises(UserError, match="not a bncbench model file") as e:
+        fitting.load(path)
+    assert "\n" not in str(e.value)
+
+
+def test_an_attribute_the_format_cannot_hold_is_refused(tmp_path):
+    model = fitting.fit(DatasetSpec("house-votes-84"), ClassifierSpec("NB", "NB", {}, REGISTRY["NB"]),
+                        PreprocessSettings(scope="global"))
+    model.classifier.hook_ = print  # a function is code
+    with pytest.raises(UserError, match="hook_ is a builtins"):
+        fitting.save(model, tmp_path / "m.bncmodel")
+    assert not list(tmp_path.iterdir())  # nothing half-written
