@@ -29,6 +29,8 @@ _HELPERS = {
     "mutual_information": ("kernels.infotheory", "mutual_info_class"),
     "conditional_mutual_information": ("kernels.infotheory", "cond_mutual_info"),
     "symmetrical_uncertainty": ("kernels.infotheory", "symmetrical_uncertainty"),
+    "Learned": ("learned", "Learned"),
+    "Submodel": ("learned", "Submodel"),
 }
 
 
