@@ -24,7 +24,7 @@ def read_table(path: str | Path) -> tuple[RawTable, tuple[str, ...]]:
         raw = p.read_bytes()
     except OSError as e:
         raise UserError(f"cannot read {path}: {e.strerror}") from None
-    text = decode(raw, "utf-8", str(path))
+    text = decode(raw, "utf-8", str(path), fix="save it as UTF-8 (predict reads UTF-8 only)")
     fmt = file_format(path)
     if fmt == "arff":
         return parse_arff(text, str(path)), ("?",)
@@ -37,6 +37,9 @@ def codes(pre: Preprocessing, table: RawTable, markers: tuple[str, ...], where: 
     value and a missing number missing (−1), imputed under `missing: impute`, numbers binned by
     the stored cut points, and a missing value given its own code where the model has one."""
     where_col = {n: j for j, n in enumerate(table.names)}
+    twice = [n for n in pre.names if table.names.count(n) > 1]
+    if twice:
+        raise UserError(f"{where}: the column {twice[0]!r} is there more than once; keep one")
     absent = [n for n in pre.names if n not in where_col]
     if absent:
         raise UserError(f"{where}: no column {', '.join(repr(n) for n in absent[:5])}"
