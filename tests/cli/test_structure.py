@@ -204,6 +204,7 @@ def test_a_classifier_that_reports_none_says_so_in_one_line(store, tmp_path, fmt
     (["--dataset", "car"], "name the cell with --dataset NAME --classifier LABEL"),
     (["--dataset", "car", "--classifier", "TAN", "--format", "png"], "give --out FILE"),
     (["--dataset", "car", "--classifier", "TAN", "--fold", "x"], "--fold: 'x' is not RUN:FOLD"),
+    (["--dataset", "car", "--classifier", "TAN", "--fold", "\u00b2:0"], "is not RUN:FOLD"),  # a digit int() refuses
     (["--stability", "--format", "png"], "--stability is a table"),
     (["--stability", "--fold", "0:0"], "--fold is for one classifier's structure"),
     (["--stability", "--classifier", "XX"], "--classifier: 'XX' is not in the results"),
