@@ -4,6 +4,7 @@ tasks and predictions; the statistics over them are the report layer's (bncbench
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable
 from functools import cached_property, partial
 from pathlib import Path
@@ -318,7 +319,11 @@ class Results:
             raise UserError(f"{label!r} has no results on {dataset} in {self.location}{did_you_mean(label, labels)}; "
                             f"classifiers: {', '.join(labels)}")
         got = self._store.structures(cells[f"{dataset}\t{label}"])
-        learned = {key: codec.unpack_structure(stored) for key, (_, stored) in got.items() if stored is not None}
+        try:
+            learned = {key: codec.unpack_structure(stored) for key, (_, stored) in got.items() if stored is not None}
+        except (ValueError, TypeError, KeyError, zlib.error) as e:  # the checksum holds, the blob is not one: hand-made
+            raise UserError(f"{self.location}: a stored structure of {dataset} × {label} cannot be read "
+                            f"({type(e).__name__}: {e}): damaged, or written by a newer bncbench") from None
         older = {key: f for key, (f, stored) in got.items() if stored is None}
         if older and not refit:
             raise UserError(f"{len(older)} task(s) of {dataset} × {label} were stored before structures were; "

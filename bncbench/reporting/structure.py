@@ -50,7 +50,10 @@ def cell_structures(r: Results, dataset: str, label: str,
     _pick("--classifier", [label], labels)
     found = r.structures(dataset, label)
     if not found:
-        raise UserError(f"{label} on {dataset}: no finished task in {r.location} (run its config to compute them)")
+        damaged = r.summary("zol", [dataset], [label]).damaged
+        why = (f"its {damaged} stored task(s) fail their checksum (damaged); `bncbench store check {r.location}` "
+               f"lists them" if damaged else "run its config to compute them")
+        raise UserError(f"{label} on {dataset}: no finished task in {r.location} ({why})")
     if fold is not None:
         chosen = [s for s in found if (s.run, s.fold) == fold]
         if not chosen:

@@ -268,3 +268,51 @@ def test_out_holds_what_standard_output_would(store, tmp_path):
         assert r.stdout == "" and f"wrote {out}" in r.stderr
         assert out.read_text() == bnc_in("structure", store, *args, check=True).stdout
         assert not [p for p in tmp_path.iterdir() if p.name.startswith(".part")]  # no temporary file left
+
+
+def _damage_structures(folder, dataset, label, count):
+    """`count` stored tasks of the cell with a flipped byte in their structure (their checksum fails)."""
+    import sqlite3
+
+    db = sqlite3.connect(folder / "results.sqlite")
+    rows = db.execute("SELECT key, structure FROM tasks WHERE dataset = ? AND label = ? ORDER BY key",
+                      (dataset, label)).fetchall()[:count]
+    for k, blob in rows:
+        db.execute("UPDATE tasks SET structure = ? WHERE key = ?", (blob[:-1] + bytes([blob[-1] ^ 1]), k))
+    db.commit()
+    db.close()
+
+
+def test_damaged_tasks_are_named_not_taken_for_unfinished(store, tmp_path):
+    """A cell whose every task fails its checksum says so (and how to list them), rather than
+    asking to run the config; one damaged task among intact ones is a warning, the rest shown."""
+    some, every = tmp_path / "some", tmp_path / "every"
+    for folder, count in ((some, 1), (every, 99)):
+        shutil.copytree(store, folder)
+        _damage_structures(folder, "car", "TAN", count)
+    r = bnc_in("structure", every, "--dataset", "car", "--classifier", "TAN")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "fail their checksum" in r.stderr and "store check" in r.stderr
+    r = bnc_in("structure", some, "--dataset", "car", "--classifier", "TAN", "--format", "csv")
+    assert r.returncode == 0 and "1 stored task(s) fail their checksum" in r.stderr, r.stderr
+    assert r.stdout.startswith("parent,child,share\n")
+
+
+def test_a_structure_that_is_not_one_is_one_line(store, tmp_path):
+    """A structure blob that matches its checksum but is not `codec.pack_structure`'s (hand-made, or a
+    later bncbench's): one line, exit 2, never an internal error."""
+    import sqlite3
+
+    from bncbench.engine.store import CHECKED, task_checksum
+
+    folder = tmp_path / "made"
+    shutil.copytree(store, folder)
+    db = sqlite3.connect(folder / "results.sqlite")
+    for key, *values in db.execute(f"SELECT key, {', '.join(CHECKED)} FROM tasks WHERE label = 'TAN'").fetchall():
+        db.execute("UPDATE tasks SET structure = ?, checksum = ? WHERE key = ?",
+                   (b"not zlib", task_checksum(values, b"not zlib"), key))
+    db.commit()
+    db.close()
+    r = bnc_in("structure", folder, "--dataset", "car", "--classifier", "TAN")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "a stored structure of car × TAN cannot be read" in r.stderr
