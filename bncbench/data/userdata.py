@@ -119,12 +119,11 @@ def load_user(name: str, path: str, class_column: int | str | None = None,
     return ds
 
 
-def decode(raw: bytes, encoding: str, path: str, fix: str | None = None) -> str:
+def decode(raw: bytes, encoding: str, path: str) -> str:
     """The file's text in `encoding` (UTF-8: a spreadsheet's byte-order mark is not part of a
     name); a byte not valid in it is refused with its line, column and value, a file in UTF-16 or
     UTF-32 read under another encoding with the encoding to name, and a NUL byte (not text) with
-    its line (DataError). `fix`: what the first two messages advise, for a file that is not a
-    config's entry (whose `encoding:` they name by default)."""
+    its line (DataError)."""
     codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
     bad = 0
     try:
@@ -135,8 +134,7 @@ def decode(raw: bytes, encoding: str, path: str, fix: str | None = None) -> str:
         return text
     wide = wide_encoding(raw)
     if wide is not None and codecs.lookup(wide).name != codecs.lookup(encoding).name:
-        raise DataError(f"{path}: the file is in {wide.upper()}, not {encoding}; "
-                        f"{fix or f'set `encoding: {wide}` in its entry'}")
+        raise DataError(f"{path}: the file is in {wide.upper()}, not {encoding}; set `encoding: {wide}` in its entry")
     nul = raw.find(b"\x00")  # a NUL read as text, or in a file that is not text in any encoding
     at = nul if nul >= 0 else bad
     line = raw.count(b"\n", 0, at) + 1
@@ -144,8 +142,8 @@ def decode(raw: bytes, encoding: str, path: str, fix: str | None = None) -> str:
     if nul >= 0:
         raise DataError(f"{path}: line {line}, column {column}: a NUL byte: this is not a text file (a spreadsheet or "
                         f"another binary format?); save it as CSV")
-    hint = fix or (("add `encoding: latin-1` (or `cp1252` for a file from Windows) to its entry if it was written in "
-                    "another encoding") if codec == "utf-8-sig" else "name the encoding it was written in")
+    hint = ("add `encoding: latin-1` (or `cp1252` for a file from Windows) to its entry if it was written in "
+            "another encoding") if codec == "utf-8-sig" else "name the encoding it was written in"
     raise DataError(f"{path}: line {line}, column {column}: byte 0x{raw[at]:02x} is not valid {encoding}; {hint}")
 
 

@@ -24,7 +24,10 @@ def read_table(path: str | Path) -> tuple[RawTable, tuple[str, ...]]:
         raw = p.read_bytes()
     except OSError as e:
         raise UserError(f"cannot read {path}: {e.strerror}") from None
-    text = decode(raw, "utf-8", str(path), fix="save it as UTF-8 (predict reads UTF-8 only)")
+    try:
+        text = decode(raw, "utf-8", str(path))
+    except DataError as e:  # its advice is a config entry's `encoding:`, which predict has not
+        raise DataError(f"{str(e).rsplit('; ', 1)[0]}; save it as UTF-8 text (predict reads UTF-8 only)") from None
     fmt = file_format(path)
     if fmt == "arff":
         return parse_arff(text, str(path)), ("?",)
