@@ -6,6 +6,7 @@ that reports none says so in one line, and bad input is one line with exit 2."""
 import csv
 import io
 import shutil
+import zlib
 from collections import Counter
 from itertools import combinations
 
@@ -298,7 +299,10 @@ def test_damaged_tasks_are_named_not_taken_for_unfinished(store, tmp_path):
     assert r.stdout.startswith("parent,child,share\n")
 
 
-def test_a_structure_that_is_not_one_is_one_line(store, tmp_path):
+@pytest.mark.parametrize("blob", [b"not zlib", zlib.compress(b"[1, 5, [0], [], [], []]"),
+                                  zlib.compress(b'[1, "ab", [0], [], [], []]'), zlib.compress(b"5")],
+                         ids=["not zlib", "arcs a number", "arcs a string", "a number"])
+def test_a_structure_that_is_not_one_is_one_line(store, tmp_path, blob):
     """A structure blob that matches its checksum but is not `codec.pack_structure`'s (hand-made, or a
     later bncbench's): one line, exit 2, never an internal error."""
     import sqlite3
@@ -310,7 +314,7 @@ def test_a_structure_that_is_not_one_is_one_line(store, tmp_path):
     db = sqlite3.connect(folder / "results.sqlite")
     for key, *values in db.execute(f"SELECT key, {', '.join(CHECKED)} FROM tasks WHERE label = 'TAN'").fetchall():
         db.execute("UPDATE tasks SET structure = ?, checksum = ? WHERE key = ?",
-                   (b"not zlib", task_checksum(values, b"not zlib"), key))
+                   (blob, task_checksum(values, blob), key))
     db.commit()
     db.close()
     r = bnc_in("structure", folder, "--dataset", "car", "--classifier", "TAN")
