@@ -36,7 +36,7 @@ def predict(model: Annotated[str, typer.Argument(metavar="MODEL", help="model fi
     table, markers = rows.read_table(data)
     X = rows.codes(m.preprocessing, table, markers, data)
     classes = m.preprocessing.classes
-    proba = m.classifier.predict_proba(X) if X.shape[0] else np.empty((0, len(classes)))
+    proba = fitting.probabilities(m, X, model)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([*(f"P({c})" for c in classes), "predicted"])

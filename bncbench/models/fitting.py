@@ -173,3 +173,16 @@ def load(path: str | Path) -> Model:
         return Model(str(h["dataset"]), str(h["label"]), pre, clf)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise UserError(f"{path}: the model file is damaged or not bncbench's ({type(e).__name__}: {e})") from None
+
+
+def probabilities(model: Model, X: np.ndarray, where: str) -> np.ndarray:
+    """P(y | x) of the coded rows X by the model's classifier. Its fitted state is as the model file
+    (`where`) holds it, checked only in what `load` checks: an error of that state (an attribute
+    missing, a table of another shape, in a hand-made or damaged file) is a UserError, one line."""
+    if X.shape[0] == 0:
+        return np.empty((0, len(model.preprocessing.classes)))
+    try:
+        return model.classifier.predict_proba(X)
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as e:
+        raise UserError(f"{where}: its classifier cannot predict from its stored state ({type(e).__name__}: {e}): "
+                        f"the model file is damaged or hand-made; write it again with `bncbench fit`") from None

@@ -213,3 +213,17 @@ def test_a_file_that_unpacks_past_the_limit_is_refused_unread(tmp_path, monkeypa
     monkeypatch.setattr(modelfile, "MAX_BYTES", 100_000)
     with pytest.raises(UserError, match="more than the 100000 a model file may hold"):
         fitting.load(path)
+
+
+@pytest.mark.parametrize("change", [lambda s: s.pop("parents_"), lambda s: s.update(parents_=[40] * 16)],
+                         ids=["an attribute missing", "a parent out of range"])
+def test_a_state_that_cannot_predict_is_one_line(tmp_path, change):
+    """What `load` does not check of a classifier's state (its attributes, their shapes) fails when
+    predicting: one line naming the file, never an internal error."""
+    path = _saved(tmp_path)
+    _rewrite_header(path, lambda h: change(h["classifier"]["state"]))
+    model = fitting.load(path)
+    X = np.zeros((3, len(model.preprocessing.names)), dtype=np.int64)
+    with pytest.raises(UserError, match="cannot predict from its stored state") as e:
+        fitting.probabilities(model, X, str(path))
+    assert "\n" not in str(e.value)
