@@ -43,13 +43,15 @@ def fit(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experiment
     spec, cspec = exp.datasets[0], exp.classifiers[0]
     model = fitting.fit(spec, cspec, exp.preprocess)
     stem = folder / f"{file_name(spec.name)}-{file_name(cspec.label)}"
-    path = stem.with_name(stem.name + ".bncmodel")
-    fitting.save(model, path)
-    err(f"wrote {path}")
+    path, bif_path = (stem.with_name(stem.name + suffix) for suffix in (".bncmodel", ".bif"))
     network = bif.network(model)
+    try:
+        fitting.save(model, path)
+        err(f"wrote {path}")
+        if not isinstance(network, str):
+            bif.write(network, bif_path)
+            err(f"wrote {bif_path}")
+    except OSError as e:
+        raise UserError(f"--out {out}: cannot write ({e.strerror})") from None
     if isinstance(network, str):
         typer.echo(f"no BIF for {cspec.label}: {network}")
-        return
-    bif_path = stem.with_name(stem.name + ".bif")
-    bif.write(network, bif_path)
-    err(f"wrote {bif_path}")

@@ -142,6 +142,9 @@ def test_fit_refuses_an_out_that_is_not_a_folder(tmp_path, cfg):
         _one_line_exit_2(r)
         assert "is not a folder" in r.stderr
     assert (tmp_path / "file").read_text() == "mine" and not (tmp_path / "nowhere").exists()
+    r = bnc_in("fit", cfg, "--dataset", "car", "--classifier", "TAN", "--out", tmp_path / "file" / "sub")
+    _one_line_exit_2(r)  # a folder that cannot be made: said as --out's
+    assert r.stderr.startswith(f"error: --out {tmp_path / 'file' / 'sub'}: cannot write"), r.stderr
 
 
 @pytest.mark.parametrize("args,expected", [
