@@ -156,3 +156,16 @@ def test_fit_refuses_bad_input(tmp_path, cfg, args, expected):
     r = bnc_in("fit", cfg, *args, "--out", tmp_path / "models")
     _one_line_exit_2(r)
     assert expected in r.stderr and not (tmp_path / "models").exists()
+
+
+def test_predict_never_writes_over_its_model_or_its_data(tmp_path, cfg):
+    bnc_in("fit", cfg, "--dataset", "house-votes-84", "--classifier", "TAN", "--out", tmp_path, check=True)
+    model = tmp_path / "house-votes-84-TAN.bncmodel"
+    _votes_csv(tmp_path / "new.csv", [["democrat", *(["y"] * 16)]])
+    before = {p: p.read_bytes() for p in (model, tmp_path / "new.csv")}
+    for out, what in ((tmp_path / "new.csv", "DATA"), (model, "MODEL")):
+        r = bnc_in("predict", model, tmp_path / "new.csv", "--out", out)
+        _one_line_exit_2(r)
+        assert f"is the {what} file" in r.stderr
+    assert all(p.read_bytes() == data for p, data in before.items())
+
