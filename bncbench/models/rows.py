@@ -67,8 +67,8 @@ def codes(pre: Preprocessing, table: RawTable, markers: tuple[str, ...], where: 
             try:
                 col[~missing] = cells[~missing].astype(np.float64)
             except ValueError:
-                bad = next(c for c in cells[~missing] if not _is_float(c))
-                raise DataError(f"{where}: column {name!r}: {bad!r} is not a number") from None
+                r, bad = next((r, str(c)) for r, c in enumerate(cells) if not missing[r] and not _is_float(c))
+                raise DataError(f"{where}: column {name!r}, row {r + 1}: {bad!r} is not a number") from None
         if pre.imputed is not None:
             col = np.where(np.isnan(col), pre.imputed[i], col)
         cut = pre.cuts[i]

@@ -227,3 +227,15 @@ def test_a_state_that_cannot_predict_is_one_line(tmp_path, change):
     with pytest.raises(UserError, match="cannot predict from its stored state") as e:
         fitting.probabilities(model, X, str(path))
     assert "\n" not in str(e.value)
+
+
+def test_a_cell_that_is_not_a_number_is_named_with_its_row():
+    """As the data set's own loader says it: the column, the row, the cell as written."""
+    ds = load_dataset(DatasetSpec("labor-negotiations"))
+    _, pre = fitting.encode_all(ds, PreprocessSettings(missing="impute", scope="global"))
+    numeric = next(n for n, v in zip(pre.names, pre.values) if v is None)
+    table = _raw_rows(ds)
+    table.rows = [list(table.rows[0]), list(table.rows[1])]
+    table.rows[1][pre.names.index(numeric)] = "0x10"
+    with pytest.raises(UserError, match=f"column '{numeric}', row 2: '0x10' is not a number$"):
+        rows.codes(pre, table, ("?",), "new.csv")
