@@ -234,9 +234,10 @@ def test_without_graphviz_the_drawing_says_how_to_install_it(store, tmp_path):
 
 
 def test_stability_figure_and_the_html_section(store, tmp_path):
-    bnc_in("figures", store, "--only", "stability", "--format", "svg", "--out", tmp_path, check=True)
+    r = bnc_in("figures", store, "--only", "stability", "--format", "svg", "--out", tmp_path, check=True)
     svg = (tmp_path / "stability.svg").read_text()
     assert ">STAN-MRMR<" in svg and ">LR<" not in svg  # a classifier without structures is left out
+    assert "stability: LR not shown: reports no learned structure" in r.stderr, r.stderr  # with its reason
     page = bnc_in("report", store, "--format", "html", check=True).stdout
     assert 'id="stability"' in page and "Structure stability" in page and 'id="figure-stability"' in page
     section = page.split('<section id="stability">')[1].split("</section>")[0]
@@ -320,3 +321,23 @@ def test_a_structure_that_is_not_one_is_one_line(store, tmp_path, blob):
     r = bnc_in("structure", folder, "--dataset", "car", "--classifier", "TAN")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "a stored structure of car × TAN cannot be read" in r.stderr
+
+
+def test_the_stability_figure_names_why_a_classifier_is_left_out(store, tmp_path):
+    """A classifier whose stored structures cannot be read is not said to report none."""
+    import sqlite3
+
+    from bncbench.engine.store import CHECKED, task_checksum
+
+    folder = tmp_path / "made"
+    shutil.copytree(store, folder)
+    db = sqlite3.connect(folder / "results.sqlite")
+    for key, *values in db.execute(f"SELECT key, {', '.join(CHECKED)} FROM tasks WHERE label = 'TAN'").fetchall():
+        db.execute("UPDATE tasks SET structure = ?, checksum = ? WHERE key = ?",
+                   (b"not zlib", task_checksum(values, b"not zlib"), key))
+    db.commit()
+    db.close()
+    r = bnc_in("figures", folder, "--only", "stability", "--format", "svg", "--out", tmp_path / "f", check=True)
+    assert "stability: TAN not shown: structures not available" in r.stderr, r.stderr
+    assert "TAN not shown: reports no learned structure" not in r.stderr
+
