@@ -130,9 +130,11 @@ class Experiment:
              "preprocess": asdict(self.preprocess), "cv": self.cv.ident()}
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
 
-    def subset(self, datasets: list[str] | None = None, classifiers: list[str] | None = None) -> Experiment:
+    def subset(self, datasets: list[str] | None = None, classifiers: list[str] | None = None,
+               options: tuple[str, str] = ("--datasets", "--classifiers")) -> Experiment:
         """This experiment with only the given data sets (names or catalog aliases) and classifier
-        labels, in the order given (None or empty: all); UserError for one it does not have."""
+        labels, in the order given (None or empty: all); UserError, naming the option of `options`
+        that gave it, for one it does not have."""
         chosen_datasets, chosen_classifiers = self.datasets, self.classifiers
         if datasets:
             known = {d.name: d for d in self.datasets}
@@ -145,13 +147,13 @@ class Experiment:
                     except UserError:
                         pass
                 if canon not in known:
-                    raise UserError(f"--datasets: {name!r} is not in the config{did_you_mean(name, list(known))}")
+                    raise UserError(f"{options[0]}: {name!r} is not in the config{did_you_mean(name, list(known))}")
                 chosen_datasets.append(known[canon])
         if classifiers:
             labels = {c.label: c for c in self.classifiers}
             for lab in classifiers:
                 if lab not in labels:
-                    raise UserError(f"--classifiers: no classifier labelled {lab!r} in the config"
+                    raise UserError(f"{options[1]}: no classifier labelled {lab!r} in the config"
                                     f"{did_you_mean(lab, list(labels))}")
             chosen_classifiers = [labels[lab] for lab in classifiers]
         return replace(self, datasets=chosen_datasets, classifiers=chosen_classifiers)

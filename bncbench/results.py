@@ -4,6 +4,7 @@ tasks and predictions; the statistics over them are the report layer's (bncbench
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable
 from functools import cached_property, partial
 from pathlib import Path
@@ -318,7 +319,10 @@ class Results:
             raise UserError(f"{label!r} has no results on {dataset} in {self.location}{did_you_mean(label, labels)}; "
                             f"classifiers: {', '.join(labels)}")
         got = self._store.structures(cells[f"{dataset}\t{label}"])
-        learned = {key: codec.unpack_structure(stored) for key, (_, stored) in got.items() if stored is not None}
+        try:
+            learned = {key: codec.unpack_structure(stored) for key, (_, stored) in got.items() if stored is not None}
+        except (ValueError, TypeError, KeyError, zlib.error) as e:  # the checksum holds, the blob is not one: hand-made
+            raise self._unreadable_structure(dataset, label, e) from None
         older = {key: f for key, (f, stored) in got.items() if stored is None}
         if older and not refit:
             raise UserError(f"{len(older)} task(s) of {dataset} × {label} were stored before structures were; "
@@ -330,9 +334,13 @@ class Results:
         try:
             out = [FoldStructure(f.run, f.fold, None if (d := learned[key]) is None else Learned.from_json(d))
                    for key, (f, _) in got.items()]
-        except ValueError as e:
-            raise UserError(f"{self.location}: {e}; upgrade bncbench to read its structures") from None
+        except (ValueError, TypeError, KeyError) as e:
+            raise self._unreadable_structure(dataset, label, e) from None
         return sorted(out, key=lambda s: (s.run, s.fold))
+
+    def _unreadable_structure(self, dataset: str, label: str, e: Exception) -> UserError:
+        return UserError(f"{self.location}: a stored structure of {dataset} × {label} cannot be read "
+                         f"({type(e).__name__}: {e}): damaged, or written by a newer bncbench (upgrade to read it)")
 
     def attribute_names(self, dataset: str) -> list[str]:
         """The attribute names of `dataset` in column order (the indices of a `Learned`): as `run`

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from bncbench.cli.common import err, out_option
+from bncbench.errors import UserError
 
 
 def fit(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experiment YAML")],
@@ -34,17 +35,23 @@ def fit(config: Annotated[str, typer.Argument(metavar="CONFIG", help="experiment
     from bncbench.models import bif, fitting
     from bncbench.utils.names import file_name
 
-    exp = cfg.load(config).subset(datasets=[dataset], classifiers=[classifier])
+    folder = Path(out)
+    if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
+        raise UserError(f"--out {out}: exists and is not a folder (a file or a broken link); name a folder "
+                        f"(created if needed)")
+    exp = cfg.load(config).subset(datasets=[dataset], classifiers=[classifier], options=("--dataset", "--classifier"))
     spec, cspec = exp.datasets[0], exp.classifiers[0]
     model = fitting.fit(spec, cspec, exp.preprocess)
-    stem = Path(out) / f"{file_name(spec.name)}-{file_name(cspec.label)}"
-    path = stem.with_name(stem.name + ".bncmodel")
-    fitting.save(model, path)
-    err(f"wrote {path}")
+    stem = folder / f"{file_name(spec.name)}-{file_name(cspec.label)}"
+    path, bif_path = (stem.with_name(stem.name + suffix) for suffix in (".bncmodel", ".bif"))
     network = bif.network(model)
+    try:
+        fitting.save(model, path)
+        err(f"wrote {path}")
+        if not isinstance(network, str):
+            bif.write(network, bif_path)
+            err(f"wrote {bif_path}")
+    except OSError as e:
+        raise UserError(f"--out {out}: cannot write ({e.strerror})") from None
     if isinstance(network, str):
         typer.echo(f"no BIF for {cspec.label}: {network}")
-        return
-    bif_path = stem.with_name(stem.name + ".bif")
-    bif.write(network, bif_path)
-    err(f"wrote {bif_path}")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from bncbench.cli.common import out_option, write_text
+from bncbench.errors import UserError
 
 
 def predict(model: Annotated[str, typer.Argument(metavar="MODEL", help="model file (bncbench fit)")],
@@ -32,11 +34,14 @@ def predict(model: Annotated[str, typer.Argument(metavar="MODEL", help="model fi
 
     from bncbench.models import fitting, rows
 
+    for given, what in ((model, "MODEL"), (data, "DATA")):
+        if out is not None and Path(out).exists() and Path(given).exists() and Path(out).samefile(given):
+            raise UserError(f"--out {out}: is the {what} file; writing there would replace it: give another file name")
     m = fitting.load(model)
     table, markers = rows.read_table(data)
     X = rows.codes(m.preprocessing, table, markers, data)
     classes = m.preprocessing.classes
-    proba = m.classifier.predict_proba(X) if X.shape[0] else np.empty((0, len(classes)))
+    proba = fitting.probabilities(m, X, model)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([*(f"P({c})" for c in classes), "predicted"])

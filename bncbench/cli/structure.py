@@ -100,6 +100,7 @@ def structure(results: ResultsArg,
     at = rs.parse_fold(fold) if fold is not None else None
     with open_results(results) as r:
         found, names = rs.cell_structures(r, dataset, classifier, at)
+        warn_incomplete(r.summary("zol", [dataset], [classifier]))
     shares = st.shares(found, names)
     if shares is None:
         typer.echo(st.none_line(classifier, dataset))

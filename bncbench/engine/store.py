@@ -176,6 +176,8 @@ def meta_problem(name: str, value) -> str | None:
     if name == "experiment" and not (isinstance(got.get("datasets"), list) and isinstance(got.get("labels"), list)
                                      and isinstance(got.get("keys"), dict)):
         return "its datasets, labels or keys are missing"
+    if name == "attributes" and not all(type(v) is list and all(type(a) is str for a in v) for v in got.values()):
+        return "a data set's attribute names are not a list of names"
     return None
 
 

@@ -239,7 +239,11 @@ def render_dot(dot: str, fmt: str) -> bytes:
     if exe is None:
         raise UserError(f"--format {fmt} draws with Graphviz's `dot` program, which is not installed: {INSTALL} "
                         f"(--format dot writes the DOT text without it)")
-    r = subprocess.run([exe, f"-T{fmt}"], input=dot.encode("utf-8"), capture_output=True, timeout=300, check=False)
+    try:
+        r = subprocess.run([exe, f"-T{fmt}"], input=dot.encode("utf-8"), capture_output=True, timeout=300, check=False)
+    except subprocess.TimeoutExpired:
+        raise UserError(f"--format {fmt}: Graphviz's dot did not finish in 300 s; write --format dot and draw it "
+                        f"yourself (e.g. with another Graphviz layout)") from None
     if r.returncode != 0:
         first = (r.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[0]
         raise UserError(f"--format {fmt}: Graphviz's dot failed: {first}")

@@ -10,6 +10,7 @@ import numpy as np
 
 from bncbench.models.fitting import Model
 from bncbench.utils.files import atomic_write
+from bncbench.utils.names import escaped
 
 #: why an ensemble has no single network, by classifier class (docs/models.md: BIF)
 _SPODES = "it averages one SPODE network per superparent attribute; an average of networks is not one network"
@@ -51,7 +52,7 @@ def variable_names(names: list[str]) -> list[str]:
 def state_name(name: str) -> str:
     """A state name BIF readers accept: letters, digits and `_ - . + ( [ ]` kept, every other character
     (`%` too) written as `%XX` per UTF-8 byte; `%` alone for ""."""
-    return "".join(c if c in _STATE_CHARS else "".join(f"%{b:02X}" for b in c.encode()) for c in name) or "%"
+    return "".join(c if c in _STATE_CHARS else escaped(c) for c in name) or "%"
 
 
 @dataclass

@@ -50,9 +50,36 @@ class Preprocessing:
 
     @classmethod
     def from_header(cls, h: dict[str, Any]) -> Preprocessing:
-        return cls(PreprocessSettings(**h["settings"]), list(h["names"]), list(h["values"]), list(h["cuts"]),
-                   h["imputed"], list(h["missing_code"]), h["cardinalities"], list(h["classes"]),
-                   list(h["states"]))
+        """The preprocessing of a model file's header (ValueError where its parts do not fit each
+        other: every code it gives must be one the classifier has a slot for)."""
+        pre = cls(PreprocessSettings(**h["settings"]), list(h["names"]), list(h["values"]), list(h["cuts"]),
+                  h["imputed"], list(h["missing_code"]), h["cardinalities"], list(h["classes"]),
+                  list(h["states"]))
+        pre.check()
+        return pre
+
+    def check(self) -> None:
+        """ValueError unless every attribute has a name, values or cut points, and exactly the
+        codes they give (plus the missing value's), and the classes are names."""
+        n = len(self.names)
+        cards = np.asarray(self.cardinalities)
+        if not (all(isinstance(x, str) for x in [*self.names, *self.classes]) and self.classes
+                and cards.dtype.kind in "iu" and cards.shape == (n,)
+                and len(self.values) == len(self.cuts) == len(self.missing_code) == len(self.states) == n):
+            raise ValueError("its preprocessing's parts do not fit together")
+        for i, (values, cut, code) in enumerate(zip(self.values, self.cuts, self.missing_code)):
+            if values is not None:
+                k = len(values) if isinstance(values, list) and all(isinstance(v, str) for v in values) else -1
+            else:
+                k = cut.size + 1 if isinstance(cut, np.ndarray) and cut.ndim == 1 else -1
+            if k < 1 or (values is not None) == (cut is not None) or cards[i] != k + bool(code):
+                raise ValueError(f"its preprocessing of attribute {i} does not give {cards[i]} codes")
+        if self.imputed is not None:
+            imputed = np.asarray(self.imputed)
+            nominal = np.array([v is not None for v in self.values])
+            if imputed.shape != (n,) or not np.all(np.isfinite(imputed)) or \
+                    np.any(nominal & ((imputed < 0) | (imputed >= cards) | (imputed != np.round(imputed)))):
+                raise ValueError("its imputed values are not one per attribute, a code for a nominal one")
 
 
 @dataclass
@@ -137,7 +164,25 @@ def load(path: str | Path) -> Model:
             raise ValueError(f"an unknown classifier {name!r}")
         clf = REGISTRY[name](**c["params"])
         for k, v in c["state"].items():
+            if not k.isidentifier() or k.startswith("__") or hasattr(type(clf), k) or k in c["params"]:
+                raise ValueError(f"its state {k!r} is not a fitted attribute")
             setattr(clf, k, v)
-        return Model(str(h["dataset"]), str(h["label"]), Preprocessing.from_header(h["preprocessing"]), clf)
-    except (KeyError, TypeError, ValueError) as e:
+        pre = Preprocessing.from_header(h["preprocessing"])
+        if not np.array_equal(np.asarray(clf.cardinalities), pre.cardinalities) or clf.n_classes != len(pre.classes):
+            raise ValueError("its classifier's cardinalities or classes are not its preprocessing's")
+        return Model(str(h["dataset"]), str(h["label"]), pre, clf)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise UserError(f"{path}: the model file is damaged or not bncbench's ({type(e).__name__}: {e})") from None
+
+
+def probabilities(model: Model, X: np.ndarray, where: str) -> np.ndarray:
+    """P(y | x) of the coded rows X by the model's classifier. Its fitted state is as the model file
+    (`where`) holds it, checked only in what `load` checks: an error of that state (an attribute
+    missing, a table of another shape, in a hand-made or damaged file) is a UserError, one line."""
+    if X.shape[0] == 0:
+        return np.empty((0, len(model.preprocessing.classes)))
+    try:
+        return model.classifier.predict_proba(X)
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as e:
+        raise UserError(f"{where}: its classifier cannot predict from its stored state ({type(e).__name__}: {e}): "
+                        f"the model file is damaged or hand-made; write it again with `bncbench fit`") from None

@@ -22,6 +22,9 @@ VERSION = 1
 HEADER = "header.json"
 #: the packages whose dataclasses a model file may hold (the classifiers' count tables)
 _DATACLASS_PACKAGE = "bncbench.classifiers."
+#: the most bytes a model file's members may hold once unpacked (a larger one, or a zip bomb, is refused
+#: before anything is unpacked)
+MAX_BYTES = 1 << 30
 
 
 class Unstorable(TypeError):
@@ -77,7 +80,10 @@ def _dataclass(path: str) -> type:
     module, _, name = path.partition(":")
     if not module.startswith(_DATACLASS_PACKAGE) or not name.isidentifier():
         raise ValueError(f"a dataclass outside bncbench's classifiers: {path}")
-    cls = getattr(importlib.import_module(module), name, None)
+    try:
+        cls = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        raise ValueError(f"a dataclass of no module of bncbench: {path}") from None
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise ValueError(f"{path} is not a dataclass")
     return cls
@@ -98,8 +104,11 @@ def _decode(v: Any, arrays: dict[str, np.ndarray]) -> Any:
         return {_decode(k, arrays): _decode(x, arrays) for k, x in v["$dict"]}
     if "$dataclass" in v:
         cls = _dataclass(v["$dataclass"])
+        fields = v["fields"]
+        if not isinstance(fields, dict) or set(fields) != {f.name for f in dataclasses.fields(cls)}:
+            raise ValueError(f"the fields of {v['$dataclass']} are not its own")
         obj: Any = object.__new__(cls)  # the fields as stored, without running the class's code
-        for name, x in v["fields"].items():
+        for name, x in fields.items():
             object.__setattr__(obj, name, _decode(x, arrays))
         return obj
     if any(k.startswith("$") for k in v):
@@ -132,6 +141,10 @@ def load(path: str | Path) -> dict[str, Any]:
     where = str(path)
     try:
         with zipfile.ZipFile(path) as z:
+            unpacked = sum(i.file_size for i in z.infolist())
+            if unpacked > MAX_BYTES:
+                raise ValueError(f"its members unpack to {unpacked} bytes, more than the {MAX_BYTES} a model file "
+                                 f"may hold")
             doc = json.loads(z.read(HEADER).decode("utf-8"))
             if not isinstance(doc, dict) or doc.get("format") != FORMAT:
                 raise ValueError(f"its {HEADER} is not a {FORMAT} header")
@@ -141,8 +154,7 @@ def load(path: str | Path) -> dict[str, Any]:
             if version > VERSION:
                 raise UserError(f"{where}: a model file of format version {version}; this bncbench reads versions "
                                 f"up to {VERSION}: install a newer bncbench")
-            arrays = {n: np.lib.format.read_array(io.BytesIO(z.read(n)), allow_pickle=False)
-                      for n in z.namelist() if n != HEADER}
+            arrays = {n: _array(z.read(n)) for n in z.namelist() if n != HEADER}
             return _decode(doc, arrays)
     except UserError:
         raise
@@ -150,5 +162,27 @@ def load(path: str | Path) -> dict[str, Any]:
         raise UserError(f"{where}: no such model file") from None
     except IsADirectoryError:
         raise UserError(f"{where} is a folder, not a model file") from None
-    except (zipfile.BadZipFile, KeyError, ValueError, UnicodeDecodeError, OSError, EOFError) as e:
-        raise UserError(f"{where} is not a bncbench model file ({e}); write one with `bncbench fit`") from None
+    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, AttributeError, IndexError, RecursionError,
+            UnicodeDecodeError, OSError, EOFError) as e:  # a damaged or hand-made header: any of them
+        raise UserError(f"{where} is not a bncbench model file ({type(e).__name__}: {e}); write one with "
+                        f"`bncbench fit`") from None
+
+
+def _array(data: bytes) -> np.ndarray:
+    """The array of a `.npy` member, its header's shape checked against its bytes before any is
+    allocated (a header may claim more than the member holds)."""
+    f = io.BytesIO(data)
+    version = np.lib.format.read_magic(f)
+    if version not in ((1, 0), (2, 0)):
+        raise ValueError(f"an array of .npy format version {version}, not one numpy writes for numbers")
+    read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+    shape, _, dtype = read_header(f)
+    count = 1
+    for k in shape:
+        count *= k
+    if dtype.hasobject:
+        raise ValueError("an array of Python objects")
+    if count * dtype.itemsize != len(data) - f.tell():
+        raise ValueError(f"an array of {shape} {dtype} does not match its {len(data) - f.tell()} bytes")
+    f.seek(0)
+    return np.lib.format.read_array(f, allow_pickle=False)

@@ -24,7 +24,10 @@ def read_table(path: str | Path) -> tuple[RawTable, tuple[str, ...]]:
         raw = p.read_bytes()
     except OSError as e:
         raise UserError(f"cannot read {path}: {e.strerror}") from None
-    text = decode(raw, "utf-8", str(path))
+    try:
+        text = decode(raw, "utf-8", str(path))
+    except DataError as e:  # its advice is a config entry's `encoding:`, which predict has not
+        raise DataError(f"{str(e).rsplit('; ', 1)[0]}; save it as UTF-8 text (predict reads UTF-8 only)") from None
     fmt = file_format(path)
     if fmt == "arff":
         return parse_arff(text, str(path)), ("?",)
@@ -37,6 +40,9 @@ def codes(pre: Preprocessing, table: RawTable, markers: tuple[str, ...], where: 
     value and a missing number missing (−1), imputed under `missing: impute`, numbers binned by
     the stored cut points, and a missing value given its own code where the model has one."""
     where_col = {n: j for j, n in enumerate(table.names)}
+    twice = [n for n in pre.names if table.names.count(n) > 1]
+    if twice:
+        raise UserError(f"{where}: the column {twice[0]!r} is there more than once; keep one")
     absent = [n for n in pre.names if n not in where_col]
     if absent:
         raise UserError(f"{where}: no column {', '.join(repr(n) for n in absent[:5])}"
@@ -61,8 +67,8 @@ def codes(pre: Preprocessing, table: RawTable, markers: tuple[str, ...], where: 
             try:
                 col[~missing] = cells[~missing].astype(np.float64)
             except ValueError:
-                bad = next(c for c in cells[~missing] if not _is_float(c))
-                raise DataError(f"{where}: column {name!r}: {bad!r} is not a number") from None
+                r, bad = next((r, str(c)) for r, c in enumerate(cells) if not missing[r] and not _is_float(c))
+                raise DataError(f"{where}: column {name!r}, row {r + 1}: {bad!r} is not a number") from None
         if pre.imputed is not None:
             col = np.where(np.isnan(col), pre.imputed[i], col)
         cut = pre.cuts[i]

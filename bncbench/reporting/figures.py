@@ -347,9 +347,10 @@ def _stability(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[
     if not shown:
         raise NotApplicable(f"stability: no classifier of {', '.join(wanted)} reports a learned structure")
     plot = stability_plot(datasets, shown, {c: s.value for c, s in got.items()})
-    none = [lab for lab in wanted if lab not in shown]
-    if none:
-        plot.notes.append(f"stability: not shown, reporting no learned structure: {', '.join(none)}")
+    for lab in (lab for lab in wanted if lab not in shown):  # each with its reason: none reported, or unreadable
+        why = sorted({got[(d, lab)].why for d in datasets if got[(d, lab)].why})
+        more = f" (and {len(why) - 1} other reason(s))" if len(why) > 1 else ""
+        plot.notes.append(f"stability: {lab} not shown: {why[0]}{more}")
     return [plot]
 
 

@@ -4,6 +4,7 @@ drawing are evaluate/structure.py's."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from bncbench.errors import StoreError, UserError
@@ -33,10 +34,10 @@ def _pick(option: str, wanted: list[str] | None, available: list[str]) -> list[s
 
 def parse_fold(text: str) -> tuple[int, int]:
     """--fold RUN:FOLD as (run, fold); UserError unless two whole numbers ≥ 0."""
-    run, sep, fold = text.partition(":")
-    if not sep or not run.strip().isdigit() or not fold.strip().isdigit():
+    m = re.fullmatch(r"\s*([0-9]+)\s*:\s*([0-9]+)\s*", text)
+    if m is None:
         raise UserError(f"--fold: {text!r} is not RUN:FOLD (two whole numbers from 0, as stored: e.g. 0:3)")
-    return int(run), int(fold)
+    return int(m[1]), int(m[2])
 
 
 def cell_structures(r: Results, dataset: str, label: str,
@@ -49,7 +50,10 @@ def cell_structures(r: Results, dataset: str, label: str,
     _pick("--classifier", [label], labels)
     found = r.structures(dataset, label)
     if not found:
-        raise UserError(f"{label} on {dataset}: no finished task in {r.location} (run its config to compute them)")
+        damaged = r.summary("zol", [dataset], [label]).damaged
+        why = (f"its {damaged} stored task(s) fail their checksum (damaged); `bncbench store check {r.location}` "
+               f"lists them" if damaged else "run its config to compute them")
+        raise UserError(f"{label} on {dataset}: no finished task in {r.location} ({why})")
     if fold is not None:
         chosen = [s for s in found if (s.run, s.fold) == fold]
         if not chosen:

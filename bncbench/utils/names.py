@@ -18,18 +18,19 @@ MAX_LENGTH = 100
 DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"{d}{i}" for d in ("COM", "LPT") for i in range(1, 10))})
 
 
-def _escaped(ch: str) -> str:
+def escaped(ch: str) -> str:
+    """`ch` as %XX per UTF-8 byte (the escape of `file_name`, and of a BIF state name: models/bif.py)."""
     return "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
 
 
 def file_name(name: str) -> str:
     """The form of `name` that bncbench writes into a file name: stable, one file in any folder,
     a different form for every name (docs/architecture.md)."""
-    out = "".join(ch if ch in KEPT else _escaped(ch) for ch in name)
+    out = "".join(ch if ch in KEPT else escaped(ch) for ch in name)
     if not out:
         return "%"
     if out[0] == "." or out.split(".")[0].upper() in DEVICES:
-        out = _escaped(out[0]) + out[1:]
+        out = escaped(out[0]) + out[1:]
     if len(out) > MAX_LENGTH:
         digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         out = re.sub(r"%[0-9A-F]?$", "", out[:MAX_LENGTH - len(digest) - 1]) + "~" + digest

@@ -122,12 +122,50 @@ def test_predict_refuses_bad_input(tmp_path, cfg):
     assert f"format version {modelfile.VERSION + 1}" in r.stderr and not (tmp_path / "p.csv").exists()
 
 
+@pytest.mark.parametrize("content,expected", [
+    (b"Class,handicapped-infants,handicapped-infants\ndemocrat,y,n\n", "'handicapped-infants' is there more than once"),
+    (b"Class,handicapped-infants\ndemocr\xe4t,y\n", "save it as UTF-8"),
+], ids=["a column twice", "latin-1"])
+def test_predict_refuses_a_data_file_it_cannot_read_as_meant(tmp_path, cfg, content, expected):
+    bnc_in("fit", cfg, "--dataset", "house-votes-84", "--classifier", "TAN", "--out", tmp_path, check=True)
+    (tmp_path / "new.csv").write_bytes(content)
+    r = bnc_in("predict", tmp_path / "house-votes-84-TAN.bncmodel", tmp_path / "new.csv")
+    _one_line_exit_2(r)
+    assert expected in r.stderr and "entry" not in r.stderr  # no config entry to set an encoding in
+
+
+def test_fit_refuses_an_out_that_is_not_a_folder(tmp_path, cfg):
+    (tmp_path / "file").write_text("mine")
+    (tmp_path / "broken").symlink_to(tmp_path / "nowhere")
+    for out in ("file", "broken"):
+        r = bnc_in("fit", cfg, "--dataset", "car", "--classifier", "TAN", "--out", tmp_path / out)
+        _one_line_exit_2(r)
+        assert "is not a folder" in r.stderr
+    assert (tmp_path / "file").read_text() == "mine" and not (tmp_path / "nowhere").exists()
+    r = bnc_in("fit", cfg, "--dataset", "car", "--classifier", "TAN", "--out", tmp_path / "file" / "sub")
+    _one_line_exit_2(r)  # a folder that cannot be made: said as --out's
+    assert r.stderr.startswith(f"error: --out {tmp_path / 'file' / 'sub'}: cannot write"), r.stderr
+
+
 @pytest.mark.parametrize("args,expected", [
     (["--dataset", "car", "--classifier", "CNB"], "scikit-learn baseline"),
-    (["--dataset", "car", "--classifier", "KDB9"], "KDB9"),
-    (["--dataset", "iris", "--classifier", "TAN"], "iris"),
+    (["--dataset", "car", "--classifier", "KDB9"], "--classifier: no classifier labelled 'KDB9'"),
+    (["--dataset", "iris", "--classifier", "TAN"], "--dataset: 'iris'"),
 ])
 def test_fit_refuses_bad_input(tmp_path, cfg, args, expected):
     r = bnc_in("fit", cfg, *args, "--out", tmp_path / "models")
     _one_line_exit_2(r)
     assert expected in r.stderr and not (tmp_path / "models").exists()
+
+
+def test_predict_never_writes_over_its_model_or_its_data(tmp_path, cfg):
+    bnc_in("fit", cfg, "--dataset", "house-votes-84", "--classifier", "TAN", "--out", tmp_path, check=True)
+    model = tmp_path / "house-votes-84-TAN.bncmodel"
+    _votes_csv(tmp_path / "new.csv", [["democrat", *(["y"] * 16)]])
+    before = {p: p.read_bytes() for p in (model, tmp_path / "new.csv")}
+    for out, what in ((tmp_path / "new.csv", "DATA"), (model, "MODEL")):
+        r = bnc_in("predict", model, tmp_path / "new.csv", "--out", out)
+        _one_line_exit_2(r)
+        assert f"is the {what} file" in r.stderr
+    assert all(p.read_bytes() == data for p, data in before.items())
+

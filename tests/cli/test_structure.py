@@ -6,6 +6,7 @@ that reports none says so in one line, and bad input is one line with exit 2."""
 import csv
 import io
 import shutil
+import zlib
 from collections import Counter
 from itertools import combinations
 
@@ -204,6 +205,7 @@ def test_a_classifier_that_reports_none_says_so_in_one_line(store, tmp_path, fmt
     (["--dataset", "car"], "name the cell with --dataset NAME --classifier LABEL"),
     (["--dataset", "car", "--classifier", "TAN", "--format", "png"], "give --out FILE"),
     (["--dataset", "car", "--classifier", "TAN", "--fold", "x"], "--fold: 'x' is not RUN:FOLD"),
+    (["--dataset", "car", "--classifier", "TAN", "--fold", "\u00b2:0"], "is not RUN:FOLD"),  # a digit int() refuses
     (["--stability", "--format", "png"], "--stability is a table"),
     (["--stability", "--fold", "0:0"], "--fold is for one classifier's structure"),
     (["--stability", "--classifier", "XX"], "--classifier: 'XX' is not in the results"),
@@ -232,9 +234,10 @@ def test_without_graphviz_the_drawing_says_how_to_install_it(store, tmp_path):
 
 
 def test_stability_figure_and_the_html_section(store, tmp_path):
-    bnc_in("figures", store, "--only", "stability", "--format", "svg", "--out", tmp_path, check=True)
+    r = bnc_in("figures", store, "--only", "stability", "--format", "svg", "--out", tmp_path, check=True)
     svg = (tmp_path / "stability.svg").read_text()
     assert ">STAN-MRMR<" in svg and ">LR<" not in svg  # a classifier without structures is left out
+    assert "stability: LR not shown: reports no learned structure" in r.stderr, r.stderr  # with its reason
     page = bnc_in("report", store, "--format", "html", check=True).stdout
     assert 'id="stability"' in page and "Structure stability" in page and 'id="figure-stability"' in page
     section = page.split('<section id="stability">')[1].split("</section>")[0]
@@ -267,3 +270,74 @@ def test_out_holds_what_standard_output_would(store, tmp_path):
         assert r.stdout == "" and f"wrote {out}" in r.stderr
         assert out.read_text() == bnc_in("structure", store, *args, check=True).stdout
         assert not [p for p in tmp_path.iterdir() if p.name.startswith(".part")]  # no temporary file left
+
+
+def _damage_structures(folder, dataset, label, count):
+    """`count` stored tasks of the cell with a flipped byte in their structure (their checksum fails)."""
+    import sqlite3
+
+    db = sqlite3.connect(folder / "results.sqlite")
+    rows = db.execute("SELECT key, structure FROM tasks WHERE dataset = ? AND label = ? ORDER BY key",
+                      (dataset, label)).fetchall()[:count]
+    for k, blob in rows:
+        db.execute("UPDATE tasks SET structure = ? WHERE key = ?", (blob[:-1] + bytes([blob[-1] ^ 1]), k))
+    db.commit()
+    db.close()
+
+
+def test_damaged_tasks_are_named_not_taken_for_unfinished(store, tmp_path):
+    """A cell whose every task fails its checksum says so (and how to list them), rather than
+    asking to run the config; one damaged task among intact ones is a warning, the rest shown."""
+    some, every = tmp_path / "some", tmp_path / "every"
+    for folder, count in ((some, 1), (every, 99)):
+        shutil.copytree(store, folder)
+        _damage_structures(folder, "car", "TAN", count)
+    r = bnc_in("structure", every, "--dataset", "car", "--classifier", "TAN")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "fail their checksum" in r.stderr and "store check" in r.stderr
+    r = bnc_in("structure", some, "--dataset", "car", "--classifier", "TAN", "--format", "csv")
+    assert r.returncode == 0 and "1 stored task(s) fail their checksum" in r.stderr, r.stderr
+    assert r.stdout.startswith("parent,child,share\n")
+
+
+@pytest.mark.parametrize("blob", [b"not zlib", zlib.compress(b"[1, 5, [0], [], [], []]"),
+                                  zlib.compress(b'[1, "ab", [0], [], [], []]'), zlib.compress(b"5")],
+                         ids=["not zlib", "arcs a number", "arcs a string", "a number"])
+def test_a_structure_that_is_not_one_is_one_line(store, tmp_path, blob):
+    """A structure blob that matches its checksum but is not `codec.pack_structure`'s (hand-made, or a
+    later bncbench's): one line, exit 2, never an internal error."""
+    import sqlite3
+
+    from bncbench.engine.store import CHECKED, task_checksum
+
+    folder = tmp_path / "made"
+    shutil.copytree(store, folder)
+    db = sqlite3.connect(folder / "results.sqlite")
+    for key, *values in db.execute(f"SELECT key, {', '.join(CHECKED)} FROM tasks WHERE label = 'TAN'").fetchall():
+        db.execute("UPDATE tasks SET structure = ?, checksum = ? WHERE key = ?",
+                   (blob, task_checksum(values, blob), key))
+    db.commit()
+    db.close()
+    r = bnc_in("structure", folder, "--dataset", "car", "--classifier", "TAN")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "a stored structure of car × TAN cannot be read" in r.stderr
+
+
+def test_the_stability_figure_names_why_a_classifier_is_left_out(store, tmp_path):
+    """A classifier whose stored structures cannot be read is not said to report none."""
+    import sqlite3
+
+    from bncbench.engine.store import CHECKED, task_checksum
+
+    folder = tmp_path / "made"
+    shutil.copytree(store, folder)
+    db = sqlite3.connect(folder / "results.sqlite")
+    for key, *values in db.execute(f"SELECT key, {', '.join(CHECKED)} FROM tasks WHERE label = 'TAN'").fetchall():
+        db.execute("UPDATE tasks SET structure = ?, checksum = ? WHERE key = ?",
+                   (b"not zlib", task_checksum(values, b"not zlib"), key))
+    db.commit()
+    db.close()
+    r = bnc_in("figures", folder, "--only", "stability", "--format", "svg", "--out", tmp_path / "f", check=True)
+    assert "stability: TAN not shown: structures not available" in r.stderr, r.stderr
+    assert "TAN not shown: reports no learned structure" not in r.stderr
+

@@ -149,3 +149,17 @@ def test_a_format_3_store_is_salvaged_into_format_4(tmp_path):
     s = Store(tmp_path / "new", readonly=True)
     assert [t[-1] for t in s.scan()[0]] == ["intact"] * 3
     s.close()
+
+
+@pytest.mark.parametrize("value,reads", [
+    ({"car": ["buying", "maint"]}, True),
+    ({"car": 5}, False),
+    ({"car": ["buying", 3]}, False),
+])
+def test_the_attributes_record_holds_lists_of_names(value, reads):
+    """The data sets' attribute names (meta `attributes`) read back only as lists of names: anything
+    else is a damaged record (one line naming salvage), never an error in the code that reads it."""
+    from bncbench.engine.store import meta_problem
+
+    problem = meta_problem("attributes", json.dumps(value))
+    assert (problem is None) == reads, problem

@@ -224,3 +224,16 @@ def test_the_config_names_the_stability_figure():
     assert exp.figures == {"stability": {"classifiers": ["TAN"]}}
     with pytest.raises(UserError, match="metric"):
         parse("datasets: [iris]\nclassifiers: [NB]\nfigures: {stability: {metric: zol}}\n")
+
+
+def test_a_drawing_that_does_not_finish_is_one_line(monkeypatch):
+    import subprocess
+
+    def slow(*args, **kwargs):
+        raise subprocess.TimeoutExpired(args[0], kwargs["timeout"])
+
+    monkeypatch.setattr(shutil, "which", lambda _: "/usr/bin/dot")
+    monkeypatch.setattr(subprocess, "run", slow)
+    with pytest.raises(UserError, match="did not finish in 300 s") as e:
+        st.render_dot("digraph {}", "png")
+    assert "\n" not in str(e.value)

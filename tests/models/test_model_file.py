@@ -1,6 +1,7 @@
 """The model file (docs/models.md): every built-in classifier saved and loaded predicts bit for bit as
 the fitted one, on data with missing and unseen values; a newer or damaged file is refused in one line."""
 
+import io
 import json
 import zipfile
 
@@ -138,3 +139,103 @@ def test_an_attribute_the_format_cannot_hold_is_refused(tmp_path):
     with pytest.raises(UserError, match="hook_ is a builtins"):
         fitting.save(model, tmp_path / "m.bncmodel")
     assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+def _rewrite_member(path, name, data):
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    members[name] = data
+    with zipfile.ZipFile(path, "w") as z:
+        for n, d in members.items():
+            z.writestr(n, d)
+
+
+def _npy(header: dict, body: bytes = b"") -> bytes:
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, header)
+    return buf.getvalue() + body
+
+
+#: hand-made headers, each a model file no `fit` writes: (what, the change, a part of the one line)
+DAMAGED_HEADERS = [
+    ("a dataclass of no module", lambda h: h["classifier"]["state"].update(
+        x={"$dataclass": "bncbench.classifiers.nosuch:X", "fields": {}}), "no module of bncbench"),
+    ("a dataclass given fields not its own", lambda h: h["classifier"]["state"].update(
+        x={"$dataclass": "bncbench.classifiers.learned:Submodel", "fields": {"__class__": 1}}), "not its own"),
+    ("fields that are not an object", lambda h: h["classifier"]["state"].update(
+        x={"$dataclass": "bncbench.classifiers.learned:Submodel", "fields": [1]}), "not its own"),
+    ("an array named by a list", lambda h: h["classifier"]["state"].update(x={"$array": ["a0.npy"]}), "TypeError"),
+    ("a $dict of a number", lambda h: h["classifier"]["state"].update(x={"$dict": 5}), "TypeError"),
+    ("a state over a method", lambda h: h["classifier"]["state"].update(predict_proba=3), "'predict_proba' is not"),
+    ("a state over a parameter", lambda h: h["classifier"]["state"].update(m=3), "'m' is not"),
+    ("fewer declared values than codes", lambda h: h["preprocessing"]["values"][0].pop(), "attribute 0"),
+    ("a list of values too short", lambda h: h["preprocessing"]["values"].pop(), "do not fit together"),
+    ("names that are a number", lambda h: h["preprocessing"].update(names=5), "TypeError"),
+    ("classes the classifier does not have", lambda h: h["preprocessing"]["classes"].append("x"), "classes are not"),
+]
+
+
+@pytest.mark.parametrize("what,change,expected", DAMAGED_HEADERS, ids=[d[0] for d in DAMAGED_HEADERS])
+def test_a_hand_made_header_is_refused_in_one_line(tmp_path, what, change, expected):
+    """Whatever a header holds, reading it ends in a model or in one line (exit 2), never in an
+    error of bncbench's own code, nor in a classifier whose codes leave its tables."""
+    path = _saved(tmp_path)
+    _rewrite_header(path, change)
+    with pytest.raises(UserError, match=expected) as e:
+        fitting.load(path)
+    assert "\n" not in str(e.value)
+
+
+def test_a_header_nested_past_the_recursion_limit_is_refused(tmp_path):
+    path = _saved(tmp_path)
+    _rewrite_member(path, modelfile.HEADER, b'{"format":"bncbench-model","version":1,"x":' + b"[" * 100_000
+                    + b"]" * 100_000 + b"}")
+    with pytest.raises(UserError, match="RecursionError"):
+        fitting.load(path)
+
+
+@pytest.mark.parametrize("npy,expected", [
+    (_npy({"descr": "<f8", "fortran_order": False, "shape": (10 ** 12,)}, b"\0" * 8), "does not match its 8 bytes"),
+    (_npy({"descr": "|O", "fortran_order": False, "shape": (1,)}, b"\0" * 8), "Python objects"),
+], ids=["a shape larger than the bytes", "objects"])
+def test_an_array_is_checked_before_it_is_allocated(tmp_path, npy, expected):
+    path = _saved(tmp_path)
+    _rewrite_member(path, "a0.npy", npy)
+    with pytest.raises(UserError, match=expected):
+        fitting.load(path)
+
+
+def test_a_file_that_unpacks_past_the_limit_is_refused_unread(tmp_path, monkeypatch):
+    """A zip bomb: the members' unpacked sizes are summed before any is unpacked."""
+    path = _saved(tmp_path)
+    with zipfile.ZipFile(path, "a", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("zeros.npy", b"\0" * 200_000)  # about 200 bytes packed
+    monkeypatch.setattr(modelfile, "MAX_BYTES", 100_000)
+    with pytest.raises(UserError, match="more than the 100000 a model file may hold"):
+        fitting.load(path)
+
+
+@pytest.mark.parametrize("change", [lambda s: s.pop("parents_"), lambda s: s.update(parents_=[40] * 16)],
+                         ids=["an attribute missing", "a parent out of range"])
+def test_a_state_that_cannot_predict_is_one_line(tmp_path, change):
+    """What `load` does not check of a classifier's state (its attributes, their shapes) fails when
+    predicting: one line naming the file, never an internal error."""
+    path = _saved(tmp_path)
+    _rewrite_header(path, lambda h: change(h["classifier"]["state"]))
+    model = fitting.load(path)
+    X = np.zeros((3, len(model.preprocessing.names)), dtype=np.int64)
+    with pytest.raises(UserError, match="cannot predict from its stored state") as e:
+        fitting.probabilities(model, X, str(path))
+    assert "\n" not in str(e.value)
+
+
+def test_a_cell_that_is_not_a_number_is_named_with_its_row():
+    """As the data set's own loader says it: the column, the row, the cell as written."""
+    ds = load_dataset(DatasetSpec("labor-negotiations"))
+    _, pre = fitting.encode_all(ds, PreprocessSettings(missing="impute", scope="global"))
+    numeric = next(n for n, v in zip(pre.names, pre.values) if v is None)
+    table = _raw_rows(ds)
+    table.rows = [list(table.rows[0]), list(table.rows[1])]
+    table.rows[1][pre.names.index(numeric)] = "0x10"
+    with pytest.raises(UserError, match=f"column '{numeric}', row 2: '0x10' is not a number$"):
+        rows.codes(pre, table, ("?",), "new.csv")
