@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bncbench.classifiers.base import BayesNetClassifier
+from bncbench.classifiers.learned import Learned
 from bncbench.engine.output import TaskOutput
 
 if TYPE_CHECKING:
@@ -111,6 +112,7 @@ def caught(spec: ClassifierSpec, e: BaseException, dataset: str, run: int, fold:
 
 _PROBABILITIES = ("predict_proba", "_joint_log_likelihood")
 _INFO = ("_fit", "fit", "prediction_info")
+_LEARNED = ("learned_structure",)
 
 
 def _method(spec: ClassifierSpec, names: tuple[str, ...]) -> str:
@@ -135,7 +137,7 @@ def _method(spec: ClassifierSpec, names: tuple[str, ...]) -> str:
 def malformed(out: TaskOutput, n_classes: int) -> tuple[str, tuple[str, ...]] | None:
     """What is wrong with a task's output and the methods that made it, None if nothing: one row
     per test instance and one finite, non-negative probability per class summing to 1; `info` a
-    JSON object."""
+    JSON object; `structure` (what `learned_structure` returned) a `Learned`'s JSON or None."""
     n = len(out.test_index)
     try:
         proba = np.asarray(out.proba, dtype=np.float64)
@@ -159,6 +161,16 @@ def malformed(out: TaskOutput, n_classes: int) -> tuple[str, tuple[str, ...]] | 
         json.dumps(out.info, sort_keys=True)
     except (TypeError, ValueError) as e:
         return f"info_ is not a JSON object ({_one_line(e)})", _INFO
+    if out.structure is not None:  # learned_structure's answer: a Learned (as its JSON) or None
+        if not isinstance(out.structure, dict):
+            return (f"learned_structure returned {type(out.structure).__name__}, not a "
+                    f"bncbench.classifiers.Learned or None"), _LEARNED
+        try:
+            json.dumps(out.structure)
+            Learned.from_json(out.structure)
+        except (TypeError, ValueError, KeyError) as e:
+            return f"learned_structure returned a Learned that is not whole numbers and shares ({_one_line(e)})", \
+                _LEARNED
     return None
 
 

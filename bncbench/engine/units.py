@@ -14,6 +14,7 @@ import numpy as np
 from bncbench.classifiers.base import BayesNetClassifier, fit_counts
 from bncbench.classifiers.kernels.counts import PairCounts
 from bncbench.classifiers.kernels.params import DATA_PARAMS, ENGINE_PARAMS
+from bncbench.classifiers.learned import Learned
 from bncbench.data import catalog, userdata
 from bncbench.data.dataset import Dataset
 from bncbench.engine.output import TaskOutput
@@ -204,8 +205,9 @@ class BayesNetEntry:
             info.update(clf.prediction_info(enc.X_test))
         learned = clf.learned_structure(enc.X_test)  # the per-instance parts summarised over the test rows
         t_count = 0.0 if counts is None else counts.seconds
-        return TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info,
-                          None if learned is None else learned.to_json())
+        # a plug-in's other answer is kept as it is for failures.malformed to name
+        structure = learned.to_json() if isinstance(learned, Learned) else learned
+        return TaskOutput(test, ds.y[test].astype(np.int64), proba, t1 - t0 + t_count, t2 - t1, info, structure)
 
 
 def run_unit(unit: Unit, entries: Sequence[ClassifierEntry], settings: PreprocessSettings, cv: CVSpec, *,

@@ -47,3 +47,18 @@ def test_a_plugin_shows_what_it_reports_and_one_without_says_so(tmp_path):
     none = bnc_in("structure", res, "--dataset", "car", "--classifier", "ChainNB", "--format", "csv")
     assert none.returncode == 0 and "ChainNB on car reports no learned structure" in none.stdout + none.stderr
     assert len((none.stdout + none.stderr).strip().splitlines()) == 1
+
+
+def test_a_plugin_whose_learned_structure_is_not_a_learned_fails_as_its_own(tmp_path):
+    """Not a Learned: the plug-in's failure, named with its file and line, not a bug in bncbench."""
+    shutil.copy(EXAMPLES / "chain_nb.py", tmp_path / "chain_nb.py")
+    # a module name of its own: a module imported by the other test stays in sys.modules
+    (tmp_path / "chain_wrong.py").write_text(LEARNED.replace("return Learned(", "return 'chain' or Learned("),
+                                             encoding="utf-8")
+    (tmp_path / "chain.yaml").write_text(CONFIG.replace("chain_shown:", "chain_wrong:"), encoding="utf-8")
+    got = bnc_in("run", tmp_path / "chain.yaml", "--results", tmp_path / "res", "--quiet", cwd=tmp_path)
+    assert got.returncode == 2
+    assert "bug in bncbench" not in got.stderr and "Traceback" not in got.stderr
+    assert "failed: Shown on car: 3 of 3 task(s)" in got.stderr
+    assert "learned_structure returned str, not a bncbench.classifiers.Learned or None (chain_wrong.py, line" \
+        in got.stderr
