@@ -136,6 +136,28 @@ def test_a_store_of_this_code_without_structures_is_refitted(shapes, tmp_path):
     assert (res / "results.sqlite").read_bytes() == before
 
 
+def test_the_html_report_of_an_older_store_does_not_refit_and_says_how(shapes, tmp_path):
+    """The HTML report's stability section over format-3 tasks: n/a cells whose note names the
+    command that computes them, and no refit (engine/refit.py is not called)."""
+    import shutil
+
+    res = tmp_path / "res"
+    shutil.copytree(shapes, res)
+    as_format_3(res)
+    page = tmp_path / "report.html"
+    calls: list[str] = []
+    real = refit.refit_structures
+    refit.refit_structures = lambda *a, **k: calls.append("refit") or real(*a, **k)  # type: ignore[assignment]
+    try:
+        got = bnc_in("report", res, "--format", "html", "--out", page)
+    finally:
+        refit.refit_structures = real  # type: ignore[assignment]
+    assert got.returncode == 0, got.stderr
+    text = page.read_text(encoding="utf-8")
+    assert 'id="stability-table"' in text and "stored before structures were" in text
+    assert f"bncbench structure {res} --stability" in text and not calls
+
+
 @pytest.fixture
 def older(monkeypatch, tmp_path):
     """A format-3 store whose tasks the previous version's code computed (test_lineage's

@@ -100,9 +100,10 @@ def _bayes(r: Results, exp: Experiment, datasets: list[str] | None) -> list[html
 
 def _stability(r: Results, datasets: list[str], labels: list[str]) -> tuple[html.Table, str] | None:
     """The stability section's table (every shown cell) and heat map (the classifiers that report a
-    structure); None when none does. Structures the store cannot give: the section says why."""
+    structure); None when no classifier reports one. Structures the store cannot give (an older
+    store's, not refitted here): the table's notes say why, and how to compute them."""
     from bncbench.evaluate.figures import stability_plot
-    from bncbench.evaluate.structure import CAPTION, stability_grid
+    from bncbench.evaluate.structure import CAPTION, NONE, stability_grid
     from bncbench.reporting.structure import stability_cells
 
     try:
@@ -110,10 +111,11 @@ def _stability(r: Results, datasets: list[str], labels: list[str]) -> tuple[html
     except UserError as e:
         return html.Table("stability-table", CAPTION, [], [], notes=[f"not shown: {e}"]), ""
     shown = [lab for lab in labels if any(cells[(d, lab)].n for d in datasets)]
-    if not shown:
-        return None
+    if not shown and all(s.why == NONE for s in cells.values()):
+        return None  # no classifier here learns a structure
     header, rows, notes = stability_grid(datasets, labels, cells)
-    svg = svg_text(stability_plot(datasets, shown, {c: s.value for c, s in cells.items()}), title=False)
+    svg = svg_text(stability_plot(datasets, shown, {c: s.value for c, s in cells.items()}), title=False) \
+        if shown else ""
     return html.Table("stability-table", CAPTION, header, rows, notes=notes), svg
 
 
