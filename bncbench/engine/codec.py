@@ -6,6 +6,7 @@ import hashlib
 import json
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -70,12 +71,18 @@ def pack_structure(learned: dict | None) -> bytes:
     """A task's learned structure (`Learned.to_json()`, or None: the classifier reports none) as
     zlib'd JSON: a list of its values in `_STRUCTURE_KEYS` order (an object of other keys as it is);
     an ensemble's arcs, when they are exactly its submodels' superparent-to-child arcs, left out
-    (null) and rebuilt by `unpack_structure` (docs/store.md: Structures)."""
-    if learned is not None and learned["submodels"] and learned["arcs"] == _submodel_arcs(learned["submodels"]):
-        learned = {**learned, "arcs": None}
-    form = [learned[k] for k in _STRUCTURE_KEYS] if learned is not None and tuple(learned) == _STRUCTURE_KEYS \
-        else learned
-    return zlib.compress(json.dumps(form, separators=(",", ":")).encode(), 9)
+    (null) and rebuilt by `unpack_structure`; per-row arc shares that follow the arcs one for one,
+    their shares only (docs/store.md: Structures)."""
+    if learned is not None and tuple(learned) == _STRUCTURE_KEYS:
+        arcs, dropped = learned["arcs"], learned["arc_dropped"]
+        if dropped and [d[:2] for d in dropped] == arcs:  # a share for every arc, in the arcs' order
+            learned = {**learned, "arc_dropped": [d[2] for d in dropped]}
+        if learned["submodels"] and arcs == _submodel_arcs(learned["submodels"]):
+            learned = {**learned, "arcs": None}
+        form: Any = [learned[k] for k in _STRUCTURE_KEYS]
+    else:
+        form = learned
+    return zlib.compress(json.dumps(form, separators=(",", ":")).encode(), 6)
 
 
 def unpack_structure(b: bytes) -> dict | None:
@@ -84,6 +91,9 @@ def unpack_structure(b: bytes) -> dict | None:
     learned = dict(zip(_STRUCTURE_KEYS, form, strict=True)) if isinstance(form, list) else form
     if learned is not None and learned["arcs"] is None:
         learned["arcs"] = _submodel_arcs(learned["submodels"])
+    if learned is not None and learned["arc_dropped"] and not isinstance(learned["arc_dropped"][0], list):
+        learned["arc_dropped"] = [[*arc, share] for arc, share in zip(learned["arcs"], learned["arc_dropped"],
+                                                                        strict=True)]
     return learned
 
 

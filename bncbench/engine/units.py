@@ -203,7 +203,8 @@ class BayesNetEntry:
         info = dict(clf.info_)
         if test.size:  # what the model did on these test rows (untimed)
             info.update(clf.prediction_info(enc.X_test))
-        learned = clf.learned_structure(enc.X_test)  # the per-instance parts summarised over the test rows
+        # the per-instance parts summarised over the test rows (a fold may have none: petal's folds of a small data set)
+        learned = clf.learned_structure(enc.X_test if test.size else None)
         t_count = 0.0 if counts is None else counts.seconds
         # a plug-in's other answer is kept as it is for failures.malformed to name
         structure = learned.to_json() if isinstance(learned, Learned) else learned
