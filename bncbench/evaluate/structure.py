@@ -55,6 +55,7 @@ class Stability:
     n: int
     pairs: int
     why: str = ""
+    empty: bool = False  # no model learned an arc: 1 by convention, not a sign of stability
 
 
 def _check_names(s: FoldStructure, names: list[str]) -> None:
@@ -108,8 +109,13 @@ def stability(structures: list[FoldStructure]) -> Stability:
         return Stability(math.nan, 0, 0, NONE)
     if len(sets) == 1:
         return Stability(math.nan, 1, 0, "one fold: no pair to compare")
-    values = [jaccard(a, b) for a, b in combinations(sets, 2)]
-    return Stability(math.fsum(values) / len(values), len(sets), len(values))
+    # each distinct pair of distinct arc sets once (a SPODE ensemble's folds share one set): fsum is
+    # exact over the multiset of the pairs' values, so the mean is the one of every pair listed
+    count = Counter(sets)
+    values = [1.0] * sum(c * (c - 1) // 2 for c in count.values())
+    for a, b in combinations(count, 2):
+        values += [jaccard(a, b)] * (count[a] * count[b])
+    return Stability(math.fsum(values) / len(values), len(sets), len(values), empty=not any(sets))
 
 
 # -- tables -----------------------------------------------------------------------------------
@@ -175,6 +181,9 @@ def stability_grid(datasets: list[str], labels: list[str], cells: dict[tuple[str
     notes = ["stability: the mean Jaccard similarity |A ∩ B| / |A ∪ B| of the arc sets (attribute → attribute) "
              "of every pair of folds × runs; 1 = every fold learned the same arcs (two empty sets count as 1)"]
     notes += [f"n/a ({reason}): {', '.join(_cells(where))}" for reason, where in why.items()]
+    empty = [f"{lab} on {d}" for d in datasets for lab in labels if cells[(d, lab)].empty]
+    if empty:
+        notes.append(f"1 by convention, no model learned an arc between attributes: {', '.join(_cells(empty))}")
     return ["dataset", *labels], rows, notes
 
 
