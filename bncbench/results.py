@@ -122,7 +122,9 @@ class Results:
         self._store = Store(self.location, readonly=True)
         self._summaries: dict[tuple, Summary] = {}
         self._folds: dict[str, FoldResult] = {}  # tasks read without probabilities, kept for every summary
-        self._structures: dict[tuple[str, str], list[FoldStructure]] = {}  # read (or refitted) once per cell
+        # the last cell's structures, read (or refitted) once for the reads of that cell in a row; one
+        # cell only: a reader of every cell (structure --stability) holds one cell's at a time
+        self._structures: dict[tuple[str, str], list[FoldStructure]] = {}
 
     def close(self) -> None:
         self._store.close()
@@ -304,7 +306,7 @@ class Results:
         where it is the code that computed them (engine/refit.py; docs/store.md: Structures); with
         `refit` False, such tasks are a UserError instead (the HTML report does not refit a grid)."""
         if (dataset, label) not in self._structures:
-            self._structures[dataset, label] = self._read_structures(dataset, label, refit)
+            self._structures = {(dataset, label): self._read_structures(dataset, label, refit)}
         return list(self._structures[dataset, label])
 
     def _read_structures(self, dataset: str, label: str, refit: bool) -> list[FoldStructure]:
