@@ -136,7 +136,7 @@ def test_a_store_of_this_code_without_structures_is_refitted(shapes, tmp_path):
     assert (res / "results.sqlite").read_bytes() == before
 
 
-def test_the_html_report_of_an_older_store_does_not_refit_and_says_how(shapes, tmp_path):
+def test_the_html_report_of_an_older_store_does_not_refit_and_says_how(shapes, tmp_path, monkeypatch):
     """The HTML report's stability section over format-3 tasks: n/a cells whose note names the
     command that computes them, and no refit (engine/refit.py is not called)."""
     import shutil
@@ -147,11 +147,13 @@ def test_the_html_report_of_an_older_store_does_not_refit_and_says_how(shapes, t
     page = tmp_path / "report.html"
     calls: list[str] = []
     real = refit.refit_structures
-    refit.refit_structures = lambda *a, **k: calls.append("refit") or real(*a, **k)  # type: ignore[assignment]
-    try:
-        got = bnc_in("report", res, "--format", "html", "--out", page)
-    finally:
-        refit.refit_structures = real  # type: ignore[assignment]
+
+    def counted(*args, **kwargs):
+        calls.append("refit")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(refit, "refit_structures", counted)
+    got = bnc_in("report", res, "--format", "html", "--out", page)
     assert got.returncode == 0, got.stderr
     text = page.read_text(encoding="utf-8")
     assert 'id="stability-table"' in text and "stored before structures were" in text

@@ -28,4 +28,5 @@ def test_a_fold_without_test_rows_keeps_its_structure(tmp_path, mirror):
             assert len(found) == 10 and all(f.learned is not None for f in found)
             by_fold = {f.fold: f.learned for f in found}
             for fold in (2, 5):  # no test rows: nothing summarised over them
-                assert by_fold[fold].arc_dropped == {} and by_fold[fold].attribute_dropped == {}
+                learned = by_fold[fold]
+                assert learned is not None and learned.arc_dropped == {} and learned.attribute_dropped == {}
