@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -142,7 +143,8 @@ def _pool(fn: Callable, items: Sequence, args: tuple, jobs: int, todo: range) ->
             pool.shutdown(wait=True)
         else:
             _handed_on(running)
-            pool.shutdown(wait=True, kill_workers=True)
+            with _manager_keyerror_quiet():
+                pool.shutdown(wait=True, kill_workers=True)
 
 
 def _handed_on(futures: set, timeout: float = 1.0) -> None:
@@ -152,6 +154,24 @@ def _handed_on(futures: set, timeout: float = 1.0) -> None:
     deadline = time.monotonic() + timeout
     while any(not (f.running() or f.done()) for f in futures) and time.monotonic() < deadline:
         time.sleep(0.001)
+
+
+@contextmanager
+def _manager_keyerror_quiet() -> Iterator[None]:
+    """While the pool is killed: the KeyError of loky's manager thread on a unit submitted just
+    before (what `_handed_on` waits out, which a loaded machine can outlast) is not printed; any
+    other exception of any thread is, as Python prints it."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not (args.exc_type is KeyError and args.thread is not None and args.thread.name == "ExecutorManagerThread"):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
 
 
 def local_cluster(jobs: int):

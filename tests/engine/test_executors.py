@@ -190,3 +190,30 @@ def test_dask_worker_with_default_environment_gets_thresholds_back():
                       exp.cv, pure=False).result()
         _, after = client.submit(faults, pure=False).result()
     assert before > 100 * 400 and after < before // 10, (before, after)
+
+
+def test_the_killed_pools_manager_keyerror_alone_is_quiet(monkeypatch):
+    """While a pool is killed: loky's manager thread's KeyError (a unit submitted just before the
+    kill) is not handed on to the thread exception hook that prints it; another thread's exception,
+    or another exception of that thread, is; the hook is the previous one again after."""
+    import threading
+
+    from bncbench.engine.executors import _manager_keyerror_quiet
+
+    seen: list[tuple[str, type]] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: seen.append((args.thread.name, args.exc_type)))
+    before = threading.excepthook
+
+    def keyerror() -> None:
+        raise KeyError(8)
+
+    def zero() -> None:
+        raise ZeroDivisionError("boom")
+
+    with _manager_keyerror_quiet():
+        for target, name in ((keyerror, "ExecutorManagerThread"), (zero, "ExecutorManagerThread"), (keyerror, "other")):
+            t = threading.Thread(target=target, name=name)
+            t.start()
+            t.join()
+    assert seen == [("ExecutorManagerThread", ZeroDivisionError), ("other", KeyError)]
+    assert threading.excepthook is before
