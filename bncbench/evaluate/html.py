@@ -157,8 +157,6 @@ def _versus_cells(v: VersusBase, datasets: list[str], labels: list[str], rows: l
                   lower: bool) -> tuple[list, list, list[str]]:
     """A metric table's rows with each cell's mark against the base (a class and its p as tooltip),
     its footer with the count row, and the legend (evaluate/versus_base.py)."""
-    from bncbench.evaluate.versus_base import COUNT_ROW
-
     def marked(c: str | Cell, d: str, lab: str) -> str | Cell:
         got = v.verdicts.get((d, lab))
         if got is None:
@@ -170,7 +168,7 @@ def _versus_cells(v: VersusBase, datasets: list[str], labels: list[str], rows: l
         return Cell(text + v.mark(d, lab), cls, "; ".join(x for x in (title, f"{test} (p = {_p(got.p)})") if x))
 
     rows = [[r[0], *(marked(c, d, lab) for c, lab in zip(r[1:], labels))] for r, d in zip(rows, datasets)]
-    return rows, [*footer, [COUNT_ROW, *v.counts(labels)]], v.legend(lower)
+    return rows, [*footer, v.count_row(labels)], v.legend(lower)
 
 
 def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str],

@@ -63,9 +63,9 @@ class VersusBase:
         word = self.word(dataset, label)
         return "" if not word else " " + (BETTER if word == "better" else WORSE)
 
-    def counts(self, labels: list[str]) -> list[str]:
-        """The count row's cells: '(better/equal/worse)' of each column's tested cells; '' for the base."""
-        out = []
+    def count_row(self, labels: list[str]) -> list[str]:
+        """The count row: its name, then per column '(better/equal/worse)' of its tested cells ('' for the base)."""
+        out = [COUNT_ROW]
         for lab in labels:
             signs = [v.sign for (_, b), v in self.verdicts.items() if b == lab]
             out.append("" if lab == self.base else f"({signs.count(1)}/{signs.count(0)}/{signs.count(-1)})")
