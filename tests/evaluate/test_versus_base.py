@@ -212,6 +212,7 @@ def test_md_latex_and_csv_mark_the_same_cells_and_count_them(store):
     words = _csv_words(csv_text)
     assert csv_text.splitlines()[0] == "dataset,classifier,metric,mean,sd,versus_base"
     md = cli("report", store, "--base", "NB")
+    assert md == cli("report", store, "--base", "NB", "--draw", "ttest:0.05")  # the default test
     assert _md_marks(md) == words
     assert "better" in words.values()
     count = next(ln for ln in md.splitlines() if ln.startswith("| (better/equal/worse)"))
