@@ -76,7 +76,14 @@ def report(results: ResultsOrFolderArg,
                                                          "bncbench compare RESULTS TABLE)"),
            claims_file: str | None = typer.Option(None, "--claims", metavar="CLAIMS",
                                                   help="html: add a paper's claims beside our runs (as bncbench "
-                                                       "claims CLAIMS, reading the results folders the file names)")):
+                                                       "claims CLAIMS, reading the results folders the file names)"),
+           base: str | None = typer.Option(None, "--base", metavar="LABEL",
+                                           help="mark each cell significantly better (∘) or worse (•) than this "
+                                                "classifier on its data set, with a (better/equal/worse) row"),
+           draw: str | None = typer.Option(None, "--draw", metavar="TEST",
+                                           help="with --base: ttest[:ALPHA] (the corrected resampled t-test, as "
+                                                "Weka's Experimenter) | wilcoxon[:ALPHA] on the folds; ALPHA 0.05 "
+                                                "if not given [default: ttest]")):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
     Only the classifiers that have the metric get a column. The md and latex tables end with a
@@ -108,6 +115,15 @@ def report(results: ResultsOrFolderArg,
     compare, the claims of bncbench claims, the provenance (bncbench version, machine,
     config, data files and checksums). Click a column header to sort.
 
+    --base LABEL marks each cell significantly better (∘) or worse (•) than the classifier
+    LABEL on that data set, in the metric's direction, as Weka's Experimenter marks v and *:
+    by the corrected resampled t-test on the pair's folds (Nadeau & Bengio 2003), two-tailed
+    at α = 0.05, or --draw ttest:ALPHA, or --draw wilcoxon[:ALPHA] (Wilcoxon's signed-ranks
+    test on the folds). md and latex add a legend and a (better/equal/worse) row counting
+    each column's marks; html marks every metric's table that has per-fold values; csv gets a
+    last column versus_base (better, worse or empty). A metric without per-fold values (bias,
+    variance) is refused.
+
     \b
     Metrics (--metric; lower is better except accuracy and cll):
       zol         zero-one loss (error rate)
@@ -133,6 +149,8 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
+      bncbench report results/default --base NB
+      bncbench report results/default --base NB --draw ttest:0.01 --format latex
       bncbench report results/ait36 --metric rmse --label-metric SKDB=rmse_all
       bncbench report results/default --format html --out report.html
       bncbench report results/stan70 --format html --compare papers/stan70/dev.tsv
@@ -143,6 +161,7 @@ def report(results: ResultsOrFolderArg,
     from bncbench.results import names_one_store
 
     check_decimals(decimals)
+    _check_base_options(base, draw, label_metric)
     if label is not None and format != "latex":
         raise UserError("--label is for --format latex (the table's \\label)")
     if label is not None and not valid_label(label):
@@ -152,7 +171,8 @@ def report(results: ResultsOrFolderArg,
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
         if decimals != DECIMALS:
             raise UserError("--decimals is for md, csv and latex; the html report prints 4 decimals")
-        write_text(html_text(results, compare_table, split(datasets), split(classifiers), claims_file), out)
+        write_text(html_text(results, compare_table, split(datasets), split(classifiers), claims_file, base, draw),
+                   out)
         return
     if compare_table:
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
@@ -162,12 +182,25 @@ def report(results: ResultsOrFolderArg,
         raise UserError(f"--label names one table: give one experiment's results (e.g. {Path(results) / '<name>'}), "
                         f"not a folder of them")
     per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers), format,
-                                                          label_metric, decimals, label),
+                                                          label_metric, decimals, label, base, draw),
                    lambda text: write_text(text, out))
 
 
+def _check_base_options(base: str | None, draw: str | None, label_metric: str | None) -> None:
+    """The checks of --base and --draw that need no results: --draw a test, and only with --base."""
+    from bncbench.reporting.versus_base import check_test
+
+    if draw is not None and base is None:
+        raise UserError("--draw is for --base LABEL (the test of each cell against the base classifier)")
+    if draw is not None:
+        check_test(draw)
+    if base is not None and label_metric:
+        raise UserError("--base compares every column in --metric; --label-metric shows columns in other metrics: "
+                        "give one or the other")
+
+
 def html_text(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
-              claims_file: str | None) -> str:
+              claims_file: str | None, base: str | None = None, draw: str | None = None) -> str:
     """The page of `report --format html` of one experiment's results."""
     from bncbench.reporting.page import page
     from bncbench.results import open_all
@@ -177,16 +210,18 @@ def html_text(results: str, table: str | None, datasets: list[str] | None, class
         if len(found) > 1 or Path(found[0].location) != Path(results):
             raise UserError(f"--format html takes one experiment's results; {results} holds "
                             f"{', '.join(r.location for r in found)}: give one of them")
-        return page(found[0], table, datasets, classifiers, claims_file, err)
+        return page(found[0], table, datasets, classifiers, claims_file, err, base, draw)
     finally:
         for r in found:
             r.close()
 
 
 def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers: list[str] | None, fmt: str,
-                label_metric: str | None, decimals: int, label: str | None) -> str:
+                label_metric: str | None, decimals: int, label: str | None, base: str | None = None,
+                draw: str | None = None) -> str:
     """The table `report` prints for one results store: the classifiers that have `metric` (those
-    that have none are named under it), with the store's coverage under it (csv: on stderr)."""
+    that have none are named under it), with the store's coverage under it (csv: on stderr); with
+    `base`, each cell marked against that column by the test `draw` (reporting/versus_base.py)."""
     from bncbench.evaluate.metrics import NO_MEAN
     from bncbench.evaluate.report import format_report, table_label
 
@@ -207,8 +242,20 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
             err(f"note: {line}")
     no_mean = "; ".join(f"{m}: {NO_MEAN[m]}" for m in dict.fromkeys([metric, *swaps.values()]) if m in NO_MEAN)
     marks = r.differences(s.datasets) if fmt != "csv" else {}
-    return format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean,
-                         decimals=decimals, label=label or table_label(r.name, metric))
+    versus = None
+    if base is not None:
+        from bncbench.reporting.versus_base import DEFAULT_TEST, against_base
+
+        versus = against_base(r, s, labels, base, draw or DEFAULT_TEST)
+    text = format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean,
+                         decimals=decimals, label=label or table_label(r.name, metric), versus=versus)
+    if fmt != "csv" or versus is None:
+        return text
+    from bncbench.evaluate.versus_base import csv_column
+
+    for line in versus.untested_lines():
+        err(f"note: {line}")
+    return csv_column(text, versus)
 
 
 def _label_swaps(s: Summary, label_metric: str | None) -> dict[str, str]:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from bncbench.evaluate.ranks import RankTest
     from bncbench.evaluate.ttest import PairedFolds
     from bncbench.evaluate.values import Summary
+    from bncbench.evaluate.versus_base import VersusBase
 
 ALPHA = 0.05  # the significance level of every test the page reports
 
@@ -111,6 +112,7 @@ class ReportInput:
     bayes: list[BayesBlock] = field(default_factory=list)  # the config's figures: bayes: pairs
     classes: dict[str, str] = field(default_factory=dict)  # data set -> its class column (a user's file)
     stability: tuple[Table, str] | None = None      # the structures' stability: its table, its heat map (SVG text)
+    versus: dict[str, VersusBase | str] = field(default_factory=dict)  # metric -> its cells against --base, or why not
 
 
 def shown_labels(s: Summary) -> list[str]:
@@ -123,8 +125,9 @@ def _best(cells: list[str], lower: bool) -> list[str | Cell]:
     return [Cell(c, "best", "the best of the row") if best else c for c, best in zip(cells, best_of_row(cells, lower))]
 
 
-def metric_table(s: Summary, differences: dict[str, str]) -> Table:
-    """A metric's table as `report` prints it, the best of each row marked, classifiers with no value left out."""
+def metric_table(s: Summary, differences: dict[str, str], versus: VersusBase | str | None = None) -> Table:
+    """A metric's table as `report` prints it, the best of each row marked, classifiers with no value left out;
+    `versus`: its cells against a base column (marked, with a count row and the legend), or why they are not."""
     labels = shown_labels(s)
     lower = LOWER_IS_BETTER[s.metric]
     rows = [[f"{d} {MARK}" if d in differences else d, *_best([cell(*s.values[(d, lab)]) for lab in labels], lower)]
@@ -139,10 +142,33 @@ def metric_table(s: Summary, differences: dict[str, str]) -> Table:
         notes.append(f"no {s.metric} values: {', '.join(dropped)}")
     if s.status_line():
         notes.append(f"warning: {s.status_line()}")
+    if isinstance(versus, str):
+        notes.append(versus)
+    elif versus is not None:
+        rows, footer, legend = _versus_cells(versus, s.datasets, labels, rows, footer, lower)
+        notes += legend
     direction = "lower" if lower else "higher"
     return Table(f"metric-{s.metric}",
                  f"{s.metric}: {WORDS.get(s.metric, s.metric)}, mean ± sd ({direction} is better)",
                  ["dataset", *labels], rows, footer, notes + difference_legend(s.datasets, differences))
+
+
+def _versus_cells(v: VersusBase, datasets: list[str], labels: list[str], rows: list, footer: list,
+                  lower: bool) -> tuple[list, list, list[str]]:
+    """A metric table's rows with each cell's mark against the base (a class and its p as tooltip),
+    its footer with the count row, and the legend (evaluate/versus_base.py)."""
+    def marked(c: str | Cell, d: str, lab: str) -> str | Cell:
+        got = v.verdicts.get((d, lab))
+        if got is None:
+            return c
+        text, cls, title = (c.text, c.cls, c.title) if isinstance(c, Cell) else (c, "", "")
+        word = v.word(d, lab)
+        cls = " ".join(x for x in (cls, {"better": "win", "worse": "loss"}.get(word, "")) if x)
+        test = f"significantly {word} than {v.base}" if word else f"not significantly different from {v.base}"
+        return Cell(text + v.mark(d, lab), cls, "; ".join(x for x in (title, f"{test} (p = {_p(got.p)})") if x))
+
+    rows = [[r[0], *(marked(c, d, lab) for c, lab in zip(r[1:], labels))] for r, d in zip(rows, datasets)]
+    return rows, [*footer, v.count_row(labels)], v.legend(lower)
 
 
 def wdl_tables(s: Summary, settings: dict[str, str], differences: dict[str, str],
@@ -364,7 +390,7 @@ def table_blocks(inp: ReportInput) -> list[Table | Details]:
     rest = [s for s in inp.summaries if s not in judged]
     out: list[Table | Details] = []
     for s in judged:
-        out.append(metric_table(s, inp.differences))
+        out.append(metric_table(s, inp.differences, inp.versus.get(s.metric)))
         if len(shown_labels(s)) < 2:
             continue
         wins, ps = wdl_tables(s, inp.wdl, inp.differences, inp.folds.get(s.metric))
@@ -375,7 +401,7 @@ def table_blocks(inp: ReportInput) -> list[Table | Details]:
             out.append(Details(f"details-wdl-{s.metric}", f"{s.metric}: wins-draws-losses of each classifier against "
                                f"each other, {len(sig)} of {n} significant (sign test)", [wins, ps]))
     for s in rest:
-        t = metric_table(s, inp.differences)
+        t = metric_table(s, inp.differences, inp.versus.get(s.metric))
         out.append(Details(f"details-{t.ident}", t.caption + _best_rank(inp, s), [t], heading=False))
     return out
 

@@ -8,6 +8,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Collection
+from typing import Protocol
 
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import NO_MEAN
@@ -94,12 +95,25 @@ def summary_rows(datasets, labels, values, lower_is_better: bool, no_mean: str =
     return rows, notes
 
 
+class CellMarks(Protocol):
+    """What follows each cell of a report table, a count row under it and their legend
+    (evaluate/versus_base.py's VersusBase: each cell against a base column)."""
+
+    def mark(self, dataset: str, label: str) -> str: ...
+
+    def count_row(self, labels: list[str]) -> list[str]: ...
+
+    def legend(self, lower_is_better: bool) -> list[str]: ...
+
+
 def format_report(datasets, labels, values, metric: str, fmt: str, differences: dict[str, str] | None = None,
                   lower_is_better: bool | None = None, notes: list[str] | None = None,
-                  no_mean: str | None = None, decimals: int = DECIMALS, label: str = "") -> str:
+                  no_mean: str | None = None, decimals: int = DECIMALS, label: str = "",
+                  versus: CellMarks | None = None) -> str:
     """One row per data set, one column per classifier, in md, latex or csv (docs/algorithms.md §6.7):
     values at `decimals` decimals (csv: full precision); in latex the best of each row in bold and
-    `label` (default tab:<metric>)."""
+    `label` (default tab:<metric>); `versus`: each cell marked against a base column, with a count
+    row and the legend (md, latex; evaluate/versus_base.py)."""
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -123,6 +137,10 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
             if best}
     legend = (["bold: the best value of each row as printed, ties all bold (average rank: the lowest)"]
               if fmt == "latex" else [])
+    if versus is not None:  # after the bold: a mark is no part of a cell's value
+        rows = [[r[0], *(c + versus.mark(ds, lab) for c, lab in zip(r[1:], labels))] for r, ds in zip(rows, datasets)]
+        footer = footer + [versus.count_row(list(labels))]
+        legend = legend + versus.legend(lower_is_better)
     return format_grid(["dataset"] + list(labels), rows, fmt, caption=f"{metric} (mean ± sd)", footer=footer,
                        notes=list(notes or []) + summary_notes + legend + difference_legend(datasets, differences),
                        bold=bold, label=label or table_label(metric))
@@ -142,9 +160,10 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
                   "±": r"$\pm$", MARK: r"$^\dagger$", "−": r"$-$", "≤": r"$\le$", "≥": r"$\ge$", "·": r"$\cdot$",
                   "∼": r"$\sim$", "×": r"$\times$", "→": r"$\rightarrow$", "√": r"$\surd$",
                   "∞": r"$\infty$", "²": r"$^2$", "³": r"$^3$", "α": r"$\alpha$", "χ": r"$\chi$",
-                  "ρ": r"$\rho$", "Σ": r"$\Sigma$", "Φ": r"$\Phi$"}
+                  "ρ": r"$\rho$", "Σ": r"$\Sigma$", "Φ": r"$\Phi$",
+                  "∘": r"$\circ$", "•": r"$\bullet$"}  # evaluate/versus_base.py's marks, in outline fonts
 # the characters beyond Latin-1 that LaTeX's utf8 input sets up for both OT1 and T1
-_UTF8_TEXT = frozenset("–—‘’“”‡•…‰€™ŁłŒœıȷ")
+_UTF8_TEXT = frozenset("–—‘’“”‡…‰€™ŁłŒœıȷ")
 # the text accents of OT1, by Unicode combining mark (the ogonek is T1's only)
 _ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=", "\u0306": "u",
             "\u0307": ".", "\u0308": '"', "\u030a": "r", "\u030b": "H", "\u030c": "v", "\u0323": "d",

@@ -20,14 +20,17 @@ from bncbench.results import data_files
 
 if TYPE_CHECKING:
     from bncbench.evaluate.values import Summary
+    from bncbench.evaluate.versus_base import VersusBase
     from bncbench.experiment import Experiment
     from bncbench.results import Results
 
 
 def page(r: Results, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
-         claims_file: str | None = None, warn: Callable[[str], None] = lambda line: None) -> str:
+         claims_file: str | None = None, warn: Callable[[str], None] = lambda line: None,
+         base: str | None = None, draw: str | None = None) -> str:
     """The page of `report --format html` of the open store `r` (--compare `table`, --claims
-    `claims_file`); `warn` gets the comparison's lines on what the store does not show in full."""
+    `claims_file`, --base `base` --draw `draw`); `warn` gets the comparison's lines on what the
+    store does not show in full."""
     from bncbench import __version__
 
     summaries = _summaries(r, datasets, classifiers)
@@ -54,7 +57,26 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
         coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
         claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary),
-        bayes=_bayes(r, exp, datasets), classes=classes, stability=_stability(r, first.datasets, first.labels)))
+        bayes=_bayes(r, exp, datasets), classes=classes, stability=_stability(r, first.datasets, first.labels),
+        versus=_versus(r, summaries, base, draw) if base is not None else {}))
+
+
+def _versus(r: Results, summaries: list[Summary], base: str, draw: str | None) -> dict[str, VersusBase | str]:
+    """{metric: its cells against the column `base`} of every table (--base, --draw), or why a
+    table is not marked (no per-fold values; the base has no value of the metric)."""
+    from bncbench.reporting.versus_base import DEFAULT_TEST, against_base, check_base
+
+    check_base(base, summaries[0].labels, summaries[0].metric)  # a label of the results, or refused
+    out: dict[str, VersusBase | str] = {}
+    for s in summaries:
+        labels = html.shown_labels(s)
+        if s.metric in REPEATED_RUN_METRICS:
+            out[s.metric] = f"not marked against {base}: {s.metric} has no value per fold"
+        elif base not in labels:
+            out[s.metric] = f"not marked: {base} has no {s.metric} values"
+        else:
+            out[s.metric] = against_base(r, s, labels, base, draw or DEFAULT_TEST)
+    return out
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:
