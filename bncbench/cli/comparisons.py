@@ -17,6 +17,7 @@ from bncbench.cli.common import (
     ResultsArg,
     ResultsOrFolderArg,
     TableFormatOpt,
+    WithOpt,
     alpha_option,
     check_decimals,
     checked,
@@ -31,7 +32,6 @@ from bncbench.cli.common import (
 )
 from bncbench.errors import UserError
 from bncbench.evaluate.stats import DRAWS, TAILS, WDL_DEFAULTS, Correction, Draws, Tails, Test
-from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.results import Results
@@ -150,7 +150,8 @@ def ranks(results: ResultsArg,
           classifiers: ClassifiersOpt = None,
           format: TableFormatOpt = "md",
           decimals: Annotated[int, decimals_option("decimals of the tables' p-values, 0 to 10 (md, latex; csv "
-                                                   "keeps full precision)")] = 4):
+                                                   "keeps full precision)")] = 4,
+          with_table: WithOpt = None):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
 
     Per data set the classifiers are ranked (1 = best; values equal as printed, at 4
@@ -174,20 +175,20 @@ def ranks(results: ResultsArg,
       bncbench ranks results/default --format csv > pairs.csv
     """
     from bncbench.evaluate import options
+    from bncbench.evaluate.published import read
     from bncbench.evaluate.ranks import format_ranks
     from bncbench.reporting.analyses import rank_test
     from bncbench.results import open as open_results
 
     check_decimals(decimals)
+    published = read(with_table) if with_table else None
     with open_results(results) as r:
         metric = checked("--metric", options.metric, metric or r.experiment.wdl.default_metric)
         checked("--alpha", options.alpha, alpha)
         s = r.summary(metric, split(datasets), split(classifiers))
-        if control is not None and control not in s.labels:
-            raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
-                            f"available: {', '.join(s.labels)}")
         warn_incomplete(s)
-        test = rank_test(r, metric, split(datasets), split(classifiers), control, alpha)
+        test = rank_test(r, metric, split(datasets), split(classifiers), control, alpha, published,
+                         lambda line: err(f"note: {line}"))
     text, notes = format_ranks(test, metric, format, decimals)
     typer.echo(text, nl=False)
     for line in notes:
