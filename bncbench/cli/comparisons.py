@@ -67,7 +67,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
                                               help=CORRECTION_HELP),
         format: TableFormatOpt = "md",
         decimals: Annotated[int, decimals_option("decimals of the p-values, 0 to 10 (md, latex; csv keeps full "
-                                                 "precision)")] = 4):
+                                                 "precision)")] = 4,
+        with_table: WithOpt = None):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
     For a results directory, options not given default to the `wdl:` section of the config the
@@ -116,6 +117,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
     """
     from bncbench.cli.common import per_experiment
+    from bncbench.evaluate.published import read
     from bncbench.evaluate.stats import needs_folds
     from bncbench.reporting.wdl import WdlRequest, check_draw, wdl_text
 
@@ -131,8 +133,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         raise UserError(f"--draw {draw}: the t-test needs each data set's per-fold values, which a wide table "
                         f"({path}) does not hold; give a results store")
     check_decimals(decimals)
+    if with_table and not is_store:
+        raise UserError(f"--with is for a results store; {path} is a wide table: put the published columns in it")
     q = WdlRequest(metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
-                   split(columns), format, test, correction, decimals)
+                   split(columns), format, test, correction, decimals, read(with_table) if with_table else None)
     if is_store:
         per_experiment(path, format, lambda r: wdl_text(path, r, q, err), lambda text: typer.echo(text, nl=False))
     else:

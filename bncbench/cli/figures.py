@@ -50,7 +50,10 @@ def figures(results: ResultsArg,
                                                         "config's, else 0.05]")] = None,
             rope: Annotated[float | None, typer.Option(
                 "--rope", metavar="R", help="bayes: the region of practical equivalence, in the metric's units "
-                                            "[default: the config's, else as for bncbench bayes]")] = None):
+                                            "[default: the config's, else as for bncbench bayes]")] = None,
+            with_table: Annotated[str | None, typer.Option(
+                "--with", metavar="FILE", help="cd: published columns beside the stored ones, a wide table as wdl "
+                                               "TABLE reads it [default: the config's figures: cd: with:]")] = None):
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b
@@ -112,8 +115,10 @@ def figures(results: ResultsArg,
         checked("--alpha", options.alpha, alpha)
     if rope is not None:
         checked("--rope", options.rope, rope)
-    settings = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope)
+    settings = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope, with_table)
     wanted = split(only)
+    if with_table and wanted != ["cd"]:
+        raise UserError("--with is for the critical-difference diagram: give --only cd")
     made = []
     with open_results(results) as r:
         src = fg.Source(r)

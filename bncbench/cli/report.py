@@ -11,6 +11,7 @@ import typer
 from bncbench.cli.common import (
     ResultsArg,
     ResultsOrFolderArg,
+    WithOpt,
     check_decimals,
     classifiers_option,
     datasets_option,
@@ -26,6 +27,7 @@ from bncbench.cli.common import (
 from bncbench.errors import UserError
 
 if TYPE_CHECKING:
+    from bncbench.evaluate.wide_table import WideTable
     from bncbench.results import Results, Summary
 
 
@@ -76,7 +78,8 @@ def report(results: ResultsOrFolderArg,
                                                          "bncbench compare RESULTS TABLE)"),
            claims_file: str | None = typer.Option(None, "--claims", metavar="CLAIMS",
                                                   help="html: add a paper's claims beside our runs (as bncbench "
-                                                       "claims CLAIMS, reading the results folders the file names)")):
+                                                       "claims CLAIMS, reading the results folders the file names)"),
+           with_table: WithOpt = None):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
     Only the classifiers that have the metric get a column. The md and latex tables end with a
@@ -139,10 +142,12 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/kban --format html --claims papers/kban/claims.yaml
     """
     from bncbench.cli.common import per_experiment
+    from bncbench.evaluate.published import read
     from bncbench.evaluate.report import DECIMALS, valid_label
     from bncbench.results import names_one_store
 
     check_decimals(decimals)
+    published = read(with_table) if with_table else None
     if label is not None and format != "latex":
         raise UserError("--label is for --format latex (the table's \\label)")
     if label is not None and not valid_label(label):
@@ -152,7 +157,8 @@ def report(results: ResultsOrFolderArg,
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
         if decimals != DECIMALS:
             raise UserError("--decimals is for md, csv and latex; the html report prints 4 decimals")
-        write_text(html_text(results, compare_table, split(datasets), split(classifiers), claims_file), out)
+        write_text(html_text(results, compare_table, split(datasets), split(classifiers), claims_file, published),
+                   out)
         return
     if compare_table:
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
@@ -162,13 +168,13 @@ def report(results: ResultsOrFolderArg,
         raise UserError(f"--label names one table: give one experiment's results (e.g. {Path(results) / '<name>'}), "
                         f"not a folder of them")
     per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers), format,
-                                                          label_metric, decimals, label),
+                                                          label_metric, decimals, label, published),
                    lambda text: write_text(text, out))
 
 
 def html_text(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
-              claims_file: str | None) -> str:
-    """The page of `report --format html` of one experiment's results."""
+              claims_file: str | None, published: WideTable | None = None) -> str:
+    """The page of `report --format html` of one experiment's results (`published`: --with's table)."""
     from bncbench.reporting.page import page
     from bncbench.results import open_all
 
@@ -177,23 +183,28 @@ def html_text(results: str, table: str | None, datasets: list[str] | None, class
         if len(found) > 1 or Path(found[0].location) != Path(results):
             raise UserError(f"--format html takes one experiment's results; {results} holds "
                             f"{', '.join(r.location for r in found)}: give one of them")
-        return page(found[0], table, datasets, classifiers, claims_file, err)
+        return page(found[0], table, datasets, classifiers, claims_file, err, published)
     finally:
         for r in found:
             r.close()
 
 
 def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers: list[str] | None, fmt: str,
-                label_metric: str | None, decimals: int, label: str | None) -> str:
+                label_metric: str | None, decimals: int, label: str | None, published: WideTable | None = None) -> str:
     """The table `report` prints for one results store: the classifiers that have `metric` (those
-    that have none are named under it), with the store's coverage under it (csv: on stderr)."""
+    that have none are named under it), the `published` table's columns after them (--with), with
+    the store's coverage under it (csv: on stderr)."""
     from bncbench.evaluate.metrics import NO_MEAN
+    from bncbench.evaluate.published import join
     from bncbench.evaluate.report import format_report, table_label
 
     s = r.summary(metric, datasets, classifiers)
     warn_incomplete(s)
-    shown = s.with_metric()
     swaps = _label_swaps(s, label_metric)
+    joined = join(s, published) if published is not None else None
+    if joined is not None:
+        s = joined.summary
+    shown = s.with_metric()
     labels, values = _label_metrics(r, s, [lab for lab in s.labels if lab in shown or lab in swaps], swaps)
     if not labels:
         raise UserError(f"--metric {metric}: no classifier of {r.location} has {metric} values "
@@ -204,6 +215,10 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
         notes.append(f"not shown, having no {metric} values: {', '.join(dropped)}")
     if fmt == "csv":
         for line in notes if not s.coverage.complete or dropped else []:
+            err(f"note: {line}")
+    if joined is not None:
+        notes += joined.notes
+        for line in joined.notes if fmt == "csv" else []:
             err(f"note: {line}")
     no_mean = "; ".join(f"{m}: {NO_MEAN[m]}" for m in dict.fromkeys([metric, *swaps.values()]) if m in NO_MEAN)
     marks = r.differences(s.datasets) if fmt != "csv" else {}

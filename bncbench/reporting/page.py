@@ -13,6 +13,7 @@ from bncbench.evaluate import html
 from bncbench.evaluate.figures import bayes_plot, cd_plot, svg_text
 from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
 from bncbench.evaluate.ranks import compare_classifiers
+from bncbench.evaluate.stats import needs_folds
 from bncbench.evaluate.values import FoldValues
 from bncbench.reporting import analyses
 from bncbench.reporting.figures import figures_for_html
@@ -20,20 +21,26 @@ from bncbench.results import data_files
 
 if TYPE_CHECKING:
     from bncbench.evaluate.values import Summary
+    from bncbench.evaluate.wide_table import WideTable
     from bncbench.experiment import Experiment
     from bncbench.results import Results
 
 
 def page(r: Results, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
-         claims_file: str | None = None, warn: Callable[[str], None] = lambda line: None) -> str:
+         claims_file: str | None = None, warn: Callable[[str], None] = lambda line: None,
+         published: WideTable | None = None) -> str:
     """The page of `report --format html` of the open store `r` (--compare `table`, --claims
-    `claims_file`); `warn` gets the comparison's lines on what the store does not show in full."""
+    `claims_file`); `warn` gets the comparison's lines on what the store does not show in full.
+    The `published` table's columns (--with, else the config's `figures: cd: with:`) join the
+    summary metric's table, ranks, CD diagram and W/D/L matrix."""
     from bncbench import __version__
 
     summaries = _summaries(r, datasets, classifiers)
-    first = summaries[0]
     exp = r.experiment
     primary = primary_metric(exp, [s.metric for s in summaries])
+    own = summaries  # the stored classifiers' (per-fold values: theirs only)
+    summaries, joined = _with_published(r, summaries, primary, published)
+    first = summaries[0]
     ranks = _rank_tests(summaries, primary)
     cd = None
     if primary in ranks:
@@ -52,17 +59,38 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
         data_files=data_files(first.datasets, own), summaries=summaries, differences=r.differences(first.datasets),
         wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
-        coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
-        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary),
+        coverage=" ".join([first.coverage.line(), *joined]), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
+        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, own, primary),
         bayes=_bayes(r, exp, datasets), classes=classes, stability=_stability(r, first.datasets, first.labels)))
+
+
+def _with_published(r: Results, summaries: list[Summary], primary: str,
+                    published: WideTable | None) -> tuple[list[Summary], list[str]]:
+    """(`summaries` with the published columns joined to the `primary` metric's, the join's notes);
+    the table is --with's, else the config's `figures: cd: with:`, else none."""
+    from bncbench.evaluate.published import join, read
+
+    if published is None:
+        path = r.experiment.figures.get("cd", {}).get("with")
+        if path is None:
+            return summaries, []
+        published = read(path, "figures.cd.with")
+    out, notes = [], []
+    for s in summaries:
+        if s.metric == primary:
+            joined = join(s, published)
+            s, notes = joined.summary, joined.notes
+            if needs_folds(r.experiment.wdl.draw):
+                notes.append(f"the published columns have no per-fold values: under the t-test draw rule "
+                             f"({r.experiment.wdl.draw}) their W/D/L records count no data set")
+        out.append(s)
+    return out, [f"{n}." if not n.endswith(".") else n for n in notes]
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:
     """{metric: per-fold values} of the judged metrics when the `wdl:` draw rule is the t-test's,
     which needs them (else {}); a metric without per-fold values (bias, variance) gets none, so its
     W/D/L matrix leaves every data set out and says why."""
-    from bncbench.evaluate.stats import needs_folds
-
     exp = r.experiment
     if not needs_folds(exp.wdl.draw):
         return {}
