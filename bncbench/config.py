@@ -176,15 +176,15 @@ def _preprocess_overrides(ck: _Checker, raw, path: list) -> tuple[tuple[str, Any
 def _published_table(ck: _Checker, value, path: list, config_dir: Path) -> str:
     """`figures: cd: with:`: a wide table's file (relative to the config's folder), read as `wdl
     TABLE` reads it; kept as an absolute path (the figures are drawn from another folder)."""
-    from bncbench.evaluate.wide_table import read
+    from bncbench.evaluate.published import read
 
     if not isinstance(value, str) or not value.strip():
         ck.fail(path, f"expected the file of a published wide table (TSV/CSV), got {value!r}")
     file = (config_dir / value).resolve()
     try:
-        read(str(file))
+        read(str(file), "")
     except UserError as e:
-        ck.fail(path, str(e))
+        ck.fail(path, str(e).lstrip())
     return str(file)
 
 

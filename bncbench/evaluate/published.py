@@ -26,9 +26,10 @@ class Joined:
 
 
 def read(path: str, option: str = "--with") -> wide_table.WideTable:
-    """The wide table `path` as `wdl TABLE` reads it; its UserError prefixed with `option`."""
+    """The wide table `path` as `wdl TABLE` reads it, one published column or more; its UserError
+    prefixed with `option`."""
     try:
-        return wide_table.read(path)
+        return wide_table.read(path, columns=1)
     except UserError as e:
         raise UserError(f"{option} {e}") from None
 
