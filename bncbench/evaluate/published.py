@@ -99,7 +99,7 @@ def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") 
         named = [f"{ds} (the results have {lower[ds.lower()]!r}: names are matched exactly)"
                  if ds.lower() in lower else ds for ds in unmatched]
         notes.append(f"{where}: rows matching no data set of the results, not used: {', '.join(named)}")
-    for lab, ds in lacking.items():
-        notes.append(f"{lab} (published) has no value for {len(ds)} data set(s), left out wherever {lab} is "
-                     f"compared ({LEFT_OUT_OF}): {', '.join(ds)}")
+    for lab, gaps in lacking.items():
+        notes.append(f"{lab} (published) has no value for {len(gaps)} data set(s), left out wherever {lab} is "
+                     f"compared ({LEFT_OUT_OF}): {', '.join(gaps)}")
     return Joined(replace(summary, labels=[*summary.labels, *table.labels], values=values), list(table.labels), notes)

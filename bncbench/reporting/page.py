@@ -38,7 +38,7 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     summaries = _summaries(r, datasets, classifiers)
     exp = r.experiment
     primary = primary_metric(exp, [s.metric for s in summaries])
-    own = summaries  # the stored classifiers' (per-fold values: theirs only)
+    own_summaries = summaries  # the stored classifiers' (per-fold values: theirs only)
     summaries, joined = _with_published(r, summaries, primary, published)
     first = summaries[0]
     ranks = _rank_tests(summaries, primary)
@@ -59,8 +59,9 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
         data_files=data_files(first.datasets, own), summaries=summaries, differences=r.differences(first.datasets),
         wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
-        coverage=" ".join([first.coverage.line(), *joined]), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
-        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, own, primary),
+        coverage=" ".join([first.coverage.line(), *joined]), name=name, protocol=protocol(exp), primary=primary,
+        ranks=ranks, cd=cd,
+        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, own_summaries, primary),
         bayes=_bayes(r, exp, datasets), classes=classes, stability=_stability(r, first.datasets, first.labels)))
 
 

@@ -144,7 +144,8 @@ def test_bad_published_tables_one_line_exit_2(store, tmp_path, command):
     _one_line_exit_2(r, "--with", "none.tsv", "cannot read")
     bad = tmp_path / "bad.tsv"
     bad.write_text("dataset\tP\tQ\niris\t0.1\n")
-    _one_line_exit_2(bnc_in(*command[:1], store, *command[1:], *extra, "--with", bad), "bad.tsv:2", "2 cells, the header has 3")
+    _one_line_exit_2(bnc_in(*command[:1], store, *command[1:], *extra, "--with", bad),
+                     "bad.tsv:2", "2 cells, the header has 3")
     percent = tmp_path / "percent.tsv"
     percent.write_text("dataset\tP\tQ\niris\t0.05\t5.3\ncar\t0.1\t7.1\n")
     _one_line_exit_2(bnc_in(*command[:1], store, *command[1:], *extra, "--with", percent),
@@ -206,12 +207,12 @@ def test_config_figures_cd_with(tmp_path, table):
     """`figures: cd: with:` is a file relative to the config's folder, read when the config is;
     `bncbench figures` draws it into the CD diagram."""
     text = ("name: cdwith\ndatasets: [iris, labor-negotiations]\ncv: {folds: 3, runs: 1}\n"
-            "classifiers:\n  - {name: NB}\n  - {name: KDB, k: 1, label: KDB1}\n"
+            "classifiers:\n  - {name: NB}\n  - {name: KDB, k: 1, label: KDB1}\nwdl: {draw: ttest}\n"
             "figures:\n  cd: {metric: zol, with: paper.tsv}\n")
     (tmp_path / "c.yaml").write_text(text)
     exp = config.parse(text, str(tmp_path / "c.yaml"))
     assert exp.figures["cd"]["with"] == str(table.resolve())
-    with pytest.raises(UserError, match=r"c\.yaml:8: figures\.cd\.with: .*missing\.tsv: cannot read"):
+    with pytest.raises(UserError, match=r"c\.yaml:9: figures\.cd\.with: .*missing\.tsv: cannot read"):
         config.parse(text.replace("paper.tsv", "missing.tsv"), str(tmp_path / "c.yaml"))
     with pytest.raises(UserError, match=r"figures\.cd\.with: expected the file of a published wide table"):
         config.parse(text.replace("paper.tsv", "[a]"), str(tmp_path / "c.yaml"))
@@ -219,3 +220,10 @@ def test_config_figures_cd_with(tmp_path, table):
     r = bnc_in("figures", tmp_path / "res", "--only", "cd", "--format", "svg", "--out", tmp_path / "f", check=True)
     assert "Paper-SVM" in (tmp_path / "f" / "cd.svg").read_text()
     assert "cd: published columns" in r.stderr
+    # the HTML report takes the config's table; under its t-test draw rule the published W/D/L counts nothing
+    bnc_in("report", tmp_path / "res", "--format", "html", "--out", tmp_path / "r.html", check=True)
+    page = (tmp_path / "r.html").read_text()
+    assert "Paper-TAN" in page and "their W/D/L records count no data set" in page
+    # wdl under the config's t-test rule refuses a published column, and names the config's rule
+    _one_line_exit_2(bnc_in("wdl", tmp_path / "res", "--with", table), "the config's wdl.draw ttest")
+    assert bnc_in("wdl", tmp_path / "res", "--with", table, "--draw", "exact4").returncode == 0
