@@ -99,6 +99,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     distinct pairs of the matrix (csv: column p_holm). --decimals N prints the p-values at N
     decimals (default 4; csv: full precision).
 
+    --with FILE (a results store) adds a paper's printed columns (a wide table, as above) to
+    the matrix, each pair on the data sets both have; compared on the means, so the t-test
+    draw rule refuses it (docs/cli.md: Published columns).
+
     \b
     Metrics (--metric, results; lower is better except accuracy and cll):
       zol, accuracy, rmse, rmse_all, cll, logloss, bias, variance,
@@ -115,6 +119,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl results/default --draw ttest:0.01 --metric accuracy
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
+      bncbench wdl results/default --with paper-table.tsv --rows NB
     """
     from bncbench.cli.common import per_experiment
     from bncbench.evaluate.published import read
@@ -169,7 +174,9 @@ def ranks(results: ResultsArg,
     critical difference and Holm over those k - 1 comparisons. --decimals N prints the tables'
     p-values at N decimals (default 4; below 10^-N in scientific notation; ranks and z keep 3).
     csv: one line per pair at full precision, the test lines on stderr. `bncbench figures
-    --only cd` draws the critical-difference diagram.
+    --only cd` draws the critical-difference diagram. --with FILE ranks a paper's printed
+    columns (a wide table as wdl TABLE reads it) with ours, over the data sets every column
+    has (docs/cli.md: Published columns).
 
     \b
     Examples:
@@ -177,6 +184,7 @@ def ranks(results: ResultsArg,
       bncbench ranks results/ait36 --control TAN --alpha 0.10
       bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
+      bncbench ranks results/default --with paper-table.tsv
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.published import read

@@ -85,6 +85,8 @@ def figures(results: ResultsArg,
                structure --stability); only when asked for
     Options override the figures: section of the config the results were run
     with (docs/cli.md: figures). The same results give byte-identical files.
+    --with FILE (with --only cd) draws a paper's printed columns in the CD diagram
+    beside ours (docs/cli.md: Published columns).
 
     \b
     Examples:
@@ -95,6 +97,7 @@ def figures(results: ResultsArg,
       bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
       bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
       bncbench figures results/default --only stability
+      bncbench figures results/default --only cd --with paper-table.tsv
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.figures import FORMATS, render

@@ -101,6 +101,13 @@ def report(results: ResultsOrFolderArg,
     RESULTS may be a folder holding several experiments (results/<name>/ each): one section
     per experiment, in name order (csv: a first column experiment).
 
+    --with FILE adds a paper's printed columns (a wide table as wdl TABLE reads it: data set,
+    then one column per classifier, the metric's values, 'mean ± sd' allowed) after ours, data
+    sets matched by name exactly; the mean and rank rows leave out a data set a column lacks,
+    and the notes name it. A fraction metric's column holding percentages (> 1) is refused,
+    as is accuracy given as fractions (docs/cli.md: Published columns). With --format html the
+    values are of the page's summary metric.
+
     --format html is one self-contained page (no network; open it in any browser) that leads
     with its findings: a summary (the experiment in one paragraph, the average ranks with the
     Friedman test, the critical-difference diagram, the pairs that differ, every judged metric
@@ -140,6 +147,7 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/default --format html --out report.html
       bncbench report results/stan70 --format html --compare papers/stan70/dev.tsv
       bncbench report results/kban --format html --claims papers/kban/claims.yaml
+      bncbench report results/default --with paper-table.tsv --format latex
     """
     from bncbench.cli.common import per_experiment
     from bncbench.evaluate.published import read
