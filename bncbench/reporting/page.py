@@ -39,7 +39,7 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     exp = r.experiment
     primary = primary_metric(exp, [s.metric for s in summaries])
     own_summaries = summaries  # the stored classifiers' (per-fold values: theirs only)
-    summaries, joined = _with_published(r, summaries, primary, published)
+    summaries, joined, published_labels = _with_published(r, summaries, primary, published)
     first = summaries[0]
     ranks = _rank_tests(summaries, primary)
     cd = None
@@ -62,30 +62,35 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         coverage=" ".join([first.coverage.line(), *joined]), name=name, protocol=protocol(exp), primary=primary,
         ranks=ranks, cd=cd,
         claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, own_summaries, primary),
-        bayes=_bayes(r, exp, datasets), classes=classes, stability=_stability(r, first.datasets, first.labels)))
+        bayes=_bayes(r, exp, datasets), classes=classes,
+        stability=_stability(r, first.datasets, own_summaries[0].labels),
+        published=published_labels))
 
 
 def _with_published(r: Results, summaries: list[Summary], primary: str,
-                    published: WideTable | None) -> tuple[list[Summary], list[str]]:
-    """(`summaries` with the published columns joined to the `primary` metric's, the join's notes);
-    the table is --with's, else the config's `figures: cd: with:`, else none."""
+                    published: WideTable | None) -> tuple[list[Summary], list[str], list[str]]:
+    """(`summaries` with the published columns joined to the `primary` metric's, the join's notes,
+    the published labels); the table is --with's (of the summary metric), else the config's
+    `figures: cd: with:` (of the entry's first metric, else the summary metric), else none."""
     from bncbench.evaluate.published import join, read
 
+    metric = primary
     if published is None:
-        path = r.experiment.figures.get("cd", {}).get("with")
-        if path is None:
-            return summaries, []
-        published = read(path, "figures.cd.with")
+        conf = r.experiment.figures.get("cd", {})
+        if conf.get("with") is None:
+            return summaries, [], []
+        published = read(conf["with"], "figures.cd.with")
+        metric = (conf.get("metric") or [primary])[0]
     out, notes = [], []
     for s in summaries:
-        if s.metric == primary:
+        if s.metric == metric:
             joined = join(s, published)
             s, notes = joined.summary, joined.notes
             if needs_folds(r.experiment.wdl.draw):
                 notes.append(f"the published columns have no per-fold values: under the t-test draw rule "
                              f"({r.experiment.wdl.draw}) their W/D/L records count no data set")
         out.append(s)
-    return out, [f"{n}." if not n.endswith(".") else n for n in notes]
+    return out, [f"{n}." if not n.endswith(".") else n for n in notes], list(published.labels)
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:

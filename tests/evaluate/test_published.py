@@ -201,6 +201,9 @@ def test_html_report_has_the_published_columns(store, table, tmp_path):
     assert "Paper-TAN" in page and "Paper-SVM" in page
     assert "published columns" in page and "0.0600 ± 0.0150" in page
     assert "left out wherever Paper-SVM is compared" in page
+    # the experiment's paragraph names the classifiers run, the published ones apart
+    assert "compares 3 classifiers (NB, KDB1, AODE)" in page
+    assert "Published columns beside them: Paper-TAN, Paper-SVM." in page
 
 
 def test_config_figures_cd_with(tmp_path, table):
