@@ -59,15 +59,16 @@ def check_units(table: wide_table.WideTable, metric: str, option: str = "--with"
                                 f"(or, for error rates, give --metric zol)")
 
 
-def _sd(table: wide_table.WideTable, ds: str, lab: str) -> float:
-    """The sd printed in a cell ('mean ± sd'), NaN when none is."""
+def _sd(table: wide_table.WideTable, ds: str, lab: str, option: str) -> float:
+    """The sd printed in a cell ('mean ± sd'), NaN when none is; UserError naming `option` when
+    it is not a number."""
     _, sd = wide_table.split_cell(table.cells[(ds, lab)])
     if sd is None:
         return math.nan
     try:
         return float(sd)
     except ValueError:
-        raise UserError(f"{table.path}:{table.lines[ds]}: the sd {sd!r} ({lab}) is not a number") from None
+        raise UserError(f"{option} {table.path}:{table.lines[ds]}: the sd {sd!r} ({lab}) is not a number") from None
 
 
 def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") -> Joined:
@@ -89,7 +90,7 @@ def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") 
     for lab in table.labels:
         for ds in summary.datasets:
             mean = table.means.get((ds, lab), math.nan)
-            values[(ds, lab)] = (mean, math.nan if math.isnan(mean) else _sd(table, ds, lab))
+            values[(ds, lab)] = (mean, math.nan if math.isnan(mean) else _sd(table, ds, lab, option))
             if math.isnan(mean):
                 lacking.setdefault(lab, []).append(ds)
     notes = [f"published columns ({table.path}: means as printed, no per-fold values): {', '.join(table.labels)}"]
@@ -98,7 +99,7 @@ def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") 
         lower = {d.lower(): d for d in summary.datasets}
         named = [f"{ds} (the results have {lower[ds.lower()]!r}: names are matched exactly)"
                  if ds.lower() in lower else ds for ds in unmatched]
-        notes.append(f"{where}: rows matching no data set of the results, not used: {', '.join(named)}")
+        notes.append(f"{where}: rows matching no data set shown, not used: {', '.join(named)}")
     for lab, gaps in lacking.items():
         notes.append(f"{lab} (published) has no value for {len(gaps)} data set(s), left out wherever {lab} is "
                      f"compared ({LEFT_OUT_OF}): {', '.join(gaps)}")

@@ -161,6 +161,12 @@ def test_bad_published_tables_one_line_exit_2(store, tmp_path, command):
     assert not (tmp_path / "o").exists()  # nothing written
 
 
+def test_an_sd_that_is_not_a_number_is_named(store, tmp_path):
+    bad = tmp_path / "sd.tsv"
+    bad.write_text("dataset\tP\niris\t0.05\ncar\t0.1 ± x\n")
+    _one_line_exit_2(bnc_in("ranks", store, "--with", bad), "--with", "sd.tsv:3", "'x' (P) is not a number")
+
+
 def test_accuracy_in_percent_is_kept_fractions_refused(store, tmp_path):
     fractions = tmp_path / "acc.tsv"
     fractions.write_text("dataset\tP\niris\t0.94\ncar\t0.93\n")
