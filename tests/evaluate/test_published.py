@@ -236,3 +236,19 @@ def test_config_figures_cd_with(tmp_path, table):
     # wdl under the config's t-test rule refuses a published column, and names the config's rule
     _one_line_exit_2(bnc_in("wdl", tmp_path / "res", "--with", table), "the config's wdl.draw ttest")
     assert bnc_in("wdl", tmp_path / "res", "--with", table, "--draw", "exact4").returncode == 0
+
+
+def test_report_latex_with_published_columns_compiles(store, table, tmp_path):
+    import shutil
+    import subprocess
+
+    from tests.evaluate.test_latex import compile_latex
+
+    tex = bnc_in("report", store, "--with", table, "--format", "latex", check=True).stdout
+    compile_latex(tex, tmp_path)
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-layout", tmp_path / "doc.pdf", "-"], capture_output=True,
+                              text=True, check=True).stdout
+        # the notes as typeset (the columns beyond the page's width are not in the text layer)
+        assert "published columns" in text and "Paper-SVM (published) has no value for 1 data set(s)" in text
+    assert "Paper-TAN & Paper-SVM" in tex and "0.0600 $\\pm$ 0.0150" in tex
