@@ -173,10 +173,25 @@ def _preprocess_overrides(ck: _Checker, raw, path: list) -> tuple[tuple[str, Any
     return tuple(sorted(pre.items()))
 
 
-def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
+def _published_table(ck: _Checker, value, path: list, config_dir: Path) -> str:
+    """`figures: cd: with:`: a wide table's file (relative to the config's folder), read as `wdl
+    TABLE` reads it; kept as an absolute path (the figures are drawn from another folder)."""
+    from bncbench.evaluate.published import read
+
+    if not isinstance(value, str) or not value.strip():
+        ck.fail(path, f"expected the file of a published wide table (TSV/CSV), got {value!r}")
+    file = (config_dir / value).resolve()
+    try:
+        read(str(file), "")
+    except UserError as e:
+        ck.fail(path, str(e).lstrip())
+    return str(file)
+
+
+def _figures(ck: _Checker, raw, labels: list[str], config_dir: Path) -> dict[str, dict]:
     """The validated `figures:` section: {figure: {key: value}} with `metric` as a list of metric
-    names, `pairs` as [(A, B), ...]; labels must be among `labels` (the figures and their keys:
-    evaluate/figures.py `KINDS`)."""
+    names, `pairs` as [(A, B), ...], `with` as an absolute path; labels must be among `labels` (the
+    figures and their keys: evaluate/figures.py `KINDS`)."""
     from bncbench.evaluate import options
     from bncbench.evaluate.figures import KIND
     from bncbench.evaluate.metrics import METRICS
@@ -210,6 +225,8 @@ def _figures(ck: _Checker, raw, labels: list[str]) -> dict[str, dict]:
                     fig[k] = options.alpha(float(ck.typed(v, [*path, k], float)))
                 except ValueError:
                     ck.fail([*path, k], f"must be between 0 and 1 (e.g. 0.05), got {v!r}")
+            elif k == "with":
+                fig[k] = _published_table(ck, v, [*path, k], config_dir)
             elif k == "rope":
                 try:
                     fig[k] = options.rope(float(ck.typed(v, [*path, k], float)))
@@ -252,7 +269,8 @@ def parse(text: str, file: str = "<config>") -> Experiment:
     classifiers = _classifiers(ck, raw["classifiers"], shared, settings, datasets, Path(file).parent)
     wdl = _wdl(ck, raw.get("wdl"))
     ex = _executor(ck, raw.get("executor"))
-    figures = {} if raw.get("figures") is None else _figures(ck, raw["figures"], [c.label for c in classifiers])
+    figures = {} if raw.get("figures") is None else _figures(ck, raw["figures"], [c.label for c in classifiers],
+                                                                  Path(file).parent)
     return Experiment(name=name, datasets=datasets, classifiers=classifiers, preprocess=settings, cv=cv, wdl=wdl,
                       source=text, description=str(raw.get("description") or ""), shared=shared, executor=dict(ex),
                       config_datasets=[d.name for d in datasets], config_labels=[c.label for c in classifiers],

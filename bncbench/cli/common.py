@@ -90,6 +90,10 @@ TableFormat = Literal["md", "csv", "latex"]
 TableFormatOpt = Annotated[TableFormat, format_option()]
 DatasetsOpt = Annotated[str | None, datasets_option()]
 ClassifiersOpt = Annotated[str | None, classifiers_option()]
+WithOpt = Annotated[str | None, typer.Option("--with", metavar="FILE",
+                                             help="published columns beside the stored ones: a wide table as wdl "
+                                                  "TABLE reads it (data set, then one column per classifier, the "
+                                                  "metric's values)")]
 DrawOpt = Annotated[str | None, typer.Option("--draw", metavar="RULE",
                                              help="exact4 | relative:F | ttest[:ALPHA] [default: the config's, "
                                                   "else exact4]")]

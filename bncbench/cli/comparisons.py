@@ -17,6 +17,7 @@ from bncbench.cli.common import (
     ResultsArg,
     ResultsOrFolderArg,
     TableFormatOpt,
+    WithOpt,
     alpha_option,
     check_decimals,
     checked,
@@ -31,7 +32,6 @@ from bncbench.cli.common import (
 )
 from bncbench.errors import UserError
 from bncbench.evaluate.stats import DRAWS, TAILS, WDL_DEFAULTS, Correction, Draws, Tails, Test
-from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.results import Results
@@ -67,7 +67,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
                                               help=CORRECTION_HELP),
         format: TableFormatOpt = "md",
         decimals: Annotated[int, decimals_option("decimals of the p-values, 0 to 10 (md, latex; csv keeps full "
-                                                 "precision)")] = 4):
+                                                 "precision)")] = 4,
+        with_table: WithOpt = None):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
     For a results directory, options not given default to the `wdl:` section of the config the
@@ -98,6 +99,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     distinct pairs of the matrix (csv: column p_holm). --decimals N prints the p-values at N
     decimals (default 4; csv: full precision).
 
+    --with FILE (a results store) adds a paper's printed columns (a wide table, as above) to
+    the matrix, each pair on the data sets both have; compared on the means, so the t-test
+    draw rule refuses it (docs/cli.md: Published columns).
+
     \b
     Metrics (--metric, results; lower is better except accuracy and cll):
       zol, accuracy, rmse, rmse_all, cll, logloss, bias, variance,
@@ -114,8 +119,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl results/default --draw ttest:0.01 --metric accuracy
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
+      bncbench wdl results/default --with paper-table.tsv --rows NB
     """
     from bncbench.cli.common import per_experiment
+    from bncbench.evaluate.published import read
     from bncbench.evaluate.stats import needs_folds
     from bncbench.reporting.wdl import WdlRequest, check_draw, wdl_text
 
@@ -131,8 +138,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         raise UserError(f"--draw {draw}: the t-test needs each data set's per-fold values, which a wide table "
                         f"({path}) does not hold; give a results store")
     check_decimals(decimals)
+    if with_table and not is_store:
+        raise UserError(f"--with is for a results store; {path} is a wide table: put the published columns in it")
     q = WdlRequest(metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
-                   split(columns), format, test, correction, decimals)
+                   split(columns), format, test, correction, decimals, read(with_table) if with_table else None)
     if is_store:
         per_experiment(path, format, lambda r: wdl_text(path, r, q, err), lambda text: typer.echo(text, nl=False))
     else:
@@ -150,7 +159,8 @@ def ranks(results: ResultsArg,
           classifiers: ClassifiersOpt = None,
           format: TableFormatOpt = "md",
           decimals: Annotated[int, decimals_option("decimals of the tables' p-values, 0 to 10 (md, latex; csv "
-                                                   "keeps full precision)")] = 4):
+                                                   "keeps full precision)")] = 4,
+          with_table: WithOpt = None):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
 
     Per data set the classifiers are ranked (1 = best; values equal as printed, at 4
@@ -164,7 +174,9 @@ def ranks(results: ResultsArg,
     critical difference and Holm over those k - 1 comparisons. --decimals N prints the tables'
     p-values at N decimals (default 4; below 10^-N in scientific notation; ranks and z keep 3).
     csv: one line per pair at full precision, the test lines on stderr. `bncbench figures
-    --only cd` draws the critical-difference diagram.
+    --only cd` draws the critical-difference diagram. --with FILE ranks a paper's printed
+    columns (a wide table as wdl TABLE reads it) with ours, over the data sets every column
+    has (docs/cli.md: Published columns).
 
     \b
     Examples:
@@ -172,22 +184,23 @@ def ranks(results: ResultsArg,
       bncbench ranks results/ait36 --control TAN --alpha 0.10
       bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
+      bncbench ranks results/default --with paper-table.tsv
     """
     from bncbench.evaluate import options
+    from bncbench.evaluate.published import read
     from bncbench.evaluate.ranks import format_ranks
     from bncbench.reporting.analyses import rank_test
     from bncbench.results import open as open_results
 
     check_decimals(decimals)
+    published = read(with_table) if with_table else None
     with open_results(results) as r:
         metric = checked("--metric", options.metric, metric or r.experiment.wdl.default_metric)
         checked("--alpha", options.alpha, alpha)
         s = r.summary(metric, split(datasets), split(classifiers))
-        if control is not None and control not in s.labels:
-            raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
-                            f"available: {', '.join(s.labels)}")
         warn_incomplete(s)
-        test = rank_test(r, metric, split(datasets), split(classifiers), control, alpha)
+        test = rank_test(r, metric, split(datasets), split(classifiers), control, alpha, published,
+                         lambda line: err(f"note: {line}"))
     text, notes = format_ranks(test, metric, format, decimals)
     typer.echo(text, nl=False)
     for line in notes:

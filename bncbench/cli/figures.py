@@ -50,7 +50,10 @@ def figures(results: ResultsArg,
                                                         "config's, else 0.05]")] = None,
             rope: Annotated[float | None, typer.Option(
                 "--rope", metavar="R", help="bayes: the region of practical equivalence, in the metric's units "
-                                            "[default: the config's, else as for bncbench bayes]")] = None):
+                                            "[default: the config's, else as for bncbench bayes]")] = None,
+            with_table: Annotated[str | None, typer.Option(
+                "--with", metavar="FILE", help="cd: published columns beside the stored ones, a wide table as wdl "
+                                               "TABLE reads it [default: the config's figures: cd: with:]")] = None):
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b
@@ -82,6 +85,8 @@ def figures(results: ResultsArg,
                structure --stability); only when asked for
     Options override the figures: section of the config the results were run
     with (docs/cli.md: figures). The same results give byte-identical files.
+    --with FILE (with --only cd) draws a paper's printed columns in the CD diagram
+    beside ours (docs/cli.md: Published columns).
 
     \b
     Examples:
@@ -92,6 +97,7 @@ def figures(results: ResultsArg,
       bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
       bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
       bncbench figures results/default --only stability
+      bncbench figures results/default --only cd --with paper-table.tsv
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.figures import FORMATS, render
@@ -112,8 +118,10 @@ def figures(results: ResultsArg,
         checked("--alpha", options.alpha, alpha)
     if rope is not None:
         checked("--rope", options.rope, rope)
-    settings = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope)
+    settings = fg.Options(a, b, metrics, split(rows), pair_list, alpha, rope, with_table)
     wanted = split(only)
+    if with_table and wanted != ["cd"]:
+        raise UserError("--with is for the critical-difference diagram: give --only cd")
     made = []
     with open_results(results) as r:
         src = fg.Source(r)

@@ -11,6 +11,7 @@ import typer
 from bncbench.cli.common import (
     ResultsArg,
     ResultsOrFolderArg,
+    WithOpt,
     check_decimals,
     classifiers_option,
     datasets_option,
@@ -26,6 +27,7 @@ from bncbench.cli.common import (
 from bncbench.errors import UserError
 
 if TYPE_CHECKING:
+    from bncbench.evaluate.wide_table import WideTable
     from bncbench.results import Results, Summary
 
 
@@ -83,7 +85,9 @@ def report(results: ResultsOrFolderArg,
            draw: str | None = typer.Option(None, "--draw", metavar="TEST",
                                            help="with --base: ttest[:ALPHA] (the corrected resampled t-test, as "
                                                 "Weka's Experimenter) | wilcoxon[:ALPHA] on the folds; ALPHA 0.05 "
-                                                "if not given [default: ttest]")):
+                                                "if not given [default: ttest]"),
+
+           with_table: WithOpt = None):
     """A paper-style table: one row per data set, one column per classifier, mean ± sd.
 
     Only the classifiers that have the metric get a column. The md and latex tables end with a
@@ -104,6 +108,13 @@ def report(results: ResultsOrFolderArg,
 
     RESULTS may be a folder holding several experiments (results/<name>/ each): one section
     per experiment, in name order (csv: a first column experiment).
+
+    --with FILE adds a paper's printed columns (a wide table as wdl TABLE reads it: data set,
+    then one column per classifier, the metric's values, 'mean ± sd' allowed) after ours, data
+    sets matched by name exactly; the mean and rank rows leave out a data set a column lacks,
+    and the notes name it. A fraction metric's column holding percentages (> 1) is refused,
+    as is accuracy given as fractions (docs/cli.md: Published columns). With --format html the
+    values are of the page's summary metric.
 
     --format html is one self-contained page (no network; open it in any browser) that leads
     with its findings: a summary (the experiment in one paragraph, the average ranks with the
@@ -155,13 +166,16 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/default --format html --out report.html
       bncbench report results/stan70 --format html --compare papers/stan70/dev.tsv
       bncbench report results/kban --format html --claims papers/kban/claims.yaml
+      bncbench report results/default --with paper-table.tsv --format latex
     """
     from bncbench.cli.common import per_experiment
+    from bncbench.evaluate.published import read
     from bncbench.evaluate.report import DECIMALS, valid_label
     from bncbench.results import names_one_store
 
     check_decimals(decimals)
     _check_base_options(base, draw, label_metric)
+    published = read(with_table) if with_table else None
     if label is not None and format != "latex":
         raise UserError("--label is for --format latex (the table's \\label)")
     if label is not None and not valid_label(label):
@@ -171,7 +185,8 @@ def report(results: ResultsOrFolderArg,
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
         if decimals != DECIMALS:
             raise UserError("--decimals is for md, csv and latex; the html report prints 4 decimals")
-        write_text(html_text(results, compare_table, split(datasets), split(classifiers), claims_file, base, draw),
+        write_text(html_text(results, compare_table, split(datasets), split(classifiers), claims_file, base, draw,
+                             published),
                    out)
         return
     if compare_table:
@@ -182,7 +197,7 @@ def report(results: ResultsOrFolderArg,
         raise UserError(f"--label names one table: give one experiment's results (e.g. {Path(results) / '<name>'}), "
                         f"not a folder of them")
     per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers), format,
-                                                          label_metric, decimals, label, base, draw),
+                                                          label_metric, decimals, label, base, draw, published),
                    lambda text: write_text(text, out))
 
 
@@ -200,8 +215,9 @@ def _check_base_options(base: str | None, draw: str | None, label_metric: str | 
 
 
 def html_text(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
-              claims_file: str | None, base: str | None = None, draw: str | None = None) -> str:
-    """The page of `report --format html` of one experiment's results."""
+              claims_file: str | None, base: str | None = None, draw: str | None = None,
+              published: WideTable | None = None) -> str:
+    """The page of `report --format html` of one experiment's results (`published`: --with's table)."""
     from bncbench.reporting.page import page
     from bncbench.results import open_all
 
@@ -210,7 +226,7 @@ def html_text(results: str, table: str | None, datasets: list[str] | None, class
         if len(found) > 1 or Path(found[0].location) != Path(results):
             raise UserError(f"--format html takes one experiment's results; {results} holds "
                             f"{', '.join(r.location for r in found)}: give one of them")
-        return page(found[0], table, datasets, classifiers, claims_file, err, base, draw)
+        return page(found[0], table, datasets, classifiers, claims_file, err, base, draw, published)
     finally:
         for r in found:
             r.close()
@@ -218,17 +234,22 @@ def html_text(results: str, table: str | None, datasets: list[str] | None, class
 
 def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers: list[str] | None, fmt: str,
                 label_metric: str | None, decimals: int, label: str | None, base: str | None = None,
-                draw: str | None = None) -> str:
+                draw: str | None = None, published: WideTable | None = None) -> str:
     """The table `report` prints for one results store: the classifiers that have `metric` (those
-    that have none are named under it), with the store's coverage under it (csv: on stderr); with
-    `base`, each cell marked against that column by the test `draw` (reporting/versus_base.py)."""
+    that have none are named under it), the `published` table's columns after them (--with), with
+    the store's coverage under it (csv: on stderr); with `base`, each cell marked against that
+    column by the test `draw` (reporting/versus_base.py)."""
     from bncbench.evaluate.metrics import NO_MEAN
+    from bncbench.evaluate.published import join
     from bncbench.evaluate.report import format_report, table_label
 
     s = r.summary(metric, datasets, classifiers)
     warn_incomplete(s)
-    shown = s.with_metric()
     swaps = _label_swaps(s, label_metric)
+    joined = join(s, published) if published is not None else None
+    if joined is not None:
+        s = joined.summary
+    shown = s.with_metric()
     labels, values = _label_metrics(r, s, [lab for lab in s.labels if lab in shown or lab in swaps], swaps)
     if not labels:
         raise UserError(f"--metric {metric}: no classifier of {r.location} has {metric} values "
@@ -240,13 +261,17 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
     if fmt == "csv":
         for line in notes if not s.coverage.complete or dropped else []:
             err(f"note: {line}")
+    if joined is not None:
+        notes += joined.notes
+        for line in joined.notes if fmt == "csv" else []:
+            err(f"note: {line}")
     no_mean = "; ".join(f"{m}: {NO_MEAN[m]}" for m in dict.fromkeys([metric, *swaps.values()]) if m in NO_MEAN)
     marks = r.differences(s.datasets) if fmt != "csv" else {}
     versus = None
     if base is not None:
         from bncbench.reporting.versus_base import DEFAULT_TEST, against_base
 
-        versus = against_base(r, s, labels, base, draw or DEFAULT_TEST)
+        versus = against_base(r, s, labels, base, draw or DEFAULT_TEST, joined.published if joined else [])
     text = format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean,
                          decimals=decimals, label=label or table_label(r.name, metric), versus=versus)
     if fmt != "csv" or versus is None:

@@ -350,7 +350,7 @@ KINDS = (
     Kind("gd", frozenset({"pairs", "metric"}), _draw_gd, lambda d: (WIDTH, 3.1)),
     Kind("biasvar", frozenset({"classifiers"}), _draw_biasvar,
          lambda d: (max(WIDTH, 0.8 * len(d["classifiers"]) + 1.5), 3.2)),
-    Kind("cd", frozenset({"classifiers", "metric", "alpha"}), _draw_cd,
+    Kind("cd", frozenset({"classifiers", "metric", "alpha", "with"}), _draw_cd,
          lambda d: (WIDTH, 1.0 + 0.22 * ((len(d["labels"]) + 1) // 2) + 0.12 * len(d["cliques"]))),
     # bayes compares a pair one names: made only when asked for
     Kind("bayes", frozenset({"pairs", "metric", "rope", "samples", "seed"}), _draw_bayes,

@@ -113,6 +113,7 @@ class ReportInput:
     classes: dict[str, str] = field(default_factory=dict)  # data set -> its class column (a user's file)
     stability: tuple[Table, str] | None = None      # the structures' stability: its table, its heat map (SVG text)
     versus: dict[str, VersusBase | str] = field(default_factory=dict)  # metric -> its cells against --base, or why not
+    published: list[str] = field(default_factory=list)  # --with: the labels of the published columns joined
 
 
 def shown_labels(s: Summary) -> list[str]:
@@ -260,7 +261,7 @@ def protocol_text(p: dict) -> str:
 def experiment_text(inp: ReportInput) -> str:
     """The experiment in one paragraph: classifiers, data sets n of N, protocol, the summary metric."""
     first = inp.summaries[0]
-    labels, cov = first.labels, first.coverage
+    labels, cov = [lab for lab in first.labels if lab not in inp.published], first.coverage
     n = len(first.datasets)
     of = f"{n} of {cov.total} data sets" if cov.total else _count(n, "data set")
     covered = of + ("" if cov.complete else " (the missing ones are named below)")
@@ -270,7 +271,8 @@ def experiment_text(inp: ReportInput) -> str:
     return (f"The experiment {inp.name or inp.title}{described} compares {_count(len(labels), 'classifier')} "
             f"({', '.join(labels)}) on {covered} by "
             f"{protocol_text(inp.protocol)}. The summary below is of {primary} ({WORDS.get(primary, primary)}, "
-            f"{direction} is better); every test is at α = {ALPHA:g}.")
+            f"{direction} is better); every test is at α = {ALPHA:g}."
+            + (f" Published columns beside them: {', '.join(inp.published)}." if inp.published else ""))
 
 
 def _p(p: float) -> str:

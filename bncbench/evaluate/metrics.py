@@ -50,6 +50,10 @@ REPEATED_RUN_METRICS = tuple(m.name for m in ALL if m.repeated_runs)
 JUDGED = tuple(m.name for m in ALL if m.judged)
 WORDS = {m.name: m.words for m in ALL}
 NO_MEAN = {m.name: m.no_mean for m in ALL if m.no_mean}
+#: the metrics whose values are fractions in [0, 1] (a published column of them is checked: percentages refused)
+FRACTIONS = ("zol", "rmse", "rmse_all", "bias", "variance", "elimination")
+#: the metrics bncbench gives in percent (a published column of fractions, every value ≤ 1, is refused)
+PERCENT = ("accuracy",)
 
 
 @dataclass

@@ -52,6 +52,7 @@ class VersusBase:
     alpha: float
     verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)  # (data set, label) -> verdict
     untested: dict[tuple[str, str], str] = field(default_factory=dict)      # (data set, label) -> why not
+    published: list[str] = field(default_factory=list)  # --with's columns: means only, never tested
 
     def word(self, dataset: str, label: str) -> str:
         """'better', 'worse' or '' (the base, not significant, not tested): the csv's versus_base."""
@@ -68,7 +69,8 @@ class VersusBase:
         out = [COUNT_ROW]
         for lab in labels:
             signs = [v.sign for (_, b), v in self.verdicts.items() if b == lab]
-            out.append("" if lab == self.base else f"({signs.count(1)}/{signs.count(0)}/{signs.count(-1)})")
+            untested = lab == self.base or lab in self.published
+            out.append("" if untested else f"({signs.count(1)}/{signs.count(0)}/{signs.count(-1)})")
         return out
 
     def legend(self, lower_is_better: bool) -> list[str]:
@@ -91,7 +93,11 @@ class VersusBase:
         reasons: dict[str, list[str]] = {}
         for (d, lab), why in self.untested.items():
             reasons.setdefault(why, []).append(f"{lab} on {d}")
-        return [f"not tested against {self.base} ({why}): {', '.join(cells)}" for why, cells in reasons.items()]
+        lines = [f"not tested against {self.base} ({why}): {', '.join(cells)}" for why, cells in reasons.items()]
+        if self.published:
+            lines.append(f"not tested against {self.base} (published columns: means only, no per-fold values): "
+                         f"{', '.join(self.published)}")
+        return lines
 
 
 def versus_base(base: str, labels: list[str], datasets: list[str], folds: Mapping[str, PairedFolds], test: str,

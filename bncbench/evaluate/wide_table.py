@@ -52,9 +52,10 @@ def split_cell(cell: str) -> tuple[str, str | None]:
     return cell.strip(), None
 
 
-def read(path: str) -> WideTable:
-    """A wide table (TSV or CSV, see the module docstring), its shape and every cell's mean
-    checked; UserError naming the file and line of the first problem."""
+def read(path: str, columns: int = 2) -> WideTable:
+    """A wide table (TSV or CSV, see the module docstring) of at least `columns` classifier
+    columns, its shape and every cell's mean checked; UserError naming the file and line of the
+    first problem."""
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -73,8 +74,9 @@ def read(path: str) -> WideTable:
     for r in reader:
         if r and any(c.strip() for c in r):
             rows.append((reader.line_num, r))
-    if len(rows) < 2 or len(rows[0][1]) < 3:
-        raise UserError(f"{path}: expected a header (dataset, classifier, classifier, ...) and at least one row")
+    if len(rows) < 2 or len(rows[0][1]) < 1 + columns:
+        names = ", ".join(["dataset", *["classifier"] * columns, "..."])
+        raise UserError(f"{path}: expected a header ({names}) and at least one row")
     header = rows[0][1]
     labels = [h.strip() for h in header[1:]]
     for i, lab in enumerate(labels):

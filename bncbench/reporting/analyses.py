@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from bncbench.evaluate.compare import PublishedComparison
     from bncbench.evaluate.ranks import RankTest
     from bncbench.evaluate.values import Summary
+    from bncbench.evaluate.wide_table import WideTable
 
 
 def bayes(r: Results, a: str, b: str, metric: str = "zol", rope: float | None = None,
@@ -50,11 +51,22 @@ def bayes(r: Results, a: str, b: str, metric: str = "zol", rope: float | None = 
 
 
 def rank_test(r: Results, metric: str = "zol", datasets: list[str] | None = None,
-              classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05) -> RankTest:
-    """The Friedman test and its post-hoc tests of the store, as `bncbench ranks` prints them (§6.8)."""
+              classifiers: list[str] | None = None, control: str | None = None, alpha: float = 0.05,
+              published: WideTable | None = None, warn: Callable[[str], None] = lambda line: None) -> RankTest:
+    """The Friedman test and its post-hoc tests of the store, as `bncbench ranks` prints them (§6.8);
+    with the `published` table's columns joined (`warn` gets what the join says)."""
+    from bncbench.evaluate.published import join
     from bncbench.evaluate.ranks import compare_classifiers
 
     s = r.summary(metric, datasets, classifiers)
+    if published is not None:
+        joined = join(s, published)
+        s = joined.summary
+        for line in joined.notes:
+            warn(line)
+    if control is not None and control not in s.labels:
+        raise UserError(f"--control: no classifier {control!r}{did_you_mean(control, s.labels)}; "
+                        f"available: {', '.join(s.labels)}")
     try:
         return compare_classifiers(s.datasets, s.labels, s.values, LOWER_IS_BETTER[metric], alpha, control)
     except ValueError as e:

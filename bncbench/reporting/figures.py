@@ -28,6 +28,7 @@ from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.evaluate.values import FoldValues, Summary
+    from bncbench.evaluate.wide_table import WideTable
     from bncbench.results import Results
 
 
@@ -47,6 +48,7 @@ class Options:
     pairs: list[tuple[str, str]] | None = None    # gd: GD(A; B) curves; bayes: A against B
     alpha: float | None = None                    # cd: significance level of the Nemenyi test
     rope: float | None = None                     # bayes: the region of practical equivalence
+    with_table: str | None = None                 # cd: a published wide table's columns beside the stored ones
 
 
 
@@ -248,13 +250,20 @@ def biasvar_data(src: Source, classifiers: list[str]) -> Plot:
                 notes)
 
 
-def cd_data(src: Source, classifiers: list[str], metric: str, alpha: float = 0.05) -> Plot:
+def cd_data(src: Source, classifiers: list[str], metric: str, alpha: float = 0.05,
+            published: WideTable | None = None, option: str = "--with") -> Plot:
     """Average ranks and the Nemenyi cliques of `classifiers` over the data sets where every one
-    has a value (evaluate/ranks.compare_classifiers, as `bncbench ranks`)."""
+    has a value (evaluate/ranks.compare_classifiers, as `bncbench ranks`), with the columns of the
+    `published` table (read from `option`) after them."""
     from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.published import join
     from bncbench.evaluate.ranks import compare_classifiers
 
     datasets, values, notes = _values(src, metric, classifiers, "cd")
+    if published is not None:
+        joined = join(src.summary(metric), published, option)
+        values, classifiers = joined.summary.values, [*classifiers, *joined.published]
+        notes += [f"cd: {line}" for line in joined.notes]
     try:
         t = compare_classifiers(datasets, classifiers, values, LOWER_IS_BETTER[metric], alpha)
     except ValueError as e:
@@ -303,8 +312,13 @@ def _biasvar(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Pl
 
 
 def _cd(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
-    return [cd_data(src, conf.get("classifiers") or src.labels, m, o.alpha or conf.get("alpha", 0.05))
-            for m in metrics]
+    from bncbench.evaluate.published import read
+
+    option = "--with" if o.with_table else "figures.cd.with"
+    path = o.with_table or conf.get("with")
+    published = read(path, option) if path else None
+    return [cd_data(src, conf.get("classifiers") or src.labels, m, o.alpha or conf.get("alpha", 0.05), published,
+                    option) for m in metrics]
 
 
 def _bayes(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:

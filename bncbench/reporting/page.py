@@ -13,6 +13,7 @@ from bncbench.evaluate import html
 from bncbench.evaluate.figures import bayes_plot, cd_plot, svg_text
 from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
 from bncbench.evaluate.ranks import compare_classifiers
+from bncbench.evaluate.stats import needs_folds
 from bncbench.evaluate.values import FoldValues
 from bncbench.reporting import analyses
 from bncbench.reporting.figures import figures_for_html
@@ -21,22 +22,26 @@ from bncbench.results import data_files
 if TYPE_CHECKING:
     from bncbench.evaluate.values import Summary
     from bncbench.evaluate.versus_base import VersusBase
+    from bncbench.evaluate.wide_table import WideTable
     from bncbench.experiment import Experiment
     from bncbench.results import Results
 
 
 def page(r: Results, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
          claims_file: str | None = None, warn: Callable[[str], None] = lambda line: None,
-         base: str | None = None, draw: str | None = None) -> str:
+         base: str | None = None, draw: str | None = None, published: WideTable | None = None) -> str:
     """The page of `report --format html` of the open store `r` (--compare `table`, --claims
     `claims_file`, --base `base` --draw `draw`); `warn` gets the comparison's lines on what the
-    store does not show in full."""
+    store does not show in full. The `published` table's columns (--with, else the config's
+    `figures: cd: with:`) join the summary metric's table, ranks, CD diagram and W/D/L matrix."""
     from bncbench import __version__
 
     summaries = _summaries(r, datasets, classifiers)
-    first = summaries[0]
     exp = r.experiment
     primary = primary_metric(exp, [s.metric for s in summaries])
+    own_summaries = summaries  # the stored classifiers' (per-fold values: theirs only)
+    summaries, joined, published_labels = _with_published(r, summaries, primary, published)
+    first = summaries[0]
     ranks = _rank_tests(summaries, primary)
     cd = None
     if primary in ranks:
@@ -55,13 +60,17 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
         data_files=data_files(first.datasets, own), summaries=summaries, differences=r.differences(first.datasets),
         wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
-        coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
-        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary),
-        bayes=_bayes(r, exp, datasets), classes=classes, stability=_stability(r, first.datasets, first.labels),
-        versus=_versus(r, summaries, base, draw) if base is not None else {}))
+        coverage=" ".join([first.coverage.line(), *joined]), name=name, protocol=protocol(exp), primary=primary,
+        ranks=ranks, cd=cd,
+        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, own_summaries, primary),
+        bayes=_bayes(r, exp, datasets), classes=classes,
+        stability=_stability(r, first.datasets, own_summaries[0].labels),
+        versus=_versus(r, summaries, base, draw, published_labels) if base is not None else {},
+        published=published_labels))
 
 
-def _versus(r: Results, summaries: list[Summary], base: str, draw: str | None) -> dict[str, VersusBase | str]:
+def _versus(r: Results, summaries: list[Summary], base: str, draw: str | None,
+            published: list[str]) -> dict[str, VersusBase | str]:
     """{metric: its cells against the column `base`} of every table (--base, --draw), or why a
     table is not marked (no per-fold values; the base has no value of the metric)."""
     from bncbench.reporting.versus_base import DEFAULT_TEST, against_base, check_base
@@ -75,16 +84,40 @@ def _versus(r: Results, summaries: list[Summary], base: str, draw: str | None) -
         elif base not in labels:
             out[s.metric] = f"not marked: {base} has no {s.metric} values"
         else:
-            out[s.metric] = against_base(r, s, labels, base, draw or DEFAULT_TEST)
+            out[s.metric] = against_base(r, s, labels, base, draw or DEFAULT_TEST, published)
     return out
+
+
+def _with_published(r: Results, summaries: list[Summary], primary: str,
+                    published: WideTable | None) -> tuple[list[Summary], list[str], list[str]]:
+    """(`summaries` with the published columns joined to the `primary` metric's, the join's notes,
+    the published labels); the table is --with's (of the summary metric), else the config's
+    `figures: cd: with:` (of the entry's first metric, else the summary metric), else none."""
+    from bncbench.evaluate.published import join, read
+
+    metric = primary
+    if published is None:
+        conf = r.experiment.figures.get("cd", {})
+        if conf.get("with") is None:
+            return summaries, [], []
+        published = read(conf["with"], "figures.cd.with")
+        metric = (conf.get("metric") or [primary])[0]
+    out, notes = [], []
+    for s in summaries:
+        if s.metric == metric:
+            joined = join(s, published)
+            s, notes = joined.summary, joined.notes
+            if needs_folds(r.experiment.wdl.draw):
+                notes.append(f"the published columns have no per-fold values: under the t-test draw rule "
+                             f"({r.experiment.wdl.draw}) their W/D/L records count no data set")
+        out.append(s)
+    return out, [f"{n}." if not n.endswith(".") else n for n in notes], list(published.labels)
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:
     """{metric: per-fold values} of the judged metrics when the `wdl:` draw rule is the t-test's,
     which needs them (else {}); a metric without per-fold values (bias, variance) gets none, so its
     W/D/L matrix leaves every data set out and says why."""
-    from bncbench.evaluate.stats import needs_folds
-
     exp = r.experiment
     if not needs_folds(exp.wdl.draw):
         return {}

@@ -3,6 +3,7 @@ per-fold values and the option checks of `report --base LABEL --draw TEST` (eval
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from bncbench.errors import UserError
@@ -35,10 +36,18 @@ def check_base(base: str, labels: list[str], metric: str) -> None:
                         f"the base needs; choose a per-fold metric such as zol, accuracy, rmse or logloss")
 
 
-def against_base(r: Results, s: Summary, labels: list[str], base: str, rule: str) -> VersusBase:
+def against_base(r: Results, s: Summary, labels: list[str], base: str, rule: str,
+                 published: Collection[str] = ()) -> VersusBase:
     """Every cell of summary `s`'s `labels` columns against the column `base` on its data set, by
-    --draw `rule`; each pair on its own paired folds (`Results.fold_values` of the two labels)."""
+    --draw `rule`; each pair on its own paired folds (`Results.fold_values` of the two labels). The
+    `published` columns (--with: means only) are not tested, and say why."""
     test, alpha = check_test(rule)
     check_base(base, labels, s.metric)
-    folds = {lab: r.fold_values(s.metric, s.datasets, [base, lab]) for lab in labels if lab != base}
-    return versus_base(base, labels, s.datasets, folds, test, alpha, LOWER_IS_BETTER[s.metric])
+    if base in published:
+        raise UserError(f"--base {base}: a published column has no per-fold values, which the test against the base "
+                        f"needs; choose a classifier of the results")
+    stored = [lab for lab in labels if lab not in published]
+    folds = {lab: r.fold_values(s.metric, s.datasets, [base, lab]) for lab in stored if lab != base}
+    out = versus_base(base, stored, s.datasets, folds, test, alpha, LOWER_IS_BETTER[s.metric])
+    out.published = [lab for lab in labels if lab in published]
+    return out

@@ -15,7 +15,8 @@ from bncbench.utils.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from bncbench.evaluate.stats import WDL
-    from bncbench.evaluate.values import FoldValues
+    from bncbench.evaluate.values import FoldValues, Summary
+    from bncbench.evaluate.wide_table import WideTable
     from bncbench.results import Results
 
 
@@ -36,6 +37,7 @@ class WdlRequest:
     test: Test = "sign"
     correction: Correction = "none"
     decimals: int = 4
+    published: WideTable | None = None  # --with: published columns beside the stored ones
 
 
 def wdl_text(path: str, r: Results | None, q: WdlRequest, warn: Callable[[str], None]) -> str:
@@ -56,6 +58,8 @@ def wdl_text(path: str, r: Results | None, q: WdlRequest, warn: Callable[[str], 
         s = r.summary(metric, q.datasets, q.classifiers)
         if s.status_line():
             warn(f"warning: {s.status_line()}")
+        if q.published is not None:
+            s = _joined(s, q.published, draw, q.draw is not None, warn)
         labels = s.with_metric()
         if len(labels) < len(s.labels):
             warn(f"wdl: left out, having no {metric} values: {', '.join(x for x in s.labels if x not in labels)}")
@@ -92,6 +96,21 @@ def wdl_text(path: str, r: Results | None, q: WdlRequest, warn: Callable[[str], 
 
 
 Matrix = dict[tuple[str, str], tuple["WDL", float]]
+
+
+def _joined(s: Summary, published: WideTable, draw: str, given: bool, warn: Callable[[str], None]) -> Summary:
+    """Summary `s` with the published columns joined (--with; its notes to `warn`); refused under
+    the t-test draw rule, which needs per-fold values a published column does not have."""
+    from bncbench.evaluate.published import join
+
+    if needs_folds(draw):
+        source = "--draw" if given else "the config's wdl.draw"
+        raise UserError(f"{source} {draw}: the t-test needs per-fold values, which a published column (--with "
+                        f"{published.path}) does not have; compare on the means with --draw exact4 or relative:F")
+    joined = join(s, published)
+    for line in joined.notes:
+        warn(f"note: {line}")
+    return joined.summary
 
 
 def _other_test(ds: list[str], values: dict, rows: list[str], cols: list[str], mat: Matrix, notes: list[str],
