@@ -198,7 +198,7 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
     if not labels:
         raise UserError(f"--metric {metric}: no classifier of {r.location} has {metric} values "
                         f"({', '.join(s.labels)} have none)")
-    notes = [s.coverage.line()]
+    notes = [s.coverage.line(), *filter(None, [s.one_class_note()])]
     dropped = [lab for lab in s.labels if lab not in shown and lab not in swaps]
     if dropped:
         notes.append(f"not shown, having no {metric} values: {', '.join(dropped)}")
