@@ -16,9 +16,10 @@ class Metric:
     report judges classifiers by it (W/D/L matrices, rank tests; not accuracy, which is
     100 (1 − zol), nor times or counts), whether it needs repeated runs (Kohavi–Wolpert over runs:
     no value per fold), whether it is computed from the stored probabilities when asked for (they
-    are read for it only: heavier than the stored per-fold sums the others use), and why a table has no mean row of it ("" when it has one: a value that
-    grows with the data set does not average over data sets of different sizes; the average rank,
-    taken within each data set, is still shown)."""
+    are read for it only: heavier than the stored per-fold sums the others use), and why a table
+    has no mean row of it ("" when it has one: a value that grows with the data set does not
+    average over data sets of different sizes; the average rank, taken within each data set, is
+    still shown)."""
 
     name: str
     words: str
