@@ -131,9 +131,9 @@ def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
         if any(f.auc is None for f in folds):
             raise ValueError("auc: the folds were read without their AUC")
         runs = sorted({f.run for f in folds})
-        per_fold = {r: [f.auc for f in folds if f.run == r and f.auc is not None] for r in runs}
-        per_run = [_mean(v) for v in per_fold.values()]
-        return _mean(per_run), _sd(per_fold[runs[0]]) if len(runs) == 1 else _sd(per_run)
+        aucs = {r: [f.auc for f in folds if f.run == r and f.auc is not None] for r in runs}
+        run_means = [_mean(v) for v in aucs.values()]
+        return _mean(run_means), _sd(aucs[runs[0]]) if len(runs) == 1 else _sd(run_means)
     if metric in ("bias", "variance"):
         b, v = bias_variance(folds)
         return (b if metric == "bias" else v), math.nan
