@@ -109,13 +109,15 @@ def report(results: ResultsOrFolderArg,
     config, data files and checksums). Click a column header to sort.
 
     \b
-    Metrics (--metric; lower is better except accuracy and cll):
+    Metrics (--metric; lower is better except accuracy, cll and auc):
       zol         zero-one loss (error rate)
       accuracy    percent correct, 100 (1 - zol)
       rmse        root mean squared error of the true class's probability
       rmse_all    root mean squared error over all classes' probabilities
       cll         conditional log-likelihood, summed over the test instances
       logloss     mean -log2 of the true class's probability
+      auc         area under the ROC curve (Hand and Till's M for more than two
+                  classes), mean over folds; a fold of one class is left out
       bias        Kohavi-Wolpert bias (needs cv.runs >= 2)
       variance    Kohavi-Wolpert variance (needs cv.runs >= 2)
       train_time  seconds to train, mean over folds
