@@ -50,6 +50,24 @@ def test_two_classes_hand_worked_with_ties():
     assert fold_auc(1 - y, np.column_stack([p1, 1 - p1])) == 0.75  # the classes' codes swapped
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_many_classes_and_ties_against_scikit_learn(seed):
+    """Random folds of 2 to 6 classes, probabilities on a coarse grid (many ties), some classes absent."""
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(seed)
+    for c in range(2, 7):
+        n = int(rng.integers(5, 60))
+        y = rng.integers(0, c, n) if c == 2 else rng.choice(rng.permutation(c)[:max(2, c - seed % 3)], n)
+        p = np.round(rng.dirichlet(np.ones(c), n), 1)
+        p = (p / p.sum(axis=1, keepdims=True)).astype(np.float32).astype(np.float64)
+        if len(set(y)) < 2:
+            continue
+        want = (roc_auc_score(y == 1, p[:, 1]) if c == 2 else
+                roc_auc_score(y, p, multi_class="ovo", average="macro", labels=list(range(c))))
+        assert fold_auc(y, p) == pytest.approx(want, abs=1e-12), (seed, c)
+
+
 def test_one_class_or_none_has_no_auc():
     assert math.isnan(fold_auc(np.array([2, 2]), P3[3:]))
     assert math.isnan(fold_auc(np.array([], dtype=int), np.empty((0, 3))))
