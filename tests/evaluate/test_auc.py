@@ -125,7 +125,8 @@ def test_every_fold_of_the_default_data_sets_against_scikit_learn(default_store)
             columns = [c for c in pred.columns if c.startswith("P(")]
             classes = [c[2:-1] for c in columns]
             for lab in ["NB", "TAN", "AODE"]:
-                want, per_run = [], {}
+                want: list[float] = []
+                per_run: dict[int, list[float]] = {}
                 for (run, fold), f in pred[pred["label"] == lab].groupby(["run", "fold"], sort=True):
                     y = np.array([classes.index(t) for t in f["true"]])
                     p = f[columns].to_numpy()
