@@ -138,7 +138,7 @@ def test_every_fold_of_the_default_data_sets_against_scikit_learn(default_store)
                     auc = (roc_auc_score(y == 1, p[:, 1]) if len(classes) == 2 else
                            roc_auc_score(y, p, multi_class="ovo", average="macro", labels=list(range(len(classes)))))
                     want.append(auc)
-                    per_run.setdefault(run, []).append(auc)
+                    per_run.setdefault(int(f["run"].iloc[0]), []).append(auc)
                 assert len(want) == 20, (ds, lab)
                 if ds in folds.datasets:
                     np.testing.assert_allclose(folds.values[(ds, lab)], want, rtol=0, atol=1e-12, err_msg=f"{ds} {lab}")
