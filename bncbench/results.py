@@ -297,7 +297,9 @@ class Results:
                 continue
             vals = {lab: np.array([fold_metric(metric, f) for f in fs]) for lab, fs in folds.items()}
             if any(np.isnan(v).any() for v in vals.values()):
-                out.left_out[ds] = f"{metric} has no value on some folds"
+                n = max(int(np.isnan(v).sum()) for v in vals.values())
+                why = " (a test set of fewer than two classes: no ROC curve)" if metric == "auc" else ""
+                out.left_out[ds] = f"{metric} has no value on {n} of its folds{why}"
                 continue
             first = next(iter(ident.values()))
             n_test = np.array([n for _, _, n in first], dtype=float)

@@ -143,7 +143,9 @@ def test_every_fold_of_the_default_data_sets_against_scikit_learn(default_store)
                 if ds in folds.datasets:
                     np.testing.assert_allclose(folds.values[(ds, lab)], want, rtol=0, atol=1e-12, err_msg=f"{ds} {lab}")
                 else:
-                    assert folds.left_out[ds] == "auc has no value on some folds" and np.isnan(want).any()
+                    n = int(np.isnan(want).sum())
+                    assert n and folds.left_out[ds] == (f"auc has no value on {n} of its folds (a test set of fewer "
+                                                        f"than two classes: no ROC curve)")
                 run_means = [np.mean(v) for v in per_run.values()]
                 assert summary.values[(ds, lab)][0] == pytest.approx(np.mean(run_means), abs=1e-12), (ds, lab)
                 assert summary.values[(ds, lab)][1] == pytest.approx(np.std(run_means, ddof=1), abs=1e-12), (ds, lab)
@@ -181,7 +183,8 @@ def test_folds_of_one_class_are_left_out_and_counted(tmp_path):
         want = [roc_auc_score(g["true"] == "b", g["P(b)"]) for _, g in by_fold if g["true"].nunique() == 2]
         assert len(want) == 2 and s.values[("few", "NB")][0] == pytest.approx(np.mean(want), abs=1e-12)
         assert s.values[("few", "NB")][1] == pytest.approx(np.std(want, ddof=1), abs=1e-12)
-        assert r.fold_values("auc").left_out == {"few": "auc has no value on some folds"}
+        assert r.fold_values("auc").left_out == {"few": "auc has no value on 5 of its folds (a test set of fewer than "
+                                                        "two classes: no ROC curve)"}
     out = bnc_in("report", res, "--metric", "auc", cwd=ROOT, check=True)
     note = "auc: 5 fold(s) left out, their test set holding one class (no ROC curve): few (5)"
     assert note in out.stdout and note in out.stderr
