@@ -200,7 +200,7 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
     if not labels:
         raise UserError(f"--metric {metric}: no classifier of {r.location} has {metric} values "
                         f"({', '.join(s.labels)} have none)")
-    notes = [s.coverage.line(), *filter(None, [s.one_class_note()])]
+    notes = [s.coverage.line(), *s.one_class_notes()]
     dropped = [lab for lab in s.labels if lab not in shown and lab not in swaps]
     if dropped:
         notes.append(f"not shown, having no {metric} values: {', '.join(dropped)}")

@@ -188,4 +188,6 @@ def test_folds_of_one_class_are_left_out_and_counted(tmp_path):
     out = bnc_in("report", res, "--metric", "auc", cwd=ROOT, check=True)
     note = "auc: 5 fold(s) left out, their test set holding one class (no ROC curve): few (5)"
     assert note in out.stdout and note in out.stderr
+    wdl = bnc_in("wdl", res, "--metric", "auc", cwd=ROOT, check=True)
+    assert note in wdl.stdout and note in wdl.stderr
     assert bnc_in("report", res, "--metric", "zol", cwd=ROOT, check=True).stderr == ""  # no note on others
