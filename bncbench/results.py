@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,8 +20,10 @@ from bncbench.engine import codec
 from bncbench.engine.store import DB_NAME, Store, store_path
 from bncbench.errors import UserError
 from bncbench.evaluate import options
+from bncbench.evaluate.auc import fold_auc
 from bncbench.evaluate.coverage import NOT_AVAILABLE, NOT_FINISHED, NOT_RUN, Coverage
 from bncbench.evaluate.metrics import (
+    FROM_PROBA,
     INSTANCE_METRICS,
     REPEATED_RUN_METRICS,
     FoldResult,
@@ -46,6 +49,8 @@ def fold_metric(metric: str, f) -> float:
         return 100.0 * (1.0 - aggregate("zol", f.sums["zol"], n))
     if metric in ("train_time", "test_time"):
         return float(getattr(f, metric))
+    if metric == "auc" and f.auc is not None:
+        return float(f.auc)
     if metric == "selected" and f.info and "selected" in f.info:
         return float(f.info["selected"])
     if metric == "elimination" and f.info and "elimination" in f.info:
@@ -198,12 +203,18 @@ class Results:
         return out
 
     # -- summaries -----------------------------------------------------------------------------
-    def _finished(self, keys: list[str]) -> dict[str, FoldResult]:
-        """The finished tasks among `keys`, without probabilities, each read from the store once."""
+    def _finished(self, keys: list[str], auc: bool = False) -> dict[str, FoldResult]:
+        """The finished tasks among `keys`, without probabilities, each read from the store once;
+        with `auc`, each with its AUC, computed once from its probabilities, read only for it."""
+        if auc:
+            lacking = [k for k in keys if k not in self._folds or self._folds[k].auc is None]
+            if lacking:
+                for k, f in self._store.get(lacking).items():
+                    self._folds[k] = replace(f, proba=None, auc=fold_auc(f.y_true, f.proba))
         new = [k for k in keys if k not in self._folds]
         if new:
             self._folds.update(self._store.get(new, with_proba=False))
-        return {k: self._folds[k] for k in keys if k in self._folds}
+        return {k: self._folds[k] for k in keys if k in self._folds and not (auc and self._folds[k].auc is None)}
 
     def summary(self, metric: str, datasets: list[str] | None = None, classifiers: list[str] | None = None) -> Summary:
         """The (mean, sd) of `metric` for every (data set, label) cell of the store's layout — the
@@ -238,7 +249,7 @@ class Results:
                     continue
                 if cell in protocol and protocol[cell] not in digests:
                     digests.append(protocol[cell])
-                got = self._finished(keys)
+                got = self._finished(keys, auc=metric in FROM_PROBA)
                 s.planned += len(keys)
                 s.finished += len(got)
                 s.damaged += sum(k in self._store.damaged for k in keys)
@@ -250,6 +261,9 @@ class Results:
                     s.single_run.append((ds, label))
                     continue
                 multi_run_cells += 1
+                if metric == "auc":
+                    s.one_class.update((ds, f.run, f.fold) for f in folds
+                                       if len(f.y_true) and math.isnan(fold_metric(metric, f)))
                 s.values[(ds, label)] = summarize(metric, folds)
                 if math.isnan(s.values[(ds, label)][0]):
                     s.no_value.append((ds, label))
@@ -275,7 +289,7 @@ class Results:
             if ds in s.incomplete or any((ds, lab) in s.not_run for lab in s.labels):
                 out.left_out[ds] = "a classifier has unfinished or no tasks"
                 continue
-            folds = {lab: sorted(self._finished(cells[f"{ds}\t{lab}"]).values(),
+            folds = {lab: sorted(self._finished(cells[f"{ds}\t{lab}"], auc=metric in FROM_PROBA).values(),
                                  key=lambda f: (f.run, f.fold)) for lab in s.labels}
             ident = {lab: [(f.run, f.fold, len(f.y_true)) for f in fs] for lab, fs in folds.items()}
             if len({tuple(v) for v in ident.values()}) > 1:
@@ -283,7 +297,9 @@ class Results:
                 continue
             vals = {lab: np.array([fold_metric(metric, f) for f in fs]) for lab, fs in folds.items()}
             if any(np.isnan(v).any() for v in vals.values()):
-                out.left_out[ds] = f"{metric} has no value on some folds"
+                n = max(int(np.isnan(v).sum()) for v in vals.values())
+                why = " (a test set of fewer than two classes: no ROC curve)" if metric == "auc" else ""
+                out.left_out[ds] = f"{metric} has no value on {n} of its folds{why}"
                 continue
             first = next(iter(ident.values()))
             n_test = np.array([n for _, _, n in first], dtype=float)

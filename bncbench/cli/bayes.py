@@ -14,7 +14,8 @@ def bayes(results: ResultsArg,
           b: Annotated[str, typer.Option("--b", metavar="LABEL", help="classifier B")],
           rope: Annotated[float | None, typer.Option(
               "--rope", metavar="R", help="half-width of the region of practical equivalence, in the metric's units "
-                                          "[default: 0.01 for zol, rmse, rmse_all, logloss; 1.0 for accuracy (%)]")
+                                          "[default: 0.01 for zol, rmse, rmse_all, logloss, auc; 1.0 for accuracy "
+                                          "(%)]")
           ] = None,
           metric: Annotated[str | None, metric_option("a metric with a value per fold [default: the config's "
                                                       "wdl.metric, else zol]")] = None,

@@ -104,8 +104,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     draw rule refuses it (docs/cli.md: Published columns).
 
     \b
-    Metrics (--metric, results; lower is better except accuracy and cll):
-      zol, accuracy, rmse, rmse_all, cll, logloss, bias, variance,
+    Metrics (--metric, results; lower is better except accuracy, cll and auc):
+      zol, accuracy, rmse, rmse_all, cll, logloss, auc, bias, variance,
       train_time, test_time, selected, elimination (described in bncbench
       report --help)
 

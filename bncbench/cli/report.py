@@ -136,13 +136,15 @@ def report(results: ResultsOrFolderArg,
     variance) is refused.
 
     \b
-    Metrics (--metric; lower is better except accuracy and cll):
+    Metrics (--metric; lower is better except accuracy, cll and auc):
       zol         zero-one loss (error rate)
       accuracy    percent correct, 100 (1 - zol)
       rmse        root mean squared error of the true class's probability
       rmse_all    root mean squared error over all classes' probabilities
       cll         conditional log-likelihood, summed over the test instances
       logloss     mean -log2 of the true class's probability
+      auc         area under the ROC curve (Hand and Till's M for more than two
+                  classes), mean over folds; a fold of one class is left out
       bias        Kohavi-Wolpert bias (needs cv.runs >= 2)
       variance    Kohavi-Wolpert variance (needs cv.runs >= 2)
       train_time  seconds to train, mean over folds
@@ -254,7 +256,7 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
     if not labels:
         raise UserError(f"--metric {metric}: no classifier of {r.location} has {metric} values "
                         f"({', '.join(s.labels)} have none)")
-    notes = [s.coverage.line()]
+    notes = [s.coverage.line(), *s.one_class_notes()]
     dropped = [lab for lab in s.labels if lab not in shown and lab not in swaps]
     if dropped:
         notes.append(f"not shown, having no {metric} values: {', '.join(dropped)}")

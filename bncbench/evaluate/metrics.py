@@ -15,45 +15,54 @@ class Metric:
     """One metric of the results: its name, words for a caption, its direction, whether the HTML
     report judges classifiers by it (W/D/L matrices, rank tests; not accuracy, which is
     100 (1 − zol), nor times or counts), whether it needs repeated runs (Kohavi–Wolpert over runs:
-    no value per fold), and why a table has no mean row of it ("" when it has one: a value that
-    grows with the data set does not average over data sets of different sizes; the average rank,
-    taken within each data set, is still shown)."""
+    no value per fold), whether it is computed from the stored probabilities when asked for (they
+    are read for it only: heavier than the stored per-fold sums the others use), its scale
+    ("fraction" in [0, 1], "percent", or "" when unbounded: a published column is checked against
+    it), and why a table
+    has no mean row of it ("" when it has one: a value that grows with the data set does not
+    average over data sets of different sizes; the average rank, taken within each data set, is
+    still shown)."""
 
     name: str
     words: str
     lower_is_better: bool = True
     judged: bool = False
     repeated_runs: bool = False
+    from_proba: bool = False
+    scale: str = ""
     no_mean: str = ""
 
 
 #: every metric of `bncbench report --metric`, in the order the commands list them
 ALL = (
-    Metric("zol", "zero-one loss", judged=True),
-    Metric("accuracy", "accuracy (%)", lower_is_better=False),
-    Metric("rmse", "RMSE of the true class's probability", judged=True),
-    Metric("rmse_all", "RMSE over all classes' probabilities", judged=True),
+    Metric("zol", "zero-one loss", judged=True, scale="fraction"),
+    Metric("accuracy", "accuracy (%)", lower_is_better=False, scale="percent"),
+    Metric("rmse", "RMSE of the true class's probability", judged=True, scale="fraction"),
+    Metric("rmse_all", "RMSE over all classes' probabilities", judged=True, scale="fraction"),
     Metric("cll", "conditional log-likelihood", lower_is_better=False, judged=True,
            no_mean="CLL is a sum over each data set's test instances; data sets of different sizes do not average"),
     Metric("logloss", "log loss", judged=True),
-    Metric("bias", "Kohavi–Wolpert bias", judged=True, repeated_runs=True),
-    Metric("variance", "Kohavi–Wolpert variance", judged=True, repeated_runs=True),
+    Metric("auc", "area under the ROC curve (Hand and Till's M for more than two classes)", lower_is_better=False,
+           judged=True, from_proba=True, scale="fraction"),
+    Metric("bias", "Kohavi–Wolpert bias", judged=True, repeated_runs=True, scale="fraction"),
+    Metric("variance", "Kohavi–Wolpert variance", judged=True, repeated_runs=True, scale="fraction"),
     Metric("train_time", "training time per fold (s)"),
     Metric("test_time", "classification time per fold (s)"),
     Metric("selected", "attributes kept",
            no_mean="the attributes kept are a count out of each data set's own number of attributes"),
-    Metric("elimination", "share of attributes eliminated"),
+    Metric("elimination", "share of attributes eliminated", scale="fraction"),
 )
 METRICS = tuple(m.name for m in ALL)
 LOWER_IS_BETTER = {m.name: m.lower_is_better for m in ALL}
 REPEATED_RUN_METRICS = tuple(m.name for m in ALL if m.repeated_runs)
 JUDGED = tuple(m.name for m in ALL if m.judged)
+FROM_PROBA = tuple(m.name for m in ALL if m.from_proba)
 WORDS = {m.name: m.words for m in ALL}
 NO_MEAN = {m.name: m.no_mean for m in ALL if m.no_mean}
 #: the metrics whose values are fractions in [0, 1] (a published column of them is checked: percentages refused)
-FRACTIONS = ("zol", "rmse", "rmse_all", "bias", "variance", "elimination")
+FRACTIONS = tuple(m.name for m in ALL if m.scale == "fraction")
 #: the metrics bncbench gives in percent (a published column of fractions, every value ≤ 1, is refused)
-PERCENT = ("accuracy",)
+PERCENT = tuple(m.name for m in ALL if m.scale == "percent")
 
 
 @dataclass
@@ -70,6 +79,7 @@ class FoldResult:
     pred: np.ndarray = None  # type: ignore[assignment]  # never None after __post_init__
     sums: dict = None  # type: ignore[assignment]  # never None after __post_init__
     classes: list | None = None     # class names (code = position)
+    auc: float | None = None        # the fold's AUC (evaluate/auc.py), where a reader computed it; NaN: < 2 classes
 
     def __post_init__(self) -> None:
         if self.pred is not None and self.sums is not None:
@@ -96,13 +106,18 @@ def aggregate(metric: str, total: float, n: int) -> float:
     return float(total / n)
 
 
+def _mean(values: list[float]) -> float:
+    v = [x for x in values if not math.isnan(x)]
+    return float(np.mean(v)) if v else math.nan
+
+
 def _sd(values: list[float]) -> float:
     v = [x for x in values if not math.isnan(x)]
     return float(np.std(v, ddof=1)) if len(v) > 1 else math.nan
 
 
 def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
-    """(mean, sd) of one classifier on one data set, as the papers report it (§5.2–5.6)."""
+    """(mean, sd) of one classifier on one data set, as the papers report it (§5.2–5.7)."""
     if metric == "selected":  # mean over folds of the number of attributes a selective model kept
         sel = [f.info["selected"] for f in folds if f.info and "selected" in f.info]
         return (float(np.mean(sel)), _sd(sel)) if len(sel) == len(folds) else (math.nan, math.nan)
@@ -119,6 +134,13 @@ def summarize(metric: str, folds: list[FoldResult]) -> tuple[float, float]:
     if metric in ("train_time", "test_time"):
         t = [getattr(f, metric) for f in folds]
         return float(np.mean(t)), _sd(t)
+    if metric == "auc":  # an AUC does not pool: a run's is the mean of its folds' (§5.7)
+        if any(f.auc is None for f in folds):
+            raise ValueError("auc: the folds were read without their AUC")
+        runs = sorted({f.run for f in folds})
+        aucs = {r: [f.auc for f in folds if f.run == r and f.auc is not None] for r in runs}
+        run_means = [_mean(v) for v in aucs.values()]
+        return _mean(run_means), _sd(aucs[runs[0]]) if len(runs) == 1 else _sd(run_means)
     if metric in ("bias", "variance"):
         b, v = bias_variance(folds)
         return (b if metric == "bias" else v), math.nan

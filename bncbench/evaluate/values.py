@@ -28,6 +28,7 @@ class Summary:
     single_run: list[tuple[str, str]] = field(default_factory=list)  # cells a repeated-run metric skipped
     configs: list[str] = field(default_factory=list)  # one config name per protocol the cells come from
     no_value: list[tuple[str, str]] = field(default_factory=list)   # finished cells the metric has no value for
+    one_class: set[tuple[str, int, int]] = field(default_factory=set)  # auc: (data set, run, fold) of one class
     coverage: Coverage = field(default_factory=Coverage)  # the data sets shown of those planned, why others are not
 
     def with_metric(self) -> list[str]:
@@ -42,6 +43,15 @@ class Summary:
         """The data sets where any of `labels` has unfinished tasks: a W/D/L leaves them out, so that
         every pair of its classifiers is compared on the same data sets."""
         return [d for d in self.datasets if set(labels) & set(self.incomplete.get(d, []))]
+
+    def one_class_notes(self) -> list[str]:
+        """The note on the folds `one_class` left out of the AUC values (none: [])."""
+        if not self.one_class:
+            return []
+        per = {d: sum(ds == d for ds, _, _ in self.one_class) for d in self.datasets}
+        where = ", ".join(f"{d} ({n})" for d, n in per.items() if n)
+        return [f"{self.metric}: {len(self.one_class)} fold(s) left out, their test set holding one class (no ROC "
+                f"curve): {where}; a cell's value is the mean over its other folds"]
 
     def status_line(self) -> str | None:
         """One line on what the table does not show as it should (None when all is well)."""
@@ -58,6 +68,7 @@ class Summary:
             more = ", ..." if len(self.not_run) > 5 else ""
             cells = ", ".join(f"{d} × {lab}" for d, lab in self.not_run[:5]) + more
             parts.append(f"{len(self.not_run)} cell(s) were never run in this folder (n/a): {cells}")
+        parts += self.one_class_notes()
         if self.single_run:
             parts.append(f"{self.metric} needs repeated runs: n/a for {len(self.single_run)} cell(s) with one run")
         if len(self.configs) > 1:

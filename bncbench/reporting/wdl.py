@@ -91,7 +91,7 @@ def wdl_text(path: str, r: Results | None, q: WdlRequest, warn: Callable[[str], 
         mat, notes, test_name, adjusted = _other_test(ds, values, row_labels, col_labels, mat, notes, q.test,
                                                       q.correction, draws, tails)
     if r is not None:
-        notes += difference_legend(ds, r.differences(ds))
+        notes += s.one_class_notes() + difference_legend(ds, r.differences(ds))
     return format_wdl(row_labels, col_labels, mat, q.format, metric, notes, test_name, adjusted, q.decimals)
 
 

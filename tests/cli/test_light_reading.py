@@ -53,6 +53,7 @@ def _loaded(*args) -> list[str]:
 COMMANDS = {
     "report": lambda s, t: ["report", s],
     "report --base": lambda s, t: ["report", s, "--base", "NB", "--draw", "wilcoxon"],
+    "report --metric auc": lambda s, t: ["report", s, "--metric", "auc"],  # reads the probabilities
     "wdl": lambda s, t: ["wdl", s],
     "ranks": lambda s, t: ["ranks", s],
     "compare": lambda s, t: ["compare", s, ROOT / "papers" / "stan70" / "dev.tsv"],

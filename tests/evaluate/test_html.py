@@ -36,8 +36,8 @@ LABELS = ["NB", "TAN", "STAN-MRMR", "KDB1", "KDB2", "AODE"]
 # configs/default.yaml: one run of 10-fold CV of NB, TAN, STAN-MRMR, KDB1, KDB2, AODE. Its metrics
 # with values: every one but bias/variance (repeated runs) and elimination (paper 003's family);
 # `selected` has values for STAN-MRMR only. Judged (open tables, W/D/L): zol, rmse, rmse_all, cll,
-# logloss; the summary metric is zol (no wdl: metric in the config).
-JUDGED = ["zol", "rmse", "rmse_all", "cll", "logloss"]
+# logloss, auc; the summary metric is zol (no wdl: metric in the config).
+JUDGED = ["zol", "rmse", "rmse_all", "cll", "logloss", "auc"]
 OTHERS = ["accuracy", "train_time", "test_time", "selected"]
 EXPECTED_IDS = (["ranks", "glance"]
                 + [x for m in JUDGED for x in (f"metric-{m}", f"wdl-{m}", f"wdl-p-{m}")]
