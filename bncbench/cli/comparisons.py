@@ -11,18 +11,23 @@ from typing import TYPE_CHECKING, Annotated, get_args
 import typer
 
 from bncbench.cli.common import (
+    CaptionOpt,
     ClassifiersOpt,
     DatasetsOpt,
     DrawOpt,
+    LabelOpt,
+    NotesOpt,
     ResultsArg,
     ResultsOrFolderArg,
     TableFormatOpt,
     alpha_option,
     check_decimals,
+    check_latex,
     checked,
     classifiers_option,
     decimals_option,
     err,
+    latex_text,
     metric_option,
     pairs_option,
     rows_option,
@@ -67,7 +72,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
                                               help=CORRECTION_HELP),
         format: TableFormatOpt = "md",
         decimals: Annotated[int, decimals_option("decimals of the p-values, 0 to 10 (md, latex; csv keeps full "
-                                                 "precision)")] = 4):
+                                                 "precision)")] = 4,
+        caption: CaptionOpt = None,
+        label: LabelOpt = None,
+        notes: NotesOpt = True):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
     For a results directory, options not given default to the `wdl:` section of the config the
@@ -131,12 +139,16 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         raise UserError(f"--draw {draw}: the t-test needs each data set's per-fold values, which a wide table "
                         f"({path}) does not hold; give a results store")
     check_decimals(decimals)
+    check_latex(format, caption, label, notes, path if is_store else None)
     q = WdlRequest(metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
                    split(columns), format, test, correction, decimals)
+    def write(text: str) -> None:
+        typer.echo(latex_text(text, format, caption, label, notes), nl=False)
+
     if is_store:
-        per_experiment(path, format, lambda r: wdl_text(path, r, q, err), lambda text: typer.echo(text, nl=False))
+        per_experiment(path, format, lambda r: wdl_text(path, r, q, err), write)
     else:
-        typer.echo(wdl_text(path, None, q, err), nl=False)
+        write(wdl_text(path, None, q, err))
 
 
 def ranks(results: ResultsArg,
@@ -150,7 +162,10 @@ def ranks(results: ResultsArg,
           classifiers: ClassifiersOpt = None,
           format: TableFormatOpt = "md",
           decimals: Annotated[int, decimals_option("decimals of the tables' p-values, 0 to 10 (md, latex; csv "
-                                                   "keeps full precision)")] = 4):
+                                                   "keeps full precision)")] = 4,
+          caption: CaptionOpt = None,
+          label: LabelOpt = None,
+          notes: NotesOpt = True):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
 
     Per data set the classifiers are ranked (1 = best; values equal as printed, at 4
@@ -179,6 +194,7 @@ def ranks(results: ResultsArg,
     from bncbench.results import open as open_results
 
     check_decimals(decimals)
+    check_latex(format, caption, label, notes)
     with open_results(results) as r:
         metric = checked("--metric", options.metric, metric or r.experiment.wdl.default_metric)
         checked("--alpha", options.alpha, alpha)
@@ -188,9 +204,9 @@ def ranks(results: ResultsArg,
                             f"available: {', '.join(s.labels)}")
         warn_incomplete(s)
         test = rank_test(r, metric, split(datasets), split(classifiers), control, alpha)
-    text, notes = format_ranks(test, metric, format, decimals)
-    typer.echo(text, nl=False)
-    for line in notes:
+    text, lines = format_ranks(test, metric, format, decimals)
+    typer.echo(latex_text(text, format, caption, label, notes), nl=False)
+    for line in lines:
         err(line)
 
 

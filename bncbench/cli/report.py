@@ -9,14 +9,19 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 from bncbench.cli.common import (
+    CaptionOpt,
+    NotesOpt,
     ResultsArg,
     ResultsOrFolderArg,
     check_decimals,
+    check_latex,
     classifiers_option,
     datasets_option,
     decimals_option,
     err,
     format_option,
+    label_option,
+    latex_text,
     metric_option,
     out_option,
     split,
@@ -64,8 +69,10 @@ def report(results: ResultsOrFolderArg,
            format: Annotated[Literal["md", "csv", "latex", "html"], format_option("md | csv | latex | html")] = "md",
            decimals: Annotated[int, decimals_option("decimals of the values, 0 to 10 (md, latex; csv keeps full "
                                                     "precision, html 4)")] = 4,
-           label: str | None = typer.Option(None, "--label", metavar="LABEL",
-                                            help="latex: the table's \\label [default: tab:<experiment>-<metric>]"),
+           label: Annotated[str | None, label_option("latex: the table's \\label [default: "
+                                                     "tab:<experiment>-<metric>]")] = None,
+           caption: CaptionOpt = None,
+           notes: NotesOpt = True,
            label_metric: str | None = typer.Option(None, "--label-metric", metavar="L=M,...",
                                                    help="show these classifiers' columns in another metric (e.g. "
                                                         "SKDB=rmse_all: paper 004's Table A4); the column is labelled "
@@ -139,14 +146,10 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/kban --format html --claims papers/kban/claims.yaml
     """
     from bncbench.cli.common import per_experiment
-    from bncbench.evaluate.report import DECIMALS, valid_label
-    from bncbench.results import names_one_store
+    from bncbench.evaluate.report import DECIMALS
 
     check_decimals(decimals)
-    if label is not None and format != "latex":
-        raise UserError("--label is for --format latex (the table's \\label)")
-    if label is not None and not valid_label(label):
-        raise UserError(f"--label: {label!r} is not a LaTeX label of letters, digits and - _ . : / + (e.g. tab:zol)")
+    check_latex(format, caption, label, notes)
     if format == "html":
         if label_metric:
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
@@ -158,12 +161,10 @@ def report(results: ResultsOrFolderArg,
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
     if claims_file:
         raise UserError("--claims is for --format html; `bncbench claims CLAIMS` prints the claims")
-    if label is not None and not names_one_store(results):
-        raise UserError(f"--label names one table: give one experiment's results (e.g. {Path(results) / '<name>'}), "
-                        f"not a folder of them")
+    check_latex(format, caption, label, notes, results)
     per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers), format,
                                                           label_metric, decimals, label),
-                   lambda text: write_text(text, out))
+                   lambda text: write_text(latex_text(text, format, caption, None, notes), out))
 
 
 def html_text(results: str, table: str | None, datasets: list[str] | None, classifiers: list[str] | None,
@@ -187,8 +188,8 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
                 label_metric: str | None, decimals: int, label: str | None) -> str:
     """The table `report` prints for one results store: the classifiers that have `metric` (those
     that have none are named under it), with the store's coverage under it (csv: on stderr)."""
-    from bncbench.evaluate.metrics import NO_MEAN
-    from bncbench.evaluate.report import format_report, table_label
+    from bncbench.evaluate.metrics import NO_MEAN, REPEATED_RUN_METRICS, in_words
+    from bncbench.evaluate.report import format_report, spread_words, table_label
 
     s = r.summary(metric, datasets, classifiers)
     warn_incomplete(s)
@@ -201,14 +202,19 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
     notes = [s.coverage.line()]
     dropped = [lab for lab in s.labels if lab not in shown and lab not in swaps]
     if dropped:
-        notes.append(f"not shown, having no {metric} values: {', '.join(dropped)}")
+        notes.append(f"not shown, having no {in_words(metric) if fmt == 'latex' else metric} values: "
+                     f"{', '.join(dropped)}")
     if fmt == "csv":
         for line in notes if not s.coverage.complete or dropped else []:
             err(f"note: {line}")
     no_mean = "; ".join(f"{m}: {NO_MEAN[m]}" for m in dict.fromkeys([metric, *swaps.values()]) if m in NO_MEAN)
     marks = r.differences(s.datasets) if fmt != "csv" else {}
+    cv = r.experiment.cv
+    spread = spread_words(cv.scheme, cv.folds, cv.runs, sd=metric not in REPEATED_RUN_METRICS)
+    caption = f"{in_words(metric, heading=True)}, {spread}"
     return format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean,
-                         decimals=decimals, label=label or table_label(r.name, metric))
+                         decimals=decimals, label=label or table_label(r.name, metric),
+                         caption=caption if fmt == "latex" else "")
 
 
 def _label_swaps(s: Summary, label_metric: str | None) -> dict[str, str]:

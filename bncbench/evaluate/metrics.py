@@ -52,6 +52,13 @@ WORDS = {m.name: m.words for m in ALL}
 NO_MEAN = {m.name: m.no_mean for m in ALL if m.no_mean}
 
 
+def in_words(name: str, heading: bool = False) -> str:
+    """The metric `name` in words, as a paper's caption or note says it (`heading`: capitalised, to
+    begin a caption); a name that is no metric of ours (a wide table's values) as it is."""
+    words = WORDS.get(name, name)
+    return words[:1].upper() + words[1:] if heading and name in WORDS else words
+
+
 @dataclass
 class FoldResult:
     run: int

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bncbench.evaluate.coverage import Coverage
+from bncbench.evaluate.metrics import in_words
 from bncbench.evaluate.report import format_grid
 from bncbench.evaluate.stats import compare, parse_draw, sign_test, tally
 
@@ -137,9 +138,10 @@ def format_wdl(rows, cols, mat, fmt: str, metric: str, notes: list[str] | None =
         return buf.getvalue()
     rows_w = [[a] + ["—" if a == b else str(mat[(a, b)][0]) for b in cols] for a in rows]
     rows_p = [[a] + ["—" if a == b else format(mat[(a, b)][1], f".{decimals}f") for b in cols] for a in rows]
-    caption = f"{metric}: {'sign-test' if test == 'sign test' else test} p-values"
+    name = in_words(metric, heading=True) if fmt == "latex" else metric  # a paper's caption names it in words
+    caption = f"{name}: {'sign-test' if test == 'sign test' else test} p-values"
     out = format_grid(["W-D-L (row vs column)"] + list(cols), rows_w, fmt,
-                      caption=f"{metric}: wins-draws-losses of the row against the column") + "\n"
+                      caption=f"{name}: wins-draws-losses of the row against the column") + "\n"
     if not adjusted:
         return out + format_grid([f"p ({test})"] + list(cols), rows_p, fmt, caption=caption, notes=notes)
     rows_h = [[a] + ["—" if a == b else format(adjusted[(a, b)], f".{decimals}f") for b in cols] for a in rows]
