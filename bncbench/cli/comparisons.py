@@ -21,6 +21,7 @@ from bncbench.cli.common import (
     ResultsOrFolderArg,
     TableFormatOpt,
     alpha_option,
+    caption_option,
     check_decimals,
     check_latex,
     checked,
@@ -220,7 +221,10 @@ def compare(results: ResultsOrFolderArg,
                                    classifiers_option("only these classifier labels of the results")] = None,
             map_: str | None = typer.Option(None, "--map", metavar="PAPER=OURS,...",
                                             help="the table's classifier names that differ from our labels"),
-            format: TableFormatOpt = "md"):
+            format: TableFormatOpt = "md",
+            caption: CaptionOpt = None,
+            label: LabelOpt = None,
+            notes: NotesOpt = True):
     """Our results beside a published table, value by value, at the table's printed precision.
 
     TABLE is a wide table as wdl reads it: a header (dataset, classifier, ...) and one row
@@ -245,10 +249,10 @@ def compare(results: ResultsOrFolderArg,
       bncbench compare results/stan70 table2.csv --metric rmse --classifiers TAN --format csv
     """
     from bncbench.cli.common import per_experiment
-    from bncbench.evaluate.compare import format_published, notes
+    from bncbench.evaluate import compare as published
     from bncbench.reporting.analyses import comparison
 
-
+    check_latex(format, caption, label, notes, results)
     mapping = {}
     for item in split(map_) or []:
         paper, sep, ours = item.partition("=")
@@ -259,17 +263,21 @@ def compare(results: ResultsOrFolderArg,
     def one(r: Results) -> str:
         result = comparison(r, table, split(metric), split(classifiers), mapping, err)
         if format == "csv":
-            for line in notes(result):
+            for line in published.notes(result):
                 err(line)
-        return format_published(result, format)
+        return published.format_published(result, format)
 
-    per_experiment(results, format, one, lambda text: typer.echo(text, nl=False))
+    per_experiment(results, format, one,
+                   lambda text: typer.echo(latex_text(text, format, caption, label, notes), nl=False))
 
 
 def rcll(results: ResultsArg,
          pairs: Annotated[str, pairs_option("classifier A against its baseline B")],
          datasets: DatasetsOpt = None,
-         format: TableFormatOpt = "md"):
+         format: TableFormatOpt = "md",
+         caption: CaptionOpt = None,
+         label: LabelOpt = None,
+         notes: NotesOpt = True):
     """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
 
     rCLL(A|B) = CLL(A) / CLL(B), with CLL summed over the test instances. CLLs are negative,
@@ -285,19 +293,26 @@ def rcll(results: ResultsArg,
     from bncbench.evaluate.report import format_grid
     from bncbench.results import open as open_results
 
+    check_latex(format, caption, label, notes)
     pair_list = checked("--pairs", options.pairs, pairs)
     with open_results(results) as r:
         s = r.summary("cll", split(datasets), sorted({x for p in pair_list for x in p}))
     warn_incomplete(s)
-    header, rows, notes = rcll_rows(s.datasets, s.values, pair_list)
-    typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
+    header, rows, lines = rcll_rows(s.datasets, s.values, pair_list)
+    text = format_grid(header, rows, format, notes=lines,
+                       caption="Relative conditional log-likelihood rCLL(A|B) = CLL(A)/CLL(B) per data set"
+                       if format == "latex" else "")
+    typer.echo(latex_text(text, format, caption, label, notes), nl=False)
 
 
 def gd(results: ResultsArg,
        pairs: Annotated[str, pairs_option("classifier A against B")],
        metric: Annotated[str, metric_option("metric compared, as for report")] = "zol",
        draw: DrawOpt = None,
-       format: TableFormatOpt = "md"):
+       format: TableFormatOpt = "md",
+       caption: CaptionOpt = None,
+       label: LabelOpt = None,
+       notes: NotesOpt = True):
     """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
 
     S_t holds the first t data sets in the config's order (paper 004's Table 1 order: by
@@ -308,7 +323,7 @@ def gd(results: ResultsArg,
       bncbench gd results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
     """
     from bncbench.evaluate import options
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER, in_words
     from bncbench.evaluate.paired import gd_rows
     from bncbench.evaluate.report import format_grid
     from bncbench.evaluate.stats import needs_folds
@@ -316,6 +331,7 @@ def gd(results: ResultsArg,
     from bncbench.results import open as open_results
 
     checked("--metric", options.metric, metric)
+    check_latex(format, caption, label, notes)
     pair_list = checked("--pairs", options.pairs, pairs)
     with open_results(results) as r:
         rule = draw or r.experiment.wdl.draw
@@ -324,17 +340,24 @@ def gd(results: ResultsArg,
         folds = fold_values(r, rule, draw is not None, metric, None, s.labels) if needs_folds(rule) else None
     warn_incomplete(s)
     header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric], folds)
-    notes = [f"{metric}, draw rule {rule}; data sets in the config's order"]
+    lines = [f"{in_words(metric) if format == 'latex' else metric}, draw rule {rule}; data sets in the config's "
+             f"order"]
     if folds is not None and folds.left_out:
-        notes.append("not counted, no paired fold values for the t-test: "
+        lines.append("not counted, no paired fold values for the t-test: "
                      + ", ".join(f"{d} ({why})" for d, why in folds.left_out.items()))
-    typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
+    text = format_grid(header, rows, format, notes=lines,
+                       caption=f"{in_words(metric, heading=True)}: goal difference GD(A; B | S_t), wins minus losses "
+                               f"of A against B on the first t data sets" if format == "latex" else "")
+    typer.echo(latex_text(text, format, caption, label, notes), nl=False)
 
 
 def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
            results: list[str] | None = typer.Option(None, "--results", metavar="NAME=DIR",
                                                     help="read the file's results NAME from DIR (repeatable)"),
-           format: TableFormatOpt = "md"):
+           format: TableFormatOpt = "md",
+           caption_text: Annotated[str | None, caption_option()] = None,
+           label: LabelOpt = None,
+           notes: NotesOpt = True):
     """A paper's headline claims and printed W/D/L tables beside our runs.
 
     Each claim gets the printed value, ours and a verdict (holds / direction only / does not
@@ -352,6 +375,7 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     from bncbench.evaluate.report import format_grid
     from bncbench.reporting.analyses import judge_claims
 
+    check_latex(format, caption_text, label, notes)
     overrides = {}
     for item in results or []:
         name, sep, folder = item.partition("=")
@@ -361,20 +385,23 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     caption, verdicts, tables, lines = judge_claims(claims_file, overrides)
     if format == "md":
         out = [_claims_markdown(caption, verdicts)]
-    else:
+    else:  # latex: the lines are the claims table's notes
         out = [format_grid(["claim", "printed", "ours", "verdict"], [[v.text, v.printed, v.ours, v.verdict]
-                                                                   for v in verdicts], format, caption=caption)]
+                                                                   for v in verdicts], format, caption=caption,
+                           notes=lines if format == "latex" else None)]
     if format == "csv":
         for line in lines:
             err(line)
-    else:
+    elif format == "md":
         out.append("\n" + "".join(f"{line}\n" for line in _wrapped(lines, format)) + "\n")
+    else:
+        out.append("\n")
     for t in tables:
         header, rows = t.pairs() if format == "md" else t.grid()
         out.append(format_grid(header, rows, format, caption=t.caption,
                                notes=_wrapped(t.notes, format) if format != "csv" else None)
                    + ("\n" if format != "csv" else ""))
-    typer.echo("".join(out), nl=False)
+    typer.echo(latex_text("".join(out), format, caption_text, label, notes), nl=False)
 
 
 WIDTH = 100  # the claims in Markdown fit this many columns
