@@ -327,6 +327,7 @@ def gd(results: ResultsArg,
     from bncbench.evaluate.paired import gd_rows
     from bncbench.evaluate.report import format_grid
     from bncbench.evaluate.stats import needs_folds
+    from bncbench.evaluate.wdl import draw_words
     from bncbench.reporting.wdl import check_draw, fold_values
     from bncbench.results import open as open_results
 
@@ -340,8 +341,8 @@ def gd(results: ResultsArg,
         folds = fold_values(r, rule, draw is not None, metric, None, s.labels) if needs_folds(rule) else None
     warn_incomplete(s)
     header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric], folds)
-    lines = [f"{in_words(metric) if format == 'latex' else metric}, draw rule {rule}; data sets in the config's "
-             f"order"]
+    lines = ([f"{in_words(metric)}; draw: {draw_words(rule)}; data sets in the config's order"]
+             if format == "latex" else [f"{metric}, draw rule {rule}; data sets in the config's order"])
     if folds is not None and folds.left_out:
         lines.append("not counted, no paired fold values for the t-test: "
                      + ", ".join(f"{d} ({why})" for d, why in folds.left_out.items()))

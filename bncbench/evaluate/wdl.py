@@ -100,17 +100,21 @@ def coverage_notes(datasets, values, rows, cols, excluded: Sequence[str] = (), w
     return lines
 
 
-def settings_notes(metric: str, lower_is_better: bool, rule: str, draws: str, tails: str) -> list[str]:
-    """The metric and its direction, the draw rule and the sign test, in words."""
+def draw_words(rule: str) -> str:
+    """When two classifiers draw on a data set under the draw `rule`, in words."""
     kind, f = parse_draw(rule)
     if kind == "ttest":
-        draw = (f"a win or loss only where the corrected resampled t-test on the data set's paired folds "
+        return (f"a win or loss only where the corrected resampled t-test on the data set's paired folds "
                 f"rejects equality (two-tailed, α = {format(f, 'g')}; Nadeau & Bengio 2003, as Weka's "
                 f"PairedCorrectedTTester), else a draw")
-    elif kind == "exact4":
-        draw = "equal after rounding to 4 decimals"
-    else:
-        draw = f"|a−b| ≤ {format(f, 'g')}·max(|a|, |b|)"
+    if kind == "exact4":
+        return "equal after rounding to 4 decimals"
+    return f"|a−b| ≤ {format(f, 'g')}·max(|a|, |b|)"
+
+
+def settings_notes(metric: str, lower_is_better: bool, rule: str, draws: str, tails: str) -> list[str]:
+    """The metric and its direction, the draw rule and the sign test, in words."""
+    draw = draw_words(rule)
     treat = ("draws split evenly between W and L, one dropped if odd" if draws == "split"
              else "draws ignored")
     tail = ("one-tailed, p = P(X ≥ max(W, L))" if tails == "one" else "two-tailed, p = min(1, 2·P(X ≥ max(W, L)))")
