@@ -123,6 +123,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl results/default --draw ttest:0.01 --metric accuracy
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
+      bncbench wdl results/ait36 --format latex --label tab:wdl --no-notes
     """
     from bncbench.cli.common import per_experiment
     from bncbench.evaluate.stats import needs_folds
@@ -188,6 +189,7 @@ def ranks(results: ResultsArg,
       bncbench ranks results/ait36 --control TAN --alpha 0.10
       bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
+      bncbench ranks results/default --format latex --label tab:ranks --caption "Average ranks in error rate"
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.ranks import format_ranks

@@ -98,9 +98,10 @@ def report(results: ResultsOrFolderArg,
     --decimals N prints the values and the mean row at N decimals (default 4, correctly rounded
     as printf); the average ranks are still those of the values at 4 decimals, as in bncbench
     ranks, so --decimals changes what is printed, never a rank. --format latex is a table float
-    for a paper (needing the booktabs package): its rules, a \\caption, a \\label (--label, default
-    tab:<experiment>-<metric>), the best value of each row as printed in bold (ties all bold; the
-    average-rank row: the lowest), the notes in small type under the table.
+    for a paper (needing the booktabs package): its rules, a \\caption naming the metric in words
+    (--caption TEXT for another), a \\label (--label, default tab:<experiment>-<metric>), the best
+    value of each row as printed in bold (ties all bold; the average-rank row: the lowest), the
+    notes in small type under the table in a paper's words (--no-notes: none).
 
     RESULTS may be a folder holding several experiments (results/<name>/ each): one section
     per experiment, in name order (csv: a first column experiment).
@@ -137,6 +138,7 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/
       bncbench report results/stan70 --metric rmse --format latex
       bncbench report results/stan70 --format latex --decimals 2 --label tab:zol
+      bncbench report results/stan70 --format latex --caption "Error rates of the STAN variants" --no-notes
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
@@ -149,7 +151,7 @@ def report(results: ResultsOrFolderArg,
     from bncbench.evaluate.report import DECIMALS
 
     check_decimals(decimals)
-    check_latex(format, caption, label, notes)
+    check_latex(format, caption, label, notes, results)
     if format == "html":
         if label_metric:
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
@@ -161,7 +163,6 @@ def report(results: ResultsOrFolderArg,
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
     if claims_file:
         raise UserError("--claims is for --format html; `bncbench claims CLAIMS` prints the claims")
-    check_latex(format, caption, label, notes, results)
     per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers), format,
                                                           label_metric, decimals, label),
                    lambda text: write_text(latex_text(text, format, caption, None, notes), out))
