@@ -189,7 +189,7 @@ def ranks(results: ResultsArg,
       bncbench ranks results/ait36 --control TAN --alpha 0.10
       bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
-      bncbench ranks results/default --format latex --label tab:ranks --caption "Average ranks in error rate"
+      bncbench ranks results/default --format latex --label tab:ranks --no-notes
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.ranks import format_ranks

@@ -138,7 +138,7 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/
       bncbench report results/stan70 --metric rmse --format latex
       bncbench report results/stan70 --format latex --decimals 2 --label tab:zol
-      bncbench report results/stan70 --format latex --caption "Error rates of the STAN variants" --no-notes
+      bncbench report results/stan70 --format latex --caption "Errors" --no-notes
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
