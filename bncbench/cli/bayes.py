@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import typer
 
-from bncbench.cli.common import DatasetsOpt, ResultsArg, err, format_option, metric_option, split
+from bncbench.cli.common import (
+    CaptionOpt,
+    DatasetsOpt,
+    LabelOpt,
+    NotesOpt,
+    ResultsArg,
+    TableFormat,
+    check_latex,
+    err,
+    format_option,
+    latex_text,
+    metric_option,
+    split,
+)
 
 
 def bayes(results: ResultsArg,
@@ -25,7 +38,10 @@ def bayes(results: ResultsArg,
           ] = None,
           seed: Annotated[int | None, typer.Option("--seed", metavar="S", help="seed of those samples [default: 0]")
                           ] = None,
-          format: Annotated[Literal["md", "csv"], format_option("md | csv")] = "md"):
+          format: Annotated[TableFormat, format_option()] = "md",
+          caption: CaptionOpt = None,
+          label: LabelOpt = None,
+          notes: NotesOpt = True):
     """A against B by Bayesian tests (Benavoli, Corani, Demšar, Zaffalon, JMLR 2017).
 
     Over the data sets: the Bayesian signed-rank test (Dirichlet process prior, baycomp)
@@ -48,9 +64,10 @@ def bayes(results: ResultsArg,
     from bncbench.reporting.analyses import bayes as compare
     from bncbench.results import open as open_results
 
+    check_latex(format, caption, label, notes)
     with open_results(results) as r:
         c = compare(r, a, b, metric or r.experiment.wdl.default_metric, rope, split(datasets), samples, seed)
-    text, notes = format_bayes(c, format)
-    typer.echo(text, nl=False)
-    for line in notes:
+    text, lines = format_bayes(c, format)
+    typer.echo(latex_text(text, format, caption, label, notes), nl=False)
+    for line in lines:
         err(line)

@@ -82,6 +82,24 @@ def alpha_option(help: str) -> Any:
     return typer.Option("--alpha", metavar="A", help=help)
 
 
+def caption_option() -> Any:
+    """--caption TEXT: the first LaTeX table's caption in place of the default (`check_latex`)."""
+    return typer.Option("--caption", metavar="TEXT",
+                        help="latex: the (first) table's \\caption, as plain text [default: what the table shows, "
+                             "in words]")
+
+
+def label_option(help: str = "latex: the (first) table's \\label; more tables get LABEL-2, LABEL-3, ...") -> Any:
+    """--label LABEL: the LaTeX tables' \\label (`check_latex`)."""
+    return typer.Option("--label", metavar="LABEL", help=help)
+
+
+def notes_option() -> Any:
+    """--notes/--no-notes: the notes under each LaTeX table, or none (`check_latex`)."""
+    return typer.Option("--notes/--no-notes", help="latex: the notes under each table (--no-notes: the "
+                                                          "tables alone)")
+
+
 ResultsArg = Annotated[str, results_argument()]
 ResultsOrFolderArg = Annotated[str, results_argument(f"{RESULTS_HELP}, or a folder of them (results/)")]
 FormatOpt = Annotated[str, format_option()]
@@ -94,6 +112,9 @@ WithOpt = Annotated[str | None, typer.Option("--with", metavar="FILE",
                                              help="published columns beside the stored ones: a wide table as wdl "
                                                   "TABLE reads it (data set, then one column per classifier, the "
                                                   "metric's values)")]
+CaptionOpt = Annotated[str | None, caption_option()]
+LabelOpt = Annotated[str | None, label_option()]
+NotesOpt = Annotated[bool, notes_option()]
 DrawOpt = Annotated[str | None, typer.Option("--draw", metavar="RULE",
                                              help="exact4 | relative:F | ttest[:ALPHA] [default: the config's, "
                                                   "else exact4]")]
@@ -129,6 +150,33 @@ def check_decimals(value: int) -> None:
 
     if not 0 <= value <= MAX_DECIMALS:
         raise UserError(f"--decimals: {value} is not between 0 and {MAX_DECIMALS}")
+
+
+def check_latex(fmt: str, caption: str | None, label: str | None, notes: bool, location: str | None = None) -> None:
+    """UserError unless --caption, --label and --no-notes, when given, go with --format latex, the
+    label is one LaTeX can hold and (for a command that may read a folder of experiments,
+    `location`) the tables are one experiment's."""
+    from bncbench.evaluate.report import valid_label
+
+    given = [o for o, v in (("--caption", caption), ("--label", label), ("--no-notes", None if notes else 1))
+             if v is not None]
+    if given and fmt != "latex":
+        raise UserError(f"{given[0]} is for --format latex (the table's {given[0][2:].replace('no-', '')})")
+    if label is not None and not valid_label(label):
+        raise UserError(f"--label: {label!r} is not a LaTeX label of letters, digits and - _ . : / + (e.g. tab:zol)")
+    if location is not None and (caption is not None or label is not None):
+        from bncbench.results import names_one_store
+
+        if not names_one_store(location):
+            raise UserError(f"{'--label' if label is not None else '--caption'} names one table: give one "
+                            f"experiment's results (e.g. {Path(location) / '<name>'}), not a folder of them")
+
+
+def latex_text(text: str, fmt: str, caption: str | None, label: str | None, notes: bool) -> str:
+    """A command's `text` with --caption, --label and --no-notes applied (latex; others as they are)."""
+    from bncbench.evaluate.report import paper_latex
+
+    return paper_latex(text, caption, label, notes) if fmt == "latex" else text
 
 
 def warn_incomplete(summary: Summary, what: str = "") -> None:

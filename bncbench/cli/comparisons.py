@@ -11,19 +11,25 @@ from typing import TYPE_CHECKING, Annotated, get_args
 import typer
 
 from bncbench.cli.common import (
+    CaptionOpt,
     ClassifiersOpt,
     DatasetsOpt,
     DrawOpt,
+    LabelOpt,
+    NotesOpt,
     ResultsArg,
     ResultsOrFolderArg,
     TableFormatOpt,
     WithOpt,
     alpha_option,
+    caption_option,
     check_decimals,
+    check_latex,
     checked,
     classifiers_option,
     decimals_option,
     err,
+    latex_text,
     metric_option,
     pairs_option,
     rows_option,
@@ -68,7 +74,10 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
         format: TableFormatOpt = "md",
         decimals: Annotated[int, decimals_option("decimals of the p-values, 0 to 10 (md, latex; csv keeps full "
                                                  "precision)")] = 4,
-        with_table: WithOpt = None):
+        with_table: WithOpt = None,
+        caption: CaptionOpt = None,
+        label: LabelOpt = None,
+        notes: NotesOpt = True):
     """Win/draw/loss matrix (row vs column) and binomial sign-test p-values.
 
     For a results directory, options not given default to the `wdl:` section of the config the
@@ -120,6 +129,7 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
       bncbench wdl table2.tsv --higher-is-better --tails two --format csv
       bncbench wdl results/ait36 --test wilcoxon --tails two --correction holm
       bncbench wdl results/default --with paper-table.tsv --rows NB
+      bncbench wdl results/ait36 --format latex --label tab:wdl --no-notes
     """
     from bncbench.cli.common import per_experiment
     from bncbench.evaluate.published import read
@@ -140,12 +150,17 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     check_decimals(decimals)
     if with_table and not is_store:
         raise UserError(f"--with is for a results store; {path} is a wide table: put the published columns in it")
+    check_latex(format, caption, label, notes, path if is_store else None)
     q = WdlRequest(metric, draw, draws, tails, higher_is_better, split(datasets), split(classifiers), split(rows),
                    split(columns), format, test, correction, decimals, read(with_table) if with_table else None)
+
+    def write(text: str) -> None:
+        typer.echo(latex_text(text, format, caption, label, notes), nl=False)
+
     if is_store:
-        per_experiment(path, format, lambda r: wdl_text(path, r, q, err), lambda text: typer.echo(text, nl=False))
+        per_experiment(path, format, lambda r: wdl_text(path, r, q, err), write)
     else:
-        typer.echo(wdl_text(path, None, q, err), nl=False)
+        write(wdl_text(path, None, q, err))
 
 
 def ranks(results: ResultsArg,
@@ -160,7 +175,10 @@ def ranks(results: ResultsArg,
           format: TableFormatOpt = "md",
           decimals: Annotated[int, decimals_option("decimals of the tables' p-values, 0 to 10 (md, latex; csv "
                                                    "keeps full precision)")] = 4,
-          with_table: WithOpt = None):
+          with_table: WithOpt = None,
+          caption: CaptionOpt = None,
+          label: LabelOpt = None,
+          notes: NotesOpt = True):
     """Average ranks, the Friedman test and its post-hoc tests (Demšar 2006).
 
     Per data set the classifiers are ranked (1 = best; values equal as printed, at 4
@@ -185,6 +203,7 @@ def ranks(results: ResultsArg,
       bncbench ranks results/stan70 --metric rmse --classifiers TAN,AODE,KDB1
       bncbench ranks results/default --format csv > pairs.csv
       bncbench ranks results/default --with paper-table.tsv
+      bncbench ranks results/default --format latex --label tab:ranks --no-notes
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.published import read
@@ -194,6 +213,7 @@ def ranks(results: ResultsArg,
 
     check_decimals(decimals)
     published = read(with_table) if with_table else None
+    check_latex(format, caption, label, notes)
     with open_results(results) as r:
         metric = checked("--metric", options.metric, metric or r.experiment.wdl.default_metric)
         checked("--alpha", options.alpha, alpha)
@@ -201,9 +221,9 @@ def ranks(results: ResultsArg,
         warn_incomplete(s)
         test = rank_test(r, metric, split(datasets), split(classifiers), control, alpha, published,
                          lambda line: err(f"note: {line}"))
-    text, notes = format_ranks(test, metric, format, decimals)
-    typer.echo(text, nl=False)
-    for line in notes:
+    text, lines = format_ranks(test, metric, format, decimals)
+    typer.echo(latex_text(text, format, caption, label, notes), nl=False)
+    for line in lines:
         err(line)
 
 
@@ -217,7 +237,10 @@ def compare(results: ResultsOrFolderArg,
                                    classifiers_option("only these classifier labels of the results")] = None,
             map_: str | None = typer.Option(None, "--map", metavar="PAPER=OURS,...",
                                             help="the table's classifier names that differ from our labels"),
-            format: TableFormatOpt = "md"):
+            format: TableFormatOpt = "md",
+            caption: CaptionOpt = None,
+            label: LabelOpt = None,
+            notes: NotesOpt = True):
     """Our results beside a published table, value by value, at the table's printed precision.
 
     TABLE is a wide table as wdl reads it: a header (dataset, classifier, ...) and one row
@@ -242,10 +265,10 @@ def compare(results: ResultsOrFolderArg,
       bncbench compare results/stan70 table2.csv --metric rmse --classifiers TAN --format csv
     """
     from bncbench.cli.common import per_experiment
-    from bncbench.evaluate.compare import format_published, notes
+    from bncbench.evaluate import compare as published
     from bncbench.reporting.analyses import comparison
 
-
+    check_latex(format, caption, label, notes, results)
     mapping = {}
     for item in split(map_) or []:
         paper, sep, ours = item.partition("=")
@@ -256,17 +279,21 @@ def compare(results: ResultsOrFolderArg,
     def one(r: Results) -> str:
         result = comparison(r, table, split(metric), split(classifiers), mapping, err)
         if format == "csv":
-            for line in notes(result):
+            for line in published.notes(result):
                 err(line)
-        return format_published(result, format)
+        return published.format_published(result, format)
 
-    per_experiment(results, format, one, lambda text: typer.echo(text, nl=False))
+    per_experiment(results, format, one,
+                   lambda text: typer.echo(latex_text(text, format, caption, label, notes), nl=False))
 
 
 def rcll(results: ResultsArg,
          pairs: Annotated[str, pairs_option("classifier A against its baseline B")],
          datasets: DatasetsOpt = None,
-         format: TableFormatOpt = "md"):
+         format: TableFormatOpt = "md",
+         caption: CaptionOpt = None,
+         label: LabelOpt = None,
+         notes: NotesOpt = True):
     """Relative conditional log-likelihood per data set (paper 004 eq. 11, Fig. 7).
 
     rCLL(A|B) = CLL(A) / CLL(B), with CLL summed over the test instances. CLLs are negative,
@@ -282,19 +309,26 @@ def rcll(results: ResultsArg,
     from bncbench.evaluate.report import format_grid
     from bncbench.results import open as open_results
 
+    check_latex(format, caption, label, notes)
     pair_list = checked("--pairs", options.pairs, pairs)
     with open_results(results) as r:
         s = r.summary("cll", split(datasets), sorted({x for p in pair_list for x in p}))
     warn_incomplete(s)
-    header, rows, notes = rcll_rows(s.datasets, s.values, pair_list)
-    typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
+    header, rows, lines = rcll_rows(s.datasets, s.values, pair_list)
+    text = format_grid(header, rows, format, notes=lines,
+                       caption="Relative conditional log-likelihood rCLL(A|B) = CLL(A)/CLL(B) per data set"
+                       if format == "latex" else "")
+    typer.echo(latex_text(text, format, caption, label, notes), nl=False)
 
 
 def gd(results: ResultsArg,
        pairs: Annotated[str, pairs_option("classifier A against B")],
        metric: Annotated[str, metric_option("metric compared, as for report")] = "zol",
        draw: DrawOpt = None,
-       format: TableFormatOpt = "md"):
+       format: TableFormatOpt = "md",
+       caption: CaptionOpt = None,
+       label: LabelOpt = None,
+       notes: NotesOpt = True):
     """Goal-difference curves GD(A; B | S_t), t = 1..N (paper 004 eq. 9, Fig. 3).
 
     S_t holds the first t data sets in the config's order (paper 004's Table 1 order: by
@@ -305,14 +339,16 @@ def gd(results: ResultsArg,
       bncbench gd results/ait36 --pairs TAN-AIT:TAN,KDB-AIT:KDB
     """
     from bncbench.evaluate import options
-    from bncbench.evaluate.metrics import LOWER_IS_BETTER
+    from bncbench.evaluate.metrics import LOWER_IS_BETTER, in_words
     from bncbench.evaluate.paired import gd_rows
     from bncbench.evaluate.report import format_grid
     from bncbench.evaluate.stats import needs_folds
+    from bncbench.evaluate.wdl import draw_words
     from bncbench.reporting.wdl import check_draw, fold_values
     from bncbench.results import open as open_results
 
     checked("--metric", options.metric, metric)
+    check_latex(format, caption, label, notes)
     pair_list = checked("--pairs", options.pairs, pairs)
     with open_results(results) as r:
         rule = draw or r.experiment.wdl.draw
@@ -321,17 +357,24 @@ def gd(results: ResultsArg,
         folds = fold_values(r, rule, draw is not None, metric, None, s.labels) if needs_folds(rule) else None
     warn_incomplete(s)
     header, rows = gd_rows(s.datasets, s.values, pair_list, rule, LOWER_IS_BETTER[metric], folds)
-    notes = [f"{metric}, draw rule {rule}; data sets in the config's order"]
+    lines = ([f"{in_words(metric)}; draw: {draw_words(rule)}; data sets in the config's order"]
+             if format == "latex" else [f"{metric}, draw rule {rule}; data sets in the config's order"])
     if folds is not None and folds.left_out:
-        notes.append("not counted, no paired fold values for the t-test: "
+        lines.append("not counted, no paired fold values for the t-test: "
                      + ", ".join(f"{d} ({why})" for d, why in folds.left_out.items()))
-    typer.echo(format_grid(header, rows, format, notes=notes), nl=False)
+    text = format_grid(header, rows, format, notes=lines,
+                       caption=f"{in_words(metric, heading=True)}: goal difference GD(A; B | S_t), wins minus losses "
+                               f"of A against B on the first t data sets" if format == "latex" else "")
+    typer.echo(latex_text(text, format, caption, label, notes), nl=False)
 
 
 def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims file (e.g. papers/ait36/claims.yaml)"),
            results: list[str] | None = typer.Option(None, "--results", metavar="NAME=DIR",
                                                     help="read the file's results NAME from DIR (repeatable)"),
-           format: TableFormatOpt = "md"):
+           format: TableFormatOpt = "md",
+           caption_text: Annotated[str | None, caption_option()] = None,
+           label: LabelOpt = None,
+           notes: NotesOpt = True):
     """A paper's headline claims and printed W/D/L tables beside our runs.
 
     Each claim gets the printed value, ours and a verdict (holds / direction only / does not
@@ -349,6 +392,7 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     from bncbench.evaluate.report import format_grid
     from bncbench.reporting.analyses import judge_claims
 
+    check_latex(format, caption_text, label, notes)
     overrides = {}
     for item in results or []:
         name, sep, folder = item.partition("=")
@@ -358,20 +402,23 @@ def claims(claims_file: str = typer.Argument(..., metavar="CLAIMS", help="claims
     caption, verdicts, tables, lines = judge_claims(claims_file, overrides)
     if format == "md":
         out = [_claims_markdown(caption, verdicts)]
-    else:
+    else:  # latex: the lines are the claims table's notes
         out = [format_grid(["claim", "printed", "ours", "verdict"], [[v.text, v.printed, v.ours, v.verdict]
-                                                                   for v in verdicts], format, caption=caption)]
+                                                                   for v in verdicts], format, caption=caption,
+                           notes=lines if format == "latex" else None)]
     if format == "csv":
         for line in lines:
             err(line)
-    else:
+    elif format == "md":
         out.append("\n" + "".join(f"{line}\n" for line in _wrapped(lines, format)) + "\n")
+    else:
+        out.append("\n")
     for t in tables:
         header, rows = t.pairs() if format == "md" else t.grid()
         out.append(format_grid(header, rows, format, caption=t.caption,
                                notes=_wrapped(t.notes, format) if format != "csv" else None)
                    + ("\n" if format != "csv" else ""))
-    typer.echo("".join(out), nl=False)
+    typer.echo(latex_text("".join(out), format, caption_text, label, notes), nl=False)
 
 
 WIDTH = 100  # the claims in Markdown fit this many columns

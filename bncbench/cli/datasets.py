@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from bncbench.cli.common import FormatOpt
+from bncbench.cli.common import CaptionOpt, FormatOpt, LabelOpt, check_latex, latex_text
 from bncbench.errors import UserError
 
 app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, fetch, verify; describe: what a "
@@ -13,7 +13,7 @@ app = typer.Typer(no_args_is_help=True, help="The data-set catalog: list, info, 
 
 
 @app.command("list")
-def datasets_list(format: FormatOpt = "md"):
+def datasets_list(format: FormatOpt = "md", caption: CaptionOpt = None, label: LabelOpt = None):
     """List the catalog: the papers' counts, differences, sources.
 
     One row per catalog data set with the paper's instances, attributes and classes.
@@ -30,13 +30,17 @@ def datasets_list(format: FormatOpt = "md"):
     from bncbench.data import catalog, describe
     from bncbench.evaluate.report import format_grid
 
+    check_latex(format, caption, label, True)
     rows = []
     for name in catalog.names():
         paper, ours, diff = catalog.expected_counts(name)
         differs = f"yes (ours {describe.counts_text(ours)})" if diff else ""
         rows.append([name, str(paper.get("instances", "")), str(paper.get("attributes", "")),
                      str(paper.get("classes", "")), differs, describe.origin(name)])
-    typer.echo(format_grid(["name", "instances", "attributes", "classes", "differs", "source"], rows, format), nl=False)
+    text = format_grid(["name", "instances", "attributes", "classes", "differs", "source"], rows, format,
+                       caption="The data sets of the catalog with the papers' instances, attributes and classes"
+                       if format == "latex" else "")
+    typer.echo(latex_text(text, format, caption, label, True), nl=False)
 
 
 @app.command("info")
@@ -102,7 +106,7 @@ def datasets_fetch(name: str = typer.Argument(..., metavar="NAME",
 def datasets_verify(name: str | None = typer.Argument(None, metavar="NAME",
                                      help="catalog name or alias, or synth:ROWSxATTRSxCLASSES[:seed]"),
                     all_: bool = typer.Option(False, "--all", help="every catalog data set instead of one NAME"),
-                    format: FormatOpt = "md"):
+                    format: FormatOpt = "md", caption: CaptionOpt = None, label: LabelOpt = None):
     """Load data sets and check their counts.
 
     Instances, attributes and occurring classes are compared with the paper's counts
@@ -125,8 +129,12 @@ def datasets_verify(name: str | None = typer.Argument(None, metavar="NAME",
         raise UserError("give one data-set NAME or --all, e.g. `bncbench datasets verify iris`")
     if format not in ("md", "csv", "latex"):  # before loading anything (the message of format_grid)
         raise UserError(f"unknown format {format!r}; choose md, csv or latex")
+    check_latex(format, caption, label, True)
     checks = verify([catalog.resolve(name)] if name and not all_ else catalog.names(), errors_as_rows=all_)
-    typer.echo(format_grid(HEADER, [c.row() for c in checks], format), nl=False)
+    text = format_grid(HEADER, [c.row() for c in checks], format,
+                       caption="Data sets loaded and their counts checked against the papers'"
+                       if format == "latex" else "")
+    typer.echo(latex_text(text, format, caption, label, True), nl=False)
     if any(c.failed for c in checks):
         raise typer.Exit(1)
 

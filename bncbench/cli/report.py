@@ -9,15 +9,20 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 from bncbench.cli.common import (
+    CaptionOpt,
+    NotesOpt,
     ResultsArg,
     ResultsOrFolderArg,
     WithOpt,
     check_decimals,
+    check_latex,
     classifiers_option,
     datasets_option,
     decimals_option,
     err,
     format_option,
+    label_option,
+    latex_text,
     metric_option,
     out_option,
     split,
@@ -66,8 +71,10 @@ def report(results: ResultsOrFolderArg,
            format: Annotated[Literal["md", "csv", "latex", "html"], format_option("md | csv | latex | html")] = "md",
            decimals: Annotated[int, decimals_option("decimals of the values, 0 to 10 (md, latex; csv keeps full "
                                                     "precision, html 4)")] = 4,
-           label: str | None = typer.Option(None, "--label", metavar="LABEL",
-                                            help="latex: the table's \\label [default: tab:<experiment>-<metric>]"),
+           label: Annotated[str | None, label_option("latex: the table's \\label [default: "
+                                                     "tab:<experiment>-<metric>]")] = None,
+           caption: CaptionOpt = None,
+           notes: NotesOpt = True,
            label_metric: str | None = typer.Option(None, "--label-metric", metavar="L=M,...",
                                                    help="show these classifiers' columns in another metric (e.g. "
                                                         "SKDB=rmse_all: paper 004's Table A4); the column is labelled "
@@ -102,9 +109,10 @@ def report(results: ResultsOrFolderArg,
     --decimals N prints the values and the mean row at N decimals (default 4, correctly rounded
     as printf); the average ranks are still those of the values at 4 decimals, as in bncbench
     ranks, so --decimals changes what is printed, never a rank. --format latex is a table float
-    for a paper (needing the booktabs package): its rules, a \\caption, a \\label (--label, default
-    tab:<experiment>-<metric>), the best value of each row as printed in bold (ties all bold; the
-    average-rank row: the lowest), the notes in small type under the table.
+    for a paper (needing the booktabs package): its rules, a \\caption naming the metric in words
+    (--caption TEXT for another), a \\label (--label, default tab:<experiment>-<metric>), the best
+    value of each row as printed in bold (ties all bold; the average-rank row: the lowest), the
+    notes in small type under the table in a paper's words (--no-notes: none).
 
     RESULTS may be a folder holding several experiments (results/<name>/ each): one section
     per experiment, in name order (csv: a first column experiment).
@@ -159,6 +167,7 @@ def report(results: ResultsOrFolderArg,
       bncbench report results/
       bncbench report results/stan70 --metric rmse --format latex
       bncbench report results/stan70 --format latex --decimals 2 --label tab:zol
+      bncbench report results/stan70 --format latex --caption "Errors" --no-notes
       bncbench report results/stan70 --datasets iris,car --classifiers TAN,AODE
       bncbench report results/ait36/results.sqlite --metric bias
       bncbench report results/stan70 --format csv > stan70-zol.csv
@@ -172,16 +181,12 @@ def report(results: ResultsOrFolderArg,
     """
     from bncbench.cli.common import per_experiment
     from bncbench.evaluate.published import read
-    from bncbench.evaluate.report import DECIMALS, valid_label
-    from bncbench.results import names_one_store
+    from bncbench.evaluate.report import DECIMALS
 
     check_decimals(decimals)
+    check_latex(format, caption, label, notes, results)
     _check_base_options(base, draw, label_metric)
     published = read(with_table) if with_table else None
-    if label is not None and format != "latex":
-        raise UserError("--label is for --format latex (the table's \\label)")
-    if label is not None and not valid_label(label):
-        raise UserError(f"--label: {label!r} is not a LaTeX label of letters, digits and - _ . : / + (e.g. tab:zol)")
     if format == "html":
         if label_metric:
             raise UserError("--label-metric is for md, csv and latex; the html report shows every metric")
@@ -195,12 +200,9 @@ def report(results: ResultsOrFolderArg,
         raise UserError("--compare is for --format html; `bncbench compare RESULTS TABLE` prints the comparison")
     if claims_file:
         raise UserError("--claims is for --format html; `bncbench claims CLAIMS` prints the claims")
-    if label is not None and not names_one_store(results):
-        raise UserError(f"--label names one table: give one experiment's results (e.g. {Path(results) / '<name>'}), "
-                        f"not a folder of them")
     per_experiment(results, format, lambda r: report_text(r, metric, split(datasets), split(classifiers), format,
                                                           label_metric, decimals, label, base, draw, published),
-                   lambda text: write_text(text, out))
+                   lambda text: write_text(latex_text(text, format, caption, None, notes), out))
 
 
 def _check_base_options(base: str | None, draw: str | None, label_metric: str | None) -> None:
@@ -241,9 +243,9 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
     that have none are named under it), the `published` table's columns after them (--with), with
     the store's coverage under it (csv: on stderr); with `base`, each cell marked against that
     column by the test `draw` (reporting/versus_base.py)."""
-    from bncbench.evaluate.metrics import NO_MEAN
+    from bncbench.evaluate.metrics import NO_MEAN, REPEATED_RUN_METRICS, in_words
     from bncbench.evaluate.published import join
-    from bncbench.evaluate.report import format_report, table_label
+    from bncbench.evaluate.report import format_report, spread_words, table_label
 
     s = r.summary(metric, datasets, classifiers)
     warn_incomplete(s)
@@ -259,7 +261,8 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
     notes = [s.coverage.line(), *s.one_class_notes()]
     dropped = [lab for lab in s.labels if lab not in shown and lab not in swaps]
     if dropped:
-        notes.append(f"not shown, having no {metric} values: {', '.join(dropped)}")
+        notes.append(f"not shown, having no {in_words(metric) if fmt == 'latex' else metric} values: "
+                     f"{', '.join(dropped)}")
     if fmt == "csv":
         for line in notes if not s.coverage.complete or dropped else []:
             err(f"note: {line}")
@@ -274,8 +277,12 @@ def report_text(r: Results, metric: str, datasets: list[str] | None, classifiers
         from bncbench.reporting.versus_base import DEFAULT_TEST, against_base
 
         versus = against_base(r, s, labels, base, draw or DEFAULT_TEST, joined.published if joined else [])
+    cv = r.experiment.cv
+    spread = spread_words(cv.scheme, cv.folds, cv.runs, sd=metric not in REPEATED_RUN_METRICS)
+    caption = f"{in_words(metric, heading=True)}, {spread}"
     text = format_report(s.datasets, labels, values, metric, fmt, marks, notes=notes, no_mean=no_mean,
-                         decimals=decimals, label=label or table_label(r.name, metric), versus=versus)
+                         decimals=decimals, label=label or table_label(r.name, metric),
+                         caption=caption if fmt == "latex" else "", versus=versus)
     if fmt != "csv" or versus is None:
         return text
     from bncbench.evaluate.versus_base import csv_column

@@ -9,9 +9,14 @@ from typing import Annotated, Literal
 import typer
 
 from bncbench.cli.common import (
+    CaptionOpt,
+    LabelOpt,
+    NotesOpt,
     ResultsArg,
+    check_latex,
     err,
     format_option,
+    latex_text,
     out_option,
     warn_incomplete,
     write_file,
@@ -38,7 +43,10 @@ def structure(results: ResultsArg,
                                                    "stored)"),
               stability: bool = typer.Option(False, "--stability",
                                              help="the table of every data set × classifier's stability (mean "
-                                                  "pairwise Jaccard of the folds' arc sets)")):
+                                                  "pairwise Jaccard of the folds' arc sets)"),
+              caption: CaptionOpt = None,
+              label: LabelOpt = None,
+              notes: NotesOpt = True):
     """The arcs a classifier learned on the stored folds, and how stable they are.
 
     With --dataset and --classifier: one row per attribute → attribute arc learned in any
@@ -75,6 +83,7 @@ def structure(results: ResultsArg,
     from bncbench.reporting import structure as rs
     from bncbench.results import open as open_results
 
+    check_latex(format, caption, label, notes)
     if stability:
         if fold is not None:
             raise UserError("--fold is for one classifier's structure; --stability compares all the folds")
@@ -86,10 +95,11 @@ def structure(results: ResultsArg,
                                                           [classifier] if classifier else None)
             summary = r.summary("zol", datasets if dataset else None, labels if classifier else None)
         warn_incomplete(summary)
-        notes = [summary.coverage.line()]
+        coverage = [summary.coverage.line()]
         if format == "csv" and not summary.coverage.complete:
-            err(f"note: {notes[0]}")
-        write_text(st.stability_text(datasets, labels, cells, format, notes), out)
+            err(f"note: {coverage[0]}")
+        write_text(latex_text(st.stability_text(datasets, labels, cells, format, coverage), format, caption, label,
+                              notes), out)
         return
     if dataset is None or classifier is None:
         raise UserError("structure: name the cell with --dataset NAME --classifier LABEL (or give --stability for "
@@ -110,7 +120,8 @@ def structure(results: ResultsArg,
         err(f"note: {len(found) - shares.n} of {len(found)} stored models of {classifier} on {dataset} report no "
             f"structure and are not counted")
     if format in ("md", "csv", "latex"):
-        write_text(st.shares_text(shares, format, classifier, dataset, one), out)
+        write_text(latex_text(st.shares_text(shares, format, classifier, dataset, one), format, caption, label,
+                              notes), out)
         return
     title = f"{classifier} on {dataset}: " + (f"the model of {one}" if one else
                                                f"arcs by share of {shares.n} folds × runs")

@@ -10,6 +10,7 @@ import numpy as np
 
 from bncbench.errors import UserError
 from bncbench.evaluate import options
+from bncbench.evaluate.metrics import in_words
 
 SAMPLES = 50_000  # Monte Carlo samples of the signed-rank posterior (baycomp's and the paper's default)
 SEED = 0          # seed of those samples
@@ -163,11 +164,13 @@ def _p(x: float) -> str:
     return format(x, ".3f")
 
 
-def notes(c: BayesComparison) -> list[str]:
-    """The lines under the tables: what the tests assumed and what they left out."""
+def notes(c: BayesComparison, fmt: str = "md") -> list[str]:
+    """The lines under the tables: what the tests assumed and what they left out (latex: the
+    metric in words)."""
     rhos = sorted({round(t.rho, 4) for t in c.per_dataset})
     better = "lower" if c.lower_is_better else "higher"
-    out = [f"{c.metric}: {better} is better; rope ±{c.rope:g} ({c.metric} units); signed-rank test: "
+    name = in_words(c.metric) if fmt == "latex" else c.metric
+    out = [f"{name}: {better} is better; rope ±{c.rope:g} ({name} units); signed-rank test: "
            f"{c.samples} posterior samples, seed {c.seed}, prior s = {PRIOR:g} at 0; correlated t-test: "
            f"ρ = n_test/(n_train + n_test) = {', '.join(format(r, 'g') for r in rhos) or 'n/a'}"]
     if c.left_out:
@@ -193,17 +196,18 @@ def format_bayes(c: BayesComparison, fmt: str) -> tuple[str, list[str]]:
         return format_grid(header, rows, "csv"), notes(c)
     heads = [f"P({c.a} better)", "P(rope)", f"P({c.b} better)"]
     p = sr.probabilities
+    name = in_words(c.metric, heading=True) if fmt == "latex" else c.metric  # a paper's captions: in words
     out = [format_grid(["data sets", f"mean {diff}", *heads],
                        [[str(len(sr.datasets)), format(sr.mean_difference, ".4f"), _p(p.a), _p(p.rope), _p(p.b)]],
-                       fmt, caption=f"{c.metric}: Bayesian signed-rank test of {c.a} against {c.b} over the data "
-                                    f"sets (Benavoli et al. 2017)", notes=None if c.per_dataset else notes(c))]
+                       fmt, caption=f"{name}: Bayesian signed-rank test of {c.a} against {c.b} over the data "
+                                    f"sets (Benavoli et al. 2017)", notes=None if c.per_dataset else notes(c, fmt))]
     if c.per_dataset:
         out.append(format_grid(["dataset", f"mean {diff}", *heads, "folds"],
                                [[t.dataset, format(t.mean_difference, ".4f"), _p(t.probabilities.a),
                                  _p(t.probabilities.rope), _p(t.probabilities.b), str(t.folds)]
                                 for t in c.per_dataset],
-                               fmt, caption=f"{c.metric}: Bayesian correlated t-test of {c.a} against {c.b} on each "
-                                            f"data set's folds", notes=notes(c)))
+                               fmt, caption=f"{name}: Bayesian correlated t-test of {c.a} against {c.b} on each "
+                                            f"data set's folds", notes=notes(c, fmt)))
     return "\n".join(out), []
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 from bncbench.errors import UserError
-from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
+from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, in_words
 from bncbench.evaluate.paired import better_count
 from bncbench.evaluate.stats import WDL, WDL_DEFAULTS, needs_folds, sign_test, wdl
 
@@ -275,7 +275,7 @@ def table_comparison(claims: dict, summary) -> list[PrintedTable]:
         else:
             notes = [(f"ours: {sm.coverage.line()} — records over fewer data sets than the paper's cannot equal "
                       f"the printed ones")]
-        out.append(PrintedTable(f"{t['caption']} — printed / ours ({t['metric']}, draw {rule}; * = differs)",
+        out.append(PrintedTable(f"{t['caption']} — printed / ours ({in_words(t['metric'])}, draw {rule}; * = differs)",
                                 list(rows), list(cols), cells, notes))
     return out
 

@@ -250,8 +250,12 @@ def format_published(c: PublishedComparison, fmt: str) -> str:
                         r.paper, _signed(r.difference), "yes" if r.equal else "no"])
         return buf.getvalue()
     values, summary = printed_rows(c)
-    return (format_grid(list(CSV_COLUMNS), values, fmt, caption=CAPTION) + "\n"
-            + format_grid(SUMMARY_HEADER, summary, fmt, caption="per classifier", notes=notes(c)))
+    paper = fmt == "latex"  # a paper's captions, whole sentences
+    first = "Our values beside the paper's printed values (ours rounded as printed; difference = ours − paper)"
+    return (format_grid(list(CSV_COLUMNS), values, fmt, caption=first if paper else CAPTION) + "\n"
+            + format_grid(SUMMARY_HEADER, summary, fmt, notes=notes(c),
+                          caption="Values equal to the paper's at its printed precision, per classifier" if paper
+                          else "per classifier"))
 
 
 _RECONSTRUCTION = re.compile(r"\breconstruction\b", re.IGNORECASE)

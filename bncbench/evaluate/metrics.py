@@ -65,6 +65,13 @@ FRACTIONS = tuple(m.name for m in ALL if m.scale == "fraction")
 PERCENT = tuple(m.name for m in ALL if m.scale == "percent")
 
 
+def in_words(name: str, heading: bool = False) -> str:
+    """The metric `name` in words, as a paper's caption or note says it (`heading`: capitalised, to
+    begin a caption); a name that is no metric of ours (a wide table's values) as it is."""
+    words = WORDS.get(name, name)
+    return words[:1].upper() + words[1:] if heading and name in WORDS else words
+
+
 @dataclass
 class FoldResult:
     run: int

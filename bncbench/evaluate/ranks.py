@@ -328,6 +328,7 @@ def _ordered(t: RankTest, pairs: list[Pair]) -> list[Pair]:
 def format_ranks(t: RankTest, metric: str, fmt: str, decimals: int = 4) -> tuple[str, list[str]]:
     """(the text `bncbench ranks` prints, lines for standard error) (docs/algorithms.md §6.8); the
     tables' p-values at `decimals` decimals."""
+    from bncbench.evaluate.metrics import in_words
     from bncbench.evaluate.report import format_grid
 
     rank = dict(zip(t.labels, t.ranks))
@@ -341,8 +342,10 @@ def format_ranks(t: RankTest, metric: str, fmt: str, decimals: int = 4) -> tuple
                   "differs_holm", "n"]
         return format_grid(header, rows, "csv"), summary_lines(t, metric)
     order = sorted(range(len(t.labels)), key=lambda i: (t.ranks[i], i))
+    notes = summary_lines(t, in_words(metric) if fmt == "latex" else metric)
+    metric = in_words(metric, heading=True) if fmt == "latex" else metric  # a paper's captions: in words
     out = [format_grid(["classifier", "average rank"], [[t.labels[i], format(t.ranks[i], ".3f")] for i in order], fmt,
-                       caption=f"{metric}: average ranks over {t.n} data sets", notes=summary_lines(t, metric))]
+                       caption=f"{metric}: average ranks over {t.n} data sets", notes=notes)]
     yes = {True: "differ", False: "—"}
     if t.control is not None:
         pairs = sorted(t.versus_control, key=lambda p: (p.p, t.labels.index(p.b)))

@@ -11,7 +11,7 @@ from collections.abc import Collection
 from typing import Protocol
 
 from bncbench.errors import UserError
-from bncbench.evaluate.metrics import NO_MEAN
+from bncbench.evaluate.metrics import NO_MEAN, in_words
 from bncbench.evaluate.stats import average_ranks, round4
 
 MARK = "†"  # after the name of a data set whose version differs from the paper's
@@ -66,9 +66,10 @@ def difference_legend(datasets, differences: dict[str, str]) -> list[str]:
 
 
 def summary_rows(datasets, labels, values, lower_is_better: bool, no_mean: str = "",
-                 decimals: int = DECIMALS) -> tuple[list[list[str]], list[str]]:
+                 decimals: int = DECIMALS, paper: bool = False) -> tuple[list[list[str]], list[str]]:
     """The mean row and the average-rank row of a report table, and their notes (docs/algorithms.md
-    §6.7). Means at `decimals` decimals; the ranks are of the values at 4 decimals whatever `decimals`."""
+    §6.7). Means at `decimals` decimals; the ranks are of the values at 4 decimals whatever `decimals`.
+    `paper`: the rank note in a paper's words (LaTeX), naming no option."""
     complete = [ds for ds in datasets if not any(math.isnan(values[(ds, lab)][0]) for lab in labels)]
     n, total = len(complete), len(datasets)
     if n:
@@ -81,10 +82,17 @@ def summary_rows(datasets, labels, values, lower_is_better: bool, no_mean: str =
     over = "" if n == total else f" ({n} of {total} data sets)"
     ranked = len(labels) >= 2
     rows = ([] if no_mean else [[f"mean{over}"] + means]) + ([[f"average rank{over}"] + rank_cells] if ranked else [])
-    ties = ("equal values as printed share the average of their ranks" if decimals == DECIMALS else
-            "values equal at 4 decimals share the average of their ranks (ranked at 4 decimals whatever --decimals)")
-    notes = ([f"average rank: 1 = best ({'lower' if lower_is_better else 'higher'} is better); {ties}"] if ranked else
-             ["no average-rank row: one classifier (its rank is 1 on every data set)"])
+    direction = "lower" if lower_is_better else "higher"
+    if paper:  # a paper's words: the rule, not the option that prints other decimals
+        ties = "values equal at 4 decimals share the average of their ranks"
+        notes = ([f"Average rank: 1 = best ({direction} is better); {ties}."] if ranked else
+                 ["No average-rank row: one classifier (its rank is 1 on every data set)."])
+    else:
+        ties = ("equal values as printed share the average of their ranks" if decimals == DECIMALS else
+                "values equal at 4 decimals share the average of their ranks (ranked at 4 decimals whatever "
+                "--decimals)")
+        notes = ([f"average rank: 1 = best ({direction} is better); {ties}"] if ranked else
+                 ["no average-rank row: one classifier (its rank is 1 on every data set)"])
     if no_mean:
         notes.append(f"no mean row: {no_mean}")
     if n < total and rows:
@@ -108,12 +116,13 @@ class CellMarks(Protocol):
 
 def format_report(datasets, labels, values, metric: str, fmt: str, differences: dict[str, str] | None = None,
                   lower_is_better: bool | None = None, notes: list[str] | None = None,
-                  no_mean: str | None = None, decimals: int = DECIMALS, label: str = "",
+                  no_mean: str | None = None, decimals: int = DECIMALS, label: str = "", caption: str = "",
                   versus: CellMarks | None = None) -> str:
     """One row per data set, one column per classifier, in md, latex or csv (docs/algorithms.md §6.7):
-    values at `decimals` decimals (csv: full precision); in latex the best of each row in bold and
-    `label` (default tab:<metric>); `versus`: each cell marked against a base column, with a count
-    row and the legend (md, latex; evaluate/versus_base.py)."""
+    values at `decimals` decimals (csv: full precision); in latex the best of each row in bold,
+    `label` (default tab:<metric>) and `caption` (default: the metric in words, mean ± sd);
+    `versus`: each cell marked against a base column, with a count row and the legend (md, latex;
+    evaluate/versus_base.py)."""
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -131,17 +140,20 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
     rows = [[f"{ds} {MARK}" if ds in differences else ds]
             + [cell(values[(ds, lab)][0], values[(ds, lab)][1], decimals) for lab in labels] for ds in datasets]
     footer, summary_notes = summary_rows(datasets, labels, values, lower_is_better,
-                                         NO_MEAN.get(metric, "") if no_mean is None else no_mean, decimals)
+                                         NO_MEAN.get(metric, "") if no_mean is None else no_mean, decimals,
+                                         paper=fmt == "latex")
     bold = {(i, j + 1) for i, r in enumerate(rows + footer)
             for j, best in enumerate(best_of_row(r[1:], lower_is_better or r[0].startswith("average rank")))
             if best}
-    legend = (["bold: the best value of each row as printed, ties all bold (average rank: the lowest)"]
+    legend = (["Bold: the best value of each row as printed, ties all bold (of the average ranks, the lowest)."]
               if fmt == "latex" else [])
     if versus is not None:  # after the bold: a mark is no part of a cell's value
         rows = [[r[0], *(c + versus.mark(ds, lab) for c, lab in zip(r[1:], labels))] for r, ds in zip(rows, datasets)]
         footer = footer + [versus.count_row(list(labels))]
         legend = legend + versus.legend(lower_is_better)
-    return format_grid(["dataset"] + list(labels), rows, fmt, caption=f"{metric} (mean ± sd)", footer=footer,
+    if not caption:
+        caption = f"{in_words(metric, heading=True)}, mean ± sd" if fmt == "latex" else f"{metric} (mean ± sd)"
+    return format_grid(["dataset"] + list(labels), rows, fmt, caption=caption, footer=footer,
                        notes=list(notes or []) + summary_notes + legend + difference_legend(datasets, differences),
                        bold=bold, label=label or table_label(metric))
 
@@ -201,6 +213,59 @@ def _latex_char(ch: str) -> str:
     return f"{{[}}U+{code:04X}]"
 
 
+# A note's command-line spelling: an aside ' (--draw exact4)' as the md notes give it, and an option's name
+_OPTION_ASIDE = re.compile(r" \(--[a-z][^()]*\)")
+_OPTION = re.compile(r"(--[a-z][a-z-]*)")
+
+
+def latex_note(s: str) -> str:
+    """A note under a LaTeX table in a paper's words: the command-line aside that md gives in
+    parentheses (' (--tails one)') left out, any other option name set as code
+    (\\texttt{-{}-decimals}, never an en dash); the rest as `latex_escape` sets it."""
+    parts = _OPTION.split(_OPTION_ASIDE.sub("", s))
+    return "".join(rf"\texttt{{{latex_escape(p)}}}" if i % 2 else latex_escape(p) for i, p in enumerate(parts))
+
+
+TABLE_START = r"\begin{table}[htbp]"  # how format_grid begins a LaTeX table and its notes (`paper_latex`)
+NOTES_START = r"\par\smallskip"
+
+
+def paper_latex(text: str, caption: str | None = None, label: str | None = None, notes: bool = True) -> str:
+    """The LaTeX `text` of format_grid's tables with the first table's caption `caption` (plain
+    text, escaped), the tables labelled `label`, `label`-2, `label`-3, ... in order and, without
+    `notes`, no notes under them; what is not given stays as it is."""
+    out: list[str] = []
+    table, skipping = 0, False
+    for line in text.split("\n"):
+        if skipping:
+            skipping = line != "}"  # the notes' group ends on the line after their last \par
+            continue
+        if line == NOTES_START and not notes:
+            skipping = True
+            continue
+        if line == TABLE_START:
+            table += 1
+        if line.startswith("\\label{") and label is not None:
+            continue
+        if line.startswith("\\caption{"):
+            if caption is not None and table == 1:
+                line = rf"\caption{{{latex_escape(caption)}}}"
+            if label is not None:
+                line += "\n" + rf"\label{{{label if table == 1 else f'{label}-{table}'}}}"
+        out.append(line)
+    return "\n".join(out)
+
+
+def spread_words(scheme: str, folds: int, runs: int, sd: bool = True) -> str:
+    """What a table's 'mean ± sd' is over, as a caption says it: 'mean ± sd over 10 folds' (one run:
+    the sd over the folds), 'mean ± sd over 5 runs of 10-fold cross-validation' (the sd over the
+    runs; `sd` False: 'mean over ...'), as `metrics.summarize` computes them."""
+    what = "mean ± sd" if sd else "mean"
+    if scheme == "petal-bv":
+        return f"{what} over {runs} runs"
+    return f"{what} over {folds} folds" if runs == 1 else f"{what} over {runs} runs of {folds}-fold cross-validation"
+
+
 def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str = "",
                 footer: list[list[str]] | None = None, notes: list[str] | None = None,
                 bold: Collection[tuple[int, int]] = (), label: str = "") -> str:
@@ -218,7 +283,7 @@ def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str
             return " & ".join(rf"\textbf{{{latex_escape(c)}}}" if (i, j) in bold else latex_escape(c)
                               for j, c in enumerate(r)) + r" \\"
 
-        lines = [r"\begin{table}[htbp]", r"\centering"]
+        lines = [TABLE_START, r"\centering"]
         lines += [rf"\caption{{{latex_escape(caption)}}}"] if caption else []
         lines += [rf"\label{{{label}}}"] if label else []
         lines += [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
@@ -228,8 +293,8 @@ def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str
             lines += [r"\midrule"] + [tex_row(len(rows) + i, r) for i, r in enumerate(footer)]
         lines += [r"\bottomrule", r"\end{tabular}"]
         if notes:
-            lines += [r"\par\smallskip", r"{\footnotesize\raggedright"]
-            lines += [latex_escape(n) + r"\par" for n in notes] + ["}"]
+            lines += [NOTES_START, r"{\footnotesize\raggedright"]
+            lines += [latex_note(n) + r"\par" for n in notes] + ["}"]
         lines.append(r"\end{table}")
         return "\n".join(lines) + "\n"
     if fmt != "md":

@@ -20,7 +20,7 @@ DRAWINGS = ("dot", "svg", "png", "pdf")  # --format of a drawing: DOT text, or r
 NONE = "reports no learned structure"    # the line of a classifier that reports none
 DROPPED = "dropped per row: the mean share of test rows for which the model did not use it, over the models that " \
           "learned it"
-CAPTION = "structure stability: mean pairwise Jaccard similarity of the folds' arc sets"
+CAPTION = "Structure stability: mean pairwise Jaccard similarity of the folds' arc sets"
 INSTALL = "apt-get install graphviz on Debian and Ubuntu, brew install graphviz on macOS, or https://graphviz.org"
 
 

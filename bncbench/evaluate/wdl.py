@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bncbench.evaluate.coverage import Coverage
+from bncbench.evaluate.metrics import in_words
 from bncbench.evaluate.report import format_grid
 from bncbench.evaluate.stats import compare, parse_draw, sign_test, tally
 
@@ -99,17 +100,21 @@ def coverage_notes(datasets, values, rows, cols, excluded: Sequence[str] = (), w
     return lines
 
 
-def settings_notes(metric: str, lower_is_better: bool, rule: str, draws: str, tails: str) -> list[str]:
-    """The metric and its direction, the draw rule and the sign test, in words."""
+def draw_words(rule: str) -> str:
+    """When two classifiers draw on a data set under the draw `rule`, in words."""
     kind, f = parse_draw(rule)
     if kind == "ttest":
-        draw = (f"a win or loss only where the corrected resampled t-test on the data set's paired folds "
+        return (f"a win or loss only where the corrected resampled t-test on the data set's paired folds "
                 f"rejects equality (two-tailed, α = {format(f, 'g')}; Nadeau & Bengio 2003, as Weka's "
                 f"PairedCorrectedTTester), else a draw")
-    elif kind == "exact4":
-        draw = "equal after rounding to 4 decimals"
-    else:
-        draw = f"|a−b| ≤ {format(f, 'g')}·max(|a|, |b|)"
+    if kind == "exact4":
+        return "equal after rounding to 4 decimals"
+    return f"|a−b| ≤ {format(f, 'g')}·max(|a|, |b|)"
+
+
+def settings_notes(metric: str, lower_is_better: bool, rule: str, draws: str, tails: str) -> list[str]:
+    """The metric and its direction, the draw rule and the sign test, in words."""
+    draw = draw_words(rule)
     treat = ("draws split evenly between W and L, one dropped if odd" if draws == "split"
              else "draws ignored")
     tail = ("one-tailed, p = P(X ≥ max(W, L))" if tails == "one" else "two-tailed, p = min(1, 2·P(X ≥ max(W, L)))")
@@ -137,9 +142,10 @@ def format_wdl(rows, cols, mat, fmt: str, metric: str, notes: list[str] | None =
         return buf.getvalue()
     rows_w = [[a] + ["—" if a == b else str(mat[(a, b)][0]) for b in cols] for a in rows]
     rows_p = [[a] + ["—" if a == b else format(mat[(a, b)][1], f".{decimals}f") for b in cols] for a in rows]
-    caption = f"{metric}: {'sign-test' if test == 'sign test' else test} p-values"
+    name = in_words(metric, heading=True) if fmt == "latex" else metric  # a paper's caption names it in words
+    caption = f"{name}: {'sign-test' if test == 'sign test' else test} p-values"
     out = format_grid(["W-D-L (row vs column)"] + list(cols), rows_w, fmt,
-                      caption=f"{metric}: wins-draws-losses of the row against the column") + "\n"
+                      caption=f"{name}: wins-draws-losses of the row against the column") + "\n"
     if not adjusted:
         return out + format_grid([f"p ({test})"] + list(cols), rows_p, fmt, caption=caption, notes=notes)
     rows_h = [[a] + ["—" if a == b else format(adjusted[(a, b)], f".{decimals}f") for b in cols] for a in rows]

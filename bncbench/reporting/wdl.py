@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bncbench.errors import UserError
-from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS
+from bncbench.evaluate.metrics import LOWER_IS_BETTER, METRICS, in_words
 from bncbench.evaluate.stats import Correction, Draws, Tails, Test, needs_folds
 from bncbench.utils.suggest import did_you_mean
 
@@ -85,7 +85,7 @@ def wdl_text(path: str, r: Results | None, q: WdlRequest, warn: Callable[[str], 
                  + ", ".join(f"{d} ({why})" for d, why in unpaired.items()))
     mat = matrix(ds, labels, values, draw, lower, draws, tails, folds)
     notes = (coverage_notes(ds, values, row_labels, col_labels, excluded, absent=absent, unpaired=unpaired)
-             + settings_notes(metric, lower, draw, draws, tails))
+             + settings_notes(in_words(metric) if q.format == "latex" else metric, lower, draw, draws, tails))
     test_name, adjusted = "sign test", None
     if q.test == "wilcoxon" or q.correction == "holm":
         mat, notes, test_name, adjusted = _other_test(ds, values, row_labels, col_labels, mat, notes, q.test,

@@ -426,7 +426,7 @@ def test_folds_export(tmp_path, small_cfg):
     (["wdl", "--correction", "bonferroni"], "--correction", "'none', 'holm'"),
     (["ranks", "--format", "html"], "--format", "'md', 'csv', 'latex'"),
     (["compare", "TABLE", "--format", "html"], "--format", "'md', 'csv', 'latex'"),
-    (["bayes", "--a", "A", "--b", "B", "--format", "latex"], "--format", "'md', 'csv'"),
+    (["bayes", "--a", "A", "--b", "B", "--format", "html"], "--format", "'md', 'csv', 'latex'"),
     (["run", "--executor", "ray"], "--executor", "'local', 'dask'"),
 ])
 def test_a_closed_choice_is_checked_by_the_parser(tmp_path, args, option, choices):

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from decimal import ROUND_HALF_EVEN, Decimal
+from pathlib import Path
 
 import pytest
 
@@ -80,6 +81,9 @@ HAND = {("d1", "A"): (89.0, 4.4583), ("d1", "B"): (88.9951, 1.115),
         ("d2", "A"): (2.675, NAN), ("d2", "B"): (3.0, 0.0)}
 RANK_NOTE = ("average rank: 1 = best (higher is better); values equal at 4 decimals share the average of their "
              "ranks (ranked at 4 decimals whatever --decimals)")
+# the same in a paper's words (LaTeX): the rule, no option
+PAPER_RANK_NOTE = ("Average rank: 1 = best (higher is better); values equal at 4 decimals share the average of their "
+                   "ranks.")
 
 
 def test_markdown_at_two_decimals_hand_worked():
@@ -97,7 +101,7 @@ def test_markdown_at_two_decimals_hand_worked():
 def test_latex_at_two_decimals_hand_worked():
     tex = format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "latex", decimals=2)
     assert tex == ("\\begin{table}[htbp]\n\\centering\n"
-                   "\\caption{accuracy (mean $\\pm$ sd)}\n\\label{tab:accuracy}\n"
+                   "\\caption{Accuracy (\\%), mean $\\pm$ sd}\n\\label{tab:accuracy}\n"
                    "\\begin{tabular}{lrr}\n\\toprule\n"
                    "dataset & A & B \\\\\n\\midrule\n"
                    "d1 & \\textbf{89.00 $\\pm$ 4.46} & \\textbf{89.00 $\\pm$ 1.11} \\\\\n"
@@ -106,8 +110,9 @@ def test_latex_at_two_decimals_hand_worked():
                    "average rank & \\textbf{1.50} & \\textbf{1.50} \\\\\n"
                    "\\bottomrule\n\\end{tabular}\n"
                    "\\par\\smallskip\n{\\footnotesize\\raggedright\n"
-                   f"{RANK_NOTE.replace('--', '-{}-')}\\par\n"  # "--" kept apart: not an en dash
-                   "bold: the best value of each row as printed, ties all bold (average rank: the lowest)\\par\n"
+                   f"{PAPER_RANK_NOTE}\\par\n"
+                   "Bold: the best value of each row as printed, ties all bold (of the average ranks, the "
+                   "lowest).\\par\n"
                    "}\n\\end{table}\n")
 
 
@@ -194,7 +199,7 @@ def test_commands_latex_compiles_with_the_best_in_bold(store, tmp_path):
             for row in csv.DictReader(io.StringIO(cli("report", store, "--metric", "accuracy", "--format", "csv")))}
     acc = cli("report", store, "--metric", "accuracy", "--decimals", "2", "--format", "latex")
     [(label, rows, firsts)] = tex_tables(acc)
-    assert label == "tab:small-accuracy" and "\\caption{accuracy (mean $\\pm$ sd)}" in acc
+    assert label == "tab:small-accuracy" and "\\caption{Accuracy (\\%), mean $\\pm$ sd over 2 folds}" in acc
     for d, row in zip(firsts[:3], rows[:3]):  # at 2 decimals, correctly rounded
         assert [c for c, _ in row] == [f"{_printed(full[(d, lab)][0], 2)} $\\pm$ {_printed(full[(d, lab)][1], 2)}"
                                        for lab in ("NB", "KDB1", "AODE")]
@@ -239,3 +244,130 @@ def test_decimals_out_of_range_one_line_exit_2(store, monkeypatch, capsys):
         assert str(r.exception) == "--decimals: 20 is not between 0 and 10" and r.stdout == ""
     r = invoke("report", store.parent, "--format", "latex", "--label", "tab:x")
     assert str(r.exception).startswith("--label names one table: give one experiment's results")
+
+
+# ---------------------------------------------------------------- every LaTeX output, as a paper prints it
+
+def test_a_note_leaves_the_command_line_out_or_sets_it_as_code():
+    from bncbench.evaluate.report import latex_note
+
+    assert latex_note("draw: equal at 4 decimals (--draw exact4); one-sided (--tails one)") == \
+        "draw: equal at 4 decimals; one-sided"
+    assert latex_note("ranked as stored whatever --decimals, or give --results main=DIR") == \
+        r"ranked as stored whatever \texttt{-{}-decimals}, or give \texttt{-{}-results} main=DIR"
+    assert latex_note("a -- b (see 50%)") == r"a -{}- b (see 50\%)"  # no option: escaped as any text
+
+
+def test_caption_labels_and_notes_of_several_tables():
+    from bncbench.evaluate.report import format_grid, paper_latex
+
+    two = (format_grid(["a", "b"], [["x", "1"]], "latex", caption="first", notes=["note one"], label="tab:old")
+           + "\n" + format_grid(["c", "d"], [["y", "2"]], "latex", caption="second", notes=["note two"]))
+    assert paper_latex(two) == two
+    out = paper_latex(two, "Mine & α", "tab:m", notes=False)
+    assert "\\caption{Mine \\& $\\alpha$}\n\\label{tab:m}\n" in out and "\\caption{second}\n\\label{tab:m-2}\n" in out
+    assert not any(x in out for x in ("tab:old", "note one", "note two", "footnotesize", "smallskip"))
+    assert out.count("\\end{table}") == 2 and out.count("\\bottomrule") == 2
+    only_notes = paper_latex(two, notes=False)
+    assert "\\caption{first}\n\\label{tab:old}\n" in only_notes and "note" not in only_notes
+
+
+def _latex_outputs(store, tmp_path) -> dict[str, list]:
+    """{name: the arguments of a command's LaTeX output} for every command with --format latex, on `store`."""
+    rows = list(csv.DictReader(io.StringIO(cli("report", store, "--format", "csv"))))
+    table = tmp_path / "published.tsv"  # a published table of NB's and KDB1's values as our report prints them
+    value = {(r["dataset"], r["classifier"]): f"{float(r['mean']):.4f}" for r in rows}
+    table.write_text("dataset\tNB (zol)\tKDB1 (zol)\n" + "".join(f"{d}\t{value[(d, 'NB')]}\t{value[(d, 'KDB1')]}\n"
+                                                                 for d in dict.fromkeys(r["dataset"] for r in rows)))
+    claims = Path(__file__).resolve().parents[2] / "papers" / "ait36" / "claims.yaml"
+    missing = tmp_path / "not-run"
+    return {"report": ["report", store, "--decimals", "2"],
+            "wdl": ["wdl", store, "--draw", "ttest", "--test", "wilcoxon", "--correction", "holm", "--decimals", "3"],
+            "ranks": ["ranks", store, "--control", "NB"],
+            "bayes": ["bayes", store, "--a", "NB", "--b", "KDB1", "--samples", "2000"],
+            "rcll": ["rcll", store, "--pairs", "KDB1:NB"],
+            "gd": ["gd", store, "--pairs", "KDB1:NB"],
+            "compare": ["compare", store, table],
+            "claims": ["claims", claims, "--results", f"main={missing}", "--results", f"bv={missing}"],
+            "structure": ["structure", store, "--dataset", "car", "--classifier", "KDB1"],
+            "stability": ["structure", store, "--stability"],
+            "datasets list": ["datasets", "list"],
+            "datasets verify": ["datasets", "verify", "iris"]}
+
+
+# a default caption of each output, in words (pdftotext's text)
+CAPTIONS = {"report": "Zero-one loss, mean ± sd over 2 folds", "wdl": "Zero-one loss: wins-draws-losses",
+            "ranks": "Zero-one loss: average ranks", "bayes": "Zero-one loss: Bayesian signed-rank test",
+            "rcll": "Relative conditional log-likelihood", "gd": "Zero-one loss: goal difference",
+            "compare": "Our values beside the paper’s printed values", "claims": "Claims of paper 004",
+            "structure": "KDB1 on car: arcs", "stability": "Structure stability",
+            "datasets list": "The data sets of the catalog", "datasets verify": "Data sets loaded"}
+
+
+def _pdf_text(tex: str, folder) -> str:
+    """The text pdftotext reads from `tex` compiled in a plain article with booktabs."""
+    folder.mkdir()
+    compile_latex(tex, folder)
+    exe = shutil.which("pdftotext")
+    if exe is None:
+        need("BNCBENCH_REQUIRE_LATEX", "pdftotext is not installed (apt-get install poppler-utils)")
+    return subprocess.run([exe, "doc.pdf", "-"], cwd=folder, capture_output=True, text=True, check=True).stdout
+
+
+def test_every_latex_output_compiles_and_reads_as_a_paper(store, tmp_path, monkeypatch):
+    """Each command's LaTeX compiles; its captions name the metric in words; no option name in
+    the PDF but as code (never an en dash: '–decimals'); never the name zol in a caption or a note."""
+    monkeypatch.setenv("BNCBENCH_CACHE", str(store.parent / "cache"))
+    monkeypatch.setenv("BNCBENCH_MIRROR", "")
+    outputs = {name: cli(*args, "--format", "latex") for name, args in _latex_outputs(store, tmp_path).items()}
+    tex = "\n".join(outputs.values())
+    text = " ".join(_pdf_text(tex, tmp_path / "plain").split())
+    for name, caption in CAPTIONS.items():
+        assert caption in text, name
+    assert not re.search(r"–[a-z]", text), re.findall(r".{30}–[a-z].{10}", text)
+    code = set(re.findall(r"\\texttt\{-\{\}-([a-z-]+)\}", tex))
+    assert code >= {"results"}  # claims' notes say how to give a results folder
+    assert set(re.findall(r"--([a-z][a-z-]*)", text)) == code  # the options the PDF shows: all of them as code
+    assert tex.count("-{}-") == len(re.findall(r"\\texttt\{-\{\}-", tex))
+    for name, out in outputs.items():
+        if name == "compare":  # its notes name the published table's columns, 'NB (zol)', as the table does
+            continue
+        lines = out.splitlines()
+        captions = [ln for ln in lines if ln.startswith("\\caption{")]
+        notes = [ln for i, ln in enumerate(lines) if ln.endswith("\\par") and "footnotesize" in "".join(lines[:i])]
+        assert captions and not any("zol" in ln for ln in captions + notes), (name, captions, notes)
+
+
+def test_caption_label_and_no_notes_on_every_latex_output(store, tmp_path, monkeypatch):
+    monkeypatch.setenv("BNCBENCH_CACHE", str(store.parent / "cache"))
+    monkeypatch.setenv("BNCBENCH_MIRROR", "")
+    outputs = {}
+    for i, (name, args) in enumerate(_latex_outputs(store, tmp_path).items()):
+        notes = [] if name.startswith("datasets") else ["--no-notes"]  # the catalog's tables have no notes
+        outputs[name] = cli(*args, "--format", "latex", "--caption", f"Table {i} of ours, α ± 1",
+                            "--label", f"tab:mine-{i}", *notes)
+        assert f"\\label{{tab:mine-{i}}}" in outputs[name] and "footnotesize" not in outputs[name], name
+        tables = outputs[name].count("\\begin{table}")
+        assert [f"tab:mine-{i}" + (f"-{t}" if t > 1 else "") for t in range(1, tables + 1)] == \
+            re.findall(r"\\label\{(.*)\}", outputs[name])
+    text = " ".join(_pdf_text("\n".join(outputs.values()), tmp_path / "options").split())
+    for i, name in enumerate(outputs):
+        assert f"Table {i} of ours, α ± 1" in text, name
+        assert CAPTIONS[name] not in text, name  # the first table's caption is ours
+    for note in ("Average rank: 1 = best", "data sets:", "draw:", "Friedman", "not judged", "posterior samples",
+                 "share:", "stability: the mean Jaccard", "data sets in the config"):
+        assert note not in text, note
+
+
+@pytest.mark.parametrize("command", ["report", "wdl", "ranks", "bayes", "rcll", "gd", "compare", "claims",
+                                     "structure", "datasets list"])
+@pytest.mark.parametrize("option", [["--caption", "x"], ["--label", "tab:x"], ["--no-notes"]])
+def test_latex_options_are_refused_with_another_format(store, tmp_path, command, option):
+    from bncbench.errors import UserError
+
+    if command == "datasets list" and option == ["--no-notes"]:
+        return
+    args = _latex_outputs(store, tmp_path)[command]
+    r = invoke(*args, "--format", "csv", *option)
+    assert isinstance(r.exception, UserError) and r.stdout == ""
+    assert str(r.exception).startswith(f"{option[0]} is for --format latex")
