@@ -50,7 +50,15 @@ def figures(results: ResultsArg,
                                                         "config's, else 0.05]")] = None,
             rope: Annotated[float | None, typer.Option(
                 "--rope", metavar="R", help="bayes: the region of practical equivalence, in the metric's units "
-                                            "[default: the config's, else as for bncbench bayes]")] = None):
+                                            "[default: the config's, else as for bncbench bayes]")] = None,
+            style: Annotated[str | None, typer.Option(
+                "--style", metavar="STYLE", help="default (titled, for the screen) | paper (no title, serif, a "
+                                                 "column's width, vector PDF) [default: the config's figures: "
+                                                 "style, else default]")] = None,
+            width: Annotated[str | None, typer.Option(
+                "--width", metavar="COLUMN", help="paper style: single (3.3 in) | double (7 in) for every figure "
+                                                  "[default: the config's, else double for scatter, times, wdl, "
+                                                  "gd, stability and single for biasvar, cd, bayes]")] = None):
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b
@@ -82,6 +90,8 @@ def figures(results: ResultsArg,
                structure --stability); only when asked for
     Options override the figures: section of the config the results were run
     with (docs/cli.md: figures). The same results give byte-identical files.
+    --style paper: no title (the caption is the paper's), metrics in words, a
+    serif font, the page exactly a column wide, fonts embedded in the PDF.
 
     \b
     Examples:
@@ -92,6 +102,8 @@ def figures(results: ResultsArg,
       bncbench figures results/ait36 --only cd --metric zol,rmse --format svg
       bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
       bncbench figures results/default --only stability
+      bncbench figures results/default --style paper --format pdf
+      bncbench figures results/default --only cd --style paper --width double
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.figures import FORMATS, render
@@ -117,6 +129,7 @@ def figures(results: ResultsArg,
     made = []
     with open_results(results) as r:
         src = fg.Source(r)
+        look = fg.figure_style(src, style, width)
         for kind in fg.kinds(src, wanted):
             try:
                 made += fg.plots(src, [kind], settings)
@@ -134,7 +147,7 @@ def figures(results: ResultsArg,
         folder.mkdir(parents=True, exist_ok=True)
         for p in made:
             for f in formats:
-                (folder / f"{file_name(p.name)}.{f}").write_bytes(render(p, f))
+                (folder / f"{file_name(p.name)}.{f}").write_bytes(render(p, f, style=look))
                 written.append(f"{file_name(p.name)}.{f}")
     except OSError as e:
         raise UserError(f"--out {folder}: cannot write the figures ({e.strerror})") from None

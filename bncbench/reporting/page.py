@@ -40,7 +40,7 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         caption = (f"{primary}: average ranks, 1 (best) at the right; a bar joins classifiers whose ranks differ "
                    f"by less than CD (Nemenyi test, α = {html.ALPHA:g})")
         cd = (caption, svg_text(cd_plot(ranks[primary], primary), title=False))
-    figures = [(p.title, svg) for p, svg in figures_for_html(r)
+    figures = [(p.caption or p.title, svg) for p, svg in figures_for_html(r)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
     name = ", ".join(first.configs) or Path(r.location).name
     stored = r.provenance.get("data")  # the user's files of the last run: file, sha256, class, warning
