@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
 from bncbench.evaluate.metrics import WORDS
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 STYLES = ("default", "paper")
 #: inches: a journal's single and double column (IEEE, Springer, Elsevier: 3.3 in and 7 in)
@@ -18,11 +21,11 @@ WIDTHS = {"single": 3.3, "double": 7.0}
 COLUMN = {"scatter": "double", "times": "double", "wdl": "double", "gd": "double", "stability": "double",
           "biasvar": "single", "cd": "single", "bayes": "single"}
 
-_BASE: dict[str, Any] = {"svg.hashsalt": "bncbench", "svg.fonttype": "none"}
-_DEFAULT_RC: dict[str, Any] = {**_BASE, "font.size": 9, "axes.titlesize": 9}
+_BASE: dict[RcKeyType, Any] = {"svg.hashsalt": "bncbench", "svg.fonttype": "none"}
+_DEFAULT_RC: dict[RcKeyType, Any] = {**_BASE, "font.size": 9, "axes.titlesize": 9}
 #: matplotlib ships DejaVu Serif (and STIX): a serif font on every machine; TrueType fonts embedded
 #: whole in a PDF (Type 42), text kept as text in an SVG
-_PAPER_RC: dict[str, Any] = {
+_PAPER_RC: dict[RcKeyType, Any] = {
     **_BASE, "font.family": "serif", "font.serif": ["DejaVu Serif", "STIXGeneral"], "mathtext.fontset": "dejavuserif",
     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "xtick.labelsize": 7, "ytick.labelsize": 7,
     "legend.fontsize": 7, "pdf.fonttype": 42, "ps.fonttype": 42, "axes.linewidth": 0.6, "lines.linewidth": 1.0,
@@ -38,7 +41,7 @@ class Style:
 
     name: str = "default"
     width: str = ""
-    rc: dict[str, Any] = field(default_factory=lambda: dict(_DEFAULT_RC), compare=False)
+    rc: dict[RcKeyType, Any] = field(default_factory=lambda: dict(_DEFAULT_RC), compare=False)
     titled: bool = True
     dpi: int = 150
     tight: bool = True

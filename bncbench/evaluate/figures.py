@@ -215,7 +215,8 @@ def _key_line(fig, key: str) -> None:
 
     chars = max(20, int(fig.get_figwidth() * 72 / (0.5 * 7)) - 8)  # about this many characters of 7 pt a line
     (legend,) = fig.legends
-    legend.set_title("\n".join(textwrap.wrap(key, chars)) or None, prop={"size": 7})
+    lines = textwrap.wrap(key, chars, break_on_hyphens=False, break_long_words=False)  # names stay whole
+    legend.set_title("\n".join(lines) or None, prop={"size": 7})
     legend.get_title().set_gid("scatter-key")
 
 

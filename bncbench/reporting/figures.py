@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
+from bncbench.evaluate.figure_style import Style, metric_words, style
 from bncbench.evaluate.figures import (
     FIGURES,
     LABELLED,
@@ -23,7 +24,6 @@ from bncbench.evaluate.figures import (
     size_words,
     svg_text,
 )
-from bncbench.evaluate.figure_style import Style, metric_words, style
 from bncbench.reporting.analyses import bayes
 from bncbench.utils.suggest import did_you_mean
 
