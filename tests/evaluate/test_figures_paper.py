@@ -8,6 +8,7 @@ report's simplex at most 600 px tall; refusals in one line."""
 import re
 import shutil
 import subprocess
+from typing import Any
 
 import html5lib
 import pytest
@@ -116,7 +117,7 @@ def _crowded(n: int, spread: float):
     """A made-up scatter of `n` data sets with long names, most of them in a small cluster."""
     from bncbench.evaluate.figures import LABELLED, Plot
 
-    points = []
+    points: list[dict[str, Any]] = []
     for i in range(n):
         x = 0.10 + spread * ((i * 7) % 11) / 11 + (0.15 if i % 5 == 0 else 0.0)
         y = x + spread * (((i * 3) % 7) - 3) / 7
