@@ -1,4 +1,4 @@
-"""How a figure looks (docs/cli.md: figures, --style): the default style (titled, drawn wide for the
+"""How a figure looks (docs/cli.md: figures): the default style (titled, drawn wide for the
 screen) or the paper style (no title, serif, a journal column's width, vector PDF)."""
 
 from __future__ import annotations

@@ -54,7 +54,8 @@ def cd_plot(t, metric: str) -> Plot:
     order = sorted(range(len(t.labels)), key=lambda i: (t.ranks[i], i))
     a = format(t.alpha, "g")
     words = metric_words(metric)
-    return Plot("cd", "cd", f"{words}: average ranks over {t.n} data sets (Nemenyi test, α = {a})",
+    return Plot("cd", "cd", f"{words}: average ranks over {t.n} data sets (Nemenyi test, α = {a}; Friedman p = "
+                            f"{t.chi2_p:.2g})",
                 {"metric": metric, "alpha": t.alpha, "labels": [t.labels[i] for i in order],
                  "ranks": [t.ranks[i] for i in order], "cd": t.cd_nemenyi, "n": t.n, "cliques": t.cliques,
                  "friedman_p": t.chi2_p},
