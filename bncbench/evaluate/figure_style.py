@@ -97,6 +97,6 @@ PAPER_HEIGHT: dict[str, Callable[[dict, float], float]] = {
     "gd": lambda d, w: 2.5,
     "biasvar": lambda d, w: 2.4,
     "cd": lambda d, w: 0.8 + 0.2 * ((len(d["labels"]) + 1) // 2) + 0.1 * len(d["cliques"]),
-    "bayes": lambda d, w: 0.85 * w,
+    "bayes": lambda d, w: min(0.85 * w, 3.6),
     "stability": lambda d, w: 1.2 + 0.2 * len(d["datasets"]),
 }

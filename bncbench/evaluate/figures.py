@@ -154,7 +154,7 @@ def _draw_scatter(fig, d: dict, style: Style) -> None:
         bx.set_title(f"(b) {b} − {a} by data-set size: below 0, {d['below']} better; above, {d['above']} better")
     m = max(abs(p["y"] - p["x"]) for p in points) or 1.0
     bx.set_ylim(-1.25 * m, 1.25 * m)
-    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    fig.legend(loc="outside lower center", ncols=_columns(fig, 3), fontsize=8, frameon=False)
     _name_points(fig, ax, bx, d)
 
 
@@ -221,6 +221,11 @@ def _key_line(fig, key: str) -> None:
     legend.get_title().set_gid("scatter-key")
 
 
+def _columns(fig, n: int) -> int:
+    """A legend's columns: `n` side by side, one under the other on a figure a column wide."""
+    return n if fig.get_figwidth() >= 5 else 1
+
+
 def _draw_times(fig, d: dict, style: Style) -> None:
     """Training and classification time side by side on one shared y scale: a box per classifier
     over the data sets and its mean (a diamond)."""
@@ -251,8 +256,8 @@ def _draw_times(fig, d: dict, style: Style) -> None:
     axes[0].set_ylabel("seconds per fold" + (" (log scale)" if d["log"] else ""))
     keys = [Patch(facecolor="0.85", edgecolor="0.4", label="middle half of the data sets (line: median)"),
             Line2D([], [], color="0.4", label="whiskers: least to greatest")]
-    fig.legend(handles=[*axes[0].get_legend_handles_labels()[0], *keys], loc="outside lower center", ncols=3,
-               fontsize=8, frameon=False)
+    fig.legend(handles=[*axes[0].get_legend_handles_labels()[0], *keys], loc="outside lower center",
+               ncols=_columns(fig, 3), fontsize=8, frameon=False)
 
 
 def _draw_wdl(fig, d: dict, style: Style) -> None:
@@ -264,8 +269,9 @@ def _draw_wdl(fig, d: dict, style: Style) -> None:
         for c, group in enumerate(groups):
             ax = fig.add_subplot(len(d["bars"]), len(groups), r * len(groups) + c + 1)
             others = list(by_group[group])
-            ax.set_title(f"{row} against each classifier: {len(d['groups'][group])} data sets of "
-                         f"{size_words(group)}")
+            n = len(d["groups"][group])
+            ax.set_title(f"{row}: {group} instances ({n} data sets)" if style.paper else
+                         f"{row} against each classifier: {n} data sets of {size_words(group)}")
             for j, (what, colour) in enumerate(zip(("wins", "draws", "losses"), colours)):
                 xs = [i + (j - 1) * 0.27 for i in range(len(others))]
                 counts = [by_group[group][o][j] for o in others]
@@ -297,7 +303,7 @@ def _draw_gd(fig, d: dict, style: Style) -> None:
                   fontsize=7 if len(names) > 20 else 8)
     ax.set_xlim(0.5, len(names) + 0.5)
     ax.set_xlabel("data set t, in table order" + (f" (every {step}th named)" if step > 1 else ""))
-    ax.set_ylabel(f"GD: wins − losses ({WORDS.get(d['metric'], d['metric'])})")
+    ax.set_ylabel(f"GD: wins − losses\n({WORDS.get(d['metric'], d['metric'])})")
     ax.legend(fontsize=8, frameon=False)
 
 
@@ -308,7 +314,7 @@ def _draw_biasvar(fig, d: dict, style: Style) -> None:
     ax.bar(range(len(labels)), d["variance"], bottom=d["bias"], color="tab:orange", label="variance")
     ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
     ax.set_ylabel("mean over data sets")
-    fig.legend(loc="outside lower center", ncols=2, fontsize=8, frameon=False)
+    fig.legend(loc="outside lower center", ncols=_columns(fig, 2), fontsize=8, frameon=False)
 
 
 def _draw_cd(fig, d: dict, style: Style) -> None:

@@ -284,7 +284,7 @@ def test_gd_axis_names_the_data_sets(default_store):
     (ax,) = draw(plot).axes
     assert [t.get_text() for t in ax.get_xticklabels()] == [r["dataset"] for r in rows]
     assert list(ax.get_xticks()) == list(range(1, len(rows) + 1))
-    assert "draws: equal at 4 decimals" in plot.caption and ax.get_ylabel() == "GD: wins − losses (zero-one loss)"
+    assert "draws: equal at 4 decimals" in plot.caption and ax.get_ylabel() == "GD: wins − losses\n(zero-one loss)"
 
 
 # ------------------------------------------------------------------ refusals

@@ -111,6 +111,28 @@ def test_paper_figures_have_no_title_and_the_metric_in_words(store):
     assert "AODE − NB: zero-one loss" in {a.get_ylabel() for a in scatter.axes}
 
 
+@pytest.mark.parametrize("width", ["single", "double"])
+def test_paper_figures_draw_nothing_outside_the_page(store, width):
+    """Every figure the small store gives, at either width: what is drawn (its tight box: every
+    text, tick label, legend) lies on the page, which is exactly the column's width."""
+    from bncbench import results
+    from bncbench.evaluate.figure_style import WIDTHS, style
+    from bncbench.evaluate.figures import draw
+    from bncbench.reporting import figures as rf
+
+    with results.open(str(store)) as r:
+        made = rf.plots(rf.Source(r), ["scatter", "times", "wdl", "gd", "biasvar", "cd", "bayes", "stability"])
+    assert sorted({p.kind for p in made}) == ["bayes", "biasvar", "cd", "gd", "scatter", "stability", "times", "wdl"]
+    for plot in made:
+        fig = draw(plot, style=style("paper", width))
+        fig.draw_without_rendering()  # the layout, as saving runs it
+        w, h = fig.get_size_inches()
+        box = fig.get_tightbbox(fig.canvas.get_renderer())
+        assert w == WIDTHS[width], plot.kind
+        tol = 0.02  # inches
+        assert -tol <= box.x0 and box.x1 <= w + tol and -tol <= box.y0 and box.y1 <= h + tol, (plot.kind, box, w, h)
+
+
 # ------------------------------------------------------------------ the scatter's names
 
 def _crowded(n: int, spread: float):
