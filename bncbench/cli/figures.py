@@ -65,9 +65,10 @@ def figures(results: ResultsArg,
     Figures (--only NAME; files NAME.FORMAT, NAME-METRIC.FORMAT for several metrics;
     a character of a label but letters, digits, + - . _ is written as %XX):
       scatter  A's metric (x) against B's (y) per data set with the diagonal,
-               beside B - A by instances; points coloured by the better one, the
-               5 data sets farthest from the diagonal named, the better side said
-               in words (paper 000 Fig. 2)
+               beside B - A by instances; points coloured by the better one, up
+               to 12 data sets named where a name overlaps nothing (else a
+               number, which the legend's key gives), the better side said in
+               words (paper 000 Fig. 2)
       times    training and test time per fold on one shared scale: per
                classifier a box over the data sets and the mean (paper 000
                Fig. 3, paper 004 Fig. 8)
