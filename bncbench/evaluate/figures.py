@@ -161,7 +161,7 @@ def _draw_scatter(fig, d: dict, style: Style) -> None:
 def _name_points(fig, ax, bx, d: dict) -> None:
     """Name the `labelled` data sets (farthest from the diagonal first) at their points in both
     panels, where a name overlaps no other, no point and no frame (`label_placement.place`); a
-    name with no room is a number, and the key under the figure says which data set each number
+    name with no room is a number, and the key (the legend's title) says which data set each number
     is, which have no room even for a number and which are not named at all. Placing needs the
     final layout: it is computed, the names placed, the key written, and again while the key
     moves the panels (at most 3 times); then the layout is fixed."""
@@ -176,24 +176,21 @@ def _name_points(fig, ax, bx, d: dict) -> None:
     for axis, _, _ in panels:  # the limits of the drawing, not those the names would give
         axis.set_xlim(axis.get_xlim())
         axis.set_ylim(axis.get_ylim())
-    for _ in range(3):
+    for attempt in range(3):
         _key_line(fig, key)
         fig.draw_without_rendering()
+        if attempt == 2:  # the last: the key no longer moves the panels
+            fig.set_layout_engine("none")
         renderer = fig.canvas.get_renderer()
         placed = [place(axis, renderer, xy, names, order, first, _MARKER, 7, gid) for axis, gid, xy in panels]
         new = scatter_key(names, order, placed, len(points))
-        if new == key:
+        if new == key or attempt == 2:
+            _key_line(fig, new)
             break
         key = new
         for p in placed:
             for note in (*p.names.values(), *p.numbers.values()):
                 note.remove()
-    else:
-        _key_line(fig, key)
-        fig.draw_without_rendering()
-        renderer = fig.canvas.get_renderer()
-        for axis, gid, xy in panels:
-            place(axis, renderer, xy, names, order, first, _MARKER, 7, gid)
     fig.set_layout_engine("none")
 
 
