@@ -133,11 +133,11 @@ def _draw_scatter(fig, d: dict, style: Style) -> None:
         if not group:
             continue
         label = f"{who} better ({len(group)})" if who else f"draw ({len(group)})"
-        style_ = {"color": _SIDE[side], "s": _MARKER, "edgecolors": "black", "linewidths": 0.4, "zorder": 2}
+        marks = {"color": _SIDE[side], "s": _MARKER, "edgecolors": "black", "linewidths": 0.4, "zorder": 2}
         ax.scatter([p["x"] for p in group], [p["y"] for p in group], label=label,
-                   gid=f"scatter-points-{side or 'draw'}", **style_)
+                   gid=f"scatter-points-{side or 'draw'}", **marks)
         bx.scatter([p["size"] for p in group], [p["y"] - p["x"] for p in group],
-                   gid=f"difference-points-{side or 'draw'}", **style_)
+                   gid=f"difference-points-{side or 'draw'}", **marks)
     ax.set_xlim(lo - pad, hi + pad)
     ax.set_ylim(lo - pad, hi + pad)
     ax.set_aspect("equal")

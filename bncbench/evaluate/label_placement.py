@@ -67,11 +67,11 @@ def place(ax, renderer, points: list[tuple[float, float]], names: list[str], ord
     `marker_size`: the points' marker area (points², as scatter's `s`). A name that finds no room
     gets its number (its position in `order`, from 1) in a smaller font; the rest are left out.
     Every placed box lies inside the axes and overlaps no other box and no point's marker."""
+    from matplotlib.transforms import Bbox
+
     scale = renderer.points_to_pixels(1.0)
     pad = PAD * scale
     frame = ax.get_window_extent(renderer)
-    from matplotlib.transforms import Bbox
-
     radius = math.sqrt(marker_size) / 2 * scale + pad
     taken = [Bbox.from_extents(x - radius, y - radius, x + radius, y + radius)
              for x, y in ax.transData.transform(points)]
