@@ -188,17 +188,24 @@ def _published_table(ck: _Checker, value, path: list, config_dir: Path) -> str:
     return str(file)
 
 
-def _figures(ck: _Checker, raw, labels: list[str], config_dir: Path) -> dict[str, dict]:
+def _figures(ck: _Checker, raw, labels: list[str], config_dir: Path) -> dict[str, Any]:
     """The validated `figures:` section: {figure: {key: value}} with `metric` as a list of metric
     names, `pairs` as [(A, B), ...], `with` as an absolute path; labels must be among `labels` (the
-    figures and their keys: evaluate/figures.py `KINDS`)."""
+    figures and their keys: evaluate/figures.py `KINDS`); `style` and `width`, the look of every
+    figure (evaluate/figure_style.py), as given."""
     from bncbench.evaluate import options
+    from bncbench.evaluate.figure_style import STYLES, WIDTHS
     from bncbench.evaluate.figures import KIND
     from bncbench.evaluate.metrics import METRICS
 
-    out: dict[str, dict] = {}
-    ck.mapping(raw, ["figures"], set(KIND))
-    for name, section in raw.items():
+    out: dict[str, Any] = {}
+    ck.mapping(raw, ["figures"], {*KIND, "style", "width"})
+    for key, choices in (("style", STYLES), ("width", tuple(WIDTHS))):
+        if key in raw:
+            out[key] = ck.choice(raw[key], ["figures", key], choices)
+    if out.get("width") and out.get("style") != "paper":
+        ck.fail(["figures", "width"], "only with style: paper (the default style draws each figure at its own size)")
+    for name, section in ((k, v) for k, v in raw.items() if k in KIND):
         path = ["figures", name]
         section = {} if section is None else section
         ck.mapping(section, path, set(KIND[name].keys))

@@ -184,7 +184,7 @@ class Experiment:
             return DatasetSpec(**{**x, "preprocess": tuple((k, v) for k, v in x["preprocess"]), "read": read})
 
         figures = {name: {k: [tuple(p) for p in v] if k == "pairs" else v for k, v in fig.items()}
-                   for name, fig in d["figures"].items()}
+                   if isinstance(fig, dict) else fig for name, fig in d["figures"].items()}  # style, width: as given
         return cls(name=d["name"], description=d["description"], datasets=[dataset(x) for x in d["datasets"]],
                    classifiers=[ClassifierSpec(c["name"], c["label"], c["params"]) for c in d["classifiers"]],
                    preprocess=PreprocessSettings(**d["preprocess"]), cv=CVSpec(**d["cv"]), wdl=WdlSettings(**d["wdl"]),

@@ -53,16 +53,25 @@ def figures(results: ResultsArg,
                                             "[default: the config's, else as for bncbench bayes]")] = None,
             with_table: Annotated[str | None, typer.Option(
                 "--with", metavar="FILE", help="cd: published columns beside the stored ones, a wide table as wdl "
-                                               "TABLE reads it [default: the config's figures: cd: with:]")] = None):
+                                               "TABLE reads it [default: the config's figures: cd: with:]")] = None,
+            style: Annotated[str | None, typer.Option(
+                "--style", metavar="STYLE", help="default (titled, for the screen) | paper (no title, serif, a "
+                                                 "column's width, vector PDF) [default: the config's figures: "
+                                                 "style, else default]")] = None,
+            width: Annotated[str | None, typer.Option(
+                "--width", metavar="COLUMN", help="paper style: single (3.3 in) | double (7 in) for every figure "
+                                                  "[default: the config's, else double for scatter, times, wdl, "
+                                                  "gd, stability and single for biasvar, cd, bayes]")] = None):
     """The papers' figures as PNG, SVG or PDF files (matplotlib).
 
     \b
     Figures (--only NAME; files NAME.FORMAT, NAME-METRIC.FORMAT for several metrics;
     a character of a label but letters, digits, + - . _ is written as %XX):
       scatter  A's metric (x) against B's (y) per data set with the diagonal,
-               beside B - A by instances; points coloured by the better one, the
-               5 data sets farthest from the diagonal named, the better side said
-               in words (paper 000 Fig. 2)
+               beside B - A by instances; points coloured by the better one, up
+               to 12 data sets named where a name overlaps nothing (else a
+               number, which the legend's key gives), the better side said in
+               words (paper 000 Fig. 2)
       times    training and test time per fold on one shared scale: per
                classifier a box over the data sets and the mean (paper 000
                Fig. 3, paper 004 Fig. 8)
@@ -87,6 +96,8 @@ def figures(results: ResultsArg,
     with (docs/cli.md: figures). The same results give byte-identical files.
     --with FILE (with --only cd) draws a paper's printed columns in the CD diagram
     beside ours (docs/cli.md: Published columns).
+    --style paper: no title (the caption is the paper's), metrics in words, a
+    serif font, the page exactly a column wide, fonts embedded in the PDF.
 
     \b
     Examples:
@@ -98,6 +109,8 @@ def figures(results: ResultsArg,
       bncbench figures results/ait36 --only bayes --pairs TAN-AIT:TAN --rope 0.01
       bncbench figures results/default --only stability
       bncbench figures results/default --only cd --with paper-table.tsv
+      bncbench figures results/default --style paper --format pdf
+      bncbench figures results/default --only cd --style paper --width double
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.figures import FORMATS, render
@@ -125,6 +138,7 @@ def figures(results: ResultsArg,
     made = []
     with open_results(results) as r:
         src = fg.Source(r)
+        look = fg.figure_style(src, style, width)
         for kind in fg.kinds(src, wanted):
             try:
                 made += fg.plots(src, [kind], settings)
@@ -142,7 +156,7 @@ def figures(results: ResultsArg,
         folder.mkdir(parents=True, exist_ok=True)
         for p in made:
             for f in formats:
-                (folder / f"{file_name(p.name)}.{f}").write_bytes(render(p, f))
+                (folder / f"{file_name(p.name)}.{f}").write_bytes(render(p, f, style=look))
                 written.append(f"{file_name(p.name)}.{f}")
     except OSError as e:
         raise UserError(f"--out {folder}: cannot write the figures ({e.strerror})") from None

@@ -10,34 +10,36 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
+from bncbench.evaluate.figure_style import Style, metric_words
+from bncbench.evaluate.label_placement import Placed, place
+from bncbench.evaluate.metrics import WORDS
 
 if TYPE_CHECKING:
-    from matplotlib.typing import RcKeyType
-
     from bncbench.evaluate.bayes import BayesComparison
 
 FORMATS = ("png", "svg", "pdf")
 SPLIT = 2000       # paper 004: small data sets have fewer than 2000 instances
 LOG_RANGE = 100.0  # a time axis is logarithmic when its largest value exceeds 100 × its smallest
-LABELLED = 5       # the scatter names this many data sets, those farthest from the diagonal
+LABELLED = 12      # the scatter names at most this many data sets, those farthest from the diagonal
 WIDTH = 11.0       # inches: every figure is drawn this wide (the HTML report shows it at the page's width)
 SIMPLEX_WIDTH = 6.0  # inches: the Bayesian simplex is a triangle, drawn narrower than WIDTH
 SIMPLEX_GRID = 40    # hexagons across the simplex's base
 GD_NAMES = 40      # the goal-difference axis names every data set up to this many, else every k-th
 _SAVE_METADATA = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
-_RC: dict[RcKeyType, Any] = {"svg.hashsalt": "bncbench", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 9}
 
 
 @dataclass
 class Plot:
     """One figure: `name` (file stem: the kind, with `-metric` when the kind has several),
-    `kind` (one of FIGURES), `title`, `data` (exactly what is drawn), `notes` (warnings)."""
+    `kind` (one of FIGURES), `title` (one short line, the metric in words), `data` (exactly what
+    is drawn), `notes` (warnings), `caption` (what the figure shows, in full: the HTML report's)."""
 
     name: str
     kind: str
     title: str
     data: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    caption: str = ""
 
 
 def size_words(group: str) -> str:
@@ -51,58 +53,75 @@ def cd_plot(t, metric: str) -> Plot:
     the Nemenyi CD at its α and the cliques."""
     order = sorted(range(len(t.labels)), key=lambda i: (t.ranks[i], i))
     a = format(t.alpha, "g")
-    return Plot("cd", "cd", f"{metric}: average rank over {t.n} data sets (1 = best, at the right); classifiers "
-                            f"joined by a bar do not differ\n(Nemenyi test, α = {a}: ranks differ by less than "
-                            f"CD = {t.cd_nemenyi:.2f}; Friedman p = {t.chi2_p:.2g})",
+    words = metric_words(metric)
+    return Plot("cd", "cd", f"{words}: average ranks over {t.n} data sets (Nemenyi test, α = {a}; Friedman p = "
+                            f"{t.chi2_p:.2g})",
                 {"metric": metric, "alpha": t.alpha, "labels": [t.labels[i] for i in order],
                  "ranks": [t.ranks[i] for i in order], "cd": t.cd_nemenyi, "n": t.n, "cliques": t.cliques,
-                 "friedman_p": t.chi2_p})
+                 "friedman_p": t.chi2_p},
+                caption=f"{words}: average rank over {t.n} data sets (1 = best, at the right); classifiers joined "
+                        f"by a bar do not differ (Nemenyi test, α = {a}: ranks differ by less than CD = "
+                        f"{t.cd_nemenyi:.2f}; Friedman p = {t.chi2_p:.2g})")
 
 
 def bayes_plot(c: BayesComparison) -> Plot:
     """The posterior sample of a Bayesian signed-rank test (`evaluate.bayes.BayesComparison`) on the
     probability simplex, with its three probabilities (as Benavoli et al. 2017 draw it)."""
     p = c.signed_rank.probabilities
-    return Plot(f"bayes-{c.a}-vs-{c.b}", "bayes",
-                f"{c.metric}: Bayesian signed-rank test of {c.a} against {c.b} over {len(c.signed_rank.datasets)} "
-                f"data sets, rope ±{c.rope:g}:\n{c.samples} posterior samples (seed {c.seed}) of (P({c.a} better), "
-                f"P(rope), P({c.b} better))",
+    words = metric_words(c.metric)
+    return Plot(f"bayes-{c.a}-vs-{c.b}", "bayes", f"{words}: {c.a} against {c.b}, Bayesian signed-rank test",
                 {"a": c.a, "b": c.b, "metric": c.metric, "rope": c.rope, "n": len(c.signed_rank.datasets),
-                 "probabilities": (p.a, p.rope, p.b), "sample": c.signed_rank.sample})
+                 "probabilities": (p.a, p.rope, p.b), "sample": c.signed_rank.sample},
+                caption=f"{words}: Bayesian signed-rank test of {c.a} against {c.b} over "
+                        f"{len(c.signed_rank.datasets)} data sets, rope ±{c.rope:g}: {c.samples} posterior samples "
+                        f"(seed {c.seed}) of (P({c.a} better), P(rope), P({c.b} better))")
 
 
 def stability_plot(datasets: list[str], labels: list[str], values: dict[tuple[str, str], float]) -> Plot:
     """The stability heat map's data (docs/statistics.md: Structure stability): the mean pairwise
     Jaccard similarity per data set (row) and classifier (column), NaN where there is none."""
-    return Plot("stability", "stability", f"structure stability: mean pairwise Jaccard similarity of the arc sets "
-                                          f"learned on the folds × runs (1 = the same arcs in every fold) of "
-                                          f"{len(labels)} classifier(s) on {len(datasets)} data set(s)",
+    return Plot("stability", "stability", "Structure stability: mean pairwise Jaccard similarity of the arc sets",
                 {"datasets": datasets, "classifiers": labels,
-                 "values": [[values[(d, lab)] for lab in labels] for d in datasets]})
+                 "values": [[values[(d, lab)] for lab in labels] for d in datasets]},
+                caption=f"Structure stability: mean pairwise Jaccard similarity of the arc sets learned on the "
+                        f"folds × runs (1 = the same arcs in every fold) of {len(labels)} classifier(s) on "
+                        f"{len(datasets)} data set(s)")
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def draw(plot: Plot, title: bool = True):
-    """The matplotlib Figure of a Plot (no pyplot, no display), `WIDTH` inches wide (wider when
-    its bars need it); `title`: the plot's title above it (the HTML report prints it instead)."""
+def draw(plot: Plot, title: bool = True, style: Style | None = None):
+    """The matplotlib Figure of a Plot (no pyplot, no display) in `style` (default: the default
+    style, `WIDTH` inches wide, wider when its bars need it); `title`: the plot's title above it
+    (the HTML report prints it instead; never in the paper style)."""
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    style = style or Style()
     kind = KIND[plot.kind]
-    fig = Figure(figsize=kind.size(plot.data), layout="constrained")
-    kind.draw(fig, plot.data)
-    if title:
-        fig.suptitle(plot.title, fontsize=9)
+    with matplotlib.rc_context(style.rc):
+        fig = Figure(figsize=style.size(plot.kind, plot.data, kind.size), layout="constrained")
+        FigureCanvasAgg(fig)  # a renderer to measure text with (the scatter's names)
+        if title and style.titled:  # before the drawing: the scatter fixes the layout when it names its points
+            fig.suptitle(plot.title, fontsize=9)
+        kind.draw(fig, plot.data, style)
     return fig
 
 
 _SIDE = {"b": "tab:blue", "a": "tab:orange", "": "0.6"}  # scatter colours: B better, A better, a draw
+_MARKER = 26  # the scatter's marker area (points²)
 
 
-def _draw_scatter(fig, d: dict) -> None:
+def _draw_scatter(fig, d: dict, style: Style) -> None:
     """(a) y against x with the diagonal; (b) y − x against the data set's size (log scale). In
-    both the points are coloured by the better classifier and the `labelled` data sets named."""
+    both the points are coloured by the better classifier and named (`_name_points`); a
+    single-column paper figure stacks the panels."""
     a, b, metric, points = d["a"], d["b"], d["metric"], d["points"]
-    ax, bx = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.35]})
+    words = WORDS.get(metric, metric)
+    if style.paper and fig.get_figwidth() < 5:
+        ax, bx = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.25, 1]})
+    else:
+        ax, bx = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.35]})
     xs, ys = [p["x"] for p in points], [p["y"] for p in points]
     lo, hi = min(xs + ys), max(xs + ys)
     pad = 0.06 * (hi - lo) or 0.05 * (abs(hi) or 1.0)
@@ -114,35 +133,97 @@ def _draw_scatter(fig, d: dict) -> None:
         if not group:
             continue
         label = f"{who} better ({len(group)})" if who else f"draw ({len(group)})"
-        style = {"color": _SIDE[side], "s": 26, "edgecolors": "black", "linewidths": 0.4, "zorder": 2}
+        marks = {"color": _SIDE[side], "s": _MARKER, "edgecolors": "black", "linewidths": 0.4, "zorder": 2}
         ax.scatter([p["x"] for p in group], [p["y"] for p in group], label=label,
-                   gid=f"scatter-points-{side or 'draw'}", **style)
+                   gid=f"scatter-points-{side or 'draw'}", **marks)
         bx.scatter([p["size"] for p in group], [p["y"] - p["x"] for p in group],
-                   gid=f"difference-points-{side or 'draw'}", **style)
-    for p in points:
-        if p["dataset"] in d["labelled"]:
-            up = p["y"] > p["x"]
-            for axis, panel, xy in ((ax, "scatter", (p["x"], p["y"])),
-                                    (bx, "difference", (p["size"], p["y"] - p["x"]))):
-                note = axis.annotate(p["dataset"], xy, xytext=(-4, 5) if up else (4, -5), textcoords="offset points",
-                                     ha="right" if up else "left", va="bottom" if up else "top", fontsize=7)
-                note.set_gid(f"{panel}-label-{p['dataset']}")  # ids in an SVG are unique
+                   gid=f"difference-points-{side or 'draw'}", **marks)
     ax.set_xlim(lo - pad, hi + pad)
     ax.set_ylim(lo - pad, hi + pad)
     ax.set_aspect("equal")
-    ax.set_xlabel(f"{a} ({metric})")
-    ax.set_ylabel(f"{b} ({metric})")
-    ax.set_title(f"(a) below the diagonal: {d['below']} better; above: {d['above']} better")
+    ax.set_xlabel(f"{a}: {words}")
+    ax.set_ylabel(f"{b}: {words}")
     bx.set_xscale("log")
     bx.set_xlabel("instances in the data set (log scale)")
-    bx.set_ylabel(f"{b} − {a} ({metric})")
-    bx.set_title(f"(b) {b} − {a} by data-set size: below 0, {d['below']} better; above, {d['above']} better")
+    bx.set_ylabel(f"{b} − {a}: {words}")
+    if style.paper:  # the caption says what the panels show
+        ax.set_title("(a)")
+        bx.set_title("(b)")
+    else:
+        ax.set_title(f"(a) below the diagonal: {d['below']} better; above: {d['above']} better")
+        bx.set_title(f"(b) {b} − {a} by data-set size: below 0, {d['below']} better; above, {d['above']} better")
     m = max(abs(p["y"] - p["x"]) for p in points) or 1.0
     bx.set_ylim(-1.25 * m, 1.25 * m)
-    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    fig.legend(loc="outside lower center", ncols=_columns(fig, 3), fontsize=8, frameon=False)
+    _name_points(fig, ax, bx, d)
 
 
-def _draw_times(fig, d: dict) -> None:
+def _name_points(fig, ax, bx, d: dict) -> None:
+    """Name the `labelled` data sets (farthest from the diagonal first) at their points in both
+    panels, where a name overlaps no other, no point and no frame (`label_placement.place`); a
+    name with no room is a number, and the key (the legend's title) says which data set each number
+    is, which have no room even for a number and which are not named at all. Placing needs the
+    final layout: it is computed, the names placed, the key written, and again while the key
+    moves the panels (at most 3 times); then the layout is fixed."""
+    points = d["points"]
+    index = {p["dataset"]: i for i, p in enumerate(points)}
+    order = [index[name] for name in d["labelled"]]
+    names = [p["dataset"] for p in points]
+    first = [(-1, 1) if p["y"] > p["x"] else (1, -1) for p in points]
+    panels = ((ax, "scatter-label", [(p["x"], p["y"]) for p in points]),
+              (bx, "difference-label", [(p["size"], p["y"] - p["x"]) for p in points]))
+    key = ""
+    for axis, _, _ in panels:  # the limits of the drawing, not those the names would give
+        axis.set_xlim(axis.get_xlim())
+        axis.set_ylim(axis.get_ylim())
+    for attempt in range(3):
+        _key_line(fig, key)
+        fig.draw_without_rendering()
+        if attempt == 2:  # the last: the key no longer moves the panels
+            fig.set_layout_engine("none")
+        renderer = fig.canvas.get_renderer()
+        placed = [place(axis, renderer, xy, names, order, first, _MARKER, 7, gid) for axis, gid, xy in panels]
+        new = scatter_key(names, order, placed, len(points))
+        if new == key or attempt == 2:
+            _key_line(fig, new)
+            break
+        key = new
+        for p in placed:
+            for note in (*p.names.values(), *p.numbers.values()):
+                note.remove()
+    fig.set_layout_engine("none")
+
+
+def scatter_key(names: list[str], order: list[int], placed: list[Placed], n: int) -> str:
+    """The scatter's key: each number that stands for a name, the data sets a panel ((a), (b))
+    has no room to name, and how many are not named at all (beyond the `labelled` ones)."""
+    numbered = [i for i in order if any(i in p.numbers for p in placed)]
+    out = [f"{order.index(i) + 1} = {names[i]}" for i in numbered]
+    for panel, p in zip("ab", placed):
+        if p.left_out:
+            out.append(f"no room in ({panel}) to name {', '.join(names[i] for i in p.left_out)}")
+    if len(order) < n:
+        out.append(f"not named: the {n - len(order)} data set(s) nearest the diagonal")
+    return "; ".join(out)
+
+
+def _key_line(fig, key: str) -> None:
+    """The key as the title of the figure's legend, wrapped to the figure's width."""
+    import textwrap
+
+    chars = max(20, int(fig.get_figwidth() * 72 / (0.5 * 7)) - 8)  # about this many characters of 7 pt a line
+    (legend,) = fig.legends
+    lines = textwrap.wrap(key, chars, break_on_hyphens=False, break_long_words=False)  # names stay whole
+    legend.set_title("\n".join(lines) or None, prop={"size": 7})
+    legend.get_title().set_gid("scatter-key")
+
+
+def _columns(fig, n: int) -> int:
+    """A legend's columns: `n` side by side, one under the other on a figure a column wide."""
+    return n if fig.get_figwidth() >= 5 else 1
+
+
+def _draw_times(fig, d: dict, style: Style) -> None:
     """Training and classification time side by side on one shared y scale: a box per classifier
     over the data sets and its mean (a diamond)."""
     from matplotlib.lines import Line2D
@@ -172,11 +253,11 @@ def _draw_times(fig, d: dict) -> None:
     axes[0].set_ylabel("seconds per fold" + (" (log scale)" if d["log"] else ""))
     keys = [Patch(facecolor="0.85", edgecolor="0.4", label="middle half of the data sets (line: median)"),
             Line2D([], [], color="0.4", label="whiskers: least to greatest")]
-    fig.legend(handles=[*axes[0].get_legend_handles_labels()[0], *keys], loc="outside lower center", ncols=3,
-               fontsize=8, frameon=False)
+    fig.legend(handles=[*axes[0].get_legend_handles_labels()[0], *keys], loc="outside lower center",
+               ncols=_columns(fig, 3), fontsize=8, frameon=False)
 
 
-def _draw_wdl(fig, d: dict) -> None:
+def _draw_wdl(fig, d: dict, style: Style) -> None:
     from matplotlib.ticker import MaxNLocator
 
     groups = list(d["groups"])
@@ -185,8 +266,9 @@ def _draw_wdl(fig, d: dict) -> None:
         for c, group in enumerate(groups):
             ax = fig.add_subplot(len(d["bars"]), len(groups), r * len(groups) + c + 1)
             others = list(by_group[group])
-            ax.set_title(f"{row} against each classifier: {len(d['groups'][group])} data sets of "
-                         f"{size_words(group)}")
+            n = len(d["groups"][group])
+            ax.set_title(f"{row}: {group} instances ({n} data sets)" if style.paper else
+                         f"{row} against each classifier: {n} data sets of {size_words(group)}")
             for j, (what, colour) in enumerate(zip(("wins", "draws", "losses"), colours)):
                 xs = [i + (j - 1) * 0.27 for i in range(len(others))]
                 counts = [by_group[group][o][j] for o in others]
@@ -199,7 +281,7 @@ def _draw_wdl(fig, d: dict) -> None:
     fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
 
 
-def _draw_gd(fig, d: dict) -> None:
+def _draw_gd(fig, d: dict, style: Style) -> None:
     from matplotlib.ticker import MaxNLocator
 
     ax = fig.add_subplot()
@@ -218,21 +300,21 @@ def _draw_gd(fig, d: dict) -> None:
                   fontsize=7 if len(names) > 20 else 8)
     ax.set_xlim(0.5, len(names) + 0.5)
     ax.set_xlabel("data set t, in table order" + (f" (every {step}th named)" if step > 1 else ""))
-    ax.set_ylabel(f"GD ({d['metric']}): wins − losses")
+    ax.set_ylabel(f"GD: wins − losses\n({WORDS.get(d['metric'], d['metric'])})")
     ax.legend(fontsize=8, frameon=False)
 
 
-def _draw_biasvar(fig, d: dict) -> None:
+def _draw_biasvar(fig, d: dict, style: Style) -> None:
     ax = fig.add_subplot()
     labels = d["classifiers"]
     ax.bar(range(len(labels)), d["bias"], color="tab:blue", label="bias")
     ax.bar(range(len(labels)), d["variance"], bottom=d["bias"], color="tab:orange", label="variance")
     ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
     ax.set_ylabel("mean over data sets")
-    fig.legend(loc="outside lower center", ncols=2, fontsize=8, frameon=False)
+    fig.legend(loc="outside lower center", ncols=_columns(fig, 2), fontsize=8, frameon=False)
 
 
-def _draw_cd(fig, d: dict) -> None:
+def _draw_cd(fig, d: dict, style: Style) -> None:
     """Demšar's (2006) Fig. 1(a): the rank axis with rank 1 at the right, the CD above it, the
     Nemenyi cliques as thick bars under it, then the classifiers, the better half at the right."""
     ax = fig.add_subplot()
@@ -274,7 +356,7 @@ def simplex_xy(sample):
     return s[:, 2] + 0.5 * s[:, 1], s[:, 1] * math.sqrt(3) / 2
 
 
-def _draw_bayes(fig, d: dict) -> None:
+def _draw_bayes(fig, d: dict, style: Style) -> None:
     """The triangle of (P(A better), P(rope), P(B better)) with the posterior samples as hexagons
     shaded by their count; lines from the centre to the sides' midpoints bound where each of the
     three is the largest (the region that counts a sample for it)."""
@@ -298,7 +380,7 @@ def _draw_bayes(fig, d: dict) -> None:
     ax.set_ylim(-0.16, top + 0.14)
 
 
-def _draw_stability(fig, d: dict) -> None:
+def _draw_stability(fig, d: dict, style: Style) -> None:
     """Data sets × classifiers shaded from 0 (white) to 1 (dark), each cell's value written in it,
     n/a cells hatched."""
     import numpy as np
@@ -336,7 +418,7 @@ class Kind:
 
     name: str
     keys: frozenset[str]
-    draw: Callable[[Any, dict], None]
+    draw: Callable[[Any, dict, Style], None]
     size: Callable[[dict], tuple[float, float]]
     unasked: bool = True
 
@@ -364,17 +446,19 @@ FIGURES = tuple(KIND)
 UNASKED = tuple(k.name for k in KINDS if k.unasked)
 
 
-def render(plot: Plot, fmt: str, title: bool = True) -> bytes:
-    """The figure as PNG, SVG or PDF bytes (`title`: with the plot's title drawn above it); the
-    same Plot always gives the same bytes."""
+def render(plot: Plot, fmt: str, title: bool = True, style: Style | None = None) -> bytes:
+    """The figure as PNG, SVG or PDF bytes in `style` (`title`: with the plot's title drawn above
+    it, in the default style); the same Plot always gives the same bytes."""
     import matplotlib
 
     if fmt not in FORMATS:
         raise UserError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    with matplotlib.rc_context(_RC):
-        fig = draw(plot, title)
+    style = style or Style()
+    with matplotlib.rc_context(style.rc):
+        fig = draw(plot, title, style)
         buf = io.BytesIO()
-        fig.savefig(buf, format=fmt, dpi=150, metadata=_SAVE_METADATA[fmt], bbox_inches="tight")
+        fig.savefig(buf, format=fmt, dpi=style.dpi, metadata=_SAVE_METADATA[fmt],
+                    bbox_inches="tight" if style.tight else None)
     return buf.getvalue()
 
 

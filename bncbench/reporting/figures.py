@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
+from bncbench.evaluate.figure_style import Style, metric_words, style
 from bncbench.evaluate.figures import (
     FIGURES,
     LABELLED,
@@ -61,7 +62,7 @@ class Source:
         self.labels: list[str] = self.summary("zol").labels  # every label planned in the store, in order
         tasks = results.tasks
         self.tasks = tasks[tasks["current"]]
-        self.settings: dict[str, dict] = exp.figures
+        self.settings: dict[str, Any] = exp.figures  # {figure: its entry}, and style, width
         self.wdl = exp.wdl
         self.cv = exp.cv
         self.user_datasets = {d.name for d in exp.datasets if d.path is not None}
@@ -143,12 +144,14 @@ def scatter_data(src: Source, a: str, b: str, metric: str) -> Plot:
         notes.append(f"scatter: no paired fold values for the t-test, shown as neither better: {', '.join(unjudged)}")
     if not points:
         raise UserError(f"scatter: no data set has a {metric} value for both {a} and {b}")
-    far = sorted((p for p in points if p["y"] != p["x"]), key=lambda p: -abs(p["y"] - p["x"]))
+    far = sorted(points, key=lambda p: -abs(p["y"] - p["x"]))
     below, above = (b, a) if lower else (a, b)
-    return Plot("scatter", "scatter", f"{metric} of {a} (x) and {b} (y), one point per data set: below the "
-                                      f"diagonal {below} is better (draws: {draw_words(rule)})",
+    words = metric_words(metric)
+    return Plot("scatter", "scatter", f"{words}: {a} (x) against {b} (y) per data set",
                 {"a": a, "b": b, "metric": metric, "rule": rule, "below": below, "above": above,
-                 "points": points, "labelled": [p["dataset"] for p in far[:LABELLED]]}, notes)
+                 "points": points, "labelled": [p["dataset"] for p in far[:LABELLED]]}, notes,
+                caption=f"{words} of {a} (x) and {b} (y), one point per data set: below the diagonal {below} is "
+                        f"better (draws: {draw_words(rule)})")
 
 
 def times_data(src: Source, classifiers: list[str]) -> Plot:
@@ -168,9 +171,9 @@ def times_data(src: Source, classifiers: list[str]) -> Plot:
     every = [x for metric in ("train_time", "test_time") for v in data[f"{metric}_values"] for x in v]
     data["log"] = bool(every) and min(every) > 0 and max(every) > LOG_RANGE * min(every)
     data["n"] = len(used)
-    return Plot("times", "times", f"training and classification time per fold on each of {len(used)} data sets "
-                                  f"(seconds): box = middle half, whiskers = least and greatest, diamond = mean",
-                data, notes)
+    return Plot("times", "times", f"Training and classification time per fold on {len(used)} data sets", data, notes,
+                caption=f"Training and classification time per fold on each of {len(used)} data sets (seconds): "
+                        f"box = middle half, whiskers = least and greatest, diamond = mean")
 
 
 def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
@@ -206,9 +209,11 @@ def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
             bars.setdefault(row, {})[group] = {
                 other: (mat[(row, other)][0].wins, mat[(row, other)][0].draws, mat[(row, other)][0].losses)
                 for other in labels if other != row}
-    return Plot("wdl", "wdl", f"{metric}: wins, draws and losses of {', '.join(rows)} against each other classifier, "
-                              f"by data-set size (draws: {draw_words(rule)})",
-                {"metric": metric, "rule": rule, "split": split, "groups": groups, "bars": bars}, notes)
+    words = metric_words(metric)
+    return Plot("wdl", "wdl", f"{words}: wins, draws and losses of {', '.join(rows)}",
+                {"metric": metric, "rule": rule, "split": split, "groups": groups, "bars": bars}, notes,
+                caption=f"{words}: wins, draws and losses of {', '.join(rows)} against each other classifier, by "
+                        f"data-set size (draws: {draw_words(rule)})")
 
 
 def gd_data(src: Source, pairs: list[tuple[str, str]], metric: str) -> Plot:
@@ -227,10 +232,12 @@ def gd_data(src: Source, pairs: list[tuple[str, str]], metric: str) -> Plot:
     header, rows = gd_rows(datasets, values, pairs, rule, LOWER_IS_BETTER[metric], folds)
     curves = {name: [int(r[2 + i]) for r in rows] for i, name in enumerate(header[2:])}
     large = [t for t, d in enumerate(datasets, 1) if src.sizes.get(d, 0) >= SPLIT]
-    return Plot("gd", "gd", f"{metric}: goal difference GD(A; B) = wins − losses of A against B over the first t "
-                            f"data sets, in table order (draws: {draw_words(rule)})",
+    words = metric_words(metric)
+    return Plot("gd", "gd", f"{words}: goal difference GD(A; B) over the data sets",
                 {"metric": metric, "rule": rule, "datasets": datasets, "curves": curves,
-                 "first_large": large[0] if large else None}, notes)
+                 "first_large": large[0] if large else None}, notes,
+                caption=f"{words}: goal difference GD(A; B) = wins − losses of A against B over the first t data "
+                        f"sets, in table order (draws: {draw_words(rule)})")
 
 
 def biasvar_data(src: Source, classifiers: list[str]) -> Plot:
@@ -246,8 +253,8 @@ def biasvar_data(src: Source, classifiers: list[str]) -> Plot:
     data = {"classifiers": classifiers, "datasets": used,
             "bias": [math.fsum(bias[(d, lab)][0] for d in used) / len(used) for lab in classifiers],
             "variance": [math.fsum(var[(d, lab)][0] for d in used) / len(used) for lab in classifiers]}
-    return Plot("biasvar", "biasvar", f"Kohavi–Wolpert bias and variance, means over {len(used)} data sets", data,
-                notes)
+    title = f"Kohavi–Wolpert bias and variance, means over {len(used)} data sets"
+    return Plot("biasvar", "biasvar", title, data, notes, caption=title)
 
 
 def cd_data(src: Source, classifiers: list[str], metric: str, alpha: float = 0.05,
@@ -294,8 +301,16 @@ def kinds(src: Source, only: list[str] | None = None) -> list[str]:
         if name not in FIGURES:
             raise UserError(f"--only: unknown figure {name!r}{did_you_mean(name, FIGURES)}; "
                             f"choose from {', '.join(FIGURES)}")
-    wanted = only or list(src.settings) or UNASKED
+    wanted = only or [k for k in src.settings if k in FIGURES] or UNASKED
     return [k for k in FIGURES if k in wanted]
+
+
+def figure_style(src: Source, name: str | None, width: str | None) -> Style:
+    """The Style of --style `name` and --width `width`, each, when not given, the config's
+    `figures:` `style:` and `width:` (docs/cli.md: figures)."""
+    conf = src.settings
+    name = name or conf.get("style")
+    return style(name, width or (conf.get("width") if name == "paper" else None))
 
 
 def _first_pair(src: Source) -> list[tuple[str, str]]:
@@ -399,6 +414,7 @@ def _with_coverage(plot: Plot, coverage) -> Plot:
     the results do not cover every data set of their configs."""
     if not coverage.complete:
         plot.title += f" — {len(coverage.covered)} of {coverage.total} data sets"
+        plot.caption += f" — {len(coverage.covered)} of {coverage.total} data sets"
         plot.notes.append(f"figures: {coverage.line()}")
     return plot
 

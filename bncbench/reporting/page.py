@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from bncbench.errors import UserError
 from bncbench.evaluate import html
+from bncbench.evaluate.figure_style import metric_words
 from bncbench.evaluate.figures import bayes_plot, cd_plot, svg_text
 from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
 from bncbench.evaluate.ranks import compare_classifiers
@@ -45,10 +46,10 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     ranks = _rank_tests(summaries, primary)
     cd = None
     if primary in ranks:
-        caption = (f"{primary}: average ranks, 1 (best) at the right; a bar joins classifiers whose ranks differ "
-                   f"by less than CD (Nemenyi test, α = {html.ALPHA:g})")
+        caption = (f"{metric_words(primary)}: average ranks, 1 (best) at the right; a bar joins classifiers whose "
+                   f"ranks differ by less than CD (Nemenyi test, α = {html.ALPHA:g})")
         cd = (caption, svg_text(cd_plot(ranks[primary], primary), title=False))
-    figures = [(p.title, svg) for p, svg in figures_for_html(r)
+    figures = [(p.caption or p.title, svg) for p, svg in figures_for_html(r)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
     name = ", ".join(first.configs) or Path(r.location).name
     stored = r.provenance.get("data")  # the user's files of the last run: file, sha256, class, warning

@@ -379,4 +379,4 @@ def test_figure_options_override_the_config(aode22, tmp_path, monkeypatch, capsy
                          "zol", "--rope", "0.005", "--format", "svg", "--out", tmp_path)
     assert code == 0 and [p.name for p in tmp_path.iterdir()] == ["bayes-SP-vs-AODE.svg"]
     svg = (tmp_path / "bayes-SP-vs-AODE.svg").read_text()
-    assert "rope ±0.005" in svg and f"{SAMPLES} posterior samples (seed 5)" in svg
+    assert "rope (±0.005)" in svg and "Zero-one loss: SP against AODE, Bayesian signed-rank test" in svg

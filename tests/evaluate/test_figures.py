@@ -168,8 +168,9 @@ def test_figures_for_html_gives_svg_text_without_the_title(default_store):
     assert [p.kind for p, _ in got] == ["scatter", "times", "wdl", "gd"]
     for plot, svg in got:
         assert isinstance(svg, str) and "<svg" in svg[:500] and svg.rstrip().endswith("</svg>")
-        head = plot.title.split(":")[0] + ":" if plot.kind != "times" else "training and classification time"
+        head = plot.title.split(":")[0] + ":" if plot.kind != "times" else "Training and classification time"
         assert head not in svg and head in render(plot, "svg").decode()   # the caption, not in the image
+        assert "zol" not in plot.title and "\n" not in plot.title and len(plot.title) <= 80
     assert again == got
 
 
@@ -181,8 +182,8 @@ def _printed(x: float) -> float:
 
 def test_scatter_drawing_names_the_better_side_and_the_farthest_data_sets(default_store):
     """Panel (a): y against x, coloured by the better one (exact4 as printed: the smaller zol);
-    panel (b): y − x against the catalog's size; the 5 data sets farthest from the diagonal
-    (computed here from report's numbers) named at their points in both panels."""
+    panel (b): y − x against the catalog's size; every data set named at its point in both panels
+    (7 fit), farthest from the diagonal first (computed here from report's numbers)."""
     from bncbench.data import catalog
     from bncbench.evaluate.figures import LABELLED, draw
 
@@ -204,8 +205,9 @@ def test_scatter_drawing_names_the_better_side_and_the_farthest_data_sets(defaul
             want.setdefault(f"{panel}-points-{side[d]}", []).append(point(d))
         assert got == {k: sorted(v) for k, v in want.items()}
         names = {t.get_text(): t.xy for t in axis.texts if (t.get_gid() or "").startswith(f"{panel}-label-")}
-        far = sorted((d for d in datasets if y[d] != x[d]), key=lambda d: -abs(y[d] - x[d]))[:LABELLED]
-        assert names == {d: point(d) for d in far}
+        assert names == {d: point(d) for d in datasets}
+    far = sorted(datasets, key=lambda d: -abs(y[d] - x[d]))[:LABELLED]
+    assert plot.data["labelled"] == far
     assert bx.get_xscale() == "log"
     # lower zol is better: below the diagonal (y < x) STAN-MRMR is better
     assert ax.get_title() == "(a) below the diagonal: STAN-MRMR better; above: TAN better"
@@ -213,7 +215,8 @@ def test_scatter_drawing_names_the_better_side_and_the_farthest_data_sets(defaul
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     sides = list(side.values())
     assert legend == [f"STAN-MRMR better ({sides.count('b')})", f"draw ({sides.count('draw')})"]
-    assert "draws: equal at 4 decimals" in plot.title and "exact4" not in plot.title
+    assert "draws: equal at 4 decimals" in plot.caption and "exact4" not in plot.caption
+    assert ax.get_xlabel() == "TAN: zero-one loss" and ax.get_ylabel() == "STAN-MRMR: zero-one loss"
     # accuracy: higher is better, so below the diagonal the x classifier (TAN) is better
     (acc,) = _plots(default_store, ["scatter"], metric=["accuracy"])
     assert draw(acc).axes[0].get_title() == "(a) below the diagonal: TAN better; above: STAN-MRMR better"
@@ -259,7 +262,7 @@ def test_wdl_drawing_has_no_empty_panel_and_says_the_draw_rule_in_words(default_
     assert any("no panel of data sets with 2000 instances or more" in n for n in plot.notes)
     (ax,) = draw(plot).axes
     assert ax.get_title() == "STAN-MRMR against each classifier: 7 data sets of fewer than 2000 instances"
-    assert "draws: equal at 4 decimals" in plot.title and "exact4" not in plot.title
+    assert "draws: equal at 4 decimals" in plot.caption and "exact4" not in plot.caption
     heights = sorted(round(p.get_height()) for p in ax.patches)
     want = sorted(x for wdl in plot.data["bars"]["STAN-MRMR"]["< 2000"].values() for x in wdl)
     assert heights == want
@@ -281,7 +284,7 @@ def test_gd_axis_names_the_data_sets(default_store):
     (ax,) = draw(plot).axes
     assert [t.get_text() for t in ax.get_xticklabels()] == [r["dataset"] for r in rows]
     assert list(ax.get_xticks()) == list(range(1, len(rows) + 1))
-    assert "draws: equal at 4 decimals" in plot.title
+    assert "draws: equal at 4 decimals" in plot.caption and ax.get_ylabel() == "GD: wins − losses\n(zero-one loss)"
 
 
 # ------------------------------------------------------------------ refusals

@@ -345,11 +345,11 @@ def test_figures_full_width_with_one_title(pages):
         made = figures_for_html(r)
     doc = _strict_parse(plain)
     figures = list(_by_id(doc, "figures").iter("figure"))
-    assert [_text(f.find("figcaption")) for f in figures] == [" ".join(p.title.split()) for p, _ in made]
+    assert [_text(f.find("figcaption")) for f in figures] == [" ".join(p.caption.split()) for p, _ in made]
     for f, (plot, _) in zip(figures, made):  # one inline <svg> each, without the caption's text
         svgs = [e for e in f.iter() if isinstance(e.tag, str) and e.tag.split("}")[-1] == "svg"]
         assert len(svgs) == 1
-        assert plot.title.split(" (")[0] not in _text(svgs[0])
+        assert plot.caption.split(" (")[0] not in _text(svgs[0]) and "zol" not in plot.caption
     assert ".svg svg{width:100%;" in plain
 
 

@@ -182,7 +182,7 @@ def test_gd_figures_and_html_follow_the_rule(store, tmp_path):
     with open_results(store / "res") as r:
         plot = wdl_data(Source(r), ["AODE"], "zol", 2000)
     assert plot.data["bars"]["AODE"]["< 2000"]["NB"] == oracle
-    assert "draws: no significant difference on the folds (corrected resampled t-test, α = 0.05)" in plot.title
+    assert "draws: no significant difference on the folds (corrected resampled t-test, α = 0.05)" in plot.caption
     page = cli("report", store / "res", "--format", "html")
     assert "corrected resampled t-test on the data set&#39;s paired folds" in page
     assert "no paired fold values for the t-test: iris, labor-negotiations, car (bias has no value per fold)" in page
