@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,13 +28,9 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
          claims_file: str | None = None, warn: Callable[[str], None] = lambda line: None) -> str:
     """The page of `report --format html` of the open store `r` (--compare `table`, --claims
     `claims_file`); `warn` gets the comparison's lines on what the store does not show in full."""
-    from bncbench import __version__
-
-    summaries = _summaries(r, datasets, classifiers)
+    inp = summary_input(r, datasets, classifiers)
+    summaries, primary, ranks = inp.summaries, inp.primary, inp.ranks
     first = summaries[0]
-    exp = r.experiment
-    primary = primary_metric(exp, [s.metric for s in summaries])
-    ranks = _rank_tests(summaries, primary)
     cd = None
     if primary in ranks:
         caption = (f"{primary}: average ranks, 1 (best) at the right; a bar joins classifiers whose ranks differ "
@@ -42,19 +38,38 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         cd = (caption, svg_text(cd_plot(ranks[primary], primary), title=False))
     figures = [(p.title, svg) for p, svg in figures_for_html(r)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
-    name = ", ".join(first.configs) or Path(r.location).name
     stored = r.provenance.get("data")  # the user's files of the last run: file, sha256, class, warning
     own = {d: rec for d, rec in stored.items() if isinstance(rec, dict)} if isinstance(stored, dict) else {}
     classes = {d: rec.get("class", "") + (f" — warning: {rec['warning']}" if rec.get("warning") else "")
                for d, rec in own.items()}
     comparison = analyses.comparison(r, table, [s.metric for s in summaries], classifiers, {}, warn) if table else None
-    return html.render(html.ReportInput(
+    return html.render(replace(
+        inp, data_files=data_files(first.datasets, own), differences=r.differences(first.datasets), figures=figures,
+        comparison=comparison, comparison_source=table or "", cd=cd,
+        claims=_claims(r, claims_file) if claims_file else None, bayes=_bayes(r, r.experiment, datasets),
+        classes=classes, stability=_stability(r, first.datasets, first.labels)))
+
+
+def summary_input(r: Results, datasets: list[str] | None, classifiers: list[str] | None,
+                  metric: str | None = None) -> html.ReportInput:
+    """What the page's summary is made of (`html.summary_blocks`; `bncbench summary`), of the open store
+    `r`: every metric's summary, the rank tests, the protocol; `metric` the summary's [default:
+    `primary_metric`]. The rest of the page's inputs are left empty."""
+    from bncbench import __version__
+
+    summaries = _summaries(r, datasets, classifiers)
+    first = summaries[0]
+    exp = r.experiment
+    metrics = [s.metric for s in summaries]
+    if metric is not None and metric not in metrics:
+        raise UserError(f"--metric {metric}: the results have no {metric} values; they have {', '.join(metrics)}")
+    primary = metric or primary_metric(exp, metrics)
+    name = ", ".join(first.configs) or Path(r.location).name
+    return html.ReportInput(
         title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
-        data_files=data_files(first.datasets, own), summaries=summaries, differences=r.differences(first.datasets),
-        wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
-        coverage=first.coverage.line(), name=name, protocol=protocol(exp), primary=primary, ranks=ranks, cd=cd,
-        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, summaries, primary),
-        bayes=_bayes(r, exp, datasets), classes=classes, stability=_stability(r, first.datasets, first.labels)))
+        data_files=[], summaries=summaries, differences={}, wdl=asdict(exp.wdl), coverage=first.coverage.line(),
+        name=name, protocol=protocol(exp), primary=primary, ranks=_rank_tests(summaries, primary),
+        folds=_folds(r, summaries, primary))
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:

@@ -1,0 +1,57 @@
+"""`bncbench summary`: the HTML report's summary (the experiment, the ranks, the pairs that differ) as text."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from bncbench.cli.common import (
+    ClassifiersOpt,
+    DatasetsOpt,
+    ResultsArg,
+    checked,
+    format_option,
+    metric_option,
+    out_option,
+    split,
+    warn_incomplete,
+    write_text,
+)
+
+
+def summary(results: ResultsArg,
+            metric: Annotated[str | None, metric_option("the metric of the ranks and the pairs [default: the "
+                                                        "HTML report's: the config's wdl.metric, else zol]")] = None,
+            datasets: DatasetsOpt = None,
+            classifiers: ClassifiersOpt = None,
+            format: Annotated[Literal["md", "latex", "text"], format_option("md | latex | text")] = "text",
+            out: Annotated[str | None, out_option("FILE", "write the summary to FILE [default: standard "
+                                                          "output]")] = None):
+    """The findings in words: the summary of report --format html as text a paper can start from.
+
+    The experiment in one paragraph (classifiers, data sets, cross-validation, missing values,
+    discretisation, probability estimates), the data sets covered, the average ranks and the
+    Friedman test, the pairs that differ (Nemenyi, Holm, the sign test on the wins and losses
+    under the config's wdl: settings) and every judged metric at a glance: the same sentences as
+    the HTML page's summary, from the same code. --format text wraps at 88 columns; md keeps a
+    paragraph on one line; latex is paragraphs, an itemize list and booktabs tables to paste into
+    a paper (\\usepackage{booktabs}).
+
+    \b
+    Examples:
+      bncbench summary results/default
+      bncbench summary results/stan70 --metric rmse --format latex --out summary.tex
+      bncbench summary results/default --classifiers NB,TAN,AODE --format md
+    """
+    from bncbench.evaluate import options
+    from bncbench.evaluate.findings import render
+    from bncbench.evaluate.html import summary_blocks
+    from bncbench.reporting.page import summary_input
+    from bncbench.results import open as open_results
+
+    if metric is not None:
+        checked("--metric", options.metric, metric)
+    with open_results(results) as r:
+        inp = summary_input(r, split(datasets), split(classifiers), metric)
+        warn_incomplete(next(s for s in inp.summaries if s.metric == inp.primary))
+        text = render(summary_blocks(inp), format, r.name)
+    write_text(text, out)
