@@ -65,7 +65,21 @@ def _table(t: Table, fmt: str, name: str) -> str:
     rows = [[c.text if isinstance(c, Cell) else c for c in r] for r in [*t.rows, *t.footer]]
     if fmt != "text":
         body, footer = rows[:len(t.rows)], rows[len(t.rows):]
-        return format_grid(t.header, body, fmt, t.caption, footer, t.notes, label=table_label(name, t.ident))
+        grid = format_grid(t.header, body, fmt, t.caption, footer, t.notes, label=table_label(name, t.ident))
+        if fmt == "md":
+            return grid
+        lines = grid.split("\n")  # a long heading on lines of its own, so that the table fits a column
+        head = lines.index("\\toprule") + 1
+        lines[head] = " & ".join(_stacked(h) for h in t.header) + " \\\\"
+        return "\n".join(lines)
     widths = [max(len(r[j]) for r in [t.header, *rows]) for j in range(len(t.header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [t.header, *rows]]
     return "\n".join([_wrap(t.caption), "", *lines, *(_wrap(n) for n in t.notes)])
+
+
+def _stacked(heading: str, width: int = 10) -> str:
+    """A LaTeX column heading on lines of at most `width` characters (a cell of a nested tabular)."""
+    lines = textwrap.wrap(heading, width, break_long_words=False)
+    if len(lines) < 2:
+        return latex_escape(heading)
+    return "\\begin{tabular}[b]{@{}c@{}}" + "\\\\".join(latex_escape(x) for x in lines) + "\\end{tabular}"

@@ -1,0 +1,143 @@
+"""bncbench summary: the HTML report's summary as text (issue 39 item 6). The text is the page's
+summary with the tags stripped (the same blocks, html.summary_blocks), in text, md and LaTeX; the
+LaTeX compiles and its PDF reads as the text; the ranks are `bncbench ranks`'; bad input is one
+line and exit 2, writing nothing."""
+
+import csv
+import io
+import re
+import shutil
+import subprocess
+import unicodedata
+
+import html5lib
+import pytest
+
+from tests.evaluate.test_latex import compile_latex
+from tests.support.cli import bnc_in, run_store
+from tests.support.skips import need
+
+CONFIG = """
+name: findings
+description: a test of the summary
+datasets: [iris, labor-negotiations, zoo, wine, house-votes-84, soybean, pima-ind-diabetes]
+cv: {scheme: stratified, folds: 3, runs: 1, seed: 1}
+classifiers: [NB, TAN, AODE]
+"""
+#: the page's elements that hold a block of text (a separator between two); <code>, <em> do not
+BLOCK_TAGS = {"p", "li", "ul", "div", "h3", "table", "thead", "tbody", "tfoot", "tr", "th", "td", "br", "section"}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return run_store(tmp_path_factory, "findings", CONFIG)
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _page_summary(page: str) -> list[str]:
+    """The words of the page's summary section, tags stripped (a block element a separator), without
+    its heading and the CD figure (a drawing: text has none)."""
+    doc = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page)
+    (section,) = [s for s in doc.iter("section") if s.get("id") == "summary"]
+    parts: list[str] = []
+
+    def walk(e) -> None:
+        if e.tag in ("h2", "figure"):
+            parts.append(" " + (e.tail or ""))
+            return
+        sep = " " if e.tag in BLOCK_TAGS else ""
+        parts.append(sep + (e.text or ""))
+        for child in e:
+            walk(child)
+        parts.append(sep + (e.tail or ""))
+
+    walk(section)
+    return _words("".join(parts))
+
+
+def _summary(*args, check=True):
+    return bnc_in("summary", *map(str, args), check=check)
+
+
+def test_text_and_md_are_the_pages_summary(store, tmp_path):
+    page = tmp_path / "report.html"
+    bnc_in("report", store, "--format", "html", "--out", page, check=True)
+    want = _page_summary(page.read_text(encoding="utf-8"))
+    assert want[:6] == ["The", "experiment", "findings", "(a", "test", "of"] and "Friedman" in want
+    text = _summary(store).stdout
+    assert max(len(line) for line in text.splitlines() if "  " not in line) <= 88  # paragraphs wrapped (tables not)
+    assert _words(re.sub(r"^- ", "", text, flags=re.M)) == want
+    md = _summary(store, "--format", "md").stdout
+    plain = re.sub(r"^\|[-|]+\|$", "", md, flags=re.M)            # the tables' rules
+    plain = re.sub(r"^- |\|", " ", plain, flags=re.M).replace("`", "")  # list items, cell bars, code
+    assert _words(plain) == want
+    out = tmp_path / "s.md"
+    r = _summary(store, "--format", "md", "--out", out)
+    assert r.stdout == "" and out.read_text(encoding="utf-8") == md and str(out) in r.stderr
+
+
+def test_ranks_and_metric_are_the_ranks_commands(store):
+    """--metric rmse: the summary is of rmse, its average ranks those `bncbench ranks` prints."""
+    r = bnc_in("ranks", store, "--metric", "rmse", "--format", "csv", check=True)
+    rank = {}
+    for row in csv.DictReader(io.StringIO(r.stdout)):
+        rank.update({row["a"]: round(float(row["rank_a"]), 2), row["b"]: round(float(row["rank_b"]), 2)})
+    text = _summary(store, "--metric", "rmse").stdout
+    said = " ".join(text.split())
+    assert "The summary below is of rmse (RMSE of the true class's probability, lower is better)" in said
+    header, row = [ln.split() for ln in text.split("rmse: average rank over 7 data sets (1 = best)\n\n")[1]
+                   .splitlines()[:2]]
+    assert header[0] == "classifier" and row[:2] == ["average", "rank"]
+    assert {lab: float(x) for lab, x in zip(header[1:], row[2:])} == rank
+    small = _summary(store, "--classifiers", "NB", "--datasets", "iris,zoo").stdout
+    assert "zol: one classifier has values; no ranks to compare." in " ".join(small.split())
+
+
+def test_latex_compiles_and_reads_as_the_text(store, tmp_path):
+    tex = _summary(store, "--format", "latex").stdout
+    assert "--" not in tex and "\\texttt{zol}" in tex and "\\begin{itemize}" in tex
+    assert "\\label{tab:findings-ranks}" in tex and "\\label{tab:findings-glance}" in tex
+    compile_latex(tex, tmp_path)
+    exe = shutil.which("pdftotext")
+    if exe is None:
+        need("BNCBENCH_REQUIRE_LATEX", "pdftotext is not installed (apt-get install poppler-utils)")
+    pdf = subprocess.run([exe, "-layout", tmp_path / "doc.pdf", "-"], capture_output=True, text=True,
+                         check=True).stdout
+    said = " ".join(unicodedata.normalize("NFC", pdf).split())
+    for phrase in ("The experiment findings (a test of the summary) compares 3 classifiers (NB, TAN, AODE)",
+                   "Friedman test over 7 data sets", "Demšar 2006", "Iman–Davenport", "Pairs that differ (α = 0.05):",
+                   "Holm’s procedure (adjusted p ≤ 0.05)", "every judged metric at a glance", "logloss"):
+        assert phrase in said, phrase
+    assert "\\" not in pdf and "$" not in pdf and "--" not in pdf
+    assert "Overfull \\hbox" not in (tmp_path / "doc.log").read_text(errors="replace")  # every table fits the page
+
+
+def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for args, word in (([tmp_path / "absent"], "absent"),
+                       ([store, "--metric", "nosuch"], "--metric"),
+                       ([store, "--metric", "bias"], "--metric bias"),
+                       ([store, "--datasets", "nosuch"], "nosuch"),
+                       ([store, "--classifiers", "KDB9"], "KDB9"),
+                       ([store, "--out", blocker / "s.txt"], "--out")):
+        r = _summary(*args, check=False)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and word in lines[0], (args, r.stderr)
+        assert r.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_protocol_defaults_are_the_base_classs_without_importing_it():
+    """The summary's estimator and m of a config that sets neither: BayesNetClassifier's defaults,
+    read from its source (so the summary imports no scikit-learn: tests/cli/test_light_reading.py)."""
+    import inspect
+
+    from bncbench.classifiers import BayesNetClassifier
+    from bncbench.experiment import _base_defaults
+
+    params = inspect.signature(BayesNetClassifier.__init__).parameters
+    assert _base_defaults() == {k: p.default for k, p in params.items() if p.kind == p.KEYWORD_ONLY}
