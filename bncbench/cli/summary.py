@@ -34,7 +34,7 @@ def summary(results: ResultsArg,
     under the config's wdl: settings) and every judged metric at a glance: the same sentences as
     the HTML page's summary, from the same code. --format text wraps at 88 columns; md keeps a
     paragraph on one line; latex is paragraphs, an itemize list and booktabs tables to paste into
-    a paper (\\usepackage{booktabs}).
+    a paper (needing the booktabs package).
 
     \b
     Examples:
