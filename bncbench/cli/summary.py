@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+import typer
+
 from bncbench.cli.common import (
     ClassifiersOpt,
     DatasetsOpt,
     ResultsArg,
     checked,
+    err,
     format_option,
     metric_option,
     out_option,
@@ -25,14 +28,21 @@ def summary(results: ResultsArg,
             classifiers: ClassifiersOpt = None,
             format: Annotated[Literal["md", "latex", "text"], format_option("md | latex | text")] = "text",
             out: Annotated[str | None, out_option("FILE", "write the summary to FILE [default: standard "
-                                                          "output]")] = None):
+                                                          "output]")] = None,
+            compare_table: str | None = typer.Option(None, "--compare", metavar="TABLE",
+                                                     help="add the reproduction status against a published table "
+                                                          "(as report --format html --compare)"),
+            claims_file: str | None = typer.Option(None, "--claims", metavar="CLAIMS",
+                                                   help="add how many of a paper's claims hold (as report --format "
+                                                        "html --claims)")):
     """The findings in words: the summary of report --format html as text a paper can start from.
 
     The experiment in one paragraph (classifiers, data sets, cross-validation, missing values,
     discretisation, probability estimates), the data sets covered, the average ranks and the
     Friedman test, the pairs that differ (Nemenyi, Holm, the sign test on the wins and losses
-    under the config's wdl: settings) and every judged metric at a glance: the same sentences as
-    the HTML page's summary, from the same code. --format text wraps at 88 columns; md keeps a
+    under the config's wdl: settings), every judged metric at a glance and, with --compare TABLE
+    and --claims CLAIMS, the reproduction status: the same sentences as the HTML page's summary,
+    from the same code. --format text wraps at 88 columns; md keeps a
     paragraph on one line; latex is paragraphs, an itemize list and booktabs tables to paste into
     a paper (needing the booktabs package).
 
@@ -41,6 +51,7 @@ def summary(results: ResultsArg,
       bncbench summary results/default
       bncbench summary results/stan70 --metric rmse --format latex --out summary.tex
       bncbench summary results/default --classifiers NB,TAN,AODE --format md
+      bncbench summary results/stan70 --compare papers/stan70/dev.tsv
     """
     from bncbench.evaluate import options
     from bncbench.evaluate.findings import render
@@ -51,7 +62,7 @@ def summary(results: ResultsArg,
     if metric is not None:
         checked("--metric", options.metric, metric)
     with open_results(results) as r:
-        inp = summary_input(r, split(datasets), split(classifiers), metric)
+        inp = summary_input(r, split(datasets), split(classifiers), metric, compare_table, claims_file, err)
         warn_incomplete(next(s for s in inp.summaries if s.metric == inp.primary))
         text = render(summary_blocks(inp), format, r.name)
     write_text(text, out)

@@ -253,10 +253,14 @@ def protocol_text(p: dict) -> str:
     missing = str(pre.get("missing"))
     missing = {"distinct": "missing values kept as a value of their own", "impute": "missing values imputed",
                "skip": "instances with a missing value skipped"}.get(missing, f"missing: {missing}")
+    cuts = {"petal": "the C++ system's cut points", "weka": "Weka 3.6's cut points",
+            "quantile": "quantile cut points"}  # docs/algorithms.md §1.2, §1.3
     if pre.get("discretizer") == "mdl":
-        disc = f"MDL discretisation ({pre.get('mdl_method')})"
+        method = str(pre.get("mdl_method"))
+        disc = f"MDL discretisation (Fayyad & Irani 1993; {cuts.get(method, method)})"
     else:
-        disc = f"equal-frequency discretisation into {pre.get('bins')} bins ({pre.get('eqfreq_method')})"
+        method = str(pre.get("eqfreq_method"))
+        disc = f"equal-frequency discretisation into {pre.get('bins')} bins ({cuts.get(method, method)})"
     scope = "fitted on each training set" if pre.get("scope") == "fold" else "fitted once on the whole data set"
     est = str(p.get("estimator"))
     est = {"mestimate": f"the m-estimate (m = {p.get('m', 1)})", "laplace": "Laplace estimates",

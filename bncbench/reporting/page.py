@@ -28,7 +28,7 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
          claims_file: str | None = None, warn: Callable[[str], None] = lambda line: None) -> str:
     """The page of `report --format html` of the open store `r` (--compare `table`, --claims
     `claims_file`); `warn` gets the comparison's lines on what the store does not show in full."""
-    inp = summary_input(r, datasets, classifiers)
+    inp = summary_input(r, datasets, classifiers, None, table, claims_file, warn)
     summaries, primary, ranks = inp.summaries, inp.primary, inp.ranks
     first = summaries[0]
     cd = None
@@ -42,19 +42,19 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     own = {d: rec for d, rec in stored.items() if isinstance(rec, dict)} if isinstance(stored, dict) else {}
     classes = {d: rec.get("class", "") + (f" — warning: {rec['warning']}" if rec.get("warning") else "")
                for d, rec in own.items()}
-    comparison = analyses.comparison(r, table, [s.metric for s in summaries], classifiers, {}, warn) if table else None
     return html.render(replace(
         inp, data_files=data_files(first.datasets, own), differences=r.differences(first.datasets), figures=figures,
-        comparison=comparison, comparison_source=table or "", cd=cd,
-        claims=_claims(r, claims_file) if claims_file else None, bayes=_bayes(r, r.experiment, datasets),
-        classes=classes, stability=_stability(r, first.datasets, first.labels)))
+        cd=cd, bayes=_bayes(r, r.experiment, datasets), classes=classes,
+        stability=_stability(r, first.datasets, first.labels)))
 
 
-def summary_input(r: Results, datasets: list[str] | None, classifiers: list[str] | None,
-                  metric: str | None = None) -> html.ReportInput:
+def summary_input(r: Results, datasets: list[str] | None, classifiers: list[str] | None, metric: str | None = None,
+                  table: str | None = None, claims_file: str | None = None,
+                  warn: Callable[[str], None] = lambda line: None) -> html.ReportInput:
     """What the page's summary is made of (`html.summary_blocks`; `bncbench summary`), of the open store
-    `r`: every metric's summary, the rank tests, the protocol; `metric` the summary's [default:
-    `primary_metric`]. The rest of the page's inputs are left empty."""
+    `r`: every metric's summary, the rank tests, the protocol, the comparison with the published
+    `table` and the claims file judged (the reproduction status; `warn` as for `page`); `metric` the
+    summary's [default: `primary_metric`]. The rest of the page's inputs are left empty."""
     from bncbench import __version__
 
     summaries = _summaries(r, datasets, classifiers)
@@ -69,7 +69,9 @@ def summary_input(r: Results, datasets: list[str] | None, classifiers: list[str]
         title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
         data_files=[], summaries=summaries, differences={}, wdl=asdict(exp.wdl), coverage=first.coverage.line(),
         name=name, protocol=protocol(exp), primary=primary, ranks=_rank_tests(summaries, primary),
-        folds=_folds(r, summaries, primary))
+        folds=_folds(r, summaries, primary), comparison_source=table or "",
+        comparison=analyses.comparison(r, table, metrics, classifiers, {}, warn) if table else None,
+        claims=_claims(r, claims_file) if claims_file else None)
 
 
 def _folds(r: Results, summaries: list[Summary], primary: str) -> dict[str, FoldValues]:

@@ -3,13 +3,15 @@
 The `bncbench ...` lines of their shell code blocks are read, not listed here: a synopsis
 (`bncbench fit CONFIG --dataset NAME ...`) runs with its optional [...] parts left out, the first
 of alternatives (RESULTS|TABLE; `datasets list | info NAME | ...` each), and its placeholders
-given small values built once (SUBSTITUTE, BY_OPTION); a concrete line runs as written in a
-temporary folder where the files it names exist in small form: every results/<name> is a copy of
-one small store (3 data sets, 3 folds, NB and TAN), every config (configs/default.yaml, my.yaml)
-the small config that made it, so a paper's grid keeps its command's shape at a fraction of its
-cost. README's commands in running text (`bncbench run my.yaml`) run too. Each must exit 0, writing only into that folder (the download cache too). `make` lines
-and the few commands ALLOWED names are not run, each for the reason given. README's next step
-after `make run` works as written: bncbench is put on the PATH before it is first used.
+given small values built once (SUBSTITUTE, BY_OPTION), every option it shows checked against the
+command's --help; a concrete line runs as written in a temporary folder where the files it names
+exist in small form: every results/<name> is a copy of one small store (3 data sets, 3 folds, NB
+and TAN), every config (configs/default.yaml, my.yaml) the small config that made it, so a paper's
+grid keeps its command's shape at a fraction of its cost. README's commands in running text
+(`bncbench run my.yaml`) run too. Each must exit 0, writing only into that folder (the download
+cache too). `make` lines and the few commands ALLOWED names are not run, each for the reason
+given. README's next step after `make run` works as written: bncbench is put on the PATH before
+it is first used.
 """
 
 import re

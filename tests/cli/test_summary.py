@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import unicodedata
+from pathlib import Path
 
 import html5lib
 import pytest
@@ -17,6 +18,7 @@ from tests.evaluate.test_latex import compile_latex
 from tests.support.cli import bnc_in, run_store
 from tests.support.skips import need
 
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = """
 name: findings
 description: a test of the summary
@@ -62,20 +64,30 @@ def _summary(*args, check=True):
     return bnc_in("summary", *map(str, args), check=check)
 
 
-def test_text_and_md_are_the_pages_summary(store, tmp_path):
+@pytest.mark.parametrize("reproduction", [False, True], ids=["plain", "compare-claims"])
+def test_text_and_md_are_the_pages_summary(store, tmp_path, reproduction):
+    """The same words as the page's summary, in the same order; with --compare and --claims the
+    reproduction status too."""
+    extra = []
+    if reproduction:
+        claims = tmp_path / "claims.yaml"
+        claims.write_text(f"paper: test\nresults: {{main: {store}}}\nclaims:\n  - text: AODE beats NB\n"
+                          "    wdl: {results: main, metric: zol, row: AODE, column: NB, expect: better}\n")
+        extra = ["--compare", ROOT / "papers" / "stan70" / "dev.tsv", "--claims", claims]
     page = tmp_path / "report.html"
-    bnc_in("report", store, "--format", "html", "--out", page, check=True)
+    bnc_in("report", store, "--format", "html", "--out", page, *extra, check=True)
     want = _page_summary(page.read_text(encoding="utf-8"))
     assert want[:6] == ["The", "experiment", "findings", "(a", "test", "of"] and "Friedman" in want
-    text = _summary(store).stdout
+    assert ("Beside" in want and "Claims" in want) == reproduction
+    text = _summary(store, *extra).stdout
     assert max(len(line) for line in text.splitlines() if "  " not in line) <= 88  # paragraphs wrapped (tables not)
     assert _words(re.sub(r"^- ", "", text, flags=re.M)) == want
-    md = _summary(store, "--format", "md").stdout
+    md = _summary(store, "--format", "md", *extra).stdout
     plain = re.sub(r"^\|[-|]+\|$", "", md, flags=re.M)            # the tables' rules
     plain = re.sub(r"^- |\|", " ", plain, flags=re.M).replace("`", "")  # list items, cell bars, code
     assert _words(plain) == want
     out = tmp_path / "s.md"
-    r = _summary(store, "--format", "md", "--out", out)
+    r = _summary(store, "--format", "md", "--out", out, *extra)
     assert r.stdout == "" and out.read_text(encoding="utf-8") == md and str(out) in r.stderr
 
 
@@ -123,7 +135,9 @@ def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
                        ([store, "--metric", "bias"], "--metric bias"),
                        ([store, "--datasets", "nosuch"], "nosuch"),
                        ([store, "--classifiers", "KDB9"], "KDB9"),
-                       ([store, "--out", blocker / "s.txt"], "--out")):
+                       ([store, "--out", blocker / "s.txt"], "--out"),
+                       ([store, "--compare", tmp_path / "absent.tsv"], "absent.tsv"),
+                       ([store, "--claims", tmp_path / "absent.yaml"], "absent.yaml")):
         r = _summary(*args, check=False)
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and word in lines[0], (args, r.stderr)
