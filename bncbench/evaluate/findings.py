@@ -33,9 +33,9 @@ def _runs(runs: list[Run], fmt: str) -> str:
             out.append({"md": "  \n", "latex": "\\\\\n"}.get(fmt, "\n"))
         elif fmt == "latex":
             text = latex_escape(r.text)
-            out.append({"em": f"\\emph{{{text}}}", "code": f"\\texttt{{{text}}}", "math": r.tex}.get(r.style, text))
+            out.append({"code": f"\\texttt{{{text}}}", "math": r.tex}.get(r.style, text))
         elif fmt == "md":
-            out.append({"em": f"*{r.text}*", "code": f"`{r.text}`"}.get(r.style, r.text))
+            out.append(f"`{r.text}`" if r.style == "code" else r.text)
         else:
             out.append(r.text)
     return "".join(out)

@@ -66,8 +66,8 @@ class Details:
 
 @dataclass(frozen=True)
 class Run:
-    """A piece of a summary paragraph: `text` as written, `style` '' (plain), 'em', 'code' (a name
-    of the results: a metric), 'math' (`tex` its LaTeX) or 'break' (a line break; no text)."""
+    """A piece of a summary paragraph: `text` as written, `style` '' (plain), 'code' (a name of the
+    results: a metric), 'math' (`tex` its LaTeX) or 'break' (a line break; no text)."""
 
     text: str
     style: str = ""

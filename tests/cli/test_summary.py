@@ -26,7 +26,7 @@ datasets: [iris, labor-negotiations, zoo, wine, house-votes-84, soybean, pima-in
 cv: {scheme: stratified, folds: 3, runs: 1, seed: 1}
 classifiers: [NB, TAN, AODE]
 """
-#: the page's elements that hold a block of text (a separator between two); <code>, <em> do not
+#: the page's elements that hold a block of text (a separator between two); <code> does not
 BLOCK_TAGS = {"p", "li", "ul", "div", "h3", "table", "thead", "tbody", "tfoot", "tr", "th", "td", "br", "section"}
 
 
@@ -60,6 +60,14 @@ def _page_summary(page: str) -> list[str]:
     return _words("".join(parts))
 
 
+def _reproduction(store, folder) -> list:
+    """--compare paper 000's dev table, --claims a claims file on `store` (written into `folder`)."""
+    claims = folder / "claims.yaml"
+    claims.write_text(f"paper: test\nresults: {{main: {store}}}\nclaims:\n  - text: AODE beats NB\n"
+                      "    wdl: {results: main, metric: zol, row: AODE, column: NB, expect: better}\n")
+    return ["--compare", ROOT / "papers" / "stan70" / "dev.tsv", "--claims", claims]
+
+
 def _summary(*args, check=True):
     return bnc_in("summary", *map(str, args), check=check)
 
@@ -68,12 +76,7 @@ def _summary(*args, check=True):
 def test_text_and_md_are_the_pages_summary(store, tmp_path, reproduction):
     """The same words as the page's summary, in the same order; with --compare and --claims the
     reproduction status too."""
-    extra = []
-    if reproduction:
-        claims = tmp_path / "claims.yaml"
-        claims.write_text(f"paper: test\nresults: {{main: {store}}}\nclaims:\n  - text: AODE beats NB\n"
-                          "    wdl: {results: main, metric: zol, row: AODE, column: NB, expect: better}\n")
-        extra = ["--compare", ROOT / "papers" / "stan70" / "dev.tsv", "--claims", claims]
+    extra = _reproduction(store, tmp_path) if reproduction else []
     page = tmp_path / "report.html"
     bnc_in("report", store, "--format", "html", "--out", page, *extra, check=True)
     want = _page_summary(page.read_text(encoding="utf-8"))
@@ -109,7 +112,9 @@ def test_ranks_and_metric_are_the_ranks_commands(store):
 
 
 def test_latex_compiles_and_reads_as_the_text(store, tmp_path):
-    tex = _summary(store, "--format", "latex").stdout
+    extra = _reproduction(store, tmp_path)
+    extra[-1] = extra[-1].name  # a path as short as a paper's (LaTeX cannot break a long one)
+    tex = bnc_in("summary", store, "--format", "latex", *extra, cwd=tmp_path, check=True).stdout
     assert "--" not in tex and "\\texttt{zol}" in tex and "\\begin{itemize}" in tex
     assert "\\label{tab:findings-ranks}" in tex and "\\label{tab:findings-glance}" in tex
     compile_latex(tex, tmp_path)
@@ -121,7 +126,8 @@ def test_latex_compiles_and_reads_as_the_text(store, tmp_path):
     said = " ".join(unicodedata.normalize("NFC", pdf).split())
     for phrase in ("The experiment findings (a test of the summary) compares 3 classifiers (NB, TAN, AODE)",
                    "Friedman test over 7 data sets", "Demšar 2006", "Iman–Davenport", "Pairs that differ (α = 0.05):",
-                   "Holm’s procedure (adjusted p ≤ 0.05)", "every judged metric at a glance", "logloss"):
+                   "Holm’s procedure (adjusted p ≤ 0.05)", "every judged metric at a glance", "logloss",
+                   "Beside", "values equal at the printed precision", "Claims of paper test"):
         assert phrase in said, phrase
     assert "\\" not in pdf and "$" not in pdf and "--" not in pdf
     assert "Overfull \\hbox" not in (tmp_path / "doc.log").read_text(errors="replace")  # every table fits the page
