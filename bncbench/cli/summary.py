@@ -53,14 +53,20 @@ def summary(results: ResultsArg,
       bncbench summary results/default --classifiers NB,TAN,AODE --format md
       bncbench summary results/stan70 --compare papers/stan70/dev.tsv
     """
+    from bncbench.errors import UserError
     from bncbench.evaluate import options
     from bncbench.evaluate.findings import render
     from bncbench.evaluate.html import summary_blocks
     from bncbench.reporting.page import summary_input
+    from bncbench.results import experiment_folders
     from bncbench.results import open as open_results
 
     if metric is not None:
         checked("--metric", options.metric, metric)
+    folders = experiment_folders(results)
+    if folders is not None:
+        raise UserError(f"summary takes one experiment's results; {results} holds "
+                        f"{', '.join(str(f) for f in folders)}: give one of them")
     with open_results(results) as r:
         inp = summary_input(r, split(datasets), split(classifiers), metric, compare_table, claims_file, err)
         warn_incomplete(next(s for s in inp.summaries if s.metric == inp.primary))

@@ -136,7 +136,11 @@ def test_latex_compiles_and_reads_as_the_text(store, tmp_path):
 def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
+    several = tmp_path / "results"
+    for name in ("a", "b"):
+        shutil.copytree(store, several / name)
     for args, word in (([tmp_path / "absent"], "absent"),
+                       ([several], "holds"),
                        ([store, "--metric", "nosuch"], "--metric"),
                        ([store, "--metric", "bias"], "--metric bias"),
                        ([store, "--datasets", "nosuch"], "nosuch"),
@@ -148,7 +152,7 @@ def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and word in lines[0], (args, r.stderr)
         assert r.stdout == ""
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "results"]
 
 
 def test_protocol_defaults_are_the_base_classs_without_importing_it():
