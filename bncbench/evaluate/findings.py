@@ -65,7 +65,8 @@ def _table(t: Table, fmt: str, name: str) -> str:
     rows = [[c.text if isinstance(c, Cell) else c for c in r] for r in [*t.rows, *t.footer]]
     if fmt != "text":
         body, footer = rows[:len(t.rows)], rows[len(t.rows):]
-        grid = format_grid(t.header, body, fmt, t.caption, footer, t.notes, label=table_label(name, t.ident))
+        grid = format_grid(t.header, body, fmt, caption=t.caption, footer=footer, notes=t.notes,
+                           label=table_label(name, t.ident))
         if fmt == "md":
             return grid
         lines = grid.split("\n")  # a long heading on lines of its own, so that the table fits a column
