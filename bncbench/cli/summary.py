@@ -42,9 +42,9 @@ def summary(results: ResultsArg,
     Friedman test, the pairs that differ (Nemenyi, Holm, the sign test on the wins and losses
     under the config's wdl: settings), every judged metric at a glance and, with --compare TABLE
     and --claims CLAIMS, the reproduction status: the same sentences as the HTML page's summary,
-    from the same code. --format text wraps at 88 columns; md keeps a
-    paragraph on one line; latex is paragraphs, an itemize list and booktabs tables to paste into
-    a paper (needing the booktabs package).
+    from the same code. --format text wraps the paragraphs at 88 columns; md keeps a paragraph on
+    one line; latex is paragraphs, an itemize list and booktabs tables to paste into a paper
+    (needing the booktabs package).
 
     \b
     Examples:

@@ -7,7 +7,6 @@ import textwrap
 from bncbench.evaluate.html import Block, Cell, Figure, Paragraph, Run, Table
 from bncbench.evaluate.report import format_grid, latex_escape, table_label
 
-FORMATS = ("md", "latex", "text")
 WIDTH = 88  # the text format's lines
 
 
