@@ -25,6 +25,7 @@ run: $(VENV)/.installed
 	$(PY) -m bncbench report results/default --format html --out results/default/report.html
 	@echo "Figures of the default experiment: results/default/figures/"
 	@echo "HTML report of the default experiment: results/default/report.html"
+	@echo "The bncbench command is $(VENV)/bin/bncbench; put it on the PATH with:  . $(VENV)/bin/activate"
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q

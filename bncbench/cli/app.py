@@ -12,7 +12,20 @@ from pathlib import Path
 
 import typer
 
-from bncbench.cli import bayes, comparisons, datasets, figures, fit, predict, report, run, signals, store, structure
+from bncbench.cli import (
+    bayes,
+    comparisons,
+    datasets,
+    figures,
+    fit,
+    predict,
+    report,
+    run,
+    signals,
+    store,
+    structure,
+    summary,
+)
 from bncbench.cli.common import err
 from bncbench.errors import UserError
 
@@ -41,6 +54,7 @@ app.add_typer(datasets.app, name="datasets")
 app.add_typer(store.app, name="store")
 for command in (run.run, report.export, report.report, comparisons.wdl, comparisons.ranks, comparisons.compare,
                 comparisons.rcll, comparisons.gd, bayes.bayes, figures.figures, structure.structure, comparisons.claims,
+                summary.summary,
                 run.folds, fit.fit, predict.predict):
     app.command()(command)
 

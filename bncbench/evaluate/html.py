@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from bncbench.evaluate.compare import (
@@ -63,6 +63,39 @@ class Details:
     summary: str
     tables: list[Table]
     heading: bool = True  # each table's caption as its heading (False: the summary says it)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of a summary paragraph: `text` as written, `style` '' (plain), 'code' (a name of the
+    results: a metric), 'math' (`tex` its LaTeX) or 'break' (a line break; no text)."""
+
+    text: str
+    style: str = ""
+    tex: str = ""
+
+
+@dataclass
+class Paragraph:
+    """A paragraph of the summary (`summary_blocks`): its element id, its runs, its class on the page;
+    with `items`, the paragraph leads a list of them."""
+
+    ident: str
+    runs: list[Run]
+    cls: str = ""
+    items: list[list[Run]] = field(default_factory=list)
+
+
+@dataclass
+class Figure:
+    """A figure of the summary: the CD diagram (the page shows it; text has none)."""
+
+    ident: str
+    caption: str
+    svg: str
+
+
+Block = Paragraph | Table | Figure  # what the summary is made of, in order
 
 
 @dataclass
@@ -247,10 +280,14 @@ def protocol_text(p: dict) -> str:
     missing = str(pre.get("missing"))
     missing = {"distinct": "missing values kept as a value of their own", "impute": "missing values imputed",
                "skip": "instances with a missing value skipped"}.get(missing, f"missing: {missing}")
+    cuts = {"petal": "the C++ system's cut points", "weka": "Weka 3.6's cut points",
+            "quantile": "quantile cut points"}  # docs/algorithms.md §1.2, §1.3
     if pre.get("discretizer") == "mdl":
-        disc = f"MDL discretisation ({pre.get('mdl_method')})"
+        method = str(pre.get("mdl_method"))
+        disc = f"MDL discretisation (Fayyad & Irani 1993; {cuts.get(method, method)})"
     else:
-        disc = f"equal-frequency discretisation into {pre.get('bins')} bins ({pre.get('eqfreq_method')})"
+        method = str(pre.get("eqfreq_method"))
+        disc = f"equal-frequency discretisation into {pre.get('bins')} bins ({cuts.get(method, method)})"
     scope = "fitted on each training set" if pre.get("scope") == "fold" else "fitted once on the whole data set"
     est = str(p.get("estimator"))
     est = {"mestimate": f"the m-estimate (m = {p.get('m', 1)})", "laplace": "Laplace estimates",
@@ -258,7 +295,7 @@ def protocol_text(p: dict) -> str:
     return f"{how}; {missing}, {disc} {scope}; probabilities by {est}"
 
 
-def experiment_text(inp: ReportInput) -> str:
+def experiment_runs(inp: ReportInput) -> list[Run]:
     """The experiment in one paragraph: classifiers, data sets n of N, protocol, the summary metric."""
     first = inp.summaries[0]
     labels, cov = [lab for lab in first.labels if lab not in inp.published], first.coverage
@@ -268,11 +305,11 @@ def experiment_text(inp: ReportInput) -> str:
     described = f" ({inp.protocol['description'].strip()})" if inp.protocol.get("description") else ""
     primary = inp.primary or first.metric
     direction = "lower" if LOWER_IS_BETTER[primary] else "higher"
-    return (f"The experiment {inp.name or inp.title}{described} compares {_count(len(labels), 'classifier')} "
-            f"({', '.join(labels)}) on {covered} by "
-            f"{protocol_text(inp.protocol)}. The summary below is of {primary} ({WORDS.get(primary, primary)}, "
-            f"{direction} is better); every test is at α = {ALPHA:g}."
-            + (f" Published columns beside them: {', '.join(inp.published)}." if inp.published else ""))
+    return [Run(f"The experiment {inp.name or inp.title}{described} compares {_count(len(labels), 'classifier')} "
+                f"({', '.join(labels)}) on {covered} by {protocol_text(inp.protocol)}. The summary below is of "),
+            Run(primary, "code"),
+            Run(f" ({WORDS.get(primary, primary)}, {direction} is better); every test is at α = {ALPHA:g}."
+                + (f" Published columns beside them: {', '.join(inp.published)}." if inp.published else ""))]
 
 
 def _p(p: float) -> str:
@@ -282,14 +319,15 @@ def _p(p: float) -> str:
     return format(p, ".4f") if p >= 1e-4 or p == 0 else format(p, ".2e")
 
 
-def friedman_text(t: RankTest, metric: str) -> str:
+def friedman_runs(t: RankTest, metric: str) -> list[Run]:
     """The Friedman test of one metric's average ranks in words."""
     k = len(t.labels)
     verdict = (f"the classifiers differ (p ≤ {ALPHA:g})" if t.chi2_p <= t.alpha
                else f"no difference detected (p > {ALPHA:g})")
     left = f"; left out (a classifier has no value): {', '.join(t.left_out)}" if t.left_out else ""
-    return (f"{metric}: Friedman test over {t.n} data sets: χ²_F = {t.chi2:.3f}, df = {k - 1}, p = {_p(t.chi2_p)}: "
-            f"{verdict} (Demšar 2006; Iman–Davenport F_F = {t.ff:.3f}, p = {_p(t.ff_p)}){left}.")
+    return [Run(metric, "code"), Run(f": Friedman test over {t.n} data sets: "), Run("χ²_F", "math", r"$\chi^2_F$"),
+            Run(f" = {t.chi2:.3f}, df = {k - 1}, p = {_p(t.chi2_p)}: {verdict} (Demšar 2006; Iman–Davenport "),
+            Run("F_F", "math", "$F_F$"), Run(f" = {t.ff:.3f}, p = {_p(t.ff_p)}){left}.")]
 
 
 def pairs_lines(t: RankTest, s: Summary, settings: dict[str, str], folds: PairedFolds | None = None) -> list[str]:
@@ -354,23 +392,33 @@ def reproduction_lines(inp: ReportInput) -> list[str]:
     return out
 
 
-def summary_context(inp: ReportInput) -> dict[str, object]:
-    """What the summary section shows (templates/summary.html.j2)."""
+def summary_blocks(inp: ReportInput) -> list[Block]:
+    """The summary, block by block: the experiment in words, the coverage, the average ranks with
+    the Friedman test, the CD diagram, the pairs that differ, every judged metric at a glance, the
+    reproduction status. The page shows them (templates/summary.html.j2) and `bncbench summary`
+    writes the same blocks as text (evaluate/findings.py)."""
     primary = inp.primary or inp.summaries[0].metric
     s = next(x for x in inp.summaries if x.metric == primary)
     t = inp.ranks.get(primary)
-    out: dict[str, object] = {"experiment": experiment_text(inp), "coverage": inp.coverage, "primary": primary,
-                              "alpha": f"{ALPHA:g}", "ranks": None, "glance": None,
-                              "reproduction": reproduction_lines(inp)}
+    out: list[Block] = [Paragraph("experiment", experiment_runs(inp))]
+    if inp.coverage:
+        out.append(Paragraph("coverage", [Run(inp.coverage)], "note"))
     if t is None:
-        out["no_ranks"] = ("one classifier has values" if len(shown_labels(s)) < 2 else
-                           "fewer than two data sets where every classifier has a value")
+        why = ("one classifier has values" if len(shown_labels(s)) < 2 else
+               "fewer than two data sets where every classifier has a value")
+        out.append(Paragraph("friedman", [Run(primary, "code"), Run(f": {why}; no ranks to compare.")]))
     else:
-        out.update(ranks=_ranks_table(t, primary), friedman=friedman_text(t, primary),
-                   pairs=pairs_lines(t, s, inp.wdl, inp.folds.get(primary)),
-                   cd=None if inp.cd is None else {"caption": inp.cd[0], "svg": _svg(inp.cd[1], "cd")})
+        out += [_ranks_table(t, primary), Paragraph("friedman", friedman_runs(t, primary))]
+        if inp.cd is not None:
+            out.append(Figure("cd", *inp.cd))
+        out.append(Paragraph("pairs", [Run(f"Pairs that differ (α = {ALPHA:g}):")], "lead",
+                             [[Run(line)] for line in pairs_lines(t, s, inp.wdl, inp.folds.get(primary))]))
     if len(inp.ranks) > 1 or (inp.ranks and primary not in inp.ranks):
-        out["glance"] = glance_table(inp)
+        out.append(glance_table(inp))
+    lines = reproduction_lines(inp)
+    if lines:
+        out.append(Paragraph("reproduction", [r for i, line in enumerate(lines)
+                                              for r in ([Run("", "break")] if i else []) + [Run(line)]]))
     return out
 
 
@@ -491,9 +539,11 @@ def render(inp: ReportInput) -> str:
     env = jinja2.Environment(loader=jinja2.PackageLoader("bncbench.evaluate"), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
-    env.tests.update(cell=lambda x: isinstance(x, Cell), details=lambda x: isinstance(x, Details))
+    env.tests.update(cell=lambda x: isinstance(x, Cell), details=lambda x: isinstance(x, Details),
+                     table=lambda x: isinstance(x, Table), figure=lambda x: isinstance(x, Figure))
+    summary = [replace(b, svg=_svg(b.svg, b.ident)) if isinstance(b, Figure) else b for b in summary_blocks(inp)]
     return env.get_template("report.html.j2").render(
-        title=inp.title, sections=sections, **summary_context(inp), blocks=table_blocks(inp),
+        title=inp.title, sections=sections, summary=summary, blocks=table_blocks(inp),
         figures=[(" ".join(title.split()), _svg(svg, f"fig{i}")) for i, (title, svg) in enumerate(inp.figures, 1)],
         comparison=comparison, claims=claims, run=run, data=data, config=inp.config,
         bayes=[(b, _svg(b.svg, f"bayes{i}") if b.svg else "") for i, b in enumerate(inp.bayes, 1)],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,15 +35,9 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     `claims_file`, --base `base` --draw `draw`); `warn` gets the comparison's lines on what the
     store does not show in full. The `published` table's columns (--with, else the config's
     `figures: cd: with:`) join the summary metric's table, ranks, CD diagram and W/D/L matrix."""
-    from bncbench import __version__
-
-    summaries = _summaries(r, datasets, classifiers)
-    exp = r.experiment
-    primary = primary_metric(exp, [s.metric for s in summaries])
-    own_summaries = summaries  # the stored classifiers' (per-fold values: theirs only)
-    summaries, joined, published_labels = _with_published(r, summaries, primary, published)
+    inp = summary_input(r, datasets, classifiers, None, table, claims_file, warn, published)
+    summaries, primary, ranks = inp.summaries, inp.primary, inp.ranks
     first = summaries[0]
-    ranks = _rank_tests(summaries, primary)
     cd = None
     if primary in ranks:
         caption = (f"{metric_words(primary)}: average ranks, 1 (best) at the right; a bar joins classifiers whose "
@@ -51,23 +45,45 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
         cd = (caption, svg_text(cd_plot(ranks[primary], primary), title=False))
     figures = [(p.caption or p.title, svg) for p, svg in figures_for_html(r)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
-    name = ", ".join(first.configs) or Path(r.location).name
     stored = r.provenance.get("data")  # the user's files of the last run: file, sha256, class, warning
     own = {d: rec for d, rec in stored.items() if isinstance(rec, dict)} if isinstance(stored, dict) else {}
     classes = {d: rec.get("class", "") + (f" — warning: {rec['warning']}" if rec.get("warning") else "")
                for d, rec in own.items()}
-    comparison = analyses.comparison(r, table, [s.metric for s in summaries], classifiers, {}, warn) if table else None
-    return html.render(html.ReportInput(
+    return html.render(replace(
+        inp, data_files=data_files(first.datasets, own), differences=r.differences(first.datasets), figures=figures,
+        cd=cd, bayes=_bayes(r, r.experiment, datasets), classes=classes,
+        stability=_stability(r, first.datasets, [lab for lab in first.labels if lab not in inp.published]),
+        versus=_versus(r, summaries, base, draw, inp.published) if base is not None else {}))
+
+
+def summary_input(r: Results, datasets: list[str] | None, classifiers: list[str] | None, metric: str | None = None,
+                  table: str | None = None, claims_file: str | None = None,
+                  warn: Callable[[str], None] = lambda line: None,
+                  published: WideTable | None = None) -> html.ReportInput:
+    """What the page's summary is made of (`html.summary_blocks`; `bncbench summary`), of the open store
+    `r`: every metric's summary (the `published` columns joined, as for `page`), the rank tests, the
+    protocol, the comparison with the published `table` and the claims file judged (the reproduction
+    status; `warn` as for `page`); `metric` the summary's [default: `primary_metric`]. The rest of
+    the page's inputs are left empty."""
+    from bncbench import __version__
+
+    summaries = _summaries(r, datasets, classifiers)
+    exp = r.experiment
+    metrics = [s.metric for s in summaries]
+    if metric is not None and metric not in metrics:
+        raise UserError(f"--metric {metric}: the results have no {metric} values; they have {', '.join(metrics)}")
+    primary = metric or primary_metric(exp, metrics)
+    own_summaries = summaries  # the stored classifiers' (per-fold values: theirs only)
+    summaries, joined, published_labels = _with_published(r, summaries, primary, published)
+    first = summaries[0]
+    name = ", ".join(first.configs) or Path(r.location).name
+    return html.ReportInput(
         title=f"bncbench report: {name}", version=__version__, provenance=r.provenance, config=r.config_text,
-        data_files=data_files(first.datasets, own), summaries=summaries, differences=r.differences(first.datasets),
-        wdl=asdict(exp.wdl), figures=figures, comparison=comparison, comparison_source=table or "",
+        data_files=[], summaries=summaries, differences={}, wdl=asdict(exp.wdl),
         coverage=" ".join([first.coverage.line(), *joined]), name=name, protocol=protocol(exp), primary=primary,
-        ranks=ranks, cd=cd,
-        claims=_claims(r, claims_file) if claims_file else None, folds=_folds(r, own_summaries, primary),
-        bayes=_bayes(r, exp, datasets), classes=classes,
-        stability=_stability(r, first.datasets, own_summaries[0].labels),
-        versus=_versus(r, summaries, base, draw, published_labels) if base is not None else {},
-        published=published_labels))
+        ranks=_rank_tests(summaries, primary), folds=_folds(r, own_summaries, primary), comparison_source=table or "",
+        comparison=analyses.comparison(r, table, metrics, classifiers, {}, warn) if table else None,
+        claims=_claims(r, claims_file) if claims_file else None, published=published_labels)
 
 
 def _versus(r: Results, summaries: list[Summary], base: str, draw: str | None,

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = [["run"], ["export"], ["report"], ["wdl"], ["ranks"], ["rcll"], ["gd"], ["claims"], ["compare"], ["figures"],
             ["structure"], ["folds"], ["datasets", "list"], ["datasets", "info"], ["datasets", "fetch"],
-            ["datasets", "verify"], ["datasets", "describe"], ["fit"], ["predict"]]
+            ["datasets", "verify"], ["datasets", "describe"], ["fit"], ["predict"], ["summary"]]
 
 
 def bnc(*args):

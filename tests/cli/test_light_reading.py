@@ -61,6 +61,7 @@ COMMANDS = {
     "export": lambda s, t: ["export", s, "--out", t / "export", "--format", "csv"],
     "structure": lambda s, t: ["structure", s, "--dataset", "wine", "--classifier", "TAN", "--format", "dot"],
     "structure --stability": lambda s, t: ["structure", s, "--stability"],
+    "summary": lambda s, t: ["summary", s, "--format", "latex"],
 }
 
 

@@ -135,15 +135,16 @@ def test_page_parses_strictly_summary_first_and_holds_every_table(pages):
 
 def test_summary_says_the_experiment_in_words(pages):
     """configs/default.yaml in words: 6 classifiers, 7 data sets of 7, petal folds, 1 run of 10
-    folds, seed 0, distinct missing values, 5 equal-frequency bins (petal) on the whole data set,
-    m-estimate m = 1; the coverage line under it."""
+    folds, seed 0, distinct missing values, 5 equal-frequency bins (petal's cut points) on the whole
+    data set, m-estimate m = 1; the coverage line under it."""
     _, plain, _, _ = pages
     doc = _strict_parse(plain)
     text = _text(_by_id(doc, "experiment"))
     assert text.startswith("The experiment default compares 6 classifiers (NB, TAN, STAN-MRMR, KDB1, KDB2, AODE) "
                            "on 7 of 7 data sets by 1 run of 10-fold cross-validation (the C++ "
                            "system's folds, seed 0); missing values kept as a value of their own, equal-frequency "
-                           "discretisation into 5 bins (petal) fitted once on the whole data set; probabilities by "
+                           "discretisation into 5 bins (the C++ system's cut points) fitted once on the whole data "
+                           "set; probabilities by "
                            "the m-estimate (m = 1).")
     assert "The summary below is of zol (zero-one loss, lower is better); every test is at α = 0.05." in text
     assert _text(_by_id(doc, "coverage")) == "data sets: all 7"
