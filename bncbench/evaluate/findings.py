@@ -31,7 +31,7 @@ def _runs(runs: list[Run], fmt: str) -> str:
         if r.style == "break":
             out.append({"md": "  \n", "latex": "\\\\\n"}.get(fmt, "\n"))
         elif fmt == "latex":
-            text = latex_escape(r.text)
+            text = latex_escape(r.text).replace("/", "/\\allowbreak{}")  # a file's path may break at a slash
             out.append({"code": f"\\texttt{{{text}}}", "math": r.tex}.get(r.style, text))
         elif fmt == "md":
             out.append(f"`{r.text}`" if r.style == "code" else r.text)

@@ -174,6 +174,7 @@ def folder(tmp_path_factory):
     (root / "iris.csv").write_text("sepallength,sepalwidth,petallength,petalwidth\n5.1,3.5,1.4,0.2\n6.7,3.0,5.2,2.3\n")
     (root / "table.tsv").write_text("dataset\tTAN\tNB\niris\t0.0600\t0.0467\nzoo\t0.0297\t0.0396\n"
                                     "labor-negotiations\t0.1053\t0.1053\n")
+    (root / "paper-table.tsv").write_text("dataset\tPaper-SVM\niris\t0.0400\nzoo\t0.0500 ± 0.0300\n")  # --with
     (root / "claims.yaml").write_text("paper: test\nresults: {main: results/default}\nclaims:\n"
                                       "  - text: TAN beats NB\n"
                                       "    wdl: {results: main, metric: zol, row: TAN, column: NB, printed: 1-0-1}\n")

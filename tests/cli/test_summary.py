@@ -113,7 +113,8 @@ def test_ranks_and_metric_are_the_ranks_commands(store):
 
 def test_latex_compiles_and_reads_as_the_text(store, tmp_path):
     extra = _reproduction(store, tmp_path)
-    extra[-1] = extra[-1].name  # a path as short as a paper's (LaTeX cannot break a long one)
+    shutil.copy(extra[1], tmp_path / "dev.tsv")
+    extra[1], extra[-1] = "dev.tsv", extra[-1].name  # paths as short as a paper's, whatever the checkout's
     tex = bnc_in("summary", store, "--format", "latex", *extra, cwd=tmp_path, check=True).stdout
     assert "--" not in tex and "\\texttt{zol}" in tex and "\\begin{itemize}" in tex
     assert "\\label{tab:findings-ranks}" in tex and "\\label{tab:findings-glance}" in tex
