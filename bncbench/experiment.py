@@ -162,7 +162,9 @@ class Experiment:
         (read from its source: a reader of results imports no classifier, nor scikit-learn)."""
         if key in self.shared:
             return self.shared[key]
-        return _base_defaults()[key]
+        from bncbench.classifiers import base_defaults
+
+        return base_defaults()[key]
 
     def to_json(self) -> dict[str, Any]:
         """The validated sections as JSON, stored with the results (`Experiment.from_json` reads them)."""
@@ -188,17 +190,3 @@ class Experiment:
                    preprocess=PreprocessSettings(**d["preprocess"]), cv=CVSpec(**d["cv"]), wdl=WdlSettings(**d["wdl"]),
                    source=source, shared=d["shared"], executor=d["executor"], config_datasets=d["config_datasets"],
                    config_labels=d["config_labels"], figures=figures)
-
-
-def _base_defaults() -> dict[str, Any]:
-    """{parameter: default} of `BayesNetClassifier.__init__`'s keyword parameters, from classifiers/base.py's
-    syntax tree (importing it would import scikit-learn)."""
-    import ast
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.find_spec("bncbench.classifiers.base")
-    tree = ast.parse(Path(spec.origin if spec is not None and spec.origin else "").read_text(encoding="utf-8"))
-    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "BayesNetClassifier")
-    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
-    return {a.arg: ast.literal_eval(d) for a, d in zip(init.args.kwonlyargs, init.args.kw_defaults) if d is not None}

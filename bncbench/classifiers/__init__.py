@@ -71,14 +71,29 @@ def docstrings(name: str) -> tuple[str | None, str | None]:
     """(class docstring, module docstring) of the built-in classifier `name` as `__doc__` holds
     them, read from its source without importing it (a reader of results flags a classifier
     without scikit-learn)."""
-    spec = importlib.util.find_spec(f"{__name__}.{_WHERE[name]}")
-    tree = ast.parse(Path(spec.origin if spec is not None and spec.origin else "").read_text(encoding="utf-8"))
-    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
+    tree, cls = _source(_WHERE[name], name)
     doc = ast.get_docstring(cls, clean=False) if cls is not None else None
     if cls is not None and doc is None:  # `__doc__ = """...""" + _PARAMS_DOC` (aode/wrappers.py)
         doc = next((_text(n.value, tree) for n in cls.body if isinstance(n, ast.Assign)
                     and any(isinstance(t, ast.Name) and t.id == "__doc__" for t in n.targets)), None)
     return doc, ast.get_docstring(tree, clean=False)
+
+
+def base_defaults() -> dict[str, Any]:
+    """{parameter: default} of `BayesNetClassifier.__init__`'s keyword parameters (estimator, m, ...),
+    read from base.py's source without importing it (it imports scikit-learn)."""
+    _, cls = _source("base", "BayesNetClassifier")
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__") if cls else None
+    if init is None:
+        raise RuntimeError("classifiers/base.py: no BayesNetClassifier.__init__")  # our own code, not a user's
+    return {a.arg: ast.literal_eval(d) for a, d in zip(init.args.kwonlyargs, init.args.kw_defaults) if d is not None}
+
+
+def _source(module: str, name: str) -> tuple[ast.Module, ast.ClassDef | None]:
+    """The syntax tree of this package's `module` and its class `name` (None if it has none)."""
+    spec = importlib.util.find_spec(f"{__name__}.{module}")
+    tree = ast.parse(Path(spec.origin if spec is not None and spec.origin else "").read_text(encoding="utf-8"))
+    return tree, next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
 
 
 def _text(node: ast.expr, module: ast.Module) -> str | None:

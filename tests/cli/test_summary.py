@@ -162,7 +162,7 @@ def test_protocol_defaults_are_the_base_classs_without_importing_it():
     import inspect
 
     from bncbench.classifiers import BayesNetClassifier
-    from bncbench.experiment import _base_defaults
+    from bncbench.classifiers import base_defaults
 
     params = inspect.signature(BayesNetClassifier.__init__).parameters
-    assert _base_defaults() == {k: p.default for k, p in params.items() if p.kind == p.KEYWORD_ONLY}
+    assert base_defaults() == {k: p.default for k, p in params.items() if p.kind == p.KEYWORD_ONLY}
