@@ -161,8 +161,7 @@ def test_protocol_defaults_are_the_base_classs_without_importing_it():
     read from its source (so the summary imports no scikit-learn: tests/cli/test_light_reading.py)."""
     import inspect
 
-    from bncbench.classifiers import BayesNetClassifier
-    from bncbench.classifiers import base_defaults
+    from bncbench.classifiers import BayesNetClassifier, base_defaults
 
     params = inspect.signature(BayesNetClassifier.__init__).parameters
     assert base_defaults() == {k: p.default for k, p in params.items() if p.kind == p.KEYWORD_ONLY}
