@@ -83,8 +83,8 @@ def alpha_option(help: str) -> Any:
 
 
 def caption_option() -> Any:
-    """--caption TEXT: the first LaTeX table's caption in place of the default (`check_latex`)."""
-    return typer.Option("--caption", metavar="TEXT",
+    """--caption CAPTION: the first LaTeX table's caption in place of the default (`check_latex`)."""
+    return typer.Option("--caption", metavar="CAPTION",
                         help="latex: the (first) table's \\caption, as plain text [default: what the table shows, "
                              "in words]")
 

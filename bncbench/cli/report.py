@@ -110,7 +110,7 @@ def report(results: ResultsOrFolderArg,
     as printf); the average ranks are still those of the values at 4 decimals, as in bncbench
     ranks, so --decimals changes what is printed, never a rank. --format latex is a table float
     for a paper (needing the booktabs package): its rules, a \\caption naming the metric in words
-    (--caption TEXT for another), a \\label (--label, default tab:<experiment>-<metric>), the best
+    (--caption CAPTION for another), a \\label (--label, default tab:<experiment>-<metric>), the best
     value of each row as printed in bold (ties all bold; the average-rank row: the lowest), the
     notes in small type under the table in a paper's words (--no-notes: none).
 
