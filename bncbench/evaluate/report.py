@@ -349,7 +349,7 @@ def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str
                   " & ".join(stacked(h, align="r" if j else "l") for j, h in enumerate(header)) + r" \\",
                   r"\midrule"]
         widest = max((len(r[0]) for r in rows), default=0)  # a footer's name breaks where longer than a row's
-        given.update({(len(rows) + i, 0): stacked(r[0], max(widest, 8), "l") for i, r in enumerate(footer)})
+        given.update({(len(rows) + i, 0): stacked(r[0], max(widest, 14), "l") for i, r in enumerate(footer)})
         lines += [tex_row(i, r) for i, r in enumerate(rows)]
         if footer:
             lines += [r"\midrule"] + [tex_row(len(rows) + i, r) for i, r in enumerate(footer)]
