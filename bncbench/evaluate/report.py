@@ -117,8 +117,9 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
                   no_mean: str | None = None, decimals: int = DECIMALS, label: str = "", caption: str = "",
                   versus: CellMarks | None = None) -> str:
     """One row per data set, one column per classifier, in md, latex or csv (docs/algorithms.md §6.7):
-    values at `decimals` decimals (csv: full precision); in latex the best of each row in bold,
-    `label` (default tab:<metric>) and `caption` (default: the metric in words, mean ± sd);
+    values at `decimals` decimals (csv: full precision); in latex each mean over its sd
+    (`_stacked_cells`), the best of each row in bold, `label` (default tab:<metric>) and `caption`
+    (default: the metric in words, mean ± sd);
     `versus`: each cell marked against a base column, with a count row and the legend (md, latex;
     evaluate/versus_base.py)."""
     if fmt == "csv":

@@ -146,8 +146,8 @@ def test_latex_at_two_decimals_hand_worked():
 
 
 def test_zero_decimals_and_the_default_four():
-    [(_, rows, firsts)] = tex_tables(format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "latex", decimals=0))
-    rows = dict(zip(firsts, rows))
+    [(_, cells, firsts)] = tex_tables(format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "latex", decimals=0))
+    rows = dict(zip(firsts, cells))
     # 2.675 → 3 and 3.0 → 3: a tie as printed, both bold; means 46 and 46
     assert rows["d1"] == [("89 $\\pm$ 4", True), ("89 $\\pm$ 1", True)]
     assert rows["d2"] == [("3", True), ("3 $\\pm$ 0", True)]
