@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from bncbench.evaluate.html import Block, Cell, Figure, Paragraph, Run, Table
+from bncbench.evaluate.metrics import in_words
 from bncbench.evaluate.report import format_grid, latex_escape, table_label
 
 WIDTH = 88  # the text format's lines
@@ -59,27 +60,18 @@ def _paragraph(p: Paragraph, fmt: str) -> str:
 
 
 def _table(t: Table, fmt: str, name: str) -> str:
-    """A table of the summary: md and LaTeX as `report`'s (format_grid); text: its caption, the cells
+    """A table of the summary: md and LaTeX as `report`'s (format_grid: a long heading on lines of its
+    own); text: its caption, the cells
     in aligned columns, its notes."""
     rows = [[c.text if isinstance(c, Cell) else c for c in r] for r in [*t.rows, *t.footer]]
     if fmt != "text":
         body, footer = rows[:len(t.rows)], rows[len(t.rows):]
-        grid = format_grid(t.header, body, fmt, caption=t.caption, footer=footer, notes=t.notes,
+        caption = t.caption
+        if fmt == "latex" and t.metric:  # a paper's caption names the metric in words
+            caption = in_words(t.metric, heading=True) + caption.removeprefix(t.metric)
+        return format_grid(t.header, body, fmt, caption=caption, footer=footer, notes=t.notes,
                            label=table_label(name, t.ident))
-        if fmt == "md":
-            return grid
-        lines = grid.split("\n")  # a long heading on lines of its own, so that the table fits a column
-        head = lines.index("\\toprule") + 1
-        lines[head] = " & ".join(_stacked(h) for h in t.header) + " \\\\"
-        return "\n".join(lines)
     widths = [max(len(r[j]) for r in [t.header, *rows]) for j in range(len(t.header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [t.header, *rows]]
     return "\n".join([_wrap(t.caption), "", *lines, *(_wrap(n) for n in t.notes)])
 
-
-def _stacked(heading: str, width: int = 10) -> str:
-    """A LaTeX column heading on lines of at most `width` characters (a cell of a nested tabular)."""
-    lines = textwrap.wrap(heading, width, break_long_words=False)
-    if len(lines) < 2:
-        return latex_escape(heading)
-    return "\\begin{tabular}[b]{@{}c@{}}" + "\\\\".join(latex_escape(x) for x in lines) + "\\end{tabular}"

@@ -17,7 +17,7 @@ from bncbench.evaluate.compare import (
 )
 from bncbench.evaluate.compare import notes as comparison_notes
 from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, NO_MEAN, WORDS
-from bncbench.evaluate.report import MARK, best_of_row, cell, difference_legend, summary_rows
+from bncbench.evaluate.report import MARK, MATH, best_of_row, cell, difference_legend, summary_rows
 from bncbench.evaluate.stats import draw_words
 from bncbench.evaluate.wdl import coverage_notes, matrix, settings_notes, with_folds
 
@@ -53,6 +53,7 @@ class Table:
     footer: Sequence[Sequence[str | Cell]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     text: bool = False  # cells are text (left-aligned, wrapped), not numbers
+    metric: str = ""    # the metric the caption begins with ('zol: ...'), which LaTeX names in words
 
 
 @dataclass
@@ -325,9 +326,9 @@ def friedman_runs(t: RankTest, metric: str) -> list[Run]:
     verdict = (f"the classifiers differ (p ≤ {ALPHA:g})" if t.chi2_p <= t.alpha
                else f"no difference detected (p > {ALPHA:g})")
     left = f"; left out (a classifier has no value): {', '.join(t.left_out)}" if t.left_out else ""
-    return [Run(metric, "code"), Run(f": Friedman test over {t.n} data sets: "), Run("χ²_F", "math", r"$\chi^2_F$"),
+    return [Run(metric, "code"), Run(f": Friedman test over {t.n} data sets: "), Run("χ²_F", "math", MATH["χ²_F"]),
             Run(f" = {t.chi2:.3f}, df = {k - 1}, p = {_p(t.chi2_p)}: {verdict} (Demšar 2006; Iman–Davenport "),
-            Run("F_F", "math", "$F_F$"), Run(f" = {t.ff:.3f}, p = {_p(t.ff_p)}){left}.")]
+            Run("F_F", "math", MATH["F_F"]), Run(f" = {t.ff:.3f}, p = {_p(t.ff_p)}){left}.")]
 
 
 def pairs_lines(t: RankTest, s: Summary, settings: dict[str, str], folds: PairedFolds | None = None) -> list[str]:
@@ -350,7 +351,8 @@ def pairs_lines(t: RankTest, s: Summary, settings: dict[str, str], folds: Paired
 def _ranks_table(t: RankTest, metric: str) -> Table:
     order = sorted(range(len(t.labels)), key=lambda i: (t.ranks[i], i))
     return Table("ranks", f"{metric}: average rank over {t.n} data sets (1 = best)", ["classifier"]
-                 + [t.labels[i] for i in order], [["average rank"] + [format(t.ranks[i], ".2f") for i in order]])
+                 + [t.labels[i] for i in order], [["average rank"] + [format(t.ranks[i], ".2f") for i in order]],
+                 metric=metric)
 
 
 def glance_table(inp: ReportInput) -> Table:

@@ -7,7 +7,7 @@ import io
 import math
 import re
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Protocol
 
 from bncbench.errors import UserError
@@ -15,8 +15,6 @@ from bncbench.evaluate.metrics import NO_MEAN, in_words
 from bncbench.evaluate.stats import average_ranks, round4
 
 MARK = "†"  # after the name of a data set whose version differs from the paper's
-
-
 
 DECIMALS = 4  # a table's decimals unless --decimals says otherwise (the ranks stay on round4's basis)
 MAX_DECIMALS = 10
@@ -119,8 +117,9 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
                   no_mean: str | None = None, decimals: int = DECIMALS, label: str = "", caption: str = "",
                   versus: CellMarks | None = None) -> str:
     """One row per data set, one column per classifier, in md, latex or csv (docs/algorithms.md §6.7):
-    values at `decimals` decimals (csv: full precision); in latex the best of each row in bold,
-    `label` (default tab:<metric>) and `caption` (default: the metric in words, mean ± sd);
+    values at `decimals` decimals (csv: full precision); in latex each mean over its sd
+    (`_stacked_cells`), the best of each row in bold, `label` (default tab:<metric>) and `caption`
+    (default: the metric in words, mean ± sd);
     `versus`: each cell marked against a base column, with a count row and the legend (md, latex;
     evaluate/versus_base.py)."""
     if fmt == "csv":
@@ -147,15 +146,40 @@ def format_report(datasets, labels, values, metric: str, fmt: str, differences: 
             if best}
     legend = (["Bold: the best value of each row as printed, ties all bold (of the average ranks, the lowest)."]
               if fmt == "latex" else [])
+    marks = {(i, j + 1): versus.mark(ds, lab) if versus is not None else ""
+             for i, ds in enumerate(datasets) for j, lab in enumerate(labels)}
     if versus is not None:  # after the bold: a mark is no part of a cell's value
-        rows = [[r[0], *(c + versus.mark(ds, lab) for c, lab in zip(r[1:], labels))] for r, ds in zip(rows, datasets)]
         footer = footer + [versus.count_row(list(labels))]
         legend = legend + versus.legend(lower_is_better)
+    tex = _stacked_cells(rows + footer, marks, bold) if fmt == "latex" else {}
+    rows = [[r[0], *(c + marks[(i, j)] for j, c in enumerate(r[1:], 1))] for i, r in enumerate(rows)]
     if not caption:
         caption = f"{in_words(metric, heading=True)}, mean ± sd" if fmt == "latex" else f"{metric} (mean ± sd)"
     return format_grid(["dataset"] + list(labels), rows, fmt, caption=caption, footer=footer,
                        notes=list(notes or []) + summary_notes + legend + difference_legend(datasets, differences),
-                       bold=bold, label=label or table_label(metric))
+                       bold=bold, label=label or table_label(metric), tex=tex)
+
+
+def _stacked_cells(rows: list[list[str]], marks: dict[tuple[int, int], str],
+                   bold: Collection[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """The LaTeX of a report table's value cells (rows counted over body and footer, column 0 the
+    data set's): the mean, in bold where `bold` says, over its sd (`±sd`) in a smaller size, so
+    that a column is as wide as one number; a cell's mark against the base after its mean, and in
+    a column with any mark an invisible one as wide after each other cell, so that the numbers of
+    a column stay aligned."""
+    marked = {j for (_, j), m in marks.items() if m}
+    out = {}
+    for i, r in enumerate(rows):
+        for j, c in enumerate(r[1:], 1):
+            mean, _, sd = c.partition(" ± ")
+            top = rf"\textbf{{{latex_escape(mean)}}}" if (i, j) in bold else latex_escape(mean)
+            if sd:
+                top = (rf"\begin{{tabular}}[t]{{@{{}}r@{{}}}}{top}\\[-2pt]{{\scriptsize {latex_escape('±' + sd)}}}"
+                       r"\end{tabular}")
+            mark = marks.get((i, j), "")
+            shown = latex_escape(mark.strip() or WIDEST_MARK)  # after a thin space
+            out[(i, j)] = top + (rf"\,{shown}" if mark else rf"\hphantom{{\,{shown}}}" if j in marked else "")
+    return out
 
 
 # What LaTeX text cannot hold as it is, for pdflatex with its default font encoding (OT1) or T1:
@@ -216,18 +240,47 @@ def _latex_char(ch: str) -> str:
 # A note's command-line spelling: an aside ' (--draw exact4)' as the md notes give it, and an option's name
 _OPTION_ASIDE = re.compile(r" \(--[a-z][^()]*\)")
 _OPTION = re.compile(r"(--[a-z][a-z-]*)")
+# The symbols with a subscript that the notes and the summary write as text, and their LaTeX
+MATH = {"χ²_F": r"$\chi^2_F$", "F_F": "$F_F$", "R_worse": r"$R_\mathrm{worse}$", "R_better": r"$R_\mathrm{better}$",
+        "n_test": r"$n_\mathrm{test}$", "n_train": r"$n_\mathrm{train}$"}
+_MATH = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, MATH)) + r")(?!\w)")
 
 
 def latex_note(s: str) -> str:
     """A note under a LaTeX table in a paper's words: the command-line aside that md gives in
     parentheses (' (--tails one)') left out, any other option name set as code
-    (\\texttt{-{}-decimals}, never an en dash); the rest as `latex_escape` sets it."""
+    (\\texttt{-{}-decimals}, never an en dash), a symbol of MATH as its math (χ²_F as
+    $\\chi^2_F$); the rest as `latex_escape` sets it."""
     parts = _OPTION.split(_OPTION_ASIDE.sub("", s))
-    return "".join(rf"\texttt{{{latex_escape(p)}}}" if i % 2 else latex_escape(p) for i, p in enumerate(parts))
+    return "".join(rf"\texttt{{{latex_escape(p)}}}" if i % 2 else _latex_math(p) for i, p in enumerate(parts))
+
+
+def _latex_math(s: str) -> str:
+    """`s` as `latex_escape` sets it, a symbol of MATH as its math."""
+    return "".join(MATH[p] if i % 2 else latex_escape(p) for i, p in enumerate(_MATH.split(s)))
 
 
 TABLE_START = r"\begin{table}[htbp]"  # how format_grid begins a LaTeX table and its notes (`paper_latex`)
 NOTES_START = r"\par\smallskip"
+TABLE_SIZE = r"\small\setlength{\tabcolsep}{3pt}"  # a tabular's type and column gap, inside its float
+WIDEST_MARK = "∘"  # the space a cell's mark against the base takes (∘ and • are as wide)
+
+
+def stacked(text: str, width: int = 8, align: str = "c") -> str:
+    """LaTeX `text` (a column heading) on lines of at most `width` characters where it can break:
+    after a space, a hyphen, an en dash or a slash (a nested tabular, its lines aligned `align`,
+    its last on the row's baseline); a piece longer than `width` on a line of its own."""
+    lines: list[str] = []
+    for piece in re.findall(r"[^ /\-–]*(?:[ /\-–]+|$)", text):
+        if lines and len((lines[-1] + piece).rstrip()) <= width:
+            lines[-1] += piece
+        elif piece:
+            lines.append(piece)
+    lines = [x.rstrip() for x in lines]
+    if len(lines) < 2:
+        return latex_escape(text)
+    return (rf"\begin{{tabular}}[b]{{@{{}}{align}@{{}}}}" + "\\\\".join(latex_escape(x) for x in lines)
+            + r"\end{tabular}")
 
 
 def paper_latex(text: str, caption: str | None = None, label: str | None = None, notes: bool = True) -> str:
@@ -268,26 +321,36 @@ def spread_words(scheme: str, folds: int, runs: int, sd: bool = True) -> str:
 
 def format_grid(header: list[str], rows: list[list[str]], fmt: str, caption: str = "",
                 footer: list[list[str]] | None = None, notes: list[str] | None = None,
-                bold: Collection[tuple[int, int]] = (), label: str = "") -> str:
+                bold: Collection[tuple[int, int]] = (), label: str = "",
+                tex: Mapping[tuple[int, int], str] | None = None) -> str:
     """A table in md, csv or latex. `footer` rows (e.g. summaries) follow the body (set off by a
     rule in LaTeX); `notes` are lines under the table (md, latex; csv has none). LaTeX: a
     `table` float with booktabs rules, `caption` and `label`, the cells at the (row, column)
-    positions `bold` (rows counted over rows + footer) in bold, the notes in small type under it."""
+    positions `bold` (rows counted over rows + footer) in bold and those of `tex` as the LaTeX
+    it gives, the notes in small type under it; the tabular in TABLE_SIZE (set inside the float:
+    the document's own tables keep theirs), each heading on lines of at most 8 characters
+    (`stacked`), so that a table of 6 to 7 classifiers fits an article's text width."""
     footer, notes = footer or [], notes or []
     if fmt == "csv":
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows([header] + rows + footer)
         return buf.getvalue()
     if fmt == "latex":
+        given = dict(tex or {})
+
         def tex_row(i: int, r: list[str]) -> str:
-            return " & ".join(rf"\textbf{{{latex_escape(c)}}}" if (i, j) in bold else latex_escape(c)
+            return " & ".join(given[(i, j)] if (i, j) in given else
+                              rf"\textbf{{{latex_escape(c)}}}" if (i, j) in bold else latex_escape(c)
                               for j, c in enumerate(r)) + r" \\"
 
         lines = [TABLE_START, r"\centering"]
         lines += [rf"\caption{{{latex_escape(caption)}}}"] if caption else []
         lines += [rf"\label{{{label}}}"] if label else []
-        lines += [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
-                  " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
+        lines += [TABLE_SIZE, r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
+                  " & ".join(stacked(h, align="r" if j else "l") for j, h in enumerate(header)) + r" \\",
+                  r"\midrule"]
+        widest = max((len(r[0]) for r in rows), default=0)  # a footer's name breaks where longer than a row's
+        given.update({(len(rows) + i, 0): stacked(r[0], max(widest, 14), "l") for i, r in enumerate(footer)})
         lines += [tex_row(i, r) for i, r in enumerate(rows)]
         if footer:
             lines += [r"\midrule"] + [tex_row(len(rows) + i, r) for i, r in enumerate(footer)]

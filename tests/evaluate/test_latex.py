@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
@@ -21,9 +22,9 @@ NAN = math.nan
 PREAMBLE = "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
 
 
-def compile_latex(body: str, folder, preamble: str = PREAMBLE) -> None:
+def compile_latex(body: str, folder, preamble: str = PREAMBLE) -> str:
     """Compile `body` in a minimal article with booktabs (or after another `preamble`); fail with the
-    log's errors unless pdflatex succeeds."""
+    log's errors unless pdflatex succeeds; the log."""
     exe = shutil.which("pdflatex")
     if exe is None:
         need("BNCBENCH_REQUIRE_LATEX", "pdflatex is not installed (apt-get install texlive-latex-base "
@@ -33,6 +34,31 @@ def compile_latex(body: str, folder, preamble: str = PREAMBLE) -> None:
                        cwd=folder, capture_output=True, text=True, timeout=120)
     errors = [ln for ln in r.stdout.splitlines() if ln.startswith("!") or "not set up for use" in ln]
     assert r.returncode == 0 and (folder / "doc.pdf").stat().st_size > 0, "\n".join(errors) or r.stdout[-2000:]
+    return (folder / "doc.log").read_text(encoding="utf-8", errors="replace")
+
+
+# a report cell as LaTeX: the mean (in bold or not) over its sd in a smaller size, or a value alone;
+# then its mark after a thin space, or a mark's invisible width
+TEX_CELL = re.compile(r"(?:\\begin\{tabular\}\[t\]\{@\{\}r@\{\}\}(?P<mean>.*)\\\\\[-2pt\]"
+                      r"\{\\scriptsize \$\\pm\$(?P<sd>.*)\}\\end\{tabular\}|(?P<value>.*?))"
+                      r"(?:\\,(?P<mark>\$\\(?:circ|bullet)\$)|\\hphantom\{\\,\$\\circ\$\})?")
+
+
+def tex_cell(c: str) -> tuple[str, bool]:
+    """(text, in bold) of a LaTeX cell: 'mean $\\pm$ sd' of a report cell's mean over its sd, then
+    ' ' and its mark ('$\\circ$'); a mark's invisible width left out."""
+    m = TEX_CELL.fullmatch(c)
+    assert m is not None, c
+    top = m["value"] if m["mean"] is None else m["mean"]
+    bold = re.fullmatch(r"\\textbf\{(.*)\}", top)
+    text = (bold.group(1) if bold else top) + ("" if m["sd"] is None else f" $\\pm$ {m['sd']}")
+    return text + (f" {m['mark']}" if m["mark"] else ""), bold is not None
+
+
+def unstacked(c: str) -> str:
+    """The text of a LaTeX cell set on lines of its own (report.stacked), as one line."""
+    m = re.fullmatch(r"\\begin\{tabular\}\[b\]\{@\{\}[lcr]@\{\}\}(.*)\\end\{tabular\}", c)
+    return re.sub(r"(?<![-/–])\\\\", " ", m.group(1)).replace("\\\\", "") if m else c
 
 
 def tex_tables(tex: str) -> list[tuple[str, list[list[tuple[str, bool]]], list[str]]]:
@@ -50,9 +76,8 @@ def tex_tables(tex: str) -> list[tuple[str, list[list[tuple[str, bool]]], list[s
                 continue
             assert row.endswith(" \\\\"), row
             cells = row[:-3].split(" & ")
-            firsts.append(cells[0])
-            rows.append([(m.group(1), True) if (m := re.fullmatch(r"\\textbf\{(.*)\}", c)) else (c, False)
-                         for c in cells[1:]])
+            firsts.append(unstacked(cells[0]))
+            rows.append([tex_cell(c) for c in cells[1:]])
         out.append((ln[len("\\label{"):-1], rows, firsts))
     return out
 
@@ -102,10 +127,14 @@ def test_latex_at_two_decimals_hand_worked():
     tex = format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "latex", decimals=2)
     assert tex == ("\\begin{table}[htbp]\n\\centering\n"
                    "\\caption{Accuracy (\\%), mean $\\pm$ sd}\n\\label{tab:accuracy}\n"
+                   "\\small\\setlength{\\tabcolsep}{3pt}\n"  # inside the float: the document's tables keep theirs
                    "\\begin{tabular}{lrr}\n\\toprule\n"
-                   "dataset & A & B \\\\\n\\midrule\n"
-                   "d1 & \\textbf{89.00 $\\pm$ 4.46} & \\textbf{89.00 $\\pm$ 1.11} \\\\\n"
-                   "d2 & 2.67 & \\textbf{3.00 $\\pm$ 0.00} \\\\\n\\midrule\n"
+                   "dataset & A & B \\\\\n\\midrule\n"  # the mean in bold over its sd in a smaller size
+                   "d1 & \\begin{tabular}[t]{@{}r@{}}\\textbf{89.00}\\\\[-2pt]{\\scriptsize $\\pm$4.46}"
+                   "\\end{tabular} & "
+                   "\\begin{tabular}[t]{@{}r@{}}\\textbf{89.00}\\\\[-2pt]{\\scriptsize $\\pm$1.11}\\end{tabular} \\\\\n"
+                   "d2 & 2.67 & \\begin{tabular}[t]{@{}r@{}}\\textbf{3.00}\\\\[-2pt]{\\scriptsize $\\pm$0.00}"
+                   "\\end{tabular} \\\\\n\\midrule\n"
                    "mean & 45.84 & \\textbf{46.00} \\\\\n"
                    "average rank & \\textbf{1.50} & \\textbf{1.50} \\\\\n"
                    "\\bottomrule\n\\end{tabular}\n"
@@ -117,12 +146,12 @@ def test_latex_at_two_decimals_hand_worked():
 
 
 def test_zero_decimals_and_the_default_four():
-    rows = {ln.split(" & ")[0]: ln for ln in format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "latex",
-                                                           decimals=0).splitlines() if " & " in ln}
+    [(_, cells, firsts)] = tex_tables(format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "latex", decimals=0))
+    rows = dict(zip(firsts, cells))
     # 2.675 → 3 and 3.0 → 3: a tie as printed, both bold; means 46 and 46
-    assert rows["d1"] == "d1 & \\textbf{89 $\\pm$ 4} & \\textbf{89 $\\pm$ 1} \\\\"
-    assert rows["d2"] == "d2 & \\textbf{3} & \\textbf{3 $\\pm$ 0} \\\\"
-    assert rows["mean"] == "mean & \\textbf{46} & \\textbf{46} \\\\"
+    assert rows["d1"] == [("89 $\\pm$ 4", True), ("89 $\\pm$ 1", True)]
+    assert rows["d2"] == [("3", True), ("3 $\\pm$ 0", True)]
+    assert rows["mean"] == [("46", True), ("46", True)]
     md = format_report(["d1", "d2"], ["A", "B"], HAND, "accuracy", "md")
     assert "| d1           | 89.0000 ± 4.4583 | 88.9951 ± 1.1150 |" in md
     assert "equal values as printed share the average of their ranks" in md  # today's note at 4 decimals
@@ -371,3 +400,71 @@ def test_latex_options_are_refused_with_another_format(store, tmp_path, command,
     r = invoke(*args, "--format", "csv", *option)
     assert isinstance(r.exception, UserError) and r.stdout == ""
     assert str(r.exception).startswith(f"{option[0]} is for --format latex")
+
+
+# ---------------------------------------------------------------- tables that fit a page
+
+@pytest.fixture(scope="module")
+def default_store(tmp_path_factory):
+    """Results of configs/default.yaml (7 data sets × NB, TAN, STAN-MRMR, KDB1, KDB2, AODE, 10 folds),
+    run in this process on the shipped data."""
+    d = tmp_path_factory.mktemp("default")
+    (d / "default.yaml").write_text((Path(__file__).resolve().parents[2] / "configs" / "default.yaml").read_text())
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BNCBENCH_CACHE", str(d / "cache"))
+        mp.setenv("BNCBENCH_MIRROR", "")
+        cli("run", d / "default.yaml", "--results", d / "res", "--quiet")
+    return d / "res"
+
+
+def test_tables_fit_an_articles_text_width_at_the_default_size(default_store, tmp_path):
+    """At the default experiment's size (6 classifiers, 7 data sets) every table fits the text width
+    of a plain article (no 'Overfull \\hbox' in pdflatex's log); the report's PDF still shows every
+    mean and sd as report --format csv has them, the best of each row in bold and the marks against
+    the base where the csv's versus_base says."""
+    store = default_store
+    rows = list(csv.DictReader(io.StringIO(cli("report", store, "--format", "csv"))))
+    values = {(r["dataset"], r["classifier"]): (float(r["mean"]), float(r["sd"])) for r in rows}
+    datasets, labels = list(dict.fromkeys(d for d, _ in values)), list(dict.fromkeys(lab for _, lab in values))
+    assert (len(datasets), len(labels)) == (7, 6)
+    published = tmp_path / "published.tsv"  # a paper's column beside ours: NB's means, a little better
+    published.write_text("dataset\tSmith et al. (2020)\n"
+                         + "".join(f"{d}\t{0.98 * values[(d, 'NB')][0]:.4f}\n" for d in datasets))
+    outputs = {"report": ["report", store], "report --base NB": ["report", store, "--base", "NB"],
+               "report --with": ["report", store, "--with", published],
+               "wdl": ["wdl", store], "ranks": ["ranks", store, "--control", "NB"], "summary": ["summary", store],
+               "bayes": ["bayes", store, "--a", "NB", "--b", "KDB1", "--samples", "2000"],
+               "stability": ["structure", store, "--stability"]}
+    tex = {name: cli(*args, "--format", "latex") for name, args in outputs.items()}
+    text, overfull = {}, {}
+    for i, (name, out) in enumerate(tex.items()):
+        text[name] = _pdf_text(out, tmp_path / f"t{i}")
+        overfull[name] = re.findall(r"Overfull \\hbox \((.*?) too wide\)", (tmp_path / f"t{i}" / "doc.log").read_text())
+    assert not any(overfull.values()), overfull
+    for name, out in tex.items():  # every caption names the metric in words
+        captions = [ln for ln in out.splitlines() if ln.startswith("\\caption{")]
+        assert captions and not any("zol" in c for c in captions), (name, captions)
+    assert "\\caption{Zero-one loss: average rank over 7 data sets (1 = best)}" in tex["summary"]
+    assert "Friedman: $\\chi^2_F$ = " in tex["ranks"] and "\\_F" not in tex["ranks"]  # math, not text
+    assert "Friedman: χ2F = " in text["ranks"] and "$F_F$ = " in tex["ranks"]
+    # every mean and sd as the csv has them at 4 decimals, as many times as the table prints them
+    # (each mean once in its cell, the sd below it; the mean row's values besides)
+    means = Counter(re.findall(r"(?<![±\d.])(\d+\.\d{4})(?![\d])", text["report"]))
+    sds = Counter(re.findall(r"±(\d+\.\d{4})", text["report"]))
+    assert sds == Counter(_printed(sd, 4) for _, sd in values.values())
+    want = Counter(_printed(m, 4) for m, _ in values.values())
+    assert not want - means and sum(means.values()) == len(values) + len(labels), (want - means, means)
+    for name, higher in (("report", False), ("report --base NB", False), ("report --with", False)):
+        [(_, cells, firsts)] = tex_tables(tex[name])
+        assert check_bold_is_best(cells, firsts, higher_is_better=higher) >= len(cells)
+        assert dict(zip(firsts, cells))["car"][labels.index("NB")][0] == \
+            f"{_printed(values[('car', 'NB')][0], 4)} $\\pm$ {_printed(values[('car', 'NB')][1], 4)}"
+    [(_, cells, firsts)] = tex_tables(tex["report --with"])
+    assert [c for c, _ in dict(zip(firsts, cells))["iris"]][-1] == f"{0.98 * values[('iris', 'NB')][0]:.4f}"
+    versus = {(r["dataset"], r["classifier"]): r["versus_base"] for r in csv.DictReader(io.StringIO(
+        cli("report", store, "--base", "NB", "--format", "csv")))}
+    [(_, cells, firsts)] = tex_tables(tex["report --base NB"])
+    marks = {(d, lab): {"$\\circ$": "better", "$\\bullet$": "worse"}.get(c.rsplit(" ", 1)[-1], "")
+             for d, row in zip(firsts, cells) if d in datasets for lab, (c, _) in zip(labels, row)}
+    assert marks == versus and "better" in marks.values()  # the car data set: KDB2 beats NB
+    assert text["report --base NB"].count("◦") == list(versus.values()).count("better") + 1  # and the legend's
