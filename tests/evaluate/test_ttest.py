@@ -15,7 +15,7 @@ from bncbench.evaluate.stats import draw_words, parse_draw
 from bncbench.evaluate.ttest import corrected_ttest, verdict
 from bncbench.evaluate.wdl import matrix, outcomes
 from bncbench.results import FoldValues
-from tests.conftest import WEKA_JAR
+from tests.support.weka import JAVA, paired_corrected_tester
 
 # 5 folds (n_test / n_train = 1/4): d = (0.02, 0.05, 0.04, 0, 0.04), mean 0.03, var 4e-4, so
 # t = 0.03 / sqrt((1/5 + 1/4) · 4e-4) = sqrt(5), df = 4; with Student's t of 4 degrees of freedom,
@@ -116,7 +116,6 @@ def test_p_and_significance_equal_wekas_paired_stats_corrected(weka, tmp_path):
         assert verdict(np.array(a), np.array(b), ratio, alpha, lower_is_better=False) == int(sig), (ratio, alpha, a, b)
 
 
-JAVA = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", str(WEKA_JAR)]  # short runs: no C2 JIT
 SCHEMES = ("weka.classifiers.rules.ZeroR", "weka.classifiers.bayes.NaiveBayes", "weka.classifiers.trees.J48")
 ARFFS = ("iris.arff", "labor.arff", "vote.arff")
 
@@ -155,22 +154,8 @@ def experimenter(weka, tmp_path_factory):
 
 
 def _tester(arff, base: int, alpha: float) -> dict[tuple[str, int], str]:
-    """PairedCorrectedTTester's marks against resultset `base` (1-based): {(data set, other): 'v'
-    (other significantly higher), '*' (lower) or ''}."""
-    out = subprocess.run([*JAVA, "weka.experiment.PairedCorrectedTTester", "-t", str(arff),
-                          "-D", "1", "-R", "2", "-F", "3", "-G", "4", "-c", "7", "-b", str(base), "-S", str(alpha),
-                          "-csv"], check=True, capture_output=True, text=True).stdout.splitlines()
-    start = next(i for i, line in enumerate(out) if line.startswith("Dataset,"))
-    header = next(csv.reader([out[start]]))
-    others = [int(h.strip("[]")) for h in header[2::2]]
-    marks = {}
-    for line in out[start + 1:]:
-        cells = next(csv.reader([line], quotechar="'"))
-        if cells[0].startswith("[v/ /*]"):
-            break
-        for other, mark in zip(others, cells[3::2]):
-            marks[(cells[0], other)] = mark.strip()
-    return marks
+    """PairedCorrectedTTester's marks against resultset `base` (1-based)."""
+    return paired_corrected_tester(arff, base, alpha)
 
 
 def _fold_values(datasets, rows) -> FoldValues:

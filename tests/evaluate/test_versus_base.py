@@ -11,17 +11,15 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from bncbench.cli.app import app
 from bncbench.errors import UserError
 from bncbench.evaluate.report import format_report
 from bncbench.evaluate.values import FoldValues
 from bncbench.evaluate.versus_base import judge, parse_test, versus_base
-from tests.conftest import WEKA_JAR
 from tests.evaluate.test_latex import tex_tables
-from tests.support.cli import SMALL, bnc_in, run_store
+from tests.support.cli import SMALL, bnc_in, cli, run_store
 from tests.support.predictions import read_predictions
+from tests.support.weka import paired_corrected_tester
 
 # The hand-worked t-test of tests/evaluate/test_ttest.py: 5 folds, n_test / n_train = 1/4,
 # d = A − B = (0.02, 0.05, 0.04, 0, 0.04): t = sqrt(5), df = 4, p = 1 − 11·sqrt(5)/27 = 0.08901.
@@ -115,14 +113,6 @@ def store(tmp_path_factory):
     return res
 
 
-def cli(*args) -> str:
-    r = CliRunner().invoke(app, [str(a) for a in args], env={"BNCBENCH_MIRROR": ""})
-    if r.exception is not None and not isinstance(r.exception, SystemExit):
-        raise r.exception
-    assert r.exit_code == 0, r.output
-    return r.stdout
-
-
 def _csv_words(text: str) -> dict[tuple[str, str], str]:
     return {(r["dataset"], r["classifier"]): r["versus_base"] for r in csv.DictReader(text.splitlines())}
 
@@ -172,21 +162,8 @@ def _weka_marks(tmp_path, exported, metric: str, base: str, alpha: float) -> dic
                     "@attribute Number_of_training_instances numeric\n"
                     "@attribute Number_of_testing_instances numeric\n"
                     "@attribute value numeric\n@data\n" + "".join(lines))
-    out = subprocess.run(["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", str(WEKA_JAR),
-                          "weka.experiment.PairedCorrectedTTester", "-t", str(arff), "-D", "1", "-R", "2", "-F", "3",
-                          "-G", "4", "-c", "7", "-b", str(LABELS.index(base) + 1), "-S", str(alpha), "-csv"],
-                         check=True, capture_output=True, text=True).stdout.splitlines()
-    start = next(i for i, line in enumerate(out) if line.startswith("Dataset,"))
-    header = next(csv.reader([out[start]]))
-    others = [LABELS[int(h.strip("[]")) - 1] for h in header[2::2]]
-    marks = {}
-    for line in out[start + 1:]:
-        cells = next(csv.reader([line], quotechar="'"))
-        if cells[0].startswith("[v/ /*]"):
-            break
-        for other, mark in zip(others, cells[3::2]):
-            marks[(cells[0], other)] = mark.strip()
-    return marks
+    marks = paired_corrected_tester(arff, LABELS.index(base) + 1, alpha)
+    return {(d, LABELS[other - 1]): mark for (d, other), mark in marks.items()}
 
 
 @pytest.mark.weka

@@ -9,13 +9,11 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from bncbench.cli.app import app
 from bncbench.config import parse
 from bncbench.errors import UserError
 from bncbench.results import open as open_results
-from tests.support.cli import SMALL, bnc_in
+from tests.support.cli import SMALL, bnc_in, cli
 from tests.support.predictions import read_predictions
 
 LABELS = ["NB", "KDB1", "AODE"]
@@ -46,14 +44,6 @@ def _exported_zol(store) -> dict[tuple[str, str], list[tuple[int, int, float, in
                 folds[(r["run"], r["fold"])].append(r["predicted"] != r["true"])
             out[(ds, label)] = [(run, fold, sum(v) / len(v), len(v)) for (run, fold), v in sorted(folds.items())]
     return out
-
-
-def cli(*args) -> str:
-    r = CliRunner().invoke(app, [str(a) for a in args], env={"BNCBENCH_MIRROR": ""})
-    if r.exception is not None and not isinstance(r.exception, SystemExit):
-        raise r.exception
-    assert r.exit_code == 0, r.output
-    return r.stdout
 
 
 def test_fold_values_are_the_exported_folds_with_the_data_sets_sizes(store):

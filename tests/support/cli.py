@@ -115,3 +115,17 @@ def bnc_in(*args, cwd=None, check=False, env=None) -> subprocess.CompletedProces
     if check and code != 0:
         raise subprocess.CalledProcessError(code, r.args, r.stdout, r.stderr)
     return r
+
+
+def cli(*args) -> str:
+    """The standard output of a command run in this process by typer's CliRunner (no mirror), which
+    must exit 0; an exception of ours is raised as it is."""
+    from typer.testing import CliRunner
+
+    from bncbench.cli.app import app
+
+    r = CliRunner().invoke(app, [str(a) for a in args], env={"BNCBENCH_MIRROR": ""})
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    assert r.exit_code == 0, r.output
+    return r.stdout
