@@ -271,3 +271,14 @@ def test_report_base_leaves_the_published_columns_untested(store, table):
     assert cells[LABELS.index("NB")] == "" and cells[-2:] == ["", ""]
     assert all(re.fullmatch(r"\(\d+/\d+/\d+\)", c) for c in cells[1:len(STORED)])
     _one_line_exit_2(bnc_in("report", store, "--base", "Paper-TAN", "--with", table), "published column")
+
+
+def test_a_device_a_folder_or_a_huge_file_is_refused_unread(store, tmp_path):
+    """/dev/zero never ends and a folder is no table: one line each, before anything is read whole."""
+    from bncbench.evaluate.wide_table import MAX_TABLE_BYTES
+
+    _one_line_exit_2(bnc_in("report", store, "--with", "/dev/zero"), "--with /dev/zero", "not a file")
+    _one_line_exit_2(bnc_in("ranks", store, "--with", tmp_path), "not a file")
+    huge = tmp_path / "huge.tsv"
+    huge.write_text("dataset\tP\n" + "iris\t0.1\n" * (MAX_TABLE_BYTES // 9))
+    _one_line_exit_2(bnc_in("report", store, "--with", huge), "huge.tsv", "larger than 4 MiB")
