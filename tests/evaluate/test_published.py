@@ -282,3 +282,17 @@ def test_a_device_a_folder_or_a_huge_file_is_refused_unread(store, tmp_path):
     huge = tmp_path / "huge.tsv"
     huge.write_text("dataset\tP\n" + "iris\t0.1\n" * (MAX_TABLE_BYTES // 9))
     _one_line_exit_2(bnc_in("report", store, "--with", huge), "huge.tsv", "larger than 4 MiB")
+
+
+def test_a_column_without_a_value_shown_is_refused_and_long_lists_are_cut(store, tmp_path):
+    """A column missing on every data set shown would leave no data set for the mean and rank
+    rows: refused, naming it. A table of thousands of rows gives one short line."""
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("dataset\tP\tQ\niris\t0.05\t–\ncar\t0.1\tn/a\n")
+    _one_line_exit_2(bnc_in("report", store, "--with", empty, "--datasets", "iris,car"),
+                     "column 'Q' has no value on any data set shown (iris, car)")
+    many = tmp_path / "many.tsv"
+    many.write_text("dataset\tP\n" + "".join(f"d{i}\t0.1\n" for i in range(3000)))
+    r = bnc_in("ranks", store, "--with", many)
+    _one_line_exit_2(r, "none of its data sets (d0, d1, d2, d3, d4, d5, d6, d7, and 2992 more)")
+    assert len(r.stderr) < 400
