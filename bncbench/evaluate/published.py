@@ -68,14 +68,22 @@ def _listed(names: list[str]) -> str:
 
 def _sd(table: wide_table.WideTable, ds: str, lab: str, option: str) -> float:
     """The sd printed in a cell ('mean ± sd'), NaN when none is; UserError naming `option` when
-    it is not a number."""
+    it is not a number ≥ 0 or the cell has no mean."""
+    if (ds, lab) not in table.cells:
+        return math.nan
     _, sd = wide_table.split_cell(table.cells[(ds, lab)])
     if sd is None:
         return math.nan
+    where = f"{option} {table.path}:{table.lines[ds]}"
+    if math.isnan(table.means[(ds, lab)]):
+        raise UserError(f"{where}: {table.cells[(ds, lab)].strip()!r} ({lab}) has an sd but no mean")
     try:
-        return float(sd)
+        x = float(sd)
     except ValueError:
-        raise UserError(f"{option} {table.path}:{table.lines[ds]}: the sd {sd!r} ({lab}) is not a number") from None
+        x = math.nan
+    if not 0.0 <= x < math.inf:
+        raise UserError(f"{where}: the sd {sd!r} ({lab}) is not a number ≥ 0")
+    return x
 
 
 def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") -> Joined:
@@ -97,7 +105,7 @@ def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") 
     for lab in table.labels:
         for ds in summary.datasets:
             mean = table.means.get((ds, lab), math.nan)
-            values[(ds, lab)] = (mean, math.nan if math.isnan(mean) else _sd(table, ds, lab, option))
+            values[(ds, lab)] = (mean, _sd(table, ds, lab, option))
             if math.isnan(mean):
                 lacking.setdefault(lab, []).append(ds)
     notes = [f"published columns ({table.path}: means as printed, no per-fold values): {', '.join(table.labels)}"]

@@ -296,3 +296,12 @@ def test_a_column_without_a_value_shown_is_refused_and_long_lists_are_cut(store,
     r = bnc_in("ranks", store, "--with", many)
     _one_line_exit_2(r, "none of its data sets (d0, d1, d2, d3, d4, d5, d6, d7, and 2992 more)")
     assert len(r.stderr) < 400
+
+
+@pytest.mark.parametrize("cell, words", [("0.05 ± -0.01", "the sd '-0.01' (P) is not a number ≥ 0"),
+                                         ("0.05 ± inf", "the sd 'inf' (P) is not a number ≥ 0"),
+                                         ("– ± 0.01", "'– ± 0.01' (P) has an sd but no mean")])
+def test_an_sd_below_zero_infinite_or_without_a_mean_is_refused(store, tmp_path, cell, words):
+    bad = tmp_path / "sd.tsv"
+    bad.write_text(f"dataset\tP\niris\t0.05\ncar\t{cell}\n")
+    _one_line_exit_2(bnc_in("report", store, "--with", bad), "sd.tsv:3", words)
