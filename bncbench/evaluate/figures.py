@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
-from bncbench.evaluate.figure_style import Style, metric_words
+from bncbench.evaluate.figure_style import Style
 from bncbench.evaluate.label_placement import Placed, place
-from bncbench.evaluate.metrics import WORDS
+from bncbench.evaluate.metrics import in_words
 
 if TYPE_CHECKING:
     from bncbench.evaluate.bayes import BayesComparison
@@ -53,7 +53,7 @@ def cd_plot(t, metric: str) -> Plot:
     the Nemenyi CD at its α and the cliques."""
     order = sorted(range(len(t.labels)), key=lambda i: (t.ranks[i], i))
     a = format(t.alpha, "g")
-    words = metric_words(metric)
+    words = in_words(metric, heading=True)
     return Plot("cd", "cd", f"{words}: average ranks over {t.n} data sets (Nemenyi test, α = {a}; Friedman p = "
                             f"{t.chi2_p:.2g})",
                 {"metric": metric, "alpha": t.alpha, "labels": [t.labels[i] for i in order],
@@ -68,7 +68,7 @@ def bayes_plot(c: BayesComparison) -> Plot:
     """The posterior sample of a Bayesian signed-rank test (`evaluate.bayes.BayesComparison`) on the
     probability simplex, with its three probabilities (as Benavoli et al. 2017 draw it)."""
     p = c.signed_rank.probabilities
-    words = metric_words(c.metric)
+    words = in_words(c.metric, heading=True)
     return Plot(f"bayes-{c.a}-vs-{c.b}", "bayes", f"{words}: {c.a} against {c.b}, Bayesian signed-rank test",
                 {"a": c.a, "b": c.b, "metric": c.metric, "rope": c.rope, "n": len(c.signed_rank.datasets),
                  "probabilities": (p.a, p.rope, p.b), "sample": c.signed_rank.sample},
@@ -117,7 +117,7 @@ def _draw_scatter(fig, d: dict, style: Style) -> None:
     both the points are coloured by the better classifier and named (`_name_points`); a
     single-column paper figure stacks the panels."""
     a, b, metric, points = d["a"], d["b"], d["metric"], d["points"]
-    words = WORDS.get(metric, metric)
+    words = in_words(metric)
     if style.paper and fig.get_figwidth() < 5:
         ax, bx = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.25, 1]})
     else:
@@ -300,7 +300,7 @@ def _draw_gd(fig, d: dict, style: Style) -> None:
                   fontsize=7 if len(names) > 20 else 8)
     ax.set_xlim(0.5, len(names) + 0.5)
     ax.set_xlabel("data set t, in table order" + (f" (every {step}th named)" if step > 1 else ""))
-    ax.set_ylabel(f"GD: wins − losses\n({WORDS.get(d['metric'], d['metric'])})")
+    ax.set_ylabel(f"GD: wins − losses\n({in_words(d['metric'])})")
     ax.legend(fontsize=8, frameon=False)
 
 

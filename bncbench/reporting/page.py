@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING
 
 from bncbench.errors import UserError
 from bncbench.evaluate import html
-from bncbench.evaluate.figure_style import metric_words
 from bncbench.evaluate.figures import bayes_plot, cd_plot, svg_text
-from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
+from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS, in_words
 from bncbench.evaluate.ranks import compare_classifiers
 from bncbench.evaluate.stats import needs_folds
 from bncbench.evaluate.values import FoldValues
@@ -46,8 +45,8 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     ranks = _rank_tests(summaries, primary)
     cd = None
     if primary in ranks:
-        caption = (f"{metric_words(primary)}: average ranks, 1 (best) at the right; a bar joins classifiers whose "
-                   f"ranks differ by less than CD (Nemenyi test, α = {html.ALPHA:g})")
+        caption = (f"{in_words(primary, heading=True)}: average ranks, 1 (best) at the right; a bar joins "
+                   f"classifiers whose ranks differ by less than CD (Nemenyi test, α = {html.ALPHA:g})")
         cd = (caption, svg_text(cd_plot(ranks[primary], primary), title=False))
     figures = [(p.caption or p.title, svg) for p, svg in figures_for_html(r)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
