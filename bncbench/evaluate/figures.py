@@ -24,6 +24,8 @@ LABELLED = 12      # the scatter names at most this many data sets, those farthe
 WIDTH = 11.0       # inches: every figure is drawn this wide (the HTML report shows it at the page's width)
 SIMPLEX_WIDTH = 6.0  # inches: the Bayesian simplex is a triangle, drawn narrower than WIDTH
 SIMPLEX_GRID = 40    # hexagons across the simplex's base
+CD_NAMES_SHARE = 2 / 3  # the CD diagram's names (both sides) take at most this share of its width
+CD_MIN_FONT = 4.0      # points: the smallest the CD diagram's names are drawn to fit
 GD_NAMES = 40      # the goal-difference axis names every data set up to this many, else every k-th
 _SAVE_METADATA = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
@@ -325,9 +327,10 @@ def _draw_cd(fig, d: dict, style: Style) -> None:
     ax.set_xlim(k + 0.1, 0.9)                      # rank 1 at the right
     ax.set_ylim(top + step * rows, -0.75)
     ax.plot([1, k], [0, 0], color="black", linewidth=1.0, gid="axis")
+    numbers = []
     for r in range(1, k + 1):
         ax.plot([r, r], [0, -0.1], color="black", linewidth=1.0)
-        ax.text(r, -0.14, str(r), ha="center", va="bottom", fontsize=8)
+        numbers.append(ax.text(r, -0.14, str(r), ha="center", va="bottom", fontsize=8))
     for r in range(1, k):
         ax.plot([r + 0.5, r + 0.5], [0, -0.05], color="black", linewidth=0.6)
     ax.plot([k, k - d["cd"]], [-0.55, -0.55], color="black", linewidth=1.0, gid="cd")
@@ -339,13 +342,35 @@ def _draw_cd(fig, d: dict, style: Style) -> None:
         y = 0.12 + 0.12 * j
         ax.plot([first - 0.04, last + 0.04], [y, y], color="black", linewidth=3.0, solid_capstyle="butt",
                 gid=f"clique-{j + 1}")
+    names = []
     for i, (label, r) in enumerate(zip(labels, ranks)):
         right = i < rows                            # the better half at the right
         y = top + step * (i if right else k - 1 - i)
         end = 0.75 if right else k + 0.25
         ax.plot([r, r, end], [0, y, y], color="0.25", linewidth=0.8)
-        ax.text(end + (-0.05 if right else 0.05), y, f"{label} ({r:.2f})", ha="left" if right else "right",
-                va="center", fontsize=8, gid=f"label-{i + 1}")
+        names.append(ax.text(end + (-0.05 if right else 0.05), y, f"{label} ({r:.2f})",
+                             ha="left" if right else "right", va="center", fontsize=8, gid=f"label-{i + 1}"))
+    _fit_cd(fig, ax, names, numbers)
+
+
+def _fit_cd(fig, ax, names: list, numbers: list) -> None:
+    """The CD diagram's names smaller until the widest of each side take at most two thirds of the
+    figure's width together (else the layout finds no room for the axis and names fall off the
+    page), then the rank numbers every 2nd, 5th, 10th, ... where all of them would touch."""
+    renderer = fig.canvas.get_renderer()
+    width = fig.get_figwidth() * fig.dpi
+    sides = sum(max((t.get_window_extent(renderer).width for t in names if t.get_ha() == ha), default=0.0)
+                for ha in ("left", "right"))
+    if sides > CD_NAMES_SHARE * width:
+        size = max(CD_MIN_FONT, names[0].get_fontsize() * CD_NAMES_SHARE * width / sides)
+        for t in names:
+            t.set_fontsize(size)
+    fig.get_layout_engine().execute(fig)
+    room = ax.get_window_extent(renderer).width / len(numbers)  # pixels per rank on the axis
+    widest = max(t.get_window_extent(renderer).width for t in numbers)
+    every = next(n for n in (1, 2, 5, 10, 20, 50, 100, 200, 500, len(numbers)) if n * room >= 1.3 * widest)
+    for r, t in enumerate(numbers, 1):
+        t.set_visible(r == 1 or r % every == 0)
 
 
 def simplex_xy(sample):

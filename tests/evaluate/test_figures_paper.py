@@ -301,3 +301,35 @@ def test_style_alone_in_the_config_draws_the_usual_figures(tmp_path):
         settings = exp.figures
 
     assert kinds(Src()) == list(UNASKED)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("look", [("default", None), ("paper", "single"), ("paper", "double")])
+def test_cd_of_many_long_names_fits_its_page(look):
+    """26 classifiers of long names (a paper's columns beside ours): the layout applies (no
+    warning that it collapsed), every name lies on the paper page, and the rank numbers shown do
+    not touch one another."""
+    import warnings
+
+    from bncbench.evaluate.figure_style import WIDTHS, style
+    from bncbench.evaluate.figures import Plot, draw, render
+
+    k = 26
+    labels = [f"Published-classifier-number-{i}" for i in range(k)]
+    ranks = [1 + 25 * i / (k - 1) for i in range(k)]
+    plot = Plot("cd", "cd", "t", {"metric": "zol", "alpha": 0.05, "labels": labels, "ranks": ranks, "cd": 15.0,
+                                  "n": 7, "cliques": [labels[3:20]], "friedman_p": 0.04})
+    look_style = style(*look)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        render(plot, "png", style=look_style)
+        fig = draw(plot, style=look_style)
+        fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    if look[0] == "paper":
+        w = fig.get_figwidth()
+        box = fig.get_tightbbox(renderer)
+        assert w == WIDTHS[look[1]] and -0.02 <= box.x0 and box.x1 <= w + 0.02, (box, w)
+    shown = [t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text().isdigit()]
+    assert len(shown) >= 3
+    assert not any(a.overlaps(b) for i, a in enumerate(shown) for b in shown[i + 1:])
