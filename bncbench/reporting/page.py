@@ -95,17 +95,18 @@ def _with_published(r: Results, summaries: list[Summary], primary: str,
     `figures: cd: with:` (of the entry's first metric, else the summary metric), else none."""
     from bncbench.evaluate.published import join, read
 
-    metric = primary
+    metric, option = primary, "--with"
     if published is None:
         conf = r.experiment.figures.get("cd", {})
         if conf.get("with") is None:
             return summaries, [], []
-        published = read(conf["with"], "figures.cd.with")
+        option = "figures.cd.with"
+        published = read(conf["with"], option)
         metric = (conf.get("metric") or [primary])[0]
     out, notes = [], []
     for s in summaries:
         if s.metric == metric:
-            joined = join(s, published)
+            joined = join(s, published, option)
             s, notes = joined.summary, joined.notes
             if needs_folds(r.experiment.wdl.draw):
                 notes.append(f"the published columns have no per-fold values: under the t-test draw rule "

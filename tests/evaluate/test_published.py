@@ -225,6 +225,10 @@ def test_config_figures_cd_with(tmp_path, table):
         config.parse(text.replace("paper.tsv", "missing.tsv"), str(tmp_path / "c.yaml"))
     with pytest.raises(UserError, match=r"figures\.cd\.with: expected the file of a published wide table"):
         config.parse(text.replace("paper.tsv", "[a]"), str(tmp_path / "c.yaml"))
+    # a column named as one of the config's classifiers is refused when the config is read, not at each figure
+    (tmp_path / "clash.tsv").write_text("dataset\tKDB1\niris\t0.05\n")
+    with pytest.raises(UserError, match=r"figures\.cd\.with: .*clash\.tsv: column 'KDB1' is also a classifier"):
+        config.parse(text.replace("paper.tsv", "clash.tsv"), str(tmp_path / "c.yaml"))
     bnc_in("run", tmp_path / "c.yaml", "--results", tmp_path / "res", "--quiet", check=True)
     r = bnc_in("figures", tmp_path / "res", "--only", "cd", "--format", "svg", "--out", tmp_path / "f", check=True)
     assert "Paper-SVM" in (tmp_path / "f" / "cd.svg").read_text()
@@ -233,6 +237,12 @@ def test_config_figures_cd_with(tmp_path, table):
     bnc_in("report", tmp_path / "res", "--format", "html", "--out", tmp_path / "r.html", check=True)
     page = (tmp_path / "r.html").read_text()
     assert "Paper-TAN" in page and "their W/D/L records count no data set" in page
+    # a join the config's table fails names the config's key, not an option never given
+    (tmp_path / "paper.tsv").write_text("dataset\tP\nIRIS\t0.05\n")
+    _one_line_exit_2(bnc_in("report", tmp_path / "res", "--format", "html", "--out", tmp_path / "r2.html"),
+                     "figures.cd.with", "none of its data sets (IRIS)")
+    assert not (tmp_path / "r2.html").exists()
+    (tmp_path / "paper.tsv").write_text(TABLE)
     # wdl under the config's t-test rule refuses a published column, and names the config's rule
     _one_line_exit_2(bnc_in("wdl", tmp_path / "res", "--with", table), "the config's wdl.draw ttest")
     assert bnc_in("wdl", tmp_path / "res", "--with", table, "--draw", "exact4").returncode == 0
