@@ -332,7 +332,10 @@ def _cd(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
 
     option = "--with" if o.with_table else "figures.cd.with"
     path = o.with_table or conf.get("with")
-    published = read(path, option) if path else None
+    try:
+        published = read(path, option) if path else None
+    except UserError as e:  # the config's file, gone (a results folder copied elsewhere): --only cd says so
+        raise (e if o.with_table else NotApplicable(f"cd: {e}")) from None
     return [cd_data(src, conf.get("classifiers") or src.labels, m, o.alpha or conf.get("alpha", 0.05), published,
                     option) for m in metrics]
 

@@ -40,7 +40,7 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     exp = r.experiment
     primary = primary_metric(exp, [s.metric for s in summaries])
     own_summaries = summaries  # the stored classifiers' (per-fold values: theirs only)
-    summaries, joined, published_labels = _with_published(r, summaries, primary, published)
+    summaries, joined, published_labels = _with_published(r, summaries, primary, published, warn)
     first = summaries[0]
     ranks = _rank_tests(summaries, primary)
     cd = None
@@ -88,11 +88,12 @@ def _versus(r: Results, summaries: list[Summary], base: str, draw: str | None,
     return out
 
 
-def _with_published(r: Results, summaries: list[Summary], primary: str,
-                    published: WideTable | None) -> tuple[list[Summary], list[str], list[str]]:
+def _with_published(r: Results, summaries: list[Summary], primary: str, published: WideTable | None,
+                    warn: Callable[[str], None]) -> tuple[list[Summary], list[str], list[str]]:
     """(`summaries` with the published columns joined to the `primary` metric's, the join's notes,
     the published labels); the table is --with's (of the summary metric), else the config's
-    `figures: cd: with:` (of the entry's first metric, else the summary metric), else none."""
+    `figures: cd: with:` (of the entry's first metric, else the summary metric; a file no longer
+    readable, as in a results folder copied elsewhere, is left out and `warn` says so), else none."""
     from bncbench.evaluate.published import join, read
 
     metric, option = primary, "--with"
@@ -101,7 +102,11 @@ def _with_published(r: Results, summaries: list[Summary], primary: str,
         if conf.get("with") is None:
             return summaries, [], []
         option = "figures.cd.with"
-        published = read(conf["with"], option)
+        try:
+            published = read(conf["with"], option)
+        except UserError as e:
+            warn(f"warning: {e}; the page is made without the published columns")
+            return summaries, [], []
         metric = (conf.get("metric") or [primary])[0]
     out, notes = [], []
     for s in summaries:

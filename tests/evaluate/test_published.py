@@ -242,6 +242,14 @@ def test_config_figures_cd_with(tmp_path, table):
     _one_line_exit_2(bnc_in("report", tmp_path / "res", "--format", "html", "--out", tmp_path / "r2.html"),
                      "figures.cd.with", "none of its data sets (IRIS)")
     assert not (tmp_path / "r2.html").exists()
+    # the config's table gone (a results folder copied elsewhere): the page and the figures go on without it
+    (tmp_path / "paper.tsv").unlink()
+    r = bnc_in("report", tmp_path / "res", "--format", "html", "--out", tmp_path / "r3.html", check=True)
+    assert "warning: figures.cd.with" in r.stderr and "cannot read" in r.stderr
+    assert "Paper-TAN" not in (tmp_path / "r3.html").read_text()
+    r = bnc_in("figures", tmp_path / "res", "--out", tmp_path / "f3", check=True)
+    assert "skipped cd: figures.cd.with" in r.stderr
+    _one_line_exit_2(bnc_in("figures", tmp_path / "res", "--only", "cd", "--out", tmp_path / "f4"), "figures.cd.with")
     (tmp_path / "paper.tsv").write_text(TABLE)
     # wdl under the config's t-test rule refuses a published column, and names the config's rule
     _one_line_exit_2(bnc_in("wdl", tmp_path / "res", "--with", table), "the config's wdl.draw ttest")
