@@ -83,7 +83,9 @@ def read(path: str, columns: int = 2) -> WideTable:
             rows.append((reader.line_num, r))
     if len(rows) < 2 or len(rows[0][1]) < 1 + columns:
         names = ", ".join(["dataset", *["classifier"] * columns, "..."])
-        raise UserError(f"{path}: expected a header ({names}) and at least one row")
+        semicolons = " (its cells are separated by ';': save it as TSV or comma-separated CSV)" if (
+            rows and len(rows[0][1]) == 1 and ";" in first) else ""
+        raise UserError(f"{path}: expected a header ({names}) and at least one row{semicolons}")
     header = rows[0][1]
     labels = [h.strip() for h in header[1:]]
     for i, lab in enumerate(labels):

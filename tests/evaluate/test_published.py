@@ -323,3 +323,9 @@ def test_an_sd_below_zero_infinite_or_without_a_mean_is_refused(store, tmp_path,
     bad = tmp_path / "sd.tsv"
     bad.write_text(f"dataset\tP\niris\t0.05\ncar\t{cell}\n")
     _one_line_exit_2(bnc_in("report", store, "--with", bad), "sd.tsv:3", words)
+
+
+def test_a_table_separated_by_semicolons_is_named_so(store, tmp_path):
+    semi = tmp_path / "semi.csv"
+    semi.write_text("dataset;P\niris;0,05\n")
+    _one_line_exit_2(bnc_in("report", store, "--with", semi), "expected a header", "separated by ';'")
