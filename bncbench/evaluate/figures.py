@@ -373,6 +373,20 @@ def _fit_cd(fig, ax, names: list, numbers: list) -> None:
         t.set_visible(r == 1 or r % every == 0)
 
 
+def _wrap_wide(fig, texts: list, share: float) -> None:
+    """Each text whose first line is wider than `share` of the figure's width, that line wrapped
+    onto lines of as many characters as fit (a long classifier name: else it runs off the page)."""
+    import textwrap
+
+    renderer = fig.canvas.get_renderer()
+    room = share * fig.get_figwidth() * fig.dpi
+    for t in texts:
+        first, *rest = t.get_text().split("\n")
+        wide = t.get_window_extent(renderer).width
+        if wide > room:
+            t.set_text("\n".join([*textwrap.wrap(first, max(8, int(len(first) * room / wide))), *rest]))
+
+
 def simplex_xy(sample):
     """Points (θ_A, θ_rope, θ_B) of the simplex in the plane: A at (0, 0), B at (1, 0), rope at the top."""
     import numpy as np
@@ -397,8 +411,9 @@ def _draw_bayes(fig, d: dict, style: Style) -> None:
     for mx, my in ((0.5, 0.0), (0.25, top / 2), (0.75, top / 2)):
         ax.plot([cx, mx], [cy, my], color="tab:orange", linewidth=0.8)
     pa, pr, pb = d["probabilities"]
-    ax.text(0, -0.04, f"{d['a']} better\nP = {pa:.3f}", ha="center", va="top", gid="p-a")
-    ax.text(1, -0.04, f"{d['b']} better\nP = {pb:.3f}", ha="center", va="top", gid="p-b")
+    corners = [ax.text(0, -0.04, f"{d['a']} better\nP = {pa:.3f}", ha="center", va="top", gid="p-a"),
+               ax.text(1, -0.04, f"{d['b']} better\nP = {pb:.3f}", ha="center", va="top", gid="p-b")]
+    _wrap_wide(fig, corners, 0.45)
     ax.text(0.5, top + 0.03, f"rope (±{d['rope']:g}): practically equivalent\nP = {pr:.3f}", ha="center",
             va="bottom", gid="p-rope")
     ax.set_xlim(-0.15, 1.15)

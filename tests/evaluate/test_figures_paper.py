@@ -333,3 +333,29 @@ def test_cd_of_many_long_names_fits_its_page(look):
     shown = [t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text().isdigit()]
     assert len(shown) >= 3
     assert not any(a.overlaps(b) for i, a in enumerate(shown) for b in shown[i + 1:])
+
+
+@pytest.mark.parametrize("name", ["Friedman et al. (1997) tree-augmented naive Bayes", "y" * 120])
+@pytest.mark.parametrize("look", [("default", None), ("paper", "single"), ("paper", "double")])
+def test_simplex_of_a_long_name_fits_its_page(name, look):
+    """A long classifier name at a corner of the simplex is wrapped: the layout applies (no
+    warning that it collapsed) and, on the paper page, nothing is drawn off it."""
+    import warnings
+
+    import numpy as np
+
+    from bncbench.evaluate.figure_style import style
+    from bncbench.evaluate.figures import Plot, draw
+
+    sample = np.random.default_rng(0).dirichlet([2, 3, 2], 500)
+    plot = Plot("bayes-x", "bayes", "t", {"a": name, "b": "NB", "metric": "zol", "rope": 0.01, "n": 7,
+                                          "probabilities": (0.2, 0.5, 0.3), "sample": sample})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = draw(plot, style=style(*look))
+        fig.draw_without_rendering()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    if look[0] == "paper":
+        assert -0.02 <= box.x0 and box.x1 <= fig.get_figwidth() + 0.02, (box, fig.get_figwidth())
+    texts = {t.get_gid(): t.get_text() for t in fig.axes[0].texts}
+    assert texts["p-a"].replace("\n", " ").replace(" ", "") == f"{name} better P = 0.200".replace(" ", "")
