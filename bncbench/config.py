@@ -173,18 +173,23 @@ def _preprocess_overrides(ck: _Checker, raw, path: list) -> tuple[tuple[str, Any
     return tuple(sorted(pre.items()))
 
 
-def _published_table(ck: _Checker, value, path: list, config_dir: Path) -> str:
+def _published_table(ck: _Checker, value, path: list, config_dir: Path, labels: list[str]) -> str:
     """`figures: cd: with:`: a wide table's file (relative to the config's folder), read as `wdl
-    TABLE` reads it; kept as an absolute path (the figures are drawn from another folder)."""
+    TABLE` reads it, no column named as one of the config's `labels`; kept as an absolute path
+    (the figures are drawn from another folder)."""
     from bncbench.evaluate.published import read
 
     if not isinstance(value, str) or not value.strip():
         ck.fail(path, f"expected the file of a published wide table (TSV/CSV), got {value!r}")
     file = (config_dir / value).resolve()
     try:
-        read(str(file), "")
+        table = read(str(file), "")
     except UserError as e:
         ck.fail(path, str(e).lstrip())
+    clash = [lab for lab in table.labels if lab in labels]
+    if clash:
+        ck.fail(path, f"{file}: column {clash[0]!r} is also a classifier of the config; rename the table's column "
+                      f"(e.g. {clash[0] + ' (published)'!r})")
     return str(file)
 
 
@@ -233,7 +238,7 @@ def _figures(ck: _Checker, raw, labels: list[str], config_dir: Path) -> dict[str
                 except ValueError:
                     ck.fail([*path, k], f"must be between 0 and 1 (e.g. 0.05), got {v!r}")
             elif k == "with":
-                fig[k] = _published_table(ck, v, [*path, k], config_dir)
+                fig[k] = _published_table(ck, v, [*path, k], config_dir, labels)
             elif k == "rope":
                 try:
                     fig[k] = options.rope(float(ck.typed(v, [*path, k], float)))

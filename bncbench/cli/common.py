@@ -152,6 +152,11 @@ def check_decimals(value: int) -> None:
         raise UserError(f"--decimals: {value} is not between 0 and {MAX_DECIMALS}")
 
 
+#: the longest --caption: LaTeX measures a caption in one line first, which overflows (Dimension
+#: too large, no PDF) at about 1,300 of the widest letters at 12 pt
+MAX_CAPTION = 1000
+
+
 def check_latex(fmt: str, caption: str | None, label: str | None, notes: bool, location: str | None = None) -> None:
     """UserError unless --caption, --label and --no-notes, when given, go with --format latex, the
     label is one LaTeX can hold and (for a command that may read a folder of experiments,
@@ -162,6 +167,11 @@ def check_latex(fmt: str, caption: str | None, label: str | None, notes: bool, l
              if v is not None]
     if given and fmt != "latex":
         raise UserError(f"{given[0]} is for --format latex (the table's {given[0][2:].replace('no-', '')})")
+    if caption is not None and not caption.strip():
+        raise UserError("--caption: empty; give the caption's text, or leave the option out for the default")
+    if caption is not None and len(caption) > MAX_CAPTION:
+        raise UserError(f"--caption: {len(caption)} characters, more than the {MAX_CAPTION} LaTeX sets in one "
+                        f"caption box without overflowing it; put the rest in the paper's text")
     if label is not None and not valid_label(label):
         raise UserError(f"--label: {label!r} is not a LaTeX label of letters, digits and - _ . : / + (e.g. tab:zol)")
     if location is not None and (caption is not None or label is not None):

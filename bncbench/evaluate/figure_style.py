@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
-from bncbench.evaluate.metrics import WORDS
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -76,12 +75,6 @@ def style(name: str | None = None, width: str | None = None) -> Style:
             raise UserError("--width: only with --style paper (the default style draws each figure at its own size)")
         return Style()
     return Style("paper", width or "", dict(_PAPER_RC), titled=False, dpi=300, tight=False)
-
-
-def metric_words(metric: str) -> str:
-    """The metric in words with a capital, for an axis or a title ("Zero-one loss"; never "zol")."""
-    words = WORDS.get(metric, metric)
-    return words[:1].upper() + words[1:]
 
 
 def _wdl_height(d: dict, w: float) -> float:

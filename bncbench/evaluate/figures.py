@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
-from bncbench.evaluate.figure_style import Style, metric_words
+from bncbench.evaluate.figure_style import Style
 from bncbench.evaluate.label_placement import Placed, place
-from bncbench.evaluate.metrics import WORDS
+from bncbench.evaluate.metrics import in_words
 
 if TYPE_CHECKING:
     from bncbench.evaluate.bayes import BayesComparison
@@ -24,6 +24,8 @@ LABELLED = 12      # the scatter names at most this many data sets, those farthe
 WIDTH = 11.0       # inches: every figure is drawn this wide (the HTML report shows it at the page's width)
 SIMPLEX_WIDTH = 6.0  # inches: the Bayesian simplex is a triangle, drawn narrower than WIDTH
 SIMPLEX_GRID = 40    # hexagons across the simplex's base
+CD_NAMES_SHARE = 2 / 3  # the CD diagram's names (both sides) take at most this share of its width
+CD_MIN_FONT = 4.0      # points: the smallest the CD diagram's names are drawn to fit
 GD_NAMES = 40      # the goal-difference axis names every data set up to this many, else every k-th
 _SAVE_METADATA = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
@@ -53,7 +55,7 @@ def cd_plot(t, metric: str) -> Plot:
     the Nemenyi CD at its α and the cliques."""
     order = sorted(range(len(t.labels)), key=lambda i: (t.ranks[i], i))
     a = format(t.alpha, "g")
-    words = metric_words(metric)
+    words = in_words(metric, heading=True)
     return Plot("cd", "cd", f"{words}: average ranks over {t.n} data sets (Nemenyi test, α = {a}; Friedman p = "
                             f"{t.chi2_p:.2g})",
                 {"metric": metric, "alpha": t.alpha, "labels": [t.labels[i] for i in order],
@@ -68,7 +70,7 @@ def bayes_plot(c: BayesComparison) -> Plot:
     """The posterior sample of a Bayesian signed-rank test (`evaluate.bayes.BayesComparison`) on the
     probability simplex, with its three probabilities (as Benavoli et al. 2017 draw it)."""
     p = c.signed_rank.probabilities
-    words = metric_words(c.metric)
+    words = in_words(c.metric, heading=True)
     return Plot(f"bayes-{c.a}-vs-{c.b}", "bayes", f"{words}: {c.a} against {c.b}, Bayesian signed-rank test",
                 {"a": c.a, "b": c.b, "metric": c.metric, "rope": c.rope, "n": len(c.signed_rank.datasets),
                  "probabilities": (p.a, p.rope, p.b), "sample": c.signed_rank.sample},
@@ -117,7 +119,7 @@ def _draw_scatter(fig, d: dict, style: Style) -> None:
     both the points are coloured by the better classifier and named (`_name_points`); a
     single-column paper figure stacks the panels."""
     a, b, metric, points = d["a"], d["b"], d["metric"], d["points"]
-    words = WORDS.get(metric, metric)
+    words = in_words(metric)
     if style.paper and fig.get_figwidth() < 5:
         ax, bx = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.25, 1]})
     else:
@@ -300,7 +302,7 @@ def _draw_gd(fig, d: dict, style: Style) -> None:
                   fontsize=7 if len(names) > 20 else 8)
     ax.set_xlim(0.5, len(names) + 0.5)
     ax.set_xlabel("data set t, in table order" + (f" (every {step}th named)" if step > 1 else ""))
-    ax.set_ylabel(f"GD: wins − losses\n({WORDS.get(d['metric'], d['metric'])})")
+    ax.set_ylabel(f"GD: wins − losses\n({in_words(d['metric'])})")
     ax.legend(fontsize=8, frameon=False)
 
 
@@ -325,9 +327,10 @@ def _draw_cd(fig, d: dict, style: Style) -> None:
     ax.set_xlim(k + 0.1, 0.9)                      # rank 1 at the right
     ax.set_ylim(top + step * rows, -0.75)
     ax.plot([1, k], [0, 0], color="black", linewidth=1.0, gid="axis")
+    numbers = []
     for r in range(1, k + 1):
         ax.plot([r, r], [0, -0.1], color="black", linewidth=1.0)
-        ax.text(r, -0.14, str(r), ha="center", va="bottom", fontsize=8)
+        numbers.append(ax.text(r, -0.14, str(r), ha="center", va="bottom", fontsize=8))
     for r in range(1, k):
         ax.plot([r + 0.5, r + 0.5], [0, -0.05], color="black", linewidth=0.6)
     ax.plot([k, k - d["cd"]], [-0.55, -0.55], color="black", linewidth=1.0, gid="cd")
@@ -339,13 +342,49 @@ def _draw_cd(fig, d: dict, style: Style) -> None:
         y = 0.12 + 0.12 * j
         ax.plot([first - 0.04, last + 0.04], [y, y], color="black", linewidth=3.0, solid_capstyle="butt",
                 gid=f"clique-{j + 1}")
+    names = []
     for i, (label, r) in enumerate(zip(labels, ranks)):
         right = i < rows                            # the better half at the right
         y = top + step * (i if right else k - 1 - i)
         end = 0.75 if right else k + 0.25
         ax.plot([r, r, end], [0, y, y], color="0.25", linewidth=0.8)
-        ax.text(end + (-0.05 if right else 0.05), y, f"{label} ({r:.2f})", ha="left" if right else "right",
-                va="center", fontsize=8, gid=f"label-{i + 1}")
+        names.append(ax.text(end + (-0.05 if right else 0.05), y, f"{label} ({r:.2f})",
+                             ha="left" if right else "right", va="center", fontsize=8, gid=f"label-{i + 1}"))
+    _fit_cd(fig, ax, names, numbers)
+
+
+def _fit_cd(fig, ax, names: list, numbers: list) -> None:
+    """The CD diagram's names smaller until the widest of each side take at most two thirds of the
+    figure's width together (else the layout finds no room for the axis and names fall off the
+    page), then the rank numbers every 2nd, 5th, 10th, ... where all of them would touch."""
+    renderer = fig.canvas.get_renderer()
+    width = fig.get_figwidth() * fig.dpi
+    sides = sum(max((t.get_window_extent(renderer).width for t in names if t.get_ha() == ha), default=0.0)
+                for ha in ("left", "right"))
+    if sides > CD_NAMES_SHARE * width:
+        size = max(CD_MIN_FONT, names[0].get_fontsize() * CD_NAMES_SHARE * width / sides)
+        for t in names:
+            t.set_fontsize(size)
+    fig.get_layout_engine().execute(fig)
+    room = ax.get_window_extent(renderer).width / len(numbers)  # pixels per rank on the axis
+    widest = max(t.get_window_extent(renderer).width for t in numbers)
+    every = next(n for n in (1, 2, 5, 10, 20, 50, 100, 200, 500, len(numbers)) if n * room >= 1.3 * widest)
+    for r, t in enumerate(numbers, 1):
+        t.set_visible(r == 1 or r % every == 0)
+
+
+def _wrap_wide(fig, texts: list, share: float) -> None:
+    """Each text whose first line is wider than `share` of the figure's width, that line wrapped
+    onto lines of as many characters as fit (a long classifier name: else it runs off the page)."""
+    import textwrap
+
+    renderer = fig.canvas.get_renderer()
+    room = share * fig.get_figwidth() * fig.dpi
+    for t in texts:
+        first, *rest = t.get_text().split("\n")
+        wide = t.get_window_extent(renderer).width
+        if wide > room:
+            t.set_text("\n".join([*textwrap.wrap(first, max(8, int(len(first) * room / wide))), *rest]))
 
 
 def simplex_xy(sample):
@@ -372,8 +411,9 @@ def _draw_bayes(fig, d: dict, style: Style) -> None:
     for mx, my in ((0.5, 0.0), (0.25, top / 2), (0.75, top / 2)):
         ax.plot([cx, mx], [cy, my], color="tab:orange", linewidth=0.8)
     pa, pr, pb = d["probabilities"]
-    ax.text(0, -0.04, f"{d['a']} better\nP = {pa:.3f}", ha="center", va="top", gid="p-a")
-    ax.text(1, -0.04, f"{d['b']} better\nP = {pb:.3f}", ha="center", va="top", gid="p-b")
+    corners = [ax.text(0, -0.04, f"{d['a']} better\nP = {pa:.3f}", ha="center", va="top", gid="p-a"),
+               ax.text(1, -0.04, f"{d['b']} better\nP = {pb:.3f}", ha="center", va="top", gid="p-b")]
+    _wrap_wide(fig, corners, 0.45)
     ax.text(0.5, top + 0.03, f"rope (±{d['rope']:g}): practically equivalent\nP = {pr:.3f}", ha="center",
             va="bottom", gid="p-rope")
     ax.set_xlim(-0.15, 1.15)

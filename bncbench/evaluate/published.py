@@ -13,6 +13,7 @@ from bncbench.evaluate.values import Summary
 
 #: where the analyses that need every classifier on a data set leave out a published column's gaps
 LEFT_OUT_OF = "ranks, CD diagram, its W/D/L pairs, mean and average-rank rows"
+LISTED = 8  # the names a line lists at most (a table of thousands of rows gives one short line)
 
 
 @dataclass
@@ -59,16 +60,30 @@ def check_units(table: wide_table.WideTable, metric: str, option: str = "--with"
                                 f"(or, for error rates, give --metric zol)")
 
 
+def _listed(names: list[str]) -> str:
+    """`names` joined, at most LISTED of them, then how many more."""
+    more = f", and {len(names) - LISTED} more" if len(names) > LISTED else ""
+    return ", ".join(names[:LISTED]) + more
+
+
 def _sd(table: wide_table.WideTable, ds: str, lab: str, option: str) -> float:
     """The sd printed in a cell ('mean ± sd'), NaN when none is; UserError naming `option` when
-    it is not a number."""
+    it is not a number ≥ 0 or the cell has no mean."""
+    if (ds, lab) not in table.cells:
+        return math.nan
     _, sd = wide_table.split_cell(table.cells[(ds, lab)])
     if sd is None:
         return math.nan
+    where = f"{option} {table.path}:{table.lines[ds]}"
+    if math.isnan(table.means[(ds, lab)]):
+        raise UserError(f"{where}: {table.cells[(ds, lab)].strip()!r} ({lab}) has an sd but no mean")
     try:
-        return float(sd)
+        x = float(sd)
     except ValueError:
-        raise UserError(f"{option} {table.path}:{table.lines[ds]}: the sd {sd!r} ({lab}) is not a number") from None
+        x = math.nan
+    if not 0.0 <= x < math.inf:
+        raise UserError(f"{where}: the sd {sd!r} ({lab}) is not a number ≥ 0")
+    return x
 
 
 def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") -> Joined:
@@ -83,14 +98,14 @@ def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") 
     check_units(table, summary.metric, option)
     shown = set(summary.datasets)
     if not shown & set(table.datasets):
-        raise UserError(f"{where}: none of its data sets ({', '.join(table.datasets)}) is one of the results "
-                        f"({', '.join(summary.datasets)}); names are matched exactly")
+        raise UserError(f"{where}: none of its data sets ({_listed(table.datasets)}) is one of the results "
+                        f"({_listed(summary.datasets)}); names are matched exactly")
     values = dict(summary.values)
     lacking: dict[str, list[str]] = {}
     for lab in table.labels:
         for ds in summary.datasets:
             mean = table.means.get((ds, lab), math.nan)
-            values[(ds, lab)] = (mean, math.nan if math.isnan(mean) else _sd(table, ds, lab, option))
+            values[(ds, lab)] = (mean, _sd(table, ds, lab, option))
             if math.isnan(mean):
                 lacking.setdefault(lab, []).append(ds)
     notes = [f"published columns ({table.path}: means as printed, no per-fold values): {', '.join(table.labels)}"]
@@ -99,8 +114,11 @@ def join(summary: Summary, table: wide_table.WideTable, option: str = "--with") 
         lower = {d.lower(): d for d in summary.datasets}
         named = [f"{ds} (the results have {lower[ds.lower()]!r}: names are matched exactly)"
                  if ds.lower() in lower else ds for ds in unmatched]
-        notes.append(f"{where}: rows matching no data set shown, not used: {', '.join(named)}")
+        notes.append(f"{where}: rows matching no data set shown, not used: {_listed(named)}")
     for lab, gaps in lacking.items():
+        if len(gaps) == len(summary.datasets):
+            raise UserError(f"{where}: column {lab!r} has no value on any data set shown ({_listed(gaps)}); "
+                            f"give its values, or leave the column out of the table")
         notes.append(f"{lab} (published) has no value for {len(gaps)} data set(s), left out wherever {lab} is "
-                     f"compared ({LEFT_OUT_OF}): {', '.join(gaps)}")
+                     f"compared ({LEFT_OUT_OF}): {_listed(gaps)}")
     return Joined(replace(summary, labels=[*summary.labels, *table.labels], values=values), list(table.labels), notes)

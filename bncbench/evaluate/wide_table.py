@@ -12,6 +12,7 @@ from bncbench.errors import UserError
 
 MISSING_CELLS = ("", "-", "–", "—", "n/a")  # a wide-table cell holding no value (n/a in any case; also nan)
 SD_SEPARATORS = ("±", "+/-", "+-")  # between mean and sd in a cell
+MAX_TABLE_BYTES = 4 << 20  # a paper's table is a few KiB: more is not one (and is never read whole)
 
 
 @dataclass
@@ -57,10 +58,16 @@ def read(path: str, columns: int = 2) -> WideTable:
     columns, its shape and every cell's mean checked; UserError naming the file and line of the
     first problem."""
     p = Path(path)
+    if p.exists() and not p.is_file():
+        raise UserError(f"{path}: not a file (a folder or a device); give a TSV or CSV table")
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as f:
+            raw = f.read(MAX_TABLE_BYTES + 1)
     except OSError as e:
         raise UserError(f"{path}: cannot read: {e.strerror}") from None
+    if len(raw) > MAX_TABLE_BYTES:
+        raise UserError(f"{path}: larger than {MAX_TABLE_BYTES >> 20} MiB; a published table is a short TSV or CSV "
+                        f"file (is this the right file?)")
     if raw.startswith(b"SQLite format 3\x00"):
         raise UserError(f"{path}: an SQLite file, not a table; give its results directory or name it results.sqlite")
     try:
@@ -76,7 +83,9 @@ def read(path: str, columns: int = 2) -> WideTable:
             rows.append((reader.line_num, r))
     if len(rows) < 2 or len(rows[0][1]) < 1 + columns:
         names = ", ".join(["dataset", *["classifier"] * columns, "..."])
-        raise UserError(f"{path}: expected a header ({names}) and at least one row")
+        semicolons = " (its cells are separated by ';': save it as TSV or comma-separated CSV)" if (
+            rows and len(rows[0][1]) == 1 and ";" in first) else ""
+        raise UserError(f"{path}: expected a header ({names}) and at least one row{semicolons}")
     header = rows[0][1]
     labels = [h.strip() for h in header[1:]]
     for i, lab in enumerate(labels):

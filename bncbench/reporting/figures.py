@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from bncbench.errors import UserError
-from bncbench.evaluate.figure_style import Style, metric_words, style
+from bncbench.evaluate.figure_style import Style, style
 from bncbench.evaluate.figures import (
     FIGURES,
     LABELLED,
@@ -24,6 +24,7 @@ from bncbench.evaluate.figures import (
     size_words,
     svg_text,
 )
+from bncbench.evaluate.metrics import in_words
 from bncbench.reporting.analyses import bayes
 from bncbench.utils.suggest import did_you_mean
 
@@ -146,7 +147,7 @@ def scatter_data(src: Source, a: str, b: str, metric: str) -> Plot:
         raise UserError(f"scatter: no data set has a {metric} value for both {a} and {b}")
     far = sorted(points, key=lambda p: -abs(p["y"] - p["x"]))
     below, above = (b, a) if lower else (a, b)
-    words = metric_words(metric)
+    words = in_words(metric, heading=True)
     return Plot("scatter", "scatter", f"{words}: {a} (x) against {b} (y) per data set",
                 {"a": a, "b": b, "metric": metric, "rule": rule, "below": below, "above": above,
                  "points": points, "labelled": [p["dataset"] for p in far[:LABELLED]]}, notes,
@@ -209,7 +210,7 @@ def wdl_data(src: Source, rows: list[str], metric: str, split: int) -> Plot:
             bars.setdefault(row, {})[group] = {
                 other: (mat[(row, other)][0].wins, mat[(row, other)][0].draws, mat[(row, other)][0].losses)
                 for other in labels if other != row}
-    words = metric_words(metric)
+    words = in_words(metric, heading=True)
     return Plot("wdl", "wdl", f"{words}: wins, draws and losses of {', '.join(rows)}",
                 {"metric": metric, "rule": rule, "split": split, "groups": groups, "bars": bars}, notes,
                 caption=f"{words}: wins, draws and losses of {', '.join(rows)} against each other classifier, by "
@@ -232,7 +233,7 @@ def gd_data(src: Source, pairs: list[tuple[str, str]], metric: str) -> Plot:
     header, rows = gd_rows(datasets, values, pairs, rule, LOWER_IS_BETTER[metric], folds)
     curves = {name: [int(r[2 + i]) for r in rows] for i, name in enumerate(header[2:])}
     large = [t for t, d in enumerate(datasets, 1) if src.sizes.get(d, 0) >= SPLIT]
-    words = metric_words(metric)
+    words = in_words(metric, heading=True)
     return Plot("gd", "gd", f"{words}: goal difference GD(A; B) over the data sets",
                 {"metric": metric, "rule": rule, "datasets": datasets, "curves": curves,
                  "first_large": large[0] if large else None}, notes,
@@ -331,7 +332,10 @@ def _cd(src: Source, conf: dict, o: Options, metrics: list[str]) -> list[Plot]:
 
     option = "--with" if o.with_table else "figures.cd.with"
     path = o.with_table or conf.get("with")
-    published = read(path, option) if path else None
+    try:
+        published = read(path, option) if path else None
+    except UserError as e:  # the config's file, gone (a results folder copied elsewhere): --only cd says so
+        raise (e if o.with_table else NotApplicable(f"cd: {e}")) from None
     return [cd_data(src, conf.get("classifiers") or src.labels, m, o.alpha or conf.get("alpha", 0.05), published,
                     option) for m in metrics]
 

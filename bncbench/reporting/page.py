@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING
 
 from bncbench.errors import UserError
 from bncbench.evaluate import html
-from bncbench.evaluate.figure_style import metric_words
 from bncbench.evaluate.figures import bayes_plot, cd_plot, svg_text
-from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS
+from bncbench.evaluate.metrics import JUDGED, LOWER_IS_BETTER, METRICS, REPEATED_RUN_METRICS, in_words
 from bncbench.evaluate.ranks import compare_classifiers
 from bncbench.evaluate.stats import needs_folds
 from bncbench.evaluate.values import FoldValues
@@ -40,8 +39,8 @@ def page(r: Results, table: str | None, datasets: list[str] | None, classifiers:
     first = summaries[0]
     cd = None
     if primary in ranks:
-        caption = (f"{metric_words(primary)}: average ranks, 1 (best) at the right; a bar joins classifiers whose "
-                   f"ranks differ by less than CD (Nemenyi test, α = {html.ALPHA:g})")
+        caption = (f"{in_words(primary, heading=True)}: average ranks, 1 (best) at the right; a bar joins "
+                   f"classifiers whose ranks differ by less than CD (Nemenyi test, α = {html.ALPHA:g})")
         cd = (caption, svg_text(cd_plot(ranks[primary], primary), title=False))
     figures = [(p.caption or p.title, svg) for p, svg in figures_for_html(r)
                if not (p.kind == "cd" and p.data["metric"] == primary)]  # the summary shows that one
@@ -74,7 +73,7 @@ def summary_input(r: Results, datasets: list[str] | None, classifiers: list[str]
         raise UserError(f"--metric {metric}: the results have no {metric} values; they have {', '.join(metrics)}")
     primary = metric or primary_metric(exp, metrics)
     own_summaries = summaries  # the stored classifiers' (per-fold values: theirs only)
-    summaries, joined, published_labels = _with_published(r, summaries, primary, published)
+    summaries, joined, published_labels = _with_published(r, summaries, primary, published, warn)
     first = summaries[0]
     name = ", ".join(first.configs) or Path(r.location).name
     return html.ReportInput(
@@ -105,24 +104,30 @@ def _versus(r: Results, summaries: list[Summary], base: str, draw: str | None,
     return out
 
 
-def _with_published(r: Results, summaries: list[Summary], primary: str,
-                    published: WideTable | None) -> tuple[list[Summary], list[str], list[str]]:
+def _with_published(r: Results, summaries: list[Summary], primary: str, published: WideTable | None,
+                    warn: Callable[[str], None]) -> tuple[list[Summary], list[str], list[str]]:
     """(`summaries` with the published columns joined to the `primary` metric's, the join's notes,
     the published labels); the table is --with's (of the summary metric), else the config's
-    `figures: cd: with:` (of the entry's first metric, else the summary metric), else none."""
+    `figures: cd: with:` (of the entry's first metric, else the summary metric; a file no longer
+    readable, as in a results folder copied elsewhere, is left out and `warn` says so), else none."""
     from bncbench.evaluate.published import join, read
 
-    metric = primary
+    metric, option = primary, "--with"
     if published is None:
         conf = r.experiment.figures.get("cd", {})
         if conf.get("with") is None:
             return summaries, [], []
-        published = read(conf["with"], "figures.cd.with")
+        option = "figures.cd.with"
+        try:
+            published = read(conf["with"], option)
+        except UserError as e:
+            warn(f"warning: {e}; the page is made without the published columns")
+            return summaries, [], []
         metric = (conf.get("metric") or [primary])[0]
     out, notes = [], []
     for s in summaries:
         if s.metric == metric:
-            joined = join(s, published)
+            joined = join(s, published, option)
             s, notes = joined.summary, joined.notes
             if needs_folds(r.experiment.wdl.draw):
                 notes.append(f"the published columns have no per-fold values: under the t-test draw rule "

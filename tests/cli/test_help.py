@@ -58,3 +58,25 @@ def test_paper_targets_use_every_core():
         r = subprocess.run(["make", "-n", "-o", ".venv/.installed", target, "JOBS=1"], capture_output=True,
                            text=True, cwd=ROOT)
         assert "--jobs 1" in next(ln for ln in r.stdout.splitlines() if f"run {config}" in ln)
+
+
+def test_the_synopsis_of_docs_cli_names_every_option():
+    """docs/cli.md's synopsis at its top names every option of every command (a --x/--no-x flag by
+    either name), as its --help does."""
+    import typer
+
+    from bncbench.cli.app import app
+
+    text = (ROOT / "docs" / "cli.md").read_text()
+    block = text[text.index("bncbench run CONFIG"):]
+    synopsis: dict[str, str] = {}
+    name = ""
+    for line in block[:block.index("```")].splitlines():
+        start = re.match(r"bncbench (\w+)", line)
+        name = start.group(1) if start else name
+        synopsis[name] = synopsis.get(name, "") + line
+    for name, command in typer.main.get_command(app).commands.items():  # type: ignore[attr-defined]
+        for p in command.params:
+            names = [o for o in p.opts + p.secondary_opts if o.startswith("--") and o != "--help"]
+            assert not names or any(re.search(re.escape(o) + r"(?![\w-])", synopsis.get(name, "")) for o in names), \
+                (name, names)

@@ -301,3 +301,61 @@ def test_style_alone_in_the_config_draws_the_usual_figures(tmp_path):
         settings = exp.figures
 
     assert kinds(Src()) == list(UNASKED)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("look", [("default", None), ("paper", "single"), ("paper", "double")])
+def test_cd_of_many_long_names_fits_its_page(look):
+    """26 classifiers of long names (a paper's columns beside ours): the layout applies (no
+    warning that it collapsed), every name lies on the paper page, and the rank numbers shown do
+    not touch one another."""
+    import warnings
+
+    from bncbench.evaluate.figure_style import WIDTHS, style
+    from bncbench.evaluate.figures import Plot, draw, render
+
+    k = 26
+    labels = [f"Published-classifier-number-{i}" for i in range(k)]
+    ranks = [1 + 25 * i / (k - 1) for i in range(k)]
+    plot = Plot("cd", "cd", "t", {"metric": "zol", "alpha": 0.05, "labels": labels, "ranks": ranks, "cd": 15.0,
+                                  "n": 7, "cliques": [labels[3:20]], "friedman_p": 0.04})
+    look_style = style(*look)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        render(plot, "png", style=look_style)
+        fig = draw(plot, style=look_style)
+        fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    if look[0] == "paper":
+        w = fig.get_figwidth()
+        box = fig.get_tightbbox(renderer)
+        assert w == WIDTHS[look[1]] and -0.02 <= box.x0 and box.x1 <= w + 0.02, (box, w)
+    shown = [t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text().isdigit()]
+    assert len(shown) >= 3
+    assert not any(a.overlaps(b) for i, a in enumerate(shown) for b in shown[i + 1:])
+
+
+@pytest.mark.parametrize("name", ["Friedman et al. (1997) tree-augmented naive Bayes", "y" * 120])
+@pytest.mark.parametrize("look", [("default", None), ("paper", "single"), ("paper", "double")])
+def test_simplex_of_a_long_name_fits_its_page(name, look):
+    """A long classifier name at a corner of the simplex is wrapped: the layout applies (no
+    warning that it collapsed) and, on the paper page, nothing is drawn off it."""
+    import warnings
+
+    import numpy as np
+
+    from bncbench.evaluate.figure_style import style
+    from bncbench.evaluate.figures import Plot, draw
+
+    sample = np.random.default_rng(0).dirichlet([2, 3, 2], 500)
+    plot = Plot("bayes-x", "bayes", "t", {"a": name, "b": "NB", "metric": "zol", "rope": 0.01, "n": 7,
+                                          "probabilities": (0.2, 0.5, 0.3), "sample": sample})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = draw(plot, style=style(*look))
+        fig.draw_without_rendering()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    if look[0] == "paper":
+        assert -0.02 <= box.x0 and box.x1 <= fig.get_figwidth() + 0.02, (box, fig.get_figwidth())
+    texts = {t.get_gid(): t.get_text() for t in fig.axes[0].texts}
+    assert texts["p-a"].replace("\n", " ").replace(" ", "") == f"{name} better P = 0.200".replace(" ", "")

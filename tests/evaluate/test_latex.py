@@ -251,6 +251,8 @@ def test_commands_latex_compiles_with_the_best_in_bold(store, tmp_path):
     (["--format", "html", "--decimals", "2"], "--decimals is for md, csv and latex"),
     (["--label", "tab:x"], "--label is for --format latex"),
     (["--format", "latex", "--label", "tab:{x}"], "is not a LaTeX label"),
+    (["--format", "latex", "--caption", " "], "--caption: empty"),
+    (["--format", "latex", "--caption", "W" * 1001], "--caption: 1001 characters, more than the 1000"),
 ])
 def test_report_refuses_bad_decimals_and_labels(store, args, says):
     from bncbench.errors import UserError

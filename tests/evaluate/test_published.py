@@ -225,6 +225,10 @@ def test_config_figures_cd_with(tmp_path, table):
         config.parse(text.replace("paper.tsv", "missing.tsv"), str(tmp_path / "c.yaml"))
     with pytest.raises(UserError, match=r"figures\.cd\.with: expected the file of a published wide table"):
         config.parse(text.replace("paper.tsv", "[a]"), str(tmp_path / "c.yaml"))
+    # a column named as one of the config's classifiers is refused when the config is read, not at each figure
+    (tmp_path / "clash.tsv").write_text("dataset\tKDB1\niris\t0.05\n")
+    with pytest.raises(UserError, match=r"figures\.cd\.with: .*clash\.tsv: column 'KDB1' is also a classifier"):
+        config.parse(text.replace("paper.tsv", "clash.tsv"), str(tmp_path / "c.yaml"))
     bnc_in("run", tmp_path / "c.yaml", "--results", tmp_path / "res", "--quiet", check=True)
     r = bnc_in("figures", tmp_path / "res", "--only", "cd", "--format", "svg", "--out", tmp_path / "f", check=True)
     assert "Paper-SVM" in (tmp_path / "f" / "cd.svg").read_text()
@@ -233,6 +237,20 @@ def test_config_figures_cd_with(tmp_path, table):
     bnc_in("report", tmp_path / "res", "--format", "html", "--out", tmp_path / "r.html", check=True)
     page = (tmp_path / "r.html").read_text()
     assert "Paper-TAN" in page and "their W/D/L records count no data set" in page
+    # a join the config's table fails names the config's key, not an option never given
+    (tmp_path / "paper.tsv").write_text("dataset\tP\nIRIS\t0.05\n")
+    _one_line_exit_2(bnc_in("report", tmp_path / "res", "--format", "html", "--out", tmp_path / "r2.html"),
+                     "figures.cd.with", "none of its data sets (IRIS)")
+    assert not (tmp_path / "r2.html").exists()
+    # the config's table gone (a results folder copied elsewhere): the page and the figures go on without it
+    (tmp_path / "paper.tsv").unlink()
+    r = bnc_in("report", tmp_path / "res", "--format", "html", "--out", tmp_path / "r3.html", check=True)
+    assert "warning: figures.cd.with" in r.stderr and "cannot read" in r.stderr
+    assert "Paper-TAN" not in (tmp_path / "r3.html").read_text()
+    r = bnc_in("figures", tmp_path / "res", "--out", tmp_path / "f3", check=True)
+    assert "skipped cd: figures.cd.with" in r.stderr
+    _one_line_exit_2(bnc_in("figures", tmp_path / "res", "--only", "cd", "--out", tmp_path / "f4"), "figures.cd.with")
+    (tmp_path / "paper.tsv").write_text(TABLE)
     # wdl under the config's t-test rule refuses a published column, and names the config's rule
     _one_line_exit_2(bnc_in("wdl", tmp_path / "res", "--with", table), "the config's wdl.draw ttest")
     assert bnc_in("wdl", tmp_path / "res", "--with", table, "--draw", "exact4").returncode == 0
@@ -274,3 +292,43 @@ def test_report_base_leaves_the_published_columns_untested(store, table):
     assert cells[LABELS.index("NB")] == "" and cells[-2:] == ["", ""]
     assert all(re.fullmatch(r"\(\d+/\d+/\d+\)", c) for c in cells[1:len(STORED)])
     _one_line_exit_2(bnc_in("report", store, "--base", "Paper-TAN", "--with", table), "published column")
+
+
+def test_a_device_a_folder_or_a_huge_file_is_refused_unread(store, tmp_path):
+    """/dev/zero never ends and a folder is no table: one line each, before anything is read whole."""
+    from bncbench.evaluate.wide_table import MAX_TABLE_BYTES
+
+    _one_line_exit_2(bnc_in("report", store, "--with", "/dev/zero"), "--with /dev/zero", "not a file")
+    _one_line_exit_2(bnc_in("ranks", store, "--with", tmp_path), "not a file")
+    huge = tmp_path / "huge.tsv"
+    huge.write_text("dataset\tP\n" + "iris\t0.1\n" * (MAX_TABLE_BYTES // 9))
+    _one_line_exit_2(bnc_in("report", store, "--with", huge), "huge.tsv", "larger than 4 MiB")
+
+
+def test_a_column_without_a_value_shown_is_refused_and_long_lists_are_cut(store, tmp_path):
+    """A column missing on every data set shown would leave no data set for the mean and rank
+    rows: refused, naming it. A table of thousands of rows gives one short line."""
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("dataset\tP\tQ\niris\t0.05\t–\ncar\t0.1\tn/a\n")
+    _one_line_exit_2(bnc_in("report", store, "--with", empty, "--datasets", "iris,car"),
+                     "column 'Q' has no value on any data set shown (iris, car)")
+    many = tmp_path / "many.tsv"
+    many.write_text("dataset\tP\n" + "".join(f"d{i}\t0.1\n" for i in range(3000)))
+    r = bnc_in("ranks", store, "--with", many)
+    _one_line_exit_2(r, "none of its data sets (d0, d1, d2, d3, d4, d5, d6, d7, and 2992 more)")
+    assert len(r.stderr) < 400
+
+
+@pytest.mark.parametrize("cell, words", [("0.05 ± -0.01", "the sd '-0.01' (P) is not a number ≥ 0"),
+                                         ("0.05 ± inf", "the sd 'inf' (P) is not a number ≥ 0"),
+                                         ("– ± 0.01", "'– ± 0.01' (P) has an sd but no mean")])
+def test_an_sd_below_zero_infinite_or_without_a_mean_is_refused(store, tmp_path, cell, words):
+    bad = tmp_path / "sd.tsv"
+    bad.write_text(f"dataset\tP\niris\t0.05\ncar\t{cell}\n")
+    _one_line_exit_2(bnc_in("report", store, "--with", bad), "sd.tsv:3", words)
+
+
+def test_a_table_separated_by_semicolons_is_named_so(store, tmp_path):
+    semi = tmp_path / "semi.csv"
+    semi.write_text("dataset;P\niris;0,05\n")
+    _one_line_exit_2(bnc_in("report", store, "--with", semi), "expected a header", "separated by ';'")
