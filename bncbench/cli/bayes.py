@@ -20,6 +20,12 @@ from bncbench.cli.common import (
     metric_option,
     split,
 )
+from bncbench.evaluate.metrics import DEFAULT_ROPE, PERCENT
+
+#: the default ropes, grouped by value, a metric in percent marked so (--rope's help)
+ROPES = "; ".join(f"{r} for " + ", ".join(m + (" (%)" if m in PERCENT else "") for m, v in DEFAULT_ROPE.items()
+                                          if v == r)
+                  for r in dict.fromkeys(DEFAULT_ROPE.values()))
 
 
 def bayes(results: ResultsArg,
@@ -27,8 +33,7 @@ def bayes(results: ResultsArg,
           b: Annotated[str, typer.Option("--b", metavar="LABEL", help="classifier B")],
           rope: Annotated[float | None, typer.Option(
               "--rope", metavar="R", help="half-width of the region of practical equivalence, in the metric's units "
-                                          "[default: 0.01 for zol, rmse, rmse_all, logloss, auc; 1.0 for accuracy "
-                                          "(%)]")
+                                          f"[default: {ROPES}]")
           ] = None,
           metric: Annotated[str | None, metric_option("a metric with a value per fold [default: the config's "
                                                       "wdl.metric, else zol]")] = None,

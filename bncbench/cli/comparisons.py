@@ -6,6 +6,7 @@ headline claims beside our runs)."""
 from __future__ import annotations
 
 from pathlib import Path
+from textwrap import fill
 from typing import TYPE_CHECKING, Annotated, get_args
 
 import typer
@@ -37,6 +38,7 @@ from bncbench.cli.common import (
     warn_incomplete,
 )
 from bncbench.errors import UserError
+from bncbench.evaluate.metrics import METRICS, direction_words
 from bncbench.evaluate.stats import DRAWS, TAILS, WDL_DEFAULTS, Correction, Draws, Tails, Test
 
 if TYPE_CHECKING:
@@ -113,10 +115,8 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     draw rule refuses it (docs/cli.md: Published columns).
 
     \b
-    Metrics (--metric, results; lower is better except accuracy, cll and auc):
-      zol, accuracy, rmse, rmse_all, cll, logloss, auc, bias, variance,
-      train_time, test_time, selected, elimination (described in bncbench
-      report --help)
+    Metrics (--metric, results; METRICS_DIRECTIONS):
+      METRICS_NAMES
 
     \b
     Examples:
@@ -162,6 +162,11 @@ def wdl(path: str = typer.Argument(..., metavar="RESULTS|TABLE",
     else:
         write(wdl_text(path, None, q, err))
 
+
+
+wdl.__doc__ = (wdl.__doc__ or "").replace("METRICS_DIRECTIONS", direction_words()).replace(
+    "METRICS_NAMES", fill(", ".join(METRICS) + " (described in bncbench report --help)", 72,
+                          subsequent_indent="      "))
 
 def ranks(results: ResultsArg,
           metric: Annotated[str | None, metric_option("metric ranked, as for report [default: the config's "

@@ -4,6 +4,7 @@ and `bncbench export` (the stored tasks as tables for pandas, R or a spreadsheet
 from __future__ import annotations
 
 from pathlib import Path
+from textwrap import indent
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
@@ -30,6 +31,7 @@ from bncbench.cli.common import (
     write_text,
 )
 from bncbench.errors import UserError
+from bncbench.evaluate.metrics import glossary
 
 if TYPE_CHECKING:
     from bncbench.evaluate.wide_table import WideTable
@@ -144,22 +146,7 @@ def report(results: ResultsOrFolderArg,
     variance) is refused.
 
     \b
-    Metrics (--metric; lower is better except accuracy, cll and auc):
-      zol         zero-one loss (error rate)
-      accuracy    percent correct, 100 (1 - zol)
-      rmse        root mean squared error of the true class's probability
-      rmse_all    root mean squared error over all classes' probabilities
-      cll         conditional log-likelihood, summed over the test instances
-      logloss     mean -log2 of the true class's probability
-      auc         area under the ROC curve (Hand and Till's M for more than two
-                  classes), mean over folds; a fold of one class is left out
-      bias        Kohavi-Wolpert bias (needs cv.runs >= 2)
-      variance    Kohavi-Wolpert variance (needs cv.runs >= 2)
-      train_time  seconds to train, mean over folds
-      test_time   seconds to classify the test fold, mean over folds
-      selected    attributes a selective classifier (STAN) kept, mean over folds
-      elimination share of attributes a model eliminated (paper 003 §6.6),
-                  mean over test instances
+    METRICS_GLOSSARY
 
     \b
     Examples:
@@ -204,6 +191,9 @@ def report(results: ResultsOrFolderArg,
                                                           label_metric, decimals, label, base, draw, published),
                    lambda text: write_text(latex_text(text, format, caption, None, notes), out))
 
+
+
+report.__doc__ = (report.__doc__ or "").replace("METRICS_GLOSSARY", indent(glossary(), "    ").lstrip())
 
 def _check_base_options(base: str | None, draw: str | None, label_metric: str | None) -> None:
     """The checks of --base and --draw that need no results: --draw a test, and only with --base."""

@@ -10,7 +10,7 @@ import numpy as np
 
 from bncbench.errors import UserError
 from bncbench.evaluate import options
-from bncbench.evaluate.metrics import in_words
+from bncbench.evaluate.metrics import DEFAULT_ROPE, in_words
 
 SAMPLES = 50_000  # Monte Carlo samples of the signed-rank posterior (baycomp's and the paper's default)
 SEED = 0          # seed of those samples
@@ -19,9 +19,6 @@ SEED = 0          # seed of those samples
 #: bytes per sample (docs/statistics.md)
 MAX_SAMPLE_BYTES = 1 << 30
 PRIOR = 0.5       # Dirichlet process prior: strength s, its pseudo-observation at 0 (the paper's s = 0.5, z0 = 0)
-#: the rope when none is given, in the metric's units: a difference of 1 percentage point of error
-#: (accuracy is in percent, so its rope is 1.0), or of AUC; other metrics (cll, times, ...) need one given
-DEFAULT_ROPE = {"zol": 0.01, "accuracy": 1.0, "rmse": 0.01, "rmse_all": 0.01, "logloss": 0.01, "auc": 0.01}
 
 
 @dataclass(frozen=True)

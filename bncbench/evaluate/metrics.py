@@ -18,7 +18,8 @@ class Metric:
     no value per fold), whether it is computed from the stored probabilities when asked for (they
     are read for it only: heavier than the stored per-fold sums the others use), its scale
     ("fraction" in [0, 1], "percent", or "" when unbounded: a published column is checked against
-    it), and why a table
+    it), the default rope of the Bayesian tests in its units (None: one must be given), its line in
+    `report --help`'s glossary, and why a table
     has no mean row of it ("" when it has one: a value that grows with the data set does not
     average over data sets of different sizes; the average rank, taken within each data set, is
     still shown)."""
@@ -30,27 +31,39 @@ class Metric:
     repeated_runs: bool = False
     from_proba: bool = False
     scale: str = ""
+    rope: float | None = None
+    glossary: str = ""
     no_mean: str = ""
 
 
 #: every metric of `bncbench report --metric`, in the order the commands list them
 ALL = (
-    Metric("zol", "zero-one loss", judged=True, scale="fraction"),
-    Metric("accuracy", "accuracy (%)", lower_is_better=False, scale="percent"),
-    Metric("rmse", "RMSE of the true class's probability", judged=True, scale="fraction"),
-    Metric("rmse_all", "RMSE over all classes' probabilities", judged=True, scale="fraction"),
+    Metric("zol", "zero-one loss", judged=True, scale="fraction", rope=0.01, glossary="zero-one loss (error rate)"),
+    Metric("accuracy", "accuracy (%)", lower_is_better=False, scale="percent", rope=1.0,
+           glossary="percent correct, 100 (1 - zol)"),
+    Metric("rmse", "RMSE of the true class's probability", judged=True, scale="fraction", rope=0.01,
+           glossary="root mean squared error of the true class's probability"),
+    Metric("rmse_all", "RMSE over all classes' probabilities", judged=True, scale="fraction", rope=0.01,
+           glossary="root mean squared error over all classes' probabilities"),
     Metric("cll", "conditional log-likelihood", lower_is_better=False, judged=True,
+           glossary="conditional log-likelihood, summed over the test instances",
            no_mean="CLL is a sum over each data set's test instances; data sets of different sizes do not average"),
-    Metric("logloss", "log loss", judged=True),
+    Metric("logloss", "log loss", judged=True, rope=0.01, glossary="mean -log2 of the true class's probability"),
     Metric("auc", "area under the ROC curve (Hand and Till's M for more than two classes)", lower_is_better=False,
-           judged=True, from_proba=True, scale="fraction"),
-    Metric("bias", "Kohavi–Wolpert bias", judged=True, repeated_runs=True, scale="fraction"),
-    Metric("variance", "Kohavi–Wolpert variance", judged=True, repeated_runs=True, scale="fraction"),
-    Metric("train_time", "training time per fold (s)"),
-    Metric("test_time", "classification time per fold (s)"),
-    Metric("selected", "attributes kept",
+           judged=True, from_proba=True, scale="fraction", rope=0.01,
+           glossary="area under the ROC curve (Hand and Till's M for more than two classes), mean over folds; "
+                    "a fold of one class is left out"),
+    Metric("bias", "Kohavi–Wolpert bias", judged=True, repeated_runs=True, scale="fraction",
+           glossary="Kohavi-Wolpert bias (needs cv.runs >= 2)"),
+    Metric("variance", "Kohavi–Wolpert variance", judged=True, repeated_runs=True, scale="fraction",
+           glossary="Kohavi-Wolpert variance (needs cv.runs >= 2)"),
+    Metric("train_time", "training time per fold (s)", glossary="seconds to train, mean over folds"),
+    Metric("test_time", "classification time per fold (s)",
+           glossary="seconds to classify the test fold, mean over folds"),
+    Metric("selected", "attributes kept", glossary="attributes a selective classifier (STAN) kept, mean over folds",
            no_mean="the attributes kept are a count out of each data set's own number of attributes"),
-    Metric("elimination", "share of attributes eliminated", scale="fraction"),
+    Metric("elimination", "share of attributes eliminated", scale="fraction",
+           glossary="share of attributes a model eliminated (paper 003 §6.6), mean over test instances"),
 )
 METRICS = tuple(m.name for m in ALL)
 LOWER_IS_BETTER = {m.name: m.lower_is_better for m in ALL}
@@ -59,6 +72,9 @@ JUDGED = tuple(m.name for m in ALL if m.judged)
 FROM_PROBA = tuple(m.name for m in ALL if m.from_proba)
 WORDS = {m.name: m.words for m in ALL}
 NO_MEAN = {m.name: m.no_mean for m in ALL if m.no_mean}
+#: the Bayesian tests' rope when none is given, in the metric's units: a difference of 1 percentage point
+#: of error (accuracy is in percent, so its rope is 1.0), or of AUC; other metrics (cll, times, ...) need one
+DEFAULT_ROPE = {m.name: m.rope for m in ALL if m.rope is not None}
 #: the metrics whose values are fractions in [0, 1] (a published column of them is checked: percentages refused)
 FRACTIONS = tuple(m.name for m in ALL if m.scale == "fraction")
 #: the metrics bncbench gives in percent (a published column of fractions, every value ≤ 1, is refused)
@@ -186,3 +202,20 @@ def bias_variance(folds: list[FoldResult]) -> tuple[float, float]:
     bias = 0.5 * ((onehot - ph) ** 2).sum(axis=1)
     var = 0.5 * (1.0 - (ph ** 2).sum(axis=1))
     return float(bias.mean()), float(var.mean())
+
+
+def direction_words() -> str:
+    """'lower is better except accuracy, cll and auc': the metrics' directions in words (--help)."""
+    higher = [m.name for m in ALL if not m.lower_is_better]
+    return f"lower is better except {', '.join(higher[:-1])} and {higher[-1]}"
+
+
+def glossary(width: int = 78) -> str:
+    """The metrics of `--metric`, one per line with its description, under a line of their
+    directions (`report --help`)."""
+    import textwrap
+
+    lines = [f"Metrics (--metric; {direction_words()}):"]
+    for m in ALL:
+        lines += textwrap.wrap(m.glossary, width, initial_indent=f"  {m.name:<11} ", subsequent_indent=" " * 14)
+    return "\n".join(lines)

@@ -330,7 +330,7 @@ def test_help_states_the_library_defaults(monkeypatch, capsys):
     code, out, _ = _main(monkeypatch, capsys, "bayes", "--help")
     text = " ".join(out.split())
     assert code == 0 and f"[default: {bayes.SAMPLES}]" in text and f"[default: {bayes.SEED}]" in text
-    assert "[default: 0.01 for zol, rmse, rmse_all, logloss, auc; 1.0 for accuracy (%)]" in text
+    assert "[default: 0.01 for zol, rmse, rmse_all, logloss, auc; 1.0 for accuracy (%)]" in text  # from the records
     assert {m: r for m, r in bayes.DEFAULT_ROPE.items()} == {"zol": 0.01, "rmse": 0.01, "rmse_all": 0.01,
                                                              "logloss": 0.01, "auc": 0.01, "accuracy": 1.0}
 
