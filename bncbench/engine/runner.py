@@ -33,7 +33,7 @@ from bncbench.engine.output import TaskOutput
 from bncbench.engine.progress import Progress, UnitSize, probe_first
 from bncbench.engine.store import EncodedOutput, Store
 from bncbench.engine.units import Unit, forget_loaded, load_dataset, run_unit
-from bncbench.engine.warmup import warm_up
+from bncbench.engine.warmup import settle, warm_up
 from bncbench.errors import DataUnavailable, StoreError, UserError
 
 if TYPE_CHECKING:  # the engine runs a validated Experiment; it never parses configs
@@ -368,6 +368,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
         pending = probe_first(pending, lambda u: u.dataset.name)
         sizes = [unit_size(u) for u in pending]
         prepare_kernels(pending, (lambda _: None) if quiet else log)
+        settle()  # what the start-up loaded exempted from garbage collections, which run from here on
         measured: dict[int, dict[str, float]] = {}  # id(unit) -> each task's seconds where it ran
         with Progress(total, skipped, sizes, quiet=quiet, log=log) as prog:
             def on_stored(u: Unit, n: int) -> None:

@@ -23,13 +23,15 @@ _settled = False
 
 
 def settle() -> None:
-    """Once per process, exempt what it holds from later garbage collections (gc.freeze; nothing collected now)."""
+    """Once per process, exempt what it holds from later garbage collections (gc.freeze) and let them run."""
     # a full collection over the modules scikit-learn loads takes ~60 ms: one falling inside a
-    # timed fit was most of a first fold's excess
+    # timed fit was most of a first fold's excess; `bncbench run` starts with collections off
+    # (cli/run.py: its imports' objects live as long as the process), and they resume here
     global _settled
     if not _settled:
         _settled = True
         gc.freeze()
+        gc.enable()
 
 
 def sliced(p: PreprocessedFold) -> PreprocessedFold:

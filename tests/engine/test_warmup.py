@@ -97,3 +97,26 @@ def test_settle_freezes_once(monkeypatch):
     warmup.settle()
     warmup.settle()
     assert calls == [1]
+
+
+def test_run_command_resumes_collections(tmp_path, monkeypatch):
+    """`bncbench run` starts with garbage collection off; it is on again once the runner has settled,
+    and after a run that failed before."""
+    from bncbench.cli import run as cli_run
+    from bncbench.errors import UserError
+
+    frozen = []
+    monkeypatch.setattr(warmup, "_settled", False)
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(gc.isenabled()))
+    args = dict(results=str(tmp_path / "res"), datasets=None, classifiers="NB", jobs=1, executor=None,
+                scheduler=None, fresh=False, strict=True, quiet=True)
+    try:
+        with pytest.raises(UserError):
+            cli_run.run(str(tmp_path / "missing.yaml"), **args)  # type: ignore[arg-type]
+        assert gc.isenabled() and frozen == []
+        path = tmp_path / "warm.yaml"
+        path.write_text(CONFIG)
+        cli_run.run(str(path), **args)  # type: ignore[arg-type]
+        assert frozen == [False] and gc.isenabled()
+    finally:
+        gc.enable()
