@@ -30,9 +30,10 @@ TARGET = 1.25
 def one_run(config: str, results: Path, tree: Path, extra: list[str]) -> dict[tuple[str, str], list[float]]:
     """{(data set, label): run 0's train times in fold order} of one whole `bncbench run`."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    r = subprocess.run([sys.executable, "-m", "bncbench", "run", config, "--results", str(results), "--jobs", "1",
-                        "--fresh", "--quiet", "--strict", *extra], check=False, capture_output=True, text=True,
-                       env=env)
+    # run from the results' folder: `python -m` puts the working folder first on the import path
+    r = subprocess.run([sys.executable, "-m", "bncbench", "run", str(Path(config).resolve()), "--results",
+                        str(results), "--jobs", "1", "--fresh", "--quiet", "--strict", *extra], check=False,
+                       capture_output=True, text=True, env=env, cwd=results.parent)
     if r.returncode != 0:
         raise SystemExit(f"bncbench run {config} ({tree}) failed ({r.returncode}): {r.stderr.strip()[-2000:]}")
     from bncbench.results import open as open_results

@@ -39,10 +39,10 @@ classifiers:
 """
 
 
-def timed(cmd: list[str], env: dict[str, str] | None = None) -> float:
+def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> float:
     """Wall seconds of one subprocess from start to exit; SystemExit if it fails."""
     t = time.perf_counter()
-    r = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env)
+    r = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env, cwd=cwd)
     wall = time.perf_counter() - t
     if r.returncode != 0:
         raise SystemExit(f"{' '.join(cmd[:4])} ... failed ({r.returncode}): {r.stderr.strip()[-2000:]}")
@@ -70,13 +70,14 @@ def main() -> None:
         envs = {label: {**os.environ, "PYTHONPATH": str(tree)} for label, tree in trees.items()}
         for env in envs.values():  # once each, untimed: the data and kernel caches filled
             timed([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", f"{tmp}/warm", "--quiet",
-                   "--fresh"], env)
+                   "--fresh"], env, tmp)
         for i in range(a.repeat):
             walls["Weka (whole JVM)"].append(timed(weka))
             for label, env in envs.items():
                 results = f"{tmp}/r{i}-{len(walls[label])}-{label.split()[0]}"
+                # run from tmp: `python -m` puts the working folder first on the import path
                 walls[label].append(timed([sys.executable, "-m", "bncbench", "run", str(cfg), "--results", results,
-                                           "--quiet"], env))
+                                           "--quiet"], env, tmp))
     weka_median = statistics.median(walls["Weka (whole JVM)"])
     print(f"{a.dataset}, 10-fold (run 0 of configs/kban.yaml's protocol), whole-process wall seconds, "
           f"{a.repeat} repetitions alternating; load average at the end {os.getloadavg()[0]:.2f}\n")
