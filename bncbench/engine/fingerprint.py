@@ -150,8 +150,8 @@ def _digests() -> dict:
 def _digest_file() -> Path:
     from bncbench.data.sources import cache_dir
 
-    # -v2: entries with the top-level names (the earlier file's two-field entries stay its code's)
-    return cache_dir() / f"code-digests-v2-py{sys.version_info[0]}{sys.version_info[1]}.json"
+    # -v2: entries with the top-level names (the earlier file, two-field entries, stays its code's)
+    return cache_dir() / f"code-digests-py{sys.version_info[0]}{sys.version_info[1]}-v2.json"
 
 
 def _save_digests() -> None:
