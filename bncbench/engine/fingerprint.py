@@ -89,21 +89,25 @@ def _imports(raw: list[list], module: str, is_package: bool) -> set[str]:
     return found
 
 
+def _top_level_names(tree: ast.Module) -> list[str]:
+    """The names a module binds at its top level by a def, a class or an assignment."""
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        names.extend(t.id for t in targets if isinstance(t, ast.Name))
+    return sorted(set(names))
+
+
 def _defines(module: str, name: str) -> bool:
     """Whether `module`'s source binds `name` at its top level by a def, a class or an assignment
     (read, not imported)."""
     try:
-        tree = ast.parse(_module_source(module)[0])
+        return name in _parsed(*_module_source(module))[2]
     except (UserError, SyntaxError):
         return False
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-            return True
-        targets = node.targets if isinstance(node, ast.Assign) else \
-            [node.target] if isinstance(node, ast.AnnAssign) else []
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            return True
-    return False
 
 
 def _resolve_name(package: str, name: str) -> str:
@@ -128,7 +132,8 @@ def _resolve_name(package: str, name: str) -> str:
     return defining if defining and defining.split(".")[0] == "bncbench" else package
 
 
-_DIGESTS: dict | None = None  # source sha256 -> [code hash, raw imports], kept in the download cache
+# source sha256 -> [code hash, raw imports, top-level names], kept in the download cache
+_DIGESTS: dict | None = None
 _DIGESTS_NEW = False
 
 
@@ -145,7 +150,8 @@ def _digests() -> dict:
 def _digest_file() -> Path:
     from bncbench.data.sources import cache_dir
 
-    return cache_dir() / f"code-digests-py{sys.version_info[0]}{sys.version_info[1]}.json"
+    # -v2: entries with the top-level names (the earlier file, two-field entries, stays its code's)
+    return cache_dir() / f"code-digests-py{sys.version_info[0]}{sys.version_info[1]}-v2.json"
 
 
 def _save_digests() -> None:
@@ -161,20 +167,27 @@ def _save_digests() -> None:
         pass
 
 
+def _parsed(text: str, path: Path) -> list:
+    """[code hash, raw imports, top-level names] of a module's source text, looked up by the text's
+    sha256 (parsing costs ~3 ms a module)."""
+    global _DIGESTS_NEW
+    key = hashlib.sha256(text.encode()).hexdigest()
+    cached = _digests().get(key)
+    if cached is None or len(cached) != 3:
+        tree = ast.parse(text, filename=str(path))
+        names = _top_level_names(tree)
+        cached = [hashlib.sha256(ast.unparse(_strip_docstrings(tree)).encode()).hexdigest(), _raw_imports(tree), names]
+        _digests()[key] = cached
+        _DIGESTS_NEW = True
+    return cached
+
+
 @functools.cache
 def _module_digest(name: str) -> tuple[str, frozenset[str]]:
     """(hash of the module's code, the bncbench modules it imports). The parse of a source text
     is looked up by the text's sha256; names are resolved to modules afresh every time."""
-    global _DIGESTS_NEW
     text, path = _module_source(name)
-    key = hashlib.sha256(text.encode()).hexdigest()
-    cached = _digests().get(key)
-    if cached is None:
-        tree = ast.parse(text, filename=str(path))
-        cached = [hashlib.sha256(ast.unparse(_strip_docstrings(tree)).encode()).hexdigest(), _raw_imports(tree)]
-        _digests()[key] = cached
-        _DIGESTS_NEW = True
-    digest, raw = cached
+    digest, raw = _parsed(text, path)[:2]
     return digest, frozenset(_imports(raw, name, path.name == "__init__.py"))
 
 
