@@ -91,15 +91,22 @@ def is_theirs(spec: ClassifierSpec) -> bool:
     return str(spec.estimator_class.__module__).split(".")[0] != "bncbench"
 
 
+def stops_the_run(e: BaseException) -> bool:
+    """An interrupt, or an exit or signal raised by bncbench's own code (a handler of its stopping the
+    run), never a classifier's failure."""
+    if isinstance(e, KeyboardInterrupt):
+        return True
+    frames = traceback.extract_tb(e.__traceback__)
+    return not isinstance(e, Exception) and (not frames or _kind(frames[-1].filename) == "ours")
+
+
 def caught(spec: ClassifierSpec, e: BaseException, dataset: str, run: int, fold: int) -> TaskFailure | None:
     """The failure of a researcher's classifier that raised `e` on a task; None when `e` is not
     theirs to report: an interrupt, an exit or signal raised by bncbench itself, an error of one of
     bncbench's classifiers or inside bncbench's code alone (a bug)."""
-    if isinstance(e, KeyboardInterrupt) or not is_theirs(spec):
+    if stops_the_run(e) or not is_theirs(spec):
         return None
     frames = traceback.extract_tb(e.__traceback__)
-    if not isinstance(e, Exception) and (not frames or _kind(frames[-1].filename) == "ours"):
-        return None  # not raised by their code (a handler of bncbench's stopping the run)
     frame = _frame(frames, spec.name.partition(":")[0].split(".")[0])
     if frame is not None:
         where = f" ({shown_path(frame.filename)}, line {frame.lineno}, in {frame.name})"

@@ -6,6 +6,7 @@ import gc
 from typing import TYPE_CHECKING
 
 from bncbench.classifiers.base import fit_counts
+from bncbench.engine.failures import stops_the_run
 from bncbench.engine.units import ClassifierEntry, FoldCounts, PreprocessedFold, Unit, preprocessed_fold
 from bncbench.preprocess.encode import Encoded
 
@@ -65,6 +66,7 @@ def warm_up(unit: Unit, entries: Sequence[ClassifierEntry], settings: Preprocess
     for spec, entry in todo:
         try:
             entry.fit_fold(spec, p, counts if entry.needs_counts else None, cv.seed, unit.run, unit.fold)
-        except Exception:  # the timed fit meets it again and reports it
-            pass
+        except BaseException as e:  # the timed fit meets it again and reports it (a plug-in's exit too) ...
+            if stops_the_run(e):  # ... but an interrupt or bncbench's own stop ends the run here
+                raise
     return len(todo)
