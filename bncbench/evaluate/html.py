@@ -370,7 +370,7 @@ def glance_table(inp: ReportInput) -> Table:
         rows.append([s.metric, "lower" if t.lower_is_better else "higher", f"{t.labels[i]} ({t.ranks[i]:.2f})",
                      Cell(_p(t.chi2_p), "sig" if t.chi2_p <= ALPHA else ""), f"{holm} of {len(t.pairs)}",
                      f"{len(sig)} of {n}"])
-    return Table("glance", "every judged metric at a glance",
+    return Table("glance", "Every judged metric at a glance",
                  ["metric", "better when", "best average rank", "Friedman p", "pairs that differ (Holm)",
                   "significant W/D/L (sign test)"], rows)
 

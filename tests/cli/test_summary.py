@@ -127,7 +127,7 @@ def test_latex_compiles_and_reads_as_the_text(store, tmp_path):
     said = " ".join(unicodedata.normalize("NFC", pdf).split())
     for phrase in ("The experiment findings (a test of the summary) compares 3 classifiers (NB, TAN, AODE)",
                    "Friedman test over 7 data sets", "Demšar 2006", "Iman–Davenport", "Pairs that differ (α = 0.05):",
-                   "Holm’s procedure (adjusted p ≤ 0.05)", "every judged metric at a glance", "logloss",
+                   "Holm’s procedure (adjusted p ≤ 0.05)", "Every judged metric at a glance", "logloss",
                    "Beside", "values equal at the printed precision", "Claims of paper test"):
         assert phrase in said, phrase
     assert "\\" not in pdf and "$" not in pdf and "--" not in pdf
