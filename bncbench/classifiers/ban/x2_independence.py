@@ -142,8 +142,8 @@ class X2Test:
             s = self._scratch
             x2_kernels.x2_leave_one_out(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
                                         np.array(C, dtype=np.int64), np.array(drop, dtype=np.int64), out,
-                                        s.occ, s.ids, s.items, s.code, s.start, s.order, s.nab, s.na, s.nb,
-                                        s.la, s.lb, s.values, s.prefix, s.suffix)
+                                        s.occ, s.ids, s.items, s.code, s.start, s.pstart, s.order, s.nab, s.na,
+                                        s.nb, s.la, s.lb, s.values, s.item_values, s.prefix, s.suffix)
             self.cache.update(((i, j, subs[k]), o) for k, o in zip(drop, self._outcomes(out)))
         return [self.cache[(i, j, Z)] for Z in subs]
 

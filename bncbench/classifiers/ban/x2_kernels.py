@@ -32,7 +32,9 @@ class Scratch:
         self.cells = np.zeros(max(n_classes, 1) * max(max_size, 1) ** 2, dtype=np.int64)
         self.hist = np.zeros(rows + 1, dtype=np.int64)
         self.terms = np.empty(rows, dtype=np.float64)
-        self.values = np.empty((3, rows), dtype=np.int64)  # x_i, x_j and weight of the items in stratum order
+        self.values = np.empty((4, rows), dtype=np.int64)  # x_i, x_j, weight (and suffix stratum) in stratum order
+        self.item_values = np.empty((3, rows), dtype=np.int64)  # x_i, x_j and weight of the items in their order
+        self.pstart = np.empty(rows + max(n_classes, 1) + 1, dtype=np.int64)  # a Greedy step's prefix bounds
         self.prefix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # a Greedy step's prefix numberings
         self.suffix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # … and suffix numberings
         self.stack = np.empty((3, 128), dtype=np.int64)  # `pairwise_sum`'s segments
@@ -213,8 +215,8 @@ def _refine(X, rows, a, r, prev, g, nxt, occ, code, major):
 
 
 @kernel
-def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
-                     occ, ids, items, code, start, order, nab, na, nb, la, lb, values, prefix, suffix):
+def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, occ, ids, items, code, start,
+                     pstart, order, nab, na, nb, la, lb, values, item_values, prefix, suffix):
     """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step):
     each subset's strata from the numbering of its prefix (with the class) and of its suffix,
     in the same order as `x2_statistics`, so the values are the same bits."""
@@ -235,6 +237,12 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
     gS[k] = 1
     for m in range(k - 1, 0, -1):
         gS[m] = _refine(X, rows, C[m], sizes[C[m]], S[m + 1], gS[m + 1], S[m], occ, code, True)
+    A, B, W = item_values[0], item_values[1], item_values[2]
+    for u in range(M):  # each item's x_i, x_j and weight, read once per step
+        A[u] = X[i, rows[u]]
+        B[u] = X[j, rows[u]]
+        W[u] = weights[u]
+    SS = values[3]
     for t in range(drop.shape[0]):
         m = drop[t]
         p, s = P[m], S[m + 1]
@@ -245,17 +253,32 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
                 ids[n] = s[u]
                 n += 1
         bucket(ids, items, n, gS[m + 1], start, order)
-        for u in range(n):  # then stably by prefix: sorted by (prefix, suffix)
-            items[u] = order[u]
+        G = gP[m]  # then stably by prefix (a counting sort), each item's values and suffix stratum carried
+        for q in range(G + 1):
+            pstart[q] = 0
+        for u in range(n):
             ids[u] = p[order[u]]
-        bucket(ids, items, n, gP[m], start, order)
+            pstart[ids[u] + 1] += 1
+        for q in range(G):
+            pstart[q + 1] += pstart[q]
+        for u in range(n):
+            it = order[u]
+            pos = pstart[ids[u]]
+            pstart[ids[u]] = pos + 1
+            SA[pos] = A[it]
+            SB[pos] = B[it]
+            SW[pos] = W[it]
+            SS[pos] = s[it]
         g = 0
-        for u in range(n):  # a stratum is a run of equal (prefix, suffix)
-            if u == 0 or p[order[u]] != p[order[u - 1]] or s[order[u]] != s[order[u - 1]]:
-                start[g] = u
-                g += 1
+        lo = 0
+        for q in range(G):  # a stratum is a run of equal suffix strata within a prefix stratum
+            hi = pstart[q]
+            for u in range(lo, hi):
+                if u == lo or SS[u] != SS[u - 1]:
+                    start[g] = u
+                    g += 1
+            lo = hi
         start[g] = n
-        _gather(X, rows, weights, i, j, order, n, SA, SB, SW)
         _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
 
 
