@@ -334,16 +334,17 @@ def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
     N = X.shape[1]
     every = np.arange(N)
     bucket(y, every, N, n_classes, start, order)
-    SA, SB, SW = values[0], values[1], values[2]
+    SW = values[2]
     SW[:] = 1
+    Xo = np.empty((X.shape[0], N), dtype=np.int64)  # each attribute's column in class order, gathered once
+    for a in range(X.shape[0]):
+        for u in range(N):
+            Xo[a, u] = X[a, order[u]]
     for t in range(pairs.shape[0]):
         i, j = pairs[t, 0], pairs[t, 1]
         rj = sizes[j]
         R = sizes[i] * rj
-        for u in range(N):
-            row = order[u]
-            SA[u] = X[i, row]
-            SB[u] = X[j, row]
+        SA, SB = Xo[i], Xo[j]
         _sum_strata(SA, SB, SW, rj, start, n_classes, nab, na, nb, la, lb, out, t)
         for c in range(n_classes):
             for u in range(start[c], start[c + 1]):
