@@ -74,6 +74,7 @@ class X2Test:
         self._scratch = x2_kernels.Scratch(n, self._n_classes, int(self._sizes.max(initial=1)), n_attrs)
         self._rows = (np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64))
         self._frame: tuple[int, int, frozenset[int], np.ndarray, np.ndarray] | None = None
+        self._step: tuple[int, int, tuple[int, ...], np.ndarray] | None = None  # the last `leave_one_out` counted
         self._prefixes: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()  # (Y, C)'s numbering of the rows
 
     @property
@@ -144,9 +145,23 @@ class X2Test:
             x2_kernels.x2_leave_one_out(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
                                         np.array(C, dtype=np.int64), np.array(drop, dtype=np.int64), out,
                                         s.occ, s.ids, s.items, s.code, s.start, s.pstart, s.order, s.nab, s.na,
-                                        s.nb, s.la, s.lb, s.values, s.item_values, s.prefix, s.suffix)
+                                        s.nb, s.la, s.lb, s.values, s.item_values, s.prefix, s.suffix, s.n_prefix,
+                                        s.n_suffix, self._step_before(i, j, C, rows))
+            self._step = (i, j, C, rows)
             self.cache.update(((i, j, subs[k]), o) for k, o in zip(drop, self._outcomes(out)))
         return [self.cache[(i, j, Z)] for Z in subs]
+
+    def _step_before(self, i: int, j: int, C: tuple[int, ...], rows: np.ndarray) -> int:
+        """b when the numberings in the scratch are those of the last Greedy step's set, on these rows,
+        and that set is C with an attribute inserted at position b (a Greedy's next step); else −1."""
+        last = self._step
+        if last is None or last[3] is not rows or last[:2] != (i, j) or len(last[2]) != len(C) + 1:
+            return -1
+        prev = last[2]
+        b = 0
+        while b < len(C) and prev[b] == C[b]:
+            b += 1
+        return b if prev[b + 1:] == C[b:] else -1
 
     def _domain(self, i: int, j: int, C: tuple[int, ...], frame: bool) -> tuple[np.ndarray, np.ndarray]:
         """The items a test of (i, j) given subsets of C counts, and their weights: the frame of the

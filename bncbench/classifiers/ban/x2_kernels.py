@@ -35,6 +35,8 @@ class Scratch:
         self.values = np.empty((4, rows), dtype=np.int64)  # x_i, x_j, weight (and suffix stratum) in stratum order
         self.item_values = np.empty((3, rows), dtype=np.int64)  # x_i, x_j and weight of the items in their order
         self.pstart = np.empty(rows + max(n_classes, 1) + 1, dtype=np.int64)  # a Greedy step's prefix bounds
+        self.n_prefix = np.empty(n_attrs + 2, dtype=np.int64)  # the number of strata of each prefix numbering
+        self.n_suffix = np.empty(n_attrs + 2, dtype=np.int64)  # … and of each suffix numbering
         self.prefix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # a Greedy step's prefix numberings
         self.suffix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # … and suffix numberings
         self.stack = np.empty((3, 128), dtype=np.int64)  # `pairwise_sum`'s segments
@@ -216,26 +218,33 @@ def _refine(X, rows, a, r, prev, g, nxt, occ, code, major):
 
 @kernel
 def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, occ, ids, items, code, start,
-                     pstart, order, nab, na, nb, la, lb, values, item_values, prefix, suffix):
+                     pstart, order, nab, na, nb, la, lb, values, item_values, prefix, suffix, gP, gS, reuse):
     """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step):
     each subset's strata from the numbering of its prefix (with the class) and of its suffix,
-    in the same order as `x2_statistics`, so the values are the same bits."""
+    in the same order as `x2_statistics`, so the values are the same bits. With reuse = b ≥ 0,
+    `prefix`, `suffix`, `gP` and `gS` hold the numberings of the previous call, on the same rows,
+    for C with an attribute inserted at position b (the step before): those C shares are kept."""
     k = C.shape[0]
     M = rows.shape[0]
     SA, SB, SW = values[0], values[1], values[2]
-    P = prefix  # P[m][:M]: strata of (y, C[:m])
-    gP = np.empty(k, dtype=np.int64)
-    for t in range(M):
-        P[0, t] = y[rows[t]]
-    gP[0] = n_classes
-    for m in range(1, k):
-        gP[m] = _refine(X, rows, C[m - 1], sizes[C[m - 1]], P[m - 1], gP[m - 1], P[m], occ, code, False)
+    P = prefix  # P[m][:M]: strata of (y, C[:m]); gP[m] their number
     S = suffix  # S[m][:M]: strata of C[m:]
-    gS = np.empty(k + 1, dtype=np.int64)
-    for t in range(M):
-        S[k, t] = 0
-    gS[k] = 1
-    for m in range(k - 1, 0, -1):
+    if reuse < 0:
+        for t in range(M):
+            P[0, t] = y[rows[t]]
+            S[k, t] = 0
+        gP[0] = n_classes
+        gS[k] = 1
+        first_p, last_s = 1, k - 1
+    else:  # C[:b] is the old C[:b]; C[m:] for m ≥ b is the old C[m + 1:]
+        for m in range(max(reuse, 1), k + 1):
+            for t in range(M):
+                S[m, t] = S[m + 1, t]
+            gS[m] = gS[m + 1]
+        first_p, last_s = reuse + 1, reuse - 1
+    for m in range(first_p, k):
+        gP[m] = _refine(X, rows, C[m - 1], sizes[C[m - 1]], P[m - 1], gP[m - 1], P[m], occ, code, False)
+    for m in range(min(last_s, k - 1), 0, -1):
         gS[m] = _refine(X, rows, C[m], sizes[C[m]], S[m + 1], gS[m + 1], S[m], occ, code, True)
     A, B, W = item_values[0], item_values[1], item_values[2]
     for u in range(M):  # each item's x_i, x_j and weight, read once per step
