@@ -118,7 +118,8 @@ class BAN(BayesNetClassifier):
 
         T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
         test = X2Test(T, float(self.ban_alpha), float(self.ban_min_rows_per_df))
-        parents, info = tpda(Xc.shape[1], test, lambda i, j: float(tie_key(T.cmi(i, j, ()).approx)))
+        parents, info = tpda(Xc.shape[1], test,
+                             lambda pairs: tie_key([T.cmi(i, j, ()).approx for i, j in pairs]).tolist())
         info["distinct_tests"] = test.distinct_tests
         info["tests_lacking_data"] = test.tests_lacking_data
         cuts = []

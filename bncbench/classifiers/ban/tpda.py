@@ -18,6 +18,7 @@ class Outcome(Protocol):
 
 
 CITest = Callable[[int, int, tuple[int, ...]], Outcome]
+DraftKeys = Callable[[list[tuple[int, int]]], list[float]]  # the drafting keys of pairs i < j, in their order
 Graph = list[set[int]]
 
 
@@ -118,14 +119,15 @@ class TPDA:
         self.adj[j].discard(i)
         self.adj_matrix[i, j] = self.adj_matrix[j, i] = False
 
-    def skeleton(self, draft_key: Callable[[int, int], float]) -> Graph:
-        """Phases 1–4: drafting (pairs dependent given Y by `draft_key` descending, ties
+    def skeleton(self, draft_keys: DraftKeys) -> Graph:
+        """Phases 1–4: drafting (pairs dependent given Y by their `draft_keys` descending, ties
         lexicographic), thickening, thinning passes 1 and 2."""
         n = self.n
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
         outs = self.drafting(pairs) if self.drafting else [self.test(i, j, ()) for i, j in pairs]
         dependent = [p for p, o in zip(pairs, outs) if not o.independent]
-        dependent.sort(key=lambda p: -draft_key(*p))  # stable: lexicographic among ties
+        negated = dict(zip(dependent, [-k for k in draft_keys(dependent)]))
+        dependent.sort(key=negated.__getitem__)  # stable: lexicographic among ties
         comp = list(range(n))  # union–find: the drafting graph is a forest
 
         def root(a: int) -> int:
@@ -238,9 +240,9 @@ def _closes_cycle(children: Graph, u: int, v: int) -> bool:
     return False
 
 
-def tpda(n: int, test: CITest, draft_key: Callable[[int, int], float]) -> tuple[list[list[int]], dict]:
+def tpda(n: int, test: CITest, draft_keys: DraftKeys) -> tuple[list[list[int]], dict]:
     """Phases 1–5 of §4.7 on n attributes: (parents, info)."""
     run = TPDA(n, test)
-    run.skeleton(draft_key)
+    run.skeleton(draft_keys)
     parents = run.orient()
     return parents, run.info

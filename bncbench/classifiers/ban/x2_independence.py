@@ -74,6 +74,7 @@ class X2Test:
         self._scratch = x2_kernels.Scratch(n, self._n_classes, int(self._sizes.max(initial=1)), n_attrs)
         self._rows = (np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64))
         self._frame: tuple[int, int, frozenset[int], np.ndarray, np.ndarray] | None = None
+        self._step: tuple[int, int, tuple[int, ...], np.ndarray] | None = None  # the last `leave_one_out` counted
         self._prefixes: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()  # (Y, C)'s numbering of the rows
 
     @property
@@ -87,7 +88,8 @@ class X2Test:
     # -- the tests --------------------------------------------------------------------------------
 
     def __call__(self, i: int, j: int, Z: tuple[int, ...]) -> X2Outcome:
-        return self.many(i, j, [Z])[0]
+        got = self.cache.get((i, j, Z) if i < j else (j, i, Z))
+        return self.many(i, j, [Z])[0] if got is None else got
 
     def many(self, i: int, j: int, Zs: list[tuple[int, ...]]) -> list[X2Outcome]:
         """The tests T(i, j | Z) for each Z (sorted tuples), the uncached ones computed together;
@@ -142,10 +144,24 @@ class X2Test:
             s = self._scratch
             x2_kernels.x2_leave_one_out(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
                                         np.array(C, dtype=np.int64), np.array(drop, dtype=np.int64), out,
-                                        s.occ, s.ids, s.items, s.code, s.start, s.order, s.nab, s.na, s.nb,
-                                        s.la, s.lb, s.values, s.prefix, s.suffix)
+                                        s.occ, s.ids, s.items, s.code, s.start, s.pstart, s.order, s.nab, s.na,
+                                        s.nb, s.la, s.lb, s.values, s.item_values, s.prefix, s.suffix, s.n_prefix,
+                                        s.n_suffix, self._step_before(i, j, C, rows))
+            self._step = (i, j, C, rows)
             self.cache.update(((i, j, subs[k]), o) for k, o in zip(drop, self._outcomes(out)))
         return [self.cache[(i, j, Z)] for Z in subs]
+
+    def _step_before(self, i: int, j: int, C: tuple[int, ...], rows: np.ndarray) -> int:
+        """b when the numberings in the scratch are those of the last Greedy step's set, on these rows,
+        and that set is C with an attribute inserted at position b (a Greedy's next step); else −1."""
+        last = self._step
+        if last is None or last[3] is not rows or last[:2] != (i, j) or len(last[2]) != len(C) + 1:
+            return -1
+        prev = last[2]
+        b = 0
+        while b < len(C) and prev[b] == C[b]:
+            b += 1
+        return b if prev[b + 1:] == C[b:] else -1
 
     def _domain(self, i: int, j: int, C: tuple[int, ...], frame: bool) -> tuple[np.ndarray, np.ndarray]:
         """The items a test of (i, j) given subsets of C counts, and their weights: the frame of the
@@ -183,10 +199,12 @@ class X2Test:
 
     def _statistics(self, i: int, j: int, Zs: list[tuple[int, ...]], frame: bool) -> np.ndarray:
         """(n_tests, 4) array of X², df, n_inf, active, counted over `_domain`."""
-        rows, weights = self._domain(i, j, tuple(sorted(set().union(*Zs))), frame)
-        zs = np.fromiter((a for Z in Zs for a in Z), dtype=np.int64)
-        z_start = np.zeros(len(Zs) + 1, dtype=np.int64)
-        np.cumsum([len(Z) for Z in Zs], out=z_start[1:])
+        rows, weights = self._domain(i, j, Zs[0] if len(Zs) == 1 else tuple(sorted(set().union(*Zs))), frame)
+        zs = np.array([a for Z in Zs for a in Z], dtype=np.int64)
+        bounds = [0]
+        for Z in Zs:
+            bounds.append(bounds[-1] + len(Z))
+        z_start = np.array(bounds, dtype=np.int64)
         out = np.empty((len(Zs), 4))
         s = self._scratch
         x2_kernels.x2_statistics(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j, zs, z_start,
@@ -197,14 +215,13 @@ class X2Test:
     def _outcomes(self, stats: np.ndarray) -> list[X2Outcome]:
         """Items 4–6 for each row of `stats`: the sufficiency rule, the decision and the ranking key."""
         out = []
+        alpha, per_df = self.alpha, self.min_rows_per_df
         for x2, df, n_inf, active in stats.tolist():
-            informative = active > 0 and n_inf >= self.min_rows_per_df * df * (1.0 - 1e-12)
+            informative = active > 0 and n_inf >= per_df * df * (1.0 - 1e-12)
             if informative and x2 > 0.0:
                 q = gammaincc(0.5 * df, 0.5 * x2)
                 log_p = log_gamma_sf(0.5 * df, 0.5 * x2, q)
-            else:
-                q = 1.0
-                log_p = 0.0
-            out.append(X2Outcome(independent=q >= self.alpha, key=(tie_value(-log_p), tie_value(x2)),
-                                 informative=informative, x2=x2, df=df, log_p=log_p))
+                out.append(X2Outcome(q >= alpha, (tie_value(-log_p), tie_value(x2)), informative, x2, df, log_p))
+            else:  # p = 1: independent, κ = (0, tie(X²))
+                out.append(X2Outcome(1.0 >= alpha, (0.0, tie_value(x2)), informative, x2, df, 0.0))
         return out

@@ -32,7 +32,11 @@ class Scratch:
         self.cells = np.zeros(max(n_classes, 1) * max(max_size, 1) ** 2, dtype=np.int64)
         self.hist = np.zeros(rows + 1, dtype=np.int64)
         self.terms = np.empty(rows, dtype=np.float64)
-        self.values = np.empty((3, rows), dtype=np.int64)  # x_i, x_j and weight of the items in stratum order
+        self.values = np.empty((4, rows), dtype=np.int64)  # x_i, x_j, weight (and suffix stratum) in stratum order
+        self.item_values = np.empty((3, rows), dtype=np.int64)  # x_i, x_j and weight of the items in their order
+        self.pstart = np.empty(rows + max(n_classes, 1) + 1, dtype=np.int64)  # a Greedy step's prefix bounds
+        self.n_prefix = np.empty(n_attrs + 2, dtype=np.int64)  # the number of strata of each prefix numbering
+        self.n_suffix = np.empty(n_attrs + 2, dtype=np.int64)  # … and of each suffix numbering
         self.prefix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # a Greedy step's prefix numberings
         self.suffix = np.empty((n_attrs + 1, rows), dtype=np.int64)  # … and suffix numberings
         self.stack = np.empty((3, 128), dtype=np.int64)  # `pairwise_sum`'s segments
@@ -213,28 +217,41 @@ def _refine(X, rows, a, r, prev, g, nxt, occ, code, major):
 
 
 @kernel
-def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
-                     occ, ids, items, code, start, order, nab, na, nb, la, lb, values, prefix, suffix):
+def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, occ, ids, items, code, start,
+                     pstart, order, nab, na, nb, la, lb, values, item_values, prefix, suffix, gP, gS, reuse):
     """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step):
     each subset's strata from the numbering of its prefix (with the class) and of its suffix,
-    in the same order as `x2_statistics`, so the values are the same bits."""
+    in the same order as `x2_statistics`, so the values are the same bits. With reuse = b ≥ 0,
+    `prefix`, `suffix`, `gP` and `gS` hold the numberings of the previous call, on the same rows,
+    for C with an attribute inserted at position b (the step before): those C shares are kept."""
     k = C.shape[0]
     M = rows.shape[0]
     SA, SB, SW = values[0], values[1], values[2]
-    P = prefix  # P[m][:M]: strata of (y, C[:m])
-    gP = np.empty(k, dtype=np.int64)
-    for t in range(M):
-        P[0, t] = y[rows[t]]
-    gP[0] = n_classes
-    for m in range(1, k):
-        gP[m] = _refine(X, rows, C[m - 1], sizes[C[m - 1]], P[m - 1], gP[m - 1], P[m], occ, code, False)
+    P = prefix  # P[m][:M]: strata of (y, C[:m]); gP[m] their number
     S = suffix  # S[m][:M]: strata of C[m:]
-    gS = np.empty(k + 1, dtype=np.int64)
-    for t in range(M):
-        S[k, t] = 0
-    gS[k] = 1
-    for m in range(k - 1, 0, -1):
+    if reuse < 0:
+        for t in range(M):
+            P[0, t] = y[rows[t]]
+            S[k, t] = 0
+        gP[0] = n_classes
+        gS[k] = 1
+        first_p, last_s = 1, k - 1
+    else:  # C[:b] is the old C[:b]; C[m:] for m ≥ b is the old C[m + 1:]
+        for m in range(max(reuse, 1), k + 1):
+            for t in range(M):
+                S[m, t] = S[m + 1, t]
+            gS[m] = gS[m + 1]
+        first_p, last_s = reuse + 1, reuse - 1
+    for m in range(first_p, k):
+        gP[m] = _refine(X, rows, C[m - 1], sizes[C[m - 1]], P[m - 1], gP[m - 1], P[m], occ, code, False)
+    for m in range(min(last_s, k - 1), 0, -1):
         gS[m] = _refine(X, rows, C[m], sizes[C[m]], S[m + 1], gS[m + 1], S[m], occ, code, True)
+    A, B, W = item_values[0], item_values[1], item_values[2]
+    for u in range(M):  # each item's x_i, x_j and weight, read once per step
+        A[u] = X[i, rows[u]]
+        B[u] = X[j, rows[u]]
+        W[u] = weights[u]
+    SS = values[3]
     for t in range(drop.shape[0]):
         m = drop[t]
         p, s = P[m], S[m + 1]
@@ -245,17 +262,32 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out,
                 ids[n] = s[u]
                 n += 1
         bucket(ids, items, n, gS[m + 1], start, order)
-        for u in range(n):  # then stably by prefix: sorted by (prefix, suffix)
-            items[u] = order[u]
+        G = gP[m]  # then stably by prefix (a counting sort), each item's values and suffix stratum carried
+        for q in range(G + 1):
+            pstart[q] = 0
+        for u in range(n):
             ids[u] = p[order[u]]
-        bucket(ids, items, n, gP[m], start, order)
+            pstart[ids[u] + 1] += 1
+        for q in range(G):
+            pstart[q + 1] += pstart[q]
+        for u in range(n):
+            it = order[u]
+            pos = pstart[ids[u]]
+            pstart[ids[u]] = pos + 1
+            SA[pos] = A[it]
+            SB[pos] = B[it]
+            SW[pos] = W[it]
+            SS[pos] = s[it]
         g = 0
-        for u in range(n):  # a stratum is a run of equal (prefix, suffix)
-            if u == 0 or p[order[u]] != p[order[u - 1]] or s[order[u]] != s[order[u - 1]]:
-                start[g] = u
-                g += 1
+        lo = 0
+        for q in range(G):  # a stratum is a run of equal suffix strata within a prefix stratum
+            hi = pstart[q]
+            for u in range(lo, hi):
+                if u == lo or SS[u] != SS[u - 1]:
+                    start[g] = u
+                    g += 1
+            lo = hi
         start[g] = n
-        _gather(X, rows, weights, i, j, order, n, SA, SB, SW)
         _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
 
 
@@ -311,16 +343,17 @@ def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
     N = X.shape[1]
     every = np.arange(N)
     bucket(y, every, N, n_classes, start, order)
-    SA, SB, SW = values[0], values[1], values[2]
+    SW = values[2]
     SW[:] = 1
+    Xo = np.empty((X.shape[0], N), dtype=np.int64)  # each attribute's column in class order, gathered once
+    for a in range(X.shape[0]):
+        for u in range(N):
+            Xo[a, u] = X[a, order[u]]
     for t in range(pairs.shape[0]):
         i, j = pairs[t, 0], pairs[t, 1]
         rj = sizes[j]
         R = sizes[i] * rj
-        for u in range(N):
-            row = order[u]
-            SA[u] = X[i, row]
-            SB[u] = X[j, row]
+        SA, SB = Xo[i], Xo[j]
         _sum_strata(SA, SB, SW, rj, start, n_classes, nab, na, nb, la, lb, out, t)
         for c in range(n_classes):
             for u in range(start[c], start[c + 1]):

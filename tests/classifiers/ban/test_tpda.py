@@ -185,7 +185,7 @@ def test_drafting_order_thickening_and_thinning_pass_1():
                 (0, 1, (2,)): IND})
     key = {(0, 1): 0.5, (1, 2): 0.4, (0, 2): 0.3}
     run = TPDA(3, s)
-    adj = run.skeleton(lambda i, j: key[(i, j)])
+    adj = run.skeleton(lambda pairs: [key[p] for p in pairs])
     assert adj == [{2}, {2}, {0, 1}]
     assert run.info == {"draft_edges": 2, "thickening_edges": 1, "thinning_removed": 1, "thinning2_removed": 0}
     assert run.cut_sets == {(0, 1): (2,)}
@@ -198,7 +198,7 @@ def test_drafting_order_thickening_and_thinning_pass_1():
 def test_independent_pairs_are_never_reconsidered():
     # 1–2 dependent only: 0 stays isolated; no test beyond drafting
     s = Script({(0, 1, ()): IND, (0, 2, ()): IND, (1, 2, ()): dep(1)})
-    parents, info = tpda(3, s, lambda i, j: 1.0)
+    parents, info = tpda(3, s, lambda pairs: [1.0] * len(pairs))
     assert parents == [[], [], [1]]
     assert len(s.asked) == 3 and info["draft_edges"] == 1
 
@@ -225,7 +225,7 @@ def test_pass_2_examines_edges_at_a_node_with_three_other_neighbours():
     key = {k[:2]: v.key[0] for k, v in t.items() if not k[2]}
     s = Script(t)
     run = TPDA(5, s)
-    adj = run.skeleton(lambda i, j: key[(i, j)])
+    adj = run.skeleton(lambda pairs: [key[p] for p in pairs])
     assert adj == graph(5, [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (3, 4)])
     assert run.info["thinning2_removed"] == 0
     assert s.asked[-4:] == [(0, 1, (2,)), (0, 2, (1,)), (0, 3, (4,)), (0, 4, (3,))]
@@ -236,7 +236,7 @@ def test_pass_2_examines_edges_at_a_node_with_three_other_neighbours():
     key3 = {k[:2]: v.key[0] for k, v in t3.items() if not k[2]}
     s3 = Script(t3)
     run3 = TPDA(4, s3)
-    run3.skeleton(lambda i, j: key3[(i, j)])
+    run3.skeleton(lambda pairs: [key3[p] for p in pairs])
     pass1 = [q for q in s3.asked if q[2]]
     # thickening (1, 2 | 0) twice (x's side then y's side), pass 1: 0–1 and 0–2 from each side,
     # 1–2 from each side; nothing after
