@@ -20,6 +20,8 @@ _TIE_TOL = 1e-9
 _FIRST_ROWS = 32
 # right rows (at least) that `upper_bounds` watches for sure losses
 _WATCHED_RIGHT = 64
+# log-odds (keys × watched rows) that one call of `upper_bounds`' kernel holds at most
+_BATCH = 1 << 21
 
 
 def _ranks(key: np.ndarray, space: int) -> tuple[np.ndarray, int]:
@@ -58,6 +60,8 @@ class _Estimates(NamedTuple):
     #                    that cell and class (under leave-one-out with the row's own count removed)
     flat: np.ndarray   # (N,) each row's (own class, cell) entry in `own`: y · cells + cell
     both: np.ndarray   # (2 · |Y| · cells,) `own`, then `table` flat: one gather reads either (`_log_odds`)
+    slot: int          # its row of the scorer's `_flats` (a copy of `flat`), for `upper_bounds`' one call
+    off: int           # where `both` starts in the scorer's `_arena` (`both` is that part of it)
 
 
 class StructureScorer:
@@ -85,6 +89,12 @@ class StructureScorer:
         self._config_ids: dict[tuple[int, ...], tuple[np.ndarray, int]] = {}
         self._contexts: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+        # the arena of `upper_bounds`: every cached estimate's `flat` a row of `_flats` (freed rows
+        # reused), its `both` a part of `_arena` (rebuilt from the live ones when full)
+        self._flats = np.empty((0, N), dtype=np.int32 if 2 * n_classes * N < 2 ** 31 else np.int64)
+        self._free: list[int] = []
+        self._arena = np.empty(0)
+        self._used = 0
 
     def _configs(self, parents: tuple[int, ...]) -> tuple[np.ndarray, int]:
         """Per row the index of its parent configuration, and the number of indices (about the
@@ -128,14 +138,39 @@ class StructureScorer:
         cells = self.C * float(math.prod(int(self.card[p]) for p in parents))
         est = (self.card[child], self.estimator, self.m)
         table = log_cond(num, den, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
-        both = np.concatenate([table, table])
+        off = self._room(2 * table.size)
+        both = self._arena[off:off + 2 * table.size]
+        both[:table.size] = table
+        both[table.size:] = table
         own, table = both[:table.size], both[table.size:]
         if self.loo:  # the entries that hold a row, with that row's count removed
             held = np.flatnonzero(num)
             own[held] = log_cond(num.take(held) - 1.0, den.take(held) - 1.0, *est, ctx_cells=cells,
                                  tot_num=self.total, tot_den=self.total)
-        got = self._cells[key] = _Estimates(cell, table.reshape(self.C, n_cells), own, flat, both)
+        if not self._free:  # twice the rows
+            self._free = list(range(2 * len(self._flats) + 8 - 1, len(self._flats) - 1, -1))
+            self._flats = np.concatenate([self._flats, np.empty((len(self._flats) + 8, self.N), self._flats.dtype)])
+        slot = self._free.pop()
+        self._flats[slot] = flat
+        got = self._cells[key] = _Estimates(cell, table.reshape(self.C, n_cells), own, flat, both, slot, off)
         return got
+
+    def _room(self, size: int) -> int:
+        """Where `size` floats of `_arena` start that a new estimate may take: after the used part,
+        or, where that lacks room, after the live estimates' parts copied into a new arena (the
+        estimates of `_cells` then views of it; a view taken before stays valid, of the old one)."""
+        if self._used + size > self._arena.size:
+            total = sum(e.both.size for e in self._cells.values()) + size
+            self._arena, self._used = np.empty(max(2 * total, 1 << 16)), 0
+            for key, e in self._cells.items():
+                both = self._arena[self._used:self._used + e.both.size]
+                both[:] = e.both
+                half = both.size // 2
+                self._cells[key] = e._replace(both=both, own=both[:half], table=both[half:].reshape(e.table.shape),
+                                              off=self._used)
+                self._used += both.size
+        self._used += size
+        return self._used - size
 
     def _at(self, child: int, parents: tuple[int, ...], rows: np.ndarray) -> np.ndarray:
         """(|Y|, rows): the factor ln P̂(x_child | y, π) at `rows` (held-out row's own
@@ -214,7 +249,9 @@ class StructureScorer:
         # cached factors and rises that no candidate of this base can use any more: a candidate
         # only adds parents, so a node's parent set is always a superset of its base parents
         self._factors = {key: f for key, f in self._factors.items() if set(key[1]) >= set(structure[key[0]])}
-        self._cells = {key: f for key, f in self._cells.items() if set(key[1]) >= set(structure[key[0]])}
+        keep = {key: f for key, f in self._cells.items() if set(key[1]) >= set(structure[key[0]])}
+        self._free.extend(f.slot for key, f in self._cells.items() if key not in keep)
+        self._cells = keep
         self._rises = {key: r for key, r in self._rises.items() if key[1] == structure[key[0]]}
 
     def _log_odds(self, child: int, parents: tuple[int, ...], base: np.ndarray,
@@ -237,16 +274,33 @@ class StructureScorer:
         return self._log_odds(child, parents, base, out)
 
     def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
-        """An upper bound of the count of each candidate, given by its changes from the base, all at once (§4.6)."""
-        keys: dict[tuple[int, tuple[int, ...]], int] = {}
-        idx = [[keys.setdefault(key, len(keys)) for key in change] for change in changes]
-        width = max(len(ix) for ix in idx)
-        leads = np.zeros((len(keys) + 1, self._watch[0].size))  # the last row pads short change lists
-        for key, pos in keys.items():
-            self._lead(*key, out=leads[pos])
-        padded = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx], dtype=np.int64)
+        """An upper bound of the count of each candidate, given by its changes from the base, all at
+        once: one compiled call over the arena of estimates per batch of candidates whose keys' log-
+        odds at the watched rows fit in `_BATCH` floats (§4.6)."""
         got = np.empty(len(changes), dtype=np.int64)
-        kban_kernels.bounds(leads, padded, self._wrong.size, self._gap_wrong, self._lost_below, self._base_correct, got)
+        most = max(1, _BATCH // (2 * self._watch[0].size + 1))  # changed keys per batch (and their base keys)
+        start = 0
+        while start < len(changes):
+            keys: dict[tuple[int, tuple[int, ...]], int] = {}
+            idx = []
+            stop = start
+            while stop < len(changes) and (stop == start or len(keys) < most):
+                idx.append([keys.setdefault(key, len(keys)) for key in changes[stop]])
+                stop += 1
+            base_of = [keys.setdefault((child, self._base[child]), len(keys)) for child, _ in list(keys)]
+            base_of += [-1] * (len(keys) - len(base_of))
+            for key in keys:
+                self._estimates(*key)
+            got_keys = [self._cells[key] for key in keys]  # after the last rebuild of the arena
+            width = max(len(ix) for ix in idx)
+            padded = np.array([ix + [-1] * (width - len(ix)) for ix in idx], dtype=np.int64)
+            kban_kernels.bounds(self._flats, self._arena, np.array([e.slot for e in got_keys], dtype=np.int64),
+                                np.array([e.off for e in got_keys], dtype=np.int64),
+                                np.array([e.table.shape[1] for e in got_keys], dtype=np.int64),
+                                np.array(base_of, dtype=np.int64), self._watch[0], self._watch_shift, padded,
+                                self._wrong.size, self._gap_wrong, self._lost_below, self._base_correct,
+                                got[start:stop])
+            start = stop
         return got
 
     def _rise(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> np.ndarray:
