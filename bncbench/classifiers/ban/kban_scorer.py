@@ -122,38 +122,57 @@ class StructureScorer:
         return got
 
     def _estimates(self, child: int, parents: tuple[int, ...]) -> _Estimates:
-        """ln P̂(x_child | y, π) without materialising the (|Y|, N) factor (see `_Estimates`)."""
-        key = (child, parents)
-        got = self._cells.get(key)
-        if got is not None:
-            return got
-        ctx, ctx_counts = self._context(parents)
-        sc = int(self.sizes[child])
-        cell, n_cells = _ranks(ctx * sc + self._cols[child], ctx_counts.shape[1] * sc)
-        cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
-        cell_ctx[cell] = ctx
-        flat = self._yi * n_cells + cell  # each row's (own class, cell)
-        num = np.bincount(flat, minlength=self.C * n_cells).astype(np.float64)  # N(π, x, y) per class and cell
-        den = ctx_counts.take(cell_ctx, axis=1).astype(np.float64).reshape(-1)  # N(π, y)
-        cells = self.C * float(math.prod(int(self.card[p]) for p in parents))
-        est = (self.card[child], self.estimator, self.m)
-        table = log_cond(num, den, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
-        off = self._room(2 * table.size)
-        both = self._arena[off:off + 2 * table.size]
-        both[:table.size] = table
-        both[table.size:] = table
-        own, table = both[:table.size], both[table.size:]
+        """ln P̂(x_child | y, π) without materialising the (|Y|, N) factor (see `_Estimates`); cached."""
+        got = self._cells.get((child, parents))
+        if got is None:
+            self._estimate_many([(child, parents)])
+            got = self._cells[child, parents]
+        return got
+
+    def _estimate_many(self, keys: list[tuple[int, tuple[int, ...]]]) -> None:
+        """`_estimates` of the (child, parents) `keys` (not cached yet) into the cache, their
+        estimates in one element-wise `log_cond` call (each float as a call of its own gives it)."""
+        if not keys:
+            return
+        parts = []
+        for child, parents in keys:
+            ctx, ctx_counts = self._context(parents)
+            sc = int(self.sizes[child])
+            cell, n_cells = _ranks(ctx * sc + self._cols[child], ctx_counts.shape[1] * sc)
+            cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
+            cell_ctx[cell] = ctx
+            flat = self._yi * n_cells + cell  # each row's (own class, cell)
+            num = np.bincount(flat, minlength=self.C * n_cells)  # N(π, x, y) per class and cell
+            den = ctx_counts.take(cell_ctx, axis=1).reshape(-1)  # N(π, y)
+            parts.append((cell, n_cells, flat, num, den))
+        sizes = [num.size for _, _, _, num, _ in parts]
+        num = np.concatenate([part[3] for part in parts]).astype(np.float64)
+        den = np.concatenate([part[4] for part in parts]).astype(np.float64)
+        card = np.repeat(self.card[[child for child, _ in keys]], sizes)
+        cells = np.repeat([self.C * float(math.prod(int(self.card[p]) for p in parents)) for _, parents in keys],
+                          sizes)
+        est = (self.estimator, self.m)
+        tables = log_cond(num, den, card, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
         if self.loo:  # the entries that hold a row, with that row's count removed
             held = np.flatnonzero(num)
-            own[held] = log_cond(num.take(held) - 1.0, den.take(held) - 1.0, *est, ctx_cells=cells,
-                                 tot_num=self.total, tot_den=self.total)
-        if not self._free:  # twice the rows
-            self._free = list(range(2 * len(self._flats) + 8 - 1, len(self._flats) - 1, -1))
-            self._flats = np.concatenate([self._flats, np.empty((len(self._flats) + 8, self.N), self._flats.dtype)])
-        slot = self._free.pop()
-        self._flats[slot] = flat
-        got = self._cells[key] = _Estimates(cell, table.reshape(self.C, n_cells), own, flat, both, slot, off)
-        return got
+            tables_own = tables.copy()
+            tables_own[held] = log_cond(num.take(held) - 1.0, den.take(held) - 1.0, card.take(held), *est,
+                                        ctx_cells=cells.take(held), tot_num=self.total, tot_den=self.total)
+        else:
+            tables_own = tables
+        start = 0
+        for key, (cell, n_cells, flat, _, _), size in zip(keys, parts, sizes):
+            off = self._room(2 * size)
+            both = self._arena[off:off + 2 * size]
+            both[:size] = tables_own[start:start + size]
+            both[size:] = tables[start:start + size]
+            start += size
+            if not self._free:  # twice the rows
+                self._free = list(range(2 * len(self._flats) + 8 - 1, len(self._flats) - 1, -1))
+                self._flats = np.concatenate([self._flats, np.empty((len(self._flats) + 8, self.N), self._flats.dtype)])
+            slot = self._free.pop()
+            self._flats[slot] = flat
+            self._cells[key] = _Estimates(cell, both[size:].reshape(self.C, n_cells), both[:size], flat, both, slot, off)
 
     def _room(self, size: int) -> int:
         """Where `size` floats of `_arena` start that a new estimate may take: after the used part,
@@ -289,8 +308,7 @@ class StructureScorer:
                 stop += 1
             base_of = [keys.setdefault((child, self._base[child]), len(keys)) for child, _ in list(keys)]
             base_of += [-1] * (len(keys) - len(base_of))
-            for key in keys:
-                self._estimates(*key)
+            self._estimate_many([key for key in keys if key not in self._cells])
             got_keys = [self._cells[key] for key in keys]  # after the last rebuild of the arena
             width = max(len(ix) for ix in idx)
             padded = np.array([ix + [-1] * (width - len(ix)) for ix in idx], dtype=np.int64)
