@@ -101,6 +101,7 @@ class KBAN(BayesNetClassifier):
         def load() -> None:  # one call of each kernel, with the argument types of `StructureScorer`'s
             ints, floats = np.zeros(2, dtype=np.int64), np.zeros(4)
             kban_kernels.lead(ints, floats, 1, ints, ints, floats[:2], np.empty(2))
+            kban_kernels.ranks(ints, 1, ints, 1, np.empty(2, dtype=np.int64))
             for flats in (np.zeros((1, 2), dtype=np.int32), np.zeros((1, 2), dtype=np.int64)):
                 kban_kernels.bounds(flats, floats, ints[:1], ints[:1], ints[:1] + 1, ints[:1] - 1, ints, ints,
                                     np.zeros((1, 1), dtype=np.int64), 1, floats[:1], floats[:1], 0,
@@ -168,8 +169,8 @@ class KBAN(BayesNetClassifier):
                                                          for arcs in edge_sets(cands, i)])
                 cands, sets = candidates[i, parents[i]]
                 state = [parents[i]] + [parents[j] for j in cands]
-                got = allowed.get(i)
-                if got is None or got[0] != state:
+                listed = allowed.get(i)
+                if listed is None or listed[0] != state:
                     # candidates that cannot be joined to i: an arc (or its reverse) exists already;
                     # and those that cannot become i's children either: they have k parents
                     linked = set(children[i]).union(parents[i])
@@ -184,9 +185,9 @@ class KBAN(BayesNetClassifier):
                             change.append((i, tuple(sorted(parents[i] + into))))
                         mine.append((i, arcs, into, out))
                         mine_changes.append(sorted(change))
-                    got = allowed[i] = (state, mine, mine_changes)
-                valid += got[1]
-                changes += got[2]
+                    listed = allowed[i] = (state, mine, mine_changes)
+                valid += listed[1]
+                changes += listed[2]
             if valid:  # one batch for the whole step
                 for cand, change, bound in zip(valid, changes, scorer.upper_bounds(changes).tolist()):
                     if bound > correct:  # else it cannot beat the current structure (see `upper_bounds`)

@@ -61,3 +61,36 @@ def bounds(flats, arena, slot, off, cells, base_of, rows, shift, idx, n_wrong, g
             if lead[n_wrong + r] < lost_below[r]:
                 got -= 1
         out[c] = got
+
+
+@kernel
+def ranks(head, size, col, n, out):
+    """out[r] = the index of key head[r] · size + col[r] (in [0, n · size)) in a range of about the
+    keys' distinct values, and that range's size returned (`kban_scorer._ranks`): the key itself
+    where the range is at most a quarter of the rows, else its rank among the distinct keys."""
+    space = n * size
+    for r in range(head.size):
+        out[r] = head[r] * size + col[r]
+    if 4 * space <= head.size:
+        return space
+    if space <= max(4 * head.size, 1 << 20):  # ranks by a presence vector
+        rank = np.zeros(space, dtype=np.int64)
+        for r in range(head.size):
+            rank[out[r]] = 1
+        distinct = 0
+        for v in range(space):
+            if rank[v]:
+                rank[v] = distinct
+                distinct += 1
+        for r in range(head.size):
+            out[r] = rank[out[r]]
+        return distinct
+    order = np.argsort(out)  # ranks by sorting
+    distinct, last = -1, -1
+    for q in range(order.size):
+        v = out[order[q]]
+        if q == 0 or v != last:
+            distinct += 1
+            last = v
+        out[order[q]] = distinct
+    return distinct + 1

@@ -24,17 +24,11 @@ _WATCHED_RIGHT = 64
 _BATCH = 1 << 21
 
 
-def _ranks(key: np.ndarray, space: int) -> tuple[np.ndarray, int]:
-    """Indices of `key` in a range of about its distinct values, and the range's size (§4.6)."""
-    if 4 * space <= key.size:
-        return key, space
-    if space <= 4 * key.size:
-        seen = np.zeros(space, dtype=bool)
-        seen[key] = True
-        rank = np.cumsum(seen) - 1
-        return rank[key], int(rank[-1]) + 1
-    keys, inverse = np.unique(key, return_inverse=True)
-    return inverse.reshape(-1), int(keys.size)
+def _ranks(head: np.ndarray, size: int, col: np.ndarray, n: int) -> tuple[np.ndarray, int]:
+    """Indices of the keys head · size + col (values in [0, n · size)) in a range of about their
+    distinct values, and the range's size (§4.6; `kban_kernels.ranks`)."""
+    out = np.empty(head.size, dtype=np.int64)
+    return out, int(kban_kernels.ranks(head, size, col, n, out))
 
 
 def _argmax0(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -105,7 +99,7 @@ class StructureScorer:
             if parents:
                 head, n = self._configs(parents[:-1])
                 p = parents[-1]
-                got = _ranks(head * self.sizes[p] + self._cols[p], n * int(self.sizes[p]))
+                got = _ranks(head, int(self.sizes[p]), self._cols[p], n)
             else:
                 got = np.zeros(self.N, dtype=np.int64), 1
             self._config_ids[parents] = got
@@ -138,7 +132,7 @@ class StructureScorer:
         for child, parents in keys:
             ctx, ctx_counts = self._context(parents)
             sc = int(self.sizes[child])
-            cell, n_cells = _ranks(ctx * sc + self._cols[child], ctx_counts.shape[1] * sc)
+            cell, n_cells = _ranks(ctx, sc, self._cols[child], ctx_counts.shape[1])
             cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
             cell_ctx[cell] = ctx
             flat = self._yi * n_cells + cell  # each row's (own class, cell)
@@ -172,7 +166,8 @@ class StructureScorer:
                 self._flats = np.concatenate([self._flats, np.empty((len(self._flats) + 8, self.N), self._flats.dtype)])
             slot = self._free.pop()
             self._flats[slot] = flat
-            self._cells[key] = _Estimates(cell, both[size:].reshape(self.C, n_cells), both[:size], flat, both, slot, off)
+            table = both[size:].reshape(self.C, n_cells)
+            self._cells[key] = _Estimates(cell, table, both[:size], flat, both, slot, off)
 
     def _room(self, size: int) -> int:
         """Where `size` floats of `_arena` start that a new estimate may take: after the used part,

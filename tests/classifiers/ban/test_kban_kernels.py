@@ -84,8 +84,27 @@ def test_bounds_equal_numpy_sums_and_counts(seed, flat_type):
             for w in range(1, width):
                 if idx[c, w] >= 0:
                     lead = lead + leads[idx[c, w]]
-            want.append(17 + np.count_nonzero(gap_wrong <= lead[:n_wrong]) - np.count_nonzero(lead[n_wrong:] < lost_below))
+            want.append(17 + np.count_nonzero(gap_wrong <= lead[:n_wrong])
+                        - np.count_nonzero(lead[n_wrong:] < lost_below))
     got = np.empty(n_cand, dtype=np.int64)
     kban_kernels.bounds(table, np.concatenate(arena), slot.astype(np.int64), np.array(offsets), np.array(cells),
                         base_of, rows, shift, idx, n_wrong, gap_wrong, lost_below, 17, got)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n_rows, n, size", [(400, 3, 4), (50, 7, 5), (300, 2000, 900), (1, 1, 1)])
+def test_ranks_equal_numpy(seed, n_rows, n, size):
+    """The keys head · size + col themselves where their range [0, n · size) is at most a quarter of
+    the rows, else their ranks among the distinct keys (np.unique's inverse), by a presence vector
+    or by sorting (the third case's range exceeds the vector's limit)."""
+    rng = np.random.default_rng(300 + seed)
+    head, col = rng.integers(0, n, n_rows), rng.integers(0, size, n_rows)
+    key = head * size + col
+    out = np.empty(n_rows, dtype=np.int64)
+    got = kban_kernels.ranks(head, size, col, n, out)
+    if 4 * n * size <= n_rows:
+        assert got == n * size and out.tolist() == key.tolist()
+    else:
+        distinct, inverse = np.unique(key, return_inverse=True)
+        assert got == distinct.size and out.tolist() == inverse.reshape(-1).tolist()
