@@ -22,6 +22,8 @@ _FIRST_ROWS = 32
 _WATCHED_RIGHT = 64
 # log-odds (keys × watched rows) that one call of `upper_bounds`' kernel holds at most
 _BATCH = 1 << 21
+# parts of the attributes after which `set_base` keeps the partial in-order sums of the base
+_PARTS = 4
 
 
 def _ranks(head: np.ndarray, size: int, col: np.ndarray, n: int) -> tuple[np.ndarray, int]:
@@ -89,6 +91,8 @@ class StructureScorer:
         self._free: list[int] = []
         self._arena = np.empty(0)
         self._used = 0
+        # `set_base`'s partial sums: (attributes summed, their parent sets, the prior plus their factors)
+        self._partial: list[tuple[int, Structure, np.ndarray]] = []
 
     def _configs(self, parents: tuple[int, ...]) -> tuple[np.ndarray, int]:
         """Per row the index of its parent configuration, and the number of indices (about the
@@ -213,6 +217,18 @@ class StructureScorer:
             jll += self.factor(i, par)
         return jll
 
+    def _base_sums(self, structure: Structure) -> np.ndarray:
+        """`_sums(structure)`, resumed from the last partial sum kept whose attributes have the
+        same parents in `structure` (the same additions in the same order from there)."""
+        self._partial = [part for part in self._partial if structure[:part[0]] == part[1]]
+        start, jll = (self._partial[-1][0], self._partial[-1][2].copy()) if self._partial else (0, self._prior.copy())
+        every = -(-len(structure) // _PARTS)
+        for i in range(start, len(structure)):
+            if i > start and i % every == 0:
+                self._partial.append((i, structure[:i], jll.copy()))
+            jll += self.factor(i, structure[i])
+        return jll
+
     def scores(self, structure: Structure) -> np.ndarray:
         """(N, |Y|) log scores of the training rows (in-order sums, see `_sums`)."""
         return self._sums(structure).T
@@ -221,7 +237,7 @@ class StructureScorer:
         """The structure that candidates are compared with (the wrapper's current one): its
         in-order scores, predictions, and per row the gap between its two best classes."""
         self._base = structure
-        b = self._base_sum = self._sums(structure)
+        b = self._base_sum = self._base_sums(structure)
         N, ar = self.N, np.arange(self.N)
         pred, top = _argmax0(b)
         hit = pred == self.y
