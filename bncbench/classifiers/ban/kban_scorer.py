@@ -21,7 +21,9 @@ _FIRST_ROWS = 32
 # right rows (at least) that `upper_bounds` watches for sure losses
 _WATCHED_RIGHT = 64
 # log-odds (keys × watched rows) that one call of `upper_bounds`' kernel holds at most
-_BATCH = 1 << 21
+_BATCH = 1 << 18
+# new estimates that `upper_bounds` makes at once (in one `log_cond` call)
+_NEW = 64
 # parts of the attributes after which `set_base` keeps the partial in-order sums of the base
 _PARTS = 4
 
@@ -54,9 +56,9 @@ class _Estimates(NamedTuple):
     table: np.ndarray  # (|Y|, cells) the estimates
     own: np.ndarray    # (|Y| · cells,) flat, class-major: a (class, cell) entry's estimate for a row of
     #                    that cell and class (under leave-one-out with the row's own count removed)
-    flat: np.ndarray   # (N,) each row's (own class, cell) entry in `own`: y · cells + cell
+    flat: np.ndarray   # (N,) each row's (own class, cell) entry in `own`: y · cells + cell (a row of `_flats`)
     both: np.ndarray   # (2 · |Y| · cells,) `own`, then `table` flat: one gather reads either (`_log_odds`)
-    slot: int          # its row of the scorer's `_flats` (a copy of `flat`), for `upper_bounds`' one call
+    slot: int          # its row of the scorer's `_flats` (`flat` is that row), for `upper_bounds`' one call
     off: int           # where `both` starts in the scorer's `_arena` (`both` is that part of it)
 
 
@@ -87,7 +89,7 @@ class StructureScorer:
         self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
         # the arena of `upper_bounds`: every cached estimate's `flat` a row of `_flats` (freed rows
         # reused), its `both` a part of `_arena` (rebuilt from the live ones when full)
-        self._flats = np.empty((0, N), dtype=np.int32 if 2 * n_classes * N < 2 ** 31 else np.int64)
+        self._flats = np.empty((0, N), dtype=np.int64)
         self._free: list[int] = []
         self._arena = np.empty(0)
         self._used = 0
@@ -139,10 +141,13 @@ class StructureScorer:
             cell, n_cells = _ranks(ctx, sc, self._cols[child], ctx_counts.shape[1])
             cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
             cell_ctx[cell] = ctx
-            flat = self._yi * n_cells + cell  # each row's (own class, cell)
+            slot = self._slot()
+            flat = self._flats[slot]  # each row's (own class, cell)
+            np.multiply(self._yi, n_cells, out=flat)
+            flat += cell
             num = np.bincount(flat, minlength=self.C * n_cells)  # N(π, x, y) per class and cell
             den = ctx_counts.take(cell_ctx, axis=1).reshape(-1)  # N(π, y)
-            parts.append((cell, n_cells, flat, num, den))
+            parts.append((cell, n_cells, slot, num, den))
         sizes = [num.size for _, _, _, num, _ in parts]
         num = np.concatenate([part[3] for part in parts]).astype(np.float64)
         den = np.concatenate([part[4] for part in parts]).astype(np.float64)
@@ -159,19 +164,25 @@ class StructureScorer:
         else:
             tables_own = tables
         start = 0
-        for key, (cell, n_cells, flat, _, _), size in zip(keys, parts, sizes):
+        for key, (cell, n_cells, slot, _, _), size in zip(keys, parts, sizes):
             off = self._room(2 * size)
             both = self._arena[off:off + 2 * size]
             both[:size] = tables_own[start:start + size]
             both[size:] = tables[start:start + size]
             start += size
-            if not self._free:  # twice the rows
-                self._free = list(range(2 * len(self._flats) + 8 - 1, len(self._flats) - 1, -1))
-                self._flats = np.concatenate([self._flats, np.empty((len(self._flats) + 8, self.N), self._flats.dtype)])
-            slot = self._free.pop()
-            self._flats[slot] = flat
             table = both[size:].reshape(self.C, n_cells)
-            self._cells[key] = _Estimates(cell, table, both[:size], flat, both, slot, off)
+            self._cells[key] = _Estimates(cell, table, both[:size], self._flats[slot], both, slot, off)
+
+    def _slot(self) -> int:
+        """A free row of `_flats`: a quarter more rows where none is left (the live estimates'
+        `flat` then views of the new array)."""
+        if not self._free:
+            rows = len(self._flats)
+            self._free = list(range(rows + rows // 4 + 8 - 1, rows - 1, -1))
+            self._flats = np.concatenate([self._flats, np.empty((rows // 4 + 8, self.N), dtype=np.int64)])
+            for key, e in self._cells.items():
+                self._cells[key] = e._replace(flat=self._flats[e.slot])
+        return self._free.pop()
 
     def _room(self, size: int) -> int:
         """Where `size` floats of `_arena` start that a new estimate may take: after the used part,
@@ -179,7 +190,7 @@ class StructureScorer:
         estimates of `_cells` then views of it; a view taken before stays valid, of the old one)."""
         if self._used + size > self._arena.size:
             total = sum(e.both.size for e in self._cells.values()) + size
-            self._arena, self._used = np.empty(max(2 * total, 1 << 16)), 0
+            self._arena, self._used = np.empty(max(total + total // 4, 1 << 12)), 0
             for key, e in self._cells.items():
                 both = self._arena[self._used:self._used + e.both.size]
                 both[:] = e.both
@@ -319,7 +330,9 @@ class StructureScorer:
                 stop += 1
             base_of = [keys.setdefault((child, self._base[child]), len(keys)) for child, _ in list(keys)]
             base_of += [-1] * (len(keys) - len(base_of))
-            self._estimate_many([key for key in keys if key not in self._cells])
+            new = [key for key in keys if key not in self._cells]
+            for at in range(0, len(new), _NEW):
+                self._estimate_many(new[at:at + _NEW])
             got_keys = [self._cells[key] for key in keys]  # after the last rebuild of the arena
             width = max(len(ix) for ix in idx)
             padded = np.array([ix + [-1] * (width - len(ix)) for ix in idx], dtype=np.int64)
