@@ -21,7 +21,7 @@ _FIRST_ROWS = 32
 # right rows (at least) that `upper_bounds` watches for sure losses
 _WATCHED_RIGHT = 64
 # log-odds (keys × watched rows) that one call of `upper_bounds`' kernel holds at most
-_BATCH = 1 << 18
+_BATCH = 1 << 20
 # new estimates that `upper_bounds` makes at once (in one `log_cond` call)
 _NEW = 64
 # parts of the attributes after which `set_base` keeps the partial in-order sums of the base
@@ -89,7 +89,7 @@ class StructureScorer:
         self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
         # the arena of `upper_bounds`: every cached estimate's `flat` a row of `_flats` (freed rows
         # reused), its `both` a part of `_arena` (rebuilt from the live ones when full)
-        self._flats = np.empty((0, N), dtype=np.int64)
+        self._flats = np.empty((0, N), dtype=np.int32 if n_classes * N < 2 ** 31 else np.int64)
         self._free: list[int] = []
         self._arena = np.empty(0)
         self._used = 0
@@ -174,12 +174,12 @@ class StructureScorer:
             self._cells[key] = _Estimates(cell, table, both[:size], self._flats[slot], both, slot, off)
 
     def _slot(self) -> int:
-        """A free row of `_flats`: a quarter more rows where none is left (the live estimates'
-        `flat` then views of the new array)."""
+        """A free row of `_flats`: twice the rows where none is left (the live estimates' `flat`
+        then views of the new array)."""
         if not self._free:
             rows = len(self._flats)
-            self._free = list(range(rows + rows // 4 + 8 - 1, rows - 1, -1))
-            self._flats = np.concatenate([self._flats, np.empty((rows // 4 + 8, self.N), dtype=np.int64)])
+            self._free = list(range(2 * rows + 8 - 1, rows - 1, -1))
+            self._flats = np.concatenate([self._flats, np.empty((rows + 8, self.N), dtype=self._flats.dtype)])
             for key, e in self._cells.items():
                 self._cells[key] = e._replace(flat=self._flats[e.slot])
         return self._free.pop()
@@ -190,7 +190,7 @@ class StructureScorer:
         estimates of `_cells` then views of it; a view taken before stays valid, of the old one)."""
         if self._used + size > self._arena.size:
             total = sum(e.both.size for e in self._cells.values()) + size
-            self._arena, self._used = np.empty(max(total + total // 4, 1 << 12)), 0
+            self._arena, self._used = np.empty(max(2 * total, 1 << 12)), 0
             for key, e in self._cells.items():
                 both = self._arena[self._used:self._used + e.both.size]
                 both[:] = e.both
