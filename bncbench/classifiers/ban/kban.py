@@ -82,7 +82,7 @@ class KBAN(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    WORKING_TABLES: ClassVar[float] = 4.5  # measured: 0.96 to 3.87 (docs/cli.md: run; 3.02 before issue 40)
+    WORKING_TABLES: ClassVar[float] = 4.5  # measured: 0.96 to 3.87 (docs/cli.md: run)
     PARAMS: ClassVar[dict[str, Param]] = {
         **BayesNetClassifier.PARAMS, "k": Param(int, low=0), "kban_eval": Param(str, ("loo", "train"))}
 
