@@ -24,16 +24,22 @@ if TYPE_CHECKING:
     from bncbench.classifiers.ban.kban_scorer import StructureScorer
 
 
-def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
-    """The 3^c − 1 non-empty edge sets between `child` and its candidate parents, in §4.6's order."""
+@functools.lru_cache
+def _edge_patterns(c: int) -> list[list[tuple[int, int]]]:
+    """`edge_sets` of c candidates as (candidate's position, 0: into the child, 1: out of it) pairs."""
     keyed = []
-    for dirs in itertools.product((None, 0, 1), repeat=len(candidates)):  # None: no arc, 0: into, 1: out
+    for dirs in itertools.product((None, 0, 1), repeat=c):  # None: no arc
         key = [(pos, d) for pos, d in enumerate(dirs) if d is not None]
         if key:
             keyed.append((len(key), key))
     keyed.sort()
+    return [key for _, key in keyed]
+
+
+def edge_sets(candidates: list[int], child: int) -> list[tuple[tuple[int, int], ...]]:
+    """The 3^c − 1 non-empty edge sets between `child` and its candidate parents, in §4.6's order."""
     return [tuple((candidates[pos], child) if d == 0 else (child, candidates[pos]) for pos, d in key)
-            for _, key in keyed]
+            for key in _edge_patterns(len(candidates))]
 
 
 def _closes_cycle(parents: list[tuple[int, ...]], i: int, into: list[int], out: list[int], children: list[int],
@@ -76,7 +82,7 @@ class KBAN(BayesNetClassifier):
     """
 
     SUPPORTED_MISSING = ("value",)
-    WORKING_TABLES: ClassVar[float] = 3.5  # measured: 0.96 to 3.02 (docs/cli.md: run)
+    WORKING_TABLES: ClassVar[float] = 4.5  # measured: 0.96 to 3.87 (docs/cli.md: run)
     PARAMS: ClassVar[dict[str, Param]] = {
         **BayesNetClassifier.PARAMS, "k": Param(int, low=0), "kban_eval": Param(str, ("loo", "train"))}
 
@@ -94,9 +100,13 @@ class KBAN(BayesNetClassifier):
 
         def load() -> None:  # one call of each kernel, with the argument types of `StructureScorer`'s
             ints, floats = np.zeros(2, dtype=np.int64), np.zeros(4)
-            kban_kernels.lead(ints, floats, 1, ints, ints, floats[:2], np.empty(2))
-            kban_kernels.bounds(np.zeros((2, 2)), np.zeros((1, 1), dtype=np.int64), 1, floats[:1], floats[:1], 0,
-                                np.empty(1, dtype=np.int64))
+            for flat in (ints, ints.astype(np.int32)):  # `_Estimates.flat`: int32 unless |Y| · N needs more
+                kban_kernels.lead(flat, floats, 1, ints, ints, floats[:2], np.empty(2))
+            kban_kernels.ranks(ints, 1, ints, 1, np.empty(2, dtype=np.int64))
+            for flats in (np.zeros((1, 2), dtype=np.int32), np.zeros((1, 2), dtype=np.int64)):
+                kban_kernels.bounds(flats, floats, ints[:1], ints[:1], ints[:1] + 1, ints[:1] - 1, ints, ints,
+                                    np.zeros((1, 1), dtype=np.int64), 1, floats[:1], floats[:1], 0,
+                                    np.empty(1, dtype=np.int64))
 
         jit.prepare(load, notify)
 
@@ -136,38 +146,50 @@ class KBAN(BayesNetClassifier):
         self.trace_ = [correct / scorer.N]
         self.steps_: list[tuple[int, list[tuple[int, ...]]]] = []
         handled: set[int] = set()
-        # per (i, π_i): its edge sets, each with the candidates it makes parents and children of i
-        candidates: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[tuple[int, int], ...], tuple[int, ...],
-                                                                 tuple[int, ...]]]] = {}
+        # per (i, π_i): its candidate parents, and its edge sets, each with the candidates it makes
+        # parents and children of i
+        candidates: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[tuple[
+            tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]]]] = {}
+        # per i: the parents of i and of its candidates when its allowed edge sets and their changes
+        # were listed (they depend on nothing else), and those lists
+        allowed: dict[int, tuple[list[tuple[int, ...]], list, list]] = {}
         while True:
             children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
-            at_cap = {j for j in range(n) if len(parents[j]) >= self.k}
             # every candidate of the step whose bound beats the current count, in the wrapper's
             # order (attribute, then edge set): that order breaks ties
-            pool = []
+            pool: list = []
+            valid: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]] = []
+            changes: list[list[tuple[int, tuple[int, ...]]]] = []
             for i in range(n):
                 if i in handled:
                     continue
                 if (i, parents[i]) not in candidates:
-                    candidates[i, parents[i]] = [(arcs, tuple(p for p, c in arcs if c == i),
-                                                  tuple(c for p, c in arcs if p == i))
-                                                 for arcs in edge_sets(self._candidates(i, parents[i]), i)]
-                # attributes that cannot be joined to i: an arc (or its reverse) exists already;
-                # and those that cannot become i's children either: they have k parents
-                linked = set(children[i]).union(parents[i])
-                full = linked | at_cap
-                room = self.k - len(parents[i])
-                valid, changes = [], []
-                for arcs, into, out in candidates[i, parents[i]]:
-                    if len(into) > room or linked.intersection(into) or full.intersection(out):
-                        continue
-                    change = [(j, tuple(sorted(parents[j] + (i,)))) for j in out]
-                    if into:
-                        change.append((i, tuple(sorted(parents[i] + into))))
-                    valid.append((i, arcs, into, out))
-                    changes.append(sorted(change))
-                if not valid:
-                    continue
+                    cands = self._candidates(i, parents[i])
+                    candidates[i, parents[i]] = (cands, [(arcs, tuple(p for p, c in arcs if c == i),
+                                                          tuple(c for p, c in arcs if p == i))
+                                                         for arcs in edge_sets(cands, i)])
+                cands, sets = candidates[i, parents[i]]
+                state = [parents[i]] + [parents[j] for j in cands]
+                listed = allowed.get(i)
+                if listed is None or listed[0] != state:
+                    # candidates that cannot be joined to i: an arc (or its reverse) exists already;
+                    # and those that cannot become i's children either: they have k parents
+                    linked = set(children[i]).union(parents[i])
+                    full = linked | {j for j in cands if len(parents[j]) >= self.k}
+                    room = self.k - len(parents[i])
+                    mine, mine_changes = [], []
+                    for arcs, into, out in sets:
+                        if len(into) > room or linked.intersection(into) or full.intersection(out):
+                            continue
+                        change = [(j, tuple(sorted(parents[j] + (i,)))) for j in out]
+                        if into:
+                            change.append((i, tuple(sorted(parents[i] + into))))
+                        mine.append((i, arcs, into, out))
+                        mine_changes.append(sorted(change))
+                    listed = allowed[i] = (state, mine, mine_changes)
+                valid += listed[1]
+                changes += listed[2]
+            if valid:  # one batch for the whole step
                 for cand, change, bound in zip(valid, changes, scorer.upper_bounds(changes).tolist()):
                     if bound > correct:  # else it cannot beat the current structure (see `upper_bounds`)
                         pool.append((bound, cand, change))

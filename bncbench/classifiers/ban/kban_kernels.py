@@ -4,6 +4,8 @@ fits (numba's import and compile are paid there alone)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from bncbench.classifiers.ban.jit import kernel
 
 
@@ -18,19 +20,77 @@ def lead(flat, both, cells, rows, shift, base, out):
 
 
 @kernel
-def bounds(leads, idx, n_wrong, gap_wrong, lost_below, base_correct, out):
+def bounds(flats, arena, slot, off, cells, base_of, rows, shift, idx, n_wrong, gap_wrong, lost_below, base_correct,
+           out):
     """Per candidate c, base_correct + the wrong rows whose summed lead reaches their gap − the
-    watched right rows it drops below their runner-up, the leads leads[idx[c, 0]], leads[idx[c, 1]],
-    … added in that order (`StructureScorer.upper_bounds`)."""
-    for c in range(idx.shape[0]):
+    watched right rows it drops below their runner-up (`StructureScorer.upper_bounds`). Key k's
+    estimates are `both` (own estimates, then the table) at arena[off[k]:], its rows' entries in
+    flats[slot[k]]; its log-odds at watched row rows[r] are computed as `lead` computes them, and its
+    lead is those less the log-odds of key base_of[k] (its child's base parents; −1: a base key,
+    no lead); candidate c's leads are keys idx[c, 0], idx[c, 1], … (−1: none) added in that order."""
+    n_keys, n_rows = slot.size, rows.size
+    odds = np.empty((n_keys, n_rows))
+    for k in range(n_keys):
+        flat, o, width = flats[slot[k]], off[k], cells[k]
+        for r in range(n_rows):
+            at = o + flat[rows[r]]
+            odds[k, r] = arena[at] - arena[at + width * shift[r]]
+    for k in range(n_keys):
+        b = base_of[k]
+        if b >= 0:
+            for r in range(n_rows):
+                odds[k, r] = odds[k, r] - odds[b, r]
+    n_right = n_rows - n_wrong
+    s = np.empty(n_rows)
+    for c in range(idx.shape[0]):  # contiguous passes over the rows, which the compiler vectorises
+        lead = odds[idx[c, 0]]
+        if idx.shape[1] > 1 and idx[c, 1] >= 0:
+            for r in range(n_rows):
+                s[r] = lead[r] + odds[idx[c, 1], r]
+            for w in range(2, idx.shape[1]):
+                k = idx[c, w]
+                if k >= 0:
+                    for r in range(n_rows):
+                        s[r] += odds[k, r]
+            lead = s
         got = base_correct
-        for r in range(leads.shape[1]):
-            s = leads[idx[c, 0], r]
-            for w in range(1, idx.shape[1]):
-                s += leads[idx[c, w], r]
-            if r < n_wrong:
-                if gap_wrong[r] <= s:
-                    got += 1
-            elif s < lost_below[r - n_wrong]:
+        for r in range(n_wrong):
+            if gap_wrong[r] <= lead[r]:
+                got += 1
+        for r in range(n_right):
+            if lead[n_wrong + r] < lost_below[r]:
                 got -= 1
         out[c] = got
+
+
+@kernel
+def ranks(head, size, col, n, out):
+    """out[r] = the index of key head[r] · size + col[r] (in [0, n · size)) in a range of about the
+    keys' distinct values, and that range's size returned (`kban_scorer._ranks`): the key itself
+    where the range is at most a quarter of the rows, else its rank among the distinct keys."""
+    space = n * size
+    for r in range(head.size):
+        out[r] = head[r] * size + col[r]
+    if 4 * space <= head.size:
+        return space
+    if space <= max(4 * head.size, 1 << 20):  # ranks by a presence vector
+        rank = np.zeros(space, dtype=np.int64)
+        for r in range(head.size):
+            rank[out[r]] = 1
+        distinct = 0
+        for v in range(space):
+            if rank[v]:
+                rank[v] = distinct
+                distinct += 1
+        for r in range(head.size):
+            out[r] = rank[out[r]]
+        return distinct
+    order = np.argsort(out)  # ranks by sorting
+    distinct, last = -1, -1
+    for q in range(order.size):
+        v = out[order[q]]
+        if q == 0 or v != last:
+            distinct += 1
+            last = v
+        out[order[q]] = distinct
+    return distinct + 1

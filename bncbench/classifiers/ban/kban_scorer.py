@@ -20,19 +20,19 @@ _TIE_TOL = 1e-9
 _FIRST_ROWS = 32
 # right rows (at least) that `upper_bounds` watches for sure losses
 _WATCHED_RIGHT = 64
+# log-odds (keys × watched rows) that one call of `upper_bounds`' kernel holds at most
+_BATCH = 1 << 20
+# new estimates that `upper_bounds` makes at once (in one `log_cond` call)
+_NEW = 64
+# parts of the attributes after which `set_base` keeps the partial in-order sums of the base
+_PARTS = 4
 
 
-def _ranks(key: np.ndarray, space: int) -> tuple[np.ndarray, int]:
-    """Indices of `key` in a range of about its distinct values, and the range's size (§4.6)."""
-    if 4 * space <= key.size:
-        return key, space
-    if space <= 4 * key.size:
-        seen = np.zeros(space, dtype=bool)
-        seen[key] = True
-        rank = np.cumsum(seen) - 1
-        return rank[key], int(rank[-1]) + 1
-    keys, inverse = np.unique(key, return_inverse=True)
-    return inverse.reshape(-1), int(keys.size)
+def _ranks(head: np.ndarray, size: int, col: np.ndarray, n: int) -> tuple[np.ndarray, int]:
+    """Indices of the keys head · size + col (values in [0, n · size)) in a range of about their
+    distinct values, and the range's size (§4.6; `kban_kernels.ranks`)."""
+    out = np.empty(head.size, dtype=np.int64)
+    return out, int(kban_kernels.ranks(head, size, col, n, out))
 
 
 def _argmax0(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -56,8 +56,10 @@ class _Estimates(NamedTuple):
     table: np.ndarray  # (|Y|, cells) the estimates
     own: np.ndarray    # (|Y| · cells,) flat, class-major: a (class, cell) entry's estimate for a row of
     #                    that cell and class (under leave-one-out with the row's own count removed)
-    flat: np.ndarray   # (N,) each row's (own class, cell) entry in `own`: y · cells + cell
+    flat: np.ndarray   # (N,) each row's (own class, cell) entry in `own`: y · cells + cell (a row of `_flats`)
     both: np.ndarray   # (2 · |Y| · cells,) `own`, then `table` flat: one gather reads either (`_log_odds`)
+    slot: int          # its row of the scorer's `_flats` (`flat` is that row), for `upper_bounds`' one call
+    off: int           # where `both` starts in the scorer's `_arena` (`both` is that part of it)
 
 
 class StructureScorer:
@@ -85,6 +87,14 @@ class StructureScorer:
         self._config_ids: dict[tuple[int, ...], tuple[np.ndarray, int]] = {}
         self._contexts: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+        # the arena of `upper_bounds`: every cached estimate's `flat` a row of `_flats` (freed rows
+        # reused), its `both` a part of `_arena` (rebuilt from the live ones when full)
+        self._flats = np.empty((0, N), dtype=np.int32 if n_classes * N < 2 ** 31 else np.int64)
+        self._free: list[int] = []
+        self._arena = np.empty(0)
+        self._used = 0
+        # `set_base`'s partial sums: (attributes summed, their parent sets, the prior plus their factors)
+        self._partial: list[tuple[int, Structure, np.ndarray]] = []
 
     def _configs(self, parents: tuple[int, ...]) -> tuple[np.ndarray, int]:
         """Per row the index of its parent configuration, and the number of indices (about the
@@ -95,7 +105,7 @@ class StructureScorer:
             if parents:
                 head, n = self._configs(parents[:-1])
                 p = parents[-1]
-                got = _ranks(head * self.sizes[p] + self._cols[p], n * int(self.sizes[p]))
+                got = _ranks(head, int(self.sizes[p]), self._cols[p], n)
             else:
                 got = np.zeros(self.N, dtype=np.int64), 1
             self._config_ids[parents] = got
@@ -112,30 +122,84 @@ class StructureScorer:
         return got
 
     def _estimates(self, child: int, parents: tuple[int, ...]) -> _Estimates:
-        """ln P̂(x_child | y, π) without materialising the (|Y|, N) factor (see `_Estimates`)."""
-        key = (child, parents)
-        got = self._cells.get(key)
-        if got is not None:
-            return got
-        ctx, ctx_counts = self._context(parents)
-        sc = int(self.sizes[child])
-        cell, n_cells = _ranks(ctx * sc + self._cols[child], ctx_counts.shape[1] * sc)
-        cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
-        cell_ctx[cell] = ctx
-        flat = self._yi * n_cells + cell  # each row's (own class, cell)
-        num = np.bincount(flat, minlength=self.C * n_cells).astype(np.float64)  # N(π, x, y) per class and cell
-        den = ctx_counts.take(cell_ctx, axis=1).astype(np.float64).reshape(-1)  # N(π, y)
-        cells = self.C * float(math.prod(int(self.card[p]) for p in parents))
-        est = (self.card[child], self.estimator, self.m)
-        table = log_cond(num, den, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
-        both = np.concatenate([table, table])
-        own, table = both[:table.size], both[table.size:]
+        """ln P̂(x_child | y, π) without materialising the (|Y|, N) factor (see `_Estimates`); cached."""
+        got = self._cells.get((child, parents))
+        if got is None:
+            self._estimate_many([(child, parents)])
+            got = self._cells[child, parents]
+        return got
+
+    def _estimate_many(self, keys: list[tuple[int, tuple[int, ...]]]) -> None:
+        """`_estimates` of the (child, parents) `keys` (not cached yet) into the cache, their
+        estimates in one element-wise `log_cond` call (each float as a call of its own gives it)."""
+        if not keys:
+            return
+        parts = []
+        for child, parents in keys:
+            ctx, ctx_counts = self._context(parents)
+            sc = int(self.sizes[child])
+            cell, n_cells = _ranks(ctx, sc, self._cols[child], ctx_counts.shape[1])
+            cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
+            cell_ctx[cell] = ctx
+            slot = self._slot()
+            flat = self._flats[slot]  # each row's (own class, cell)
+            np.multiply(self._yi, n_cells, out=flat)
+            flat += cell
+            num = np.bincount(flat, minlength=self.C * n_cells)  # N(π, x, y) per class and cell
+            den = ctx_counts.take(cell_ctx, axis=1).reshape(-1)  # N(π, y)
+            parts.append((cell, n_cells, slot, num, den))
+        sizes = [num.size for _, _, _, num, _ in parts]
+        num = np.concatenate([part[3] for part in parts]).astype(np.float64)
+        den = np.concatenate([part[4] for part in parts]).astype(np.float64)
+        card = np.repeat(self.card[[child for child, _ in keys]], sizes)
+        cells = np.repeat([self.C * float(math.prod(int(self.card[p]) for p in parents)) for _, parents in keys],
+                          sizes)
+        est = (self.estimator, self.m)
+        tables = log_cond(num, den, card, *est, ctx_cells=cells, tot_num=self.total, tot_den=self.total)
         if self.loo:  # the entries that hold a row, with that row's count removed
             held = np.flatnonzero(num)
-            own[held] = log_cond(num.take(held) - 1.0, den.take(held) - 1.0, *est, ctx_cells=cells,
-                                 tot_num=self.total, tot_den=self.total)
-        got = self._cells[key] = _Estimates(cell, table.reshape(self.C, n_cells), own, flat, both)
-        return got
+            tables_own = tables.copy()
+            tables_own[held] = log_cond(num.take(held) - 1.0, den.take(held) - 1.0, card.take(held), *est,
+                                        ctx_cells=cells.take(held), tot_num=self.total, tot_den=self.total)
+        else:
+            tables_own = tables
+        start = 0
+        for key, (cell, n_cells, slot, _, _), size in zip(keys, parts, sizes):
+            off = self._room(2 * size)
+            both = self._arena[off:off + 2 * size]
+            both[:size] = tables_own[start:start + size]
+            both[size:] = tables[start:start + size]
+            start += size
+            table = both[size:].reshape(self.C, n_cells)
+            self._cells[key] = _Estimates(cell, table, both[:size], self._flats[slot], both, slot, off)
+
+    def _slot(self) -> int:
+        """A free row of `_flats`: twice the rows where none is left (the live estimates' `flat`
+        then views of the new array)."""
+        if not self._free:
+            rows = len(self._flats)
+            self._free = list(range(2 * rows + 8 - 1, rows - 1, -1))
+            self._flats = np.concatenate([self._flats, np.empty((rows + 8, self.N), dtype=self._flats.dtype)])
+            for key, e in self._cells.items():
+                self._cells[key] = e._replace(flat=self._flats[e.slot])
+        return self._free.pop()
+
+    def _room(self, size: int) -> int:
+        """Where `size` floats of `_arena` start that a new estimate may take: after the used part,
+        or, where that lacks room, after the live estimates' parts copied into a new arena (the
+        estimates of `_cells` then views of it; a view taken before stays valid, of the old one)."""
+        if self._used + size > self._arena.size:
+            total = sum(e.both.size for e in self._cells.values()) + size
+            self._arena, self._used = np.empty(max(2 * total, 1 << 12)), 0
+            for key, e in self._cells.items():
+                both = self._arena[self._used:self._used + e.both.size]
+                both[:] = e.both
+                half = both.size // 2
+                self._cells[key] = e._replace(both=both, own=both[:half], table=both[half:].reshape(e.table.shape),
+                                              off=self._used)
+                self._used += both.size
+        self._used += size
+        return self._used - size
 
     def _at(self, child: int, parents: tuple[int, ...], rows: np.ndarray) -> np.ndarray:
         """(|Y|, rows): the factor ln P̂(x_child | y, π) at `rows` (held-out row's own
@@ -164,6 +228,18 @@ class StructureScorer:
             jll += self.factor(i, par)
         return jll
 
+    def _base_sums(self, structure: Structure) -> np.ndarray:
+        """`_sums(structure)`, resumed from the last partial sum kept whose attributes have the
+        same parents in `structure` (the same additions in the same order from there)."""
+        self._partial = [part for part in self._partial if structure[:part[0]] == part[1]]
+        start, jll = (self._partial[-1][0], self._partial[-1][2].copy()) if self._partial else (0, self._prior.copy())
+        every = -(-len(structure) // _PARTS)
+        for i in range(start, len(structure)):
+            if i > start and i % every == 0:
+                self._partial.append((i, structure[:i], jll.copy()))
+            jll += self.factor(i, structure[i])
+        return jll
+
     def scores(self, structure: Structure) -> np.ndarray:
         """(N, |Y|) log scores of the training rows (in-order sums, see `_sums`)."""
         return self._sums(structure).T
@@ -172,7 +248,7 @@ class StructureScorer:
         """The structure that candidates are compared with (the wrapper's current one): its
         in-order scores, predictions, and per row the gap between its two best classes."""
         self._base = structure
-        b = self._base_sum = self._sums(structure)
+        b = self._base_sum = self._base_sums(structure)
         N, ar = self.N, np.arange(self.N)
         pred, top = _argmax0(b)
         hit = pred == self.y
@@ -214,7 +290,9 @@ class StructureScorer:
         # cached factors and rises that no candidate of this base can use any more: a candidate
         # only adds parents, so a node's parent set is always a superset of its base parents
         self._factors = {key: f for key, f in self._factors.items() if set(key[1]) >= set(structure[key[0]])}
-        self._cells = {key: f for key, f in self._cells.items() if set(key[1]) >= set(structure[key[0]])}
+        keep = {key: f for key, f in self._cells.items() if set(key[1]) >= set(structure[key[0]])}
+        self._free.extend(f.slot for key, f in self._cells.items() if key not in keep)
+        self._cells = keep
         self._rises = {key: r for key, r in self._rises.items() if key[1] == structure[key[0]]}
 
     def _log_odds(self, child: int, parents: tuple[int, ...], base: np.ndarray,
@@ -237,16 +315,34 @@ class StructureScorer:
         return self._log_odds(child, parents, base, out)
 
     def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
-        """An upper bound of the count of each candidate, given by its changes from the base, all at once (§4.6)."""
-        keys: dict[tuple[int, tuple[int, ...]], int] = {}
-        idx = [[keys.setdefault(key, len(keys)) for key in change] for change in changes]
-        width = max(len(ix) for ix in idx)
-        leads = np.zeros((len(keys) + 1, self._watch[0].size))  # the last row pads short change lists
-        for key, pos in keys.items():
-            self._lead(*key, out=leads[pos])
-        padded = np.array([ix + [len(keys)] * (width - len(ix)) for ix in idx], dtype=np.int64)
+        """An upper bound of the count of each candidate, given by its changes from the base, all at
+        once: one compiled call over the arena of estimates per batch of candidates whose keys' log-
+        odds at the watched rows fit in `_BATCH` floats (§4.6)."""
         got = np.empty(len(changes), dtype=np.int64)
-        kban_kernels.bounds(leads, padded, self._wrong.size, self._gap_wrong, self._lost_below, self._base_correct, got)
+        most = max(1, _BATCH // (2 * self._watch[0].size + 1))  # changed keys per batch (and their base keys)
+        start = 0
+        while start < len(changes):
+            keys: dict[tuple[int, tuple[int, ...]], int] = {}
+            idx = []
+            stop = start
+            while stop < len(changes) and (stop == start or len(keys) < most):
+                idx.append([keys.setdefault(key, len(keys)) for key in changes[stop]])
+                stop += 1
+            base_of = [keys.setdefault((child, self._base[child]), len(keys)) for child, _ in list(keys)]
+            base_of += [-1] * (len(keys) - len(base_of))
+            new = [key for key in keys if key not in self._cells]
+            for at in range(0, len(new), _NEW):
+                self._estimate_many(new[at:at + _NEW])
+            got_keys = [self._cells[key] for key in keys]  # after the last rebuild of the arena
+            width = max(len(ix) for ix in idx)
+            padded = np.array([ix + [-1] * (width - len(ix)) for ix in idx], dtype=np.int64)
+            kban_kernels.bounds(self._flats, self._arena, np.array([e.slot for e in got_keys], dtype=np.int64),
+                                np.array([e.off for e in got_keys], dtype=np.int64),
+                                np.array([e.table.shape[1] for e in got_keys], dtype=np.int64),
+                                np.array(base_of, dtype=np.int64), self._watch[0], self._watch_shift, padded,
+                                self._wrong.size, self._gap_wrong, self._lost_below, self._base_correct,
+                                got[start:stop])
+            start = stop
         return got
 
     def _rise(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> np.ndarray:

@@ -42,20 +42,69 @@ def test_lead_equals_numpy_log_odds_less_base(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_bounds_equal_numpy_sums_and_counts(seed):
-    """Per candidate, the leads summed left to right in its change order, then the wrong rows
-    reaching their gaps counted up and the right rows falling below their runner-up counted down."""
+@pytest.mark.parametrize("flat_type", [np.int32, np.int64])
+def test_bounds_equal_numpy_sums_and_counts(seed, flat_type):
+    """Per candidate, its keys' leads (their log-odds at the watched rows, as `lead` computes them,
+    less their child's base key's) summed left to right in its change order, then the wrong rows
+    reaching their gaps counted up and the right rows falling below their runner-up counted down;
+    the keys' estimates scattered over one arena with gaps, their rows in shuffled slots."""
     rng = np.random.default_rng(100 + seed)
-    n_keys, n_wrong, n_right, width, n_cand = 7, 30, 25, int(rng.integers(1, 4)), 50
-    leads = np.vstack([_values(rng, (n_keys, n_wrong + n_right)), np.zeros((1, n_wrong + n_right))])
-    idx = rng.integers(0, n_keys + 1, (n_cand, width))
+    n_classes, n, n_keys, n_wrong, n_right, n_cand = int(rng.integers(2, 5)), 150, 9, 30, 25, 50
+    y = rng.integers(0, n_classes, n)
+    rows = rng.choice(n, size=n_wrong + n_right, replace=False)
+    other = (y[rows] + rng.integers(1, n_classes, rows.size)) % n_classes
+    shift = other - y[rows] + n_classes
+    arena, offsets, cells, flats, odds = [_values(rng, int(rng.integers(1, 5)))], [], [], [], []
+    used = arena[0].size
+    for _ in range(n_keys):
+        width = int(rng.integers(1, 20))
+        both = _values(rng, 2 * n_classes * width)
+        flat = y * width + rng.integers(0, width, n)
+        with np.errstate(invalid="ignore"):
+            odds.append(both[flat[rows]] - both[flat[rows] + width * shift])
+        offsets.append(used)
+        cells.append(width)
+        flats.append(flat)
+        gap = _values(rng, int(rng.integers(1, 5)))
+        arena += [both, gap]
+        used += both.size + gap.size
+    slot = rng.permutation(n_keys + 3)[:n_keys]  # rows of `flats` in any order, some unused
+    table = rng.integers(0, 9, (n_keys + 3, n)).astype(flat_type)
+    table[slot] = np.array(flats)
+    base_of = np.where(np.arange(n_keys) < 3, -1, rng.integers(0, 3, n_keys))  # keys 0–2: base keys
+    width = int(rng.integers(1, 4))
+    idx = rng.integers(3, n_keys, (n_cand, width))
+    idx[:, 1:][rng.random((n_cand, width - 1)) < 0.3] = -1  # shorter change lists
     gap_wrong, lost_below = _values(rng, n_wrong), _values(rng, n_right)
-    lead = leads[idx[:, 0]]
     with np.errstate(invalid="ignore"):  # inf − inf: NaN, as in the kernel
-        for w in range(1, width):
-            lead = lead + leads[idx[:, w]]
-    want = (17 + np.count_nonzero(gap_wrong <= lead[:, :n_wrong], axis=1)
-            - np.count_nonzero(lead[:, n_wrong:] < lost_below, axis=1))
+        leads = [odds[k] - odds[base_of[k]] if base_of[k] >= 0 else odds[k] for k in range(n_keys)]
+        want = []
+        for c in range(n_cand):
+            lead = leads[idx[c, 0]]
+            for w in range(1, width):
+                if idx[c, w] >= 0:
+                    lead = lead + leads[idx[c, w]]
+            want.append(17 + np.count_nonzero(gap_wrong <= lead[:n_wrong])
+                        - np.count_nonzero(lead[n_wrong:] < lost_below))
     got = np.empty(n_cand, dtype=np.int64)
-    kban_kernels.bounds(leads, idx, n_wrong, gap_wrong, lost_below, 17, got)
+    kban_kernels.bounds(table, np.concatenate(arena), slot.astype(np.int64), np.array(offsets), np.array(cells),
+                        base_of, rows, shift, idx, n_wrong, gap_wrong, lost_below, 17, got)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n_rows, n, size", [(400, 3, 4), (50, 7, 5), (300, 2000, 900), (1, 1, 1)])
+def test_ranks_equal_numpy(seed, n_rows, n, size):
+    """The keys head · size + col themselves where their range [0, n · size) is at most a quarter of
+    the rows, else their ranks among the distinct keys (np.unique's inverse), by a presence vector
+    or by sorting (the third case's range exceeds the vector's limit)."""
+    rng = np.random.default_rng(300 + seed)
+    head, col = rng.integers(0, n, n_rows), rng.integers(0, size, n_rows)
+    key = head * size + col
+    out = np.empty(n_rows, dtype=np.int64)
+    got = kban_kernels.ranks(head, size, col, n, out)
+    if 4 * n * size <= n_rows:
+        assert got == n * size and out.tolist() == key.tolist()
+    else:
+        distinct, inverse = np.unique(key, return_inverse=True)
+        assert got == distinct.size and out.tolist() == inverse.reshape(-1).tolist()
