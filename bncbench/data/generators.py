@@ -60,6 +60,9 @@ def waveform(rows: int = 100000, seed: int = 1) -> Dataset:
 
 
 SYNTH_PATTERN = re.compile(r"^synth:(\d+)x(\d+)x(\d+)(?::(\d+))?$")
+#: the value codes of a synthetic attribute (at most 5 values): a byte each, not int32's four (a
+#: data set of millions of rows is held by every worker for the whole run; bench/README.md: Issue 40)
+SYNTH_CODES = np.int8
 
 
 def is_synth(name: str) -> bool:
@@ -89,9 +92,9 @@ def check_synth(spec: str) -> tuple[int, int, int, int]:
 
 
 def synth_bytes(rows: int, attributes: int) -> int:
-    """The memory a synthetic data set takes as it is sampled: an int32 code per row and attribute,
-    and per row its class (int32) and a float64 draw."""
-    return rows * (4 * attributes + 12)
+    """The memory a synthetic data set takes as it is sampled: a one-byte code per row and attribute
+    (`SYNTH_CODES`), and per row its class (int32) and a float64 draw."""
+    return rows * (attributes + 12)
 
 
 def synth(spec: str) -> Dataset:
@@ -107,9 +110,9 @@ def synth(spec: str) -> Dataset:
         pc = 1 if parents[i] < 0 else int(cards[parents[i]])
         cpt = rng.dirichlet(np.full(int(cards[i]), 0.5), size=(pc, nc))  # [parent value, class, value]
         cdf = np.cumsum(cpt, axis=2)
-        ctx = (cols[parents[i]] if parents[i] >= 0 else np.zeros(rows, np.int32))
+        ctx = (cols[parents[i]] if parents[i] >= 0 else np.zeros(rows, SYNTH_CODES))
         u = rng.random(rows)
-        x = np.empty(rows, dtype=np.int32)
+        x = np.empty(rows, dtype=SYNTH_CODES)
         for s in range(0, rows, 1 << 20):  # chunks bound the (rows, card) temporary
             c = cdf[ctx[s:s + (1 << 20)], y[s:s + (1 << 20)], :-1]
             x[s:s + (1 << 20)] = (u[s:s + (1 << 20), None] >= c).sum(axis=1)

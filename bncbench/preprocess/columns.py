@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 _BAD_SPEC = "categorical_features must be None or a 1-D list of indices, booleans or column names"
+_ROWS = 1 << 18  # rows per block of `categorical_codes`
 
 
 def validate_X(est: Any, X: Any, reset: bool = True) -> np.ndarray:
@@ -64,12 +65,15 @@ def categorical_mask(est: Any, n_features: int) -> np.ndarray:
 
 def categorical_codes(col: np.ndarray, j: int) -> np.ndarray:
     """int64 codes of categorical column `j`: NaN or negative → −1; other values must be integers."""
-    missing = np.isnan(col) | (col < 0)
-    v = col[~missing]
-    if v.size and ((v != np.floor(v)).any() or v.max() > np.iinfo(np.int32).max):
-        raise ValueError(f"categorical column {j} holds a value that is not an integer code in [0, 2**31)")
-    codes = np.full(col.shape[0], -1, dtype=np.int64)
-    codes[~missing] = v.astype(np.int64)
+    codes = np.empty(col.shape[0], dtype=np.int64)
+    for s in range(0, col.shape[0], _ROWS):  # in blocks: the temporaries stay small on millions of rows
+        part, out = col[s:s + _ROWS], codes[s:s + _ROWS]
+        missing = np.isnan(part) | (part < 0)
+        v = part[~missing]
+        if v.size and ((v != np.floor(v)).any() or v.max() > np.iinfo(np.int32).max):
+            raise ValueError(f"categorical column {j} holds a value that is not an integer code in [0, 2**31)")
+        out.fill(-1)
+        out[~missing] = v.astype(np.int64)
     return codes
 
 

@@ -117,7 +117,7 @@ def test_a_huge_synthetic_data_set_is_refused_at_config_time(tmp_path, monkeypat
     code, out, err = main_exit(monkeypatch, capsys, "run", cfg, "--results", tmp_path / "res")
     assert code == 2 and out == ""
     assert one_line(err) == (f"error: {cfg}:2: datasets.0: 'synth:100000000000x1000x2': 100000000000 rows × 1000 "
-                             f"attributes take about 365 TiB to sample, more than the 16 GiB of memory available "
+                             f"attributes take about 92 TiB to sample, more than the 16 GiB of memory available "
                              f"(BNCBENCH_MEMORY); use fewer rows or attributes")
     assert not (tmp_path / "res").exists()
     code, out, err = main_exit(monkeypatch, capsys, "datasets", "verify", "synth:100000000000x1000x2")
@@ -176,8 +176,8 @@ def test_a_malformed_memory_setting_stops_the_run(tmp_path, monkeypatch, capsys,
 
 
 @pytest.mark.parametrize("name, refused", [
-    ("synth:20000x10x2", ""),                       # 20,000 × 52 bytes = 1,040,000: fits in 1 MiB
-    ("synth:20200x10x2", "take about 1 MiB to sample, more than the 1 MiB"),  # 1,050,400 bytes: does not
+    ("synth:47662x10x2", ""),                       # 47,662 × 22 bytes = 1,048,564: fits in 1 MiB
+    ("synth:47663x10x2", "take about 1 MiB to sample, more than the 1 MiB"),  # 1,048,586 bytes: does not
     ("synth:0x10x2", "needs at least 1 row"),
     ("synth:10x", "synthetic data sets are named synth:ROWSxATTRSxCLASSES[:seed]"),
     ("synth:99999999999999999999999x1x2", "take about"),

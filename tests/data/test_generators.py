@@ -69,6 +69,19 @@ def test_synth_shape_determinism_and_dependence():
     assert (mutual_info_class(pc) > 0.001).all()
 
 
+def test_synth_codes_take_a_byte_and_are_the_sample_they_were():
+    """A synthetic attribute's codes are held in one byte each (a data set of millions of rows is
+    held for a whole run), and the sample is the one int32 columns held before (the sha256 of its
+    codes and classes as int32, recorded from the earlier generator)."""
+    import hashlib
+
+    ds = synth("synth:20000x6x3:7")
+    assert all(c.dtype == np.int8 for c in ds.columns)
+    X = np.column_stack(ds.columns).astype("<i4")
+    digest = hashlib.sha256(X.tobytes() + ds.y.astype("<i4").tobytes()).hexdigest()
+    assert digest == "0d84d42e7e106a06092bcf57e4747a7a2c1016fbe534ba457b855b71319c58d3"
+
+
 @pytest.mark.parametrize("bad", ["synth:10x2", "synth:0x3x2", "synth:10x3x1", "synth:axbxc"])
 def test_synth_bad_names(bad):
     with pytest.raises(UserError):

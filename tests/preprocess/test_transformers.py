@@ -134,6 +134,25 @@ def test_categorical_columns_pass_through_with_minus_one_for_missing():
         EqualFrequencyDiscretizer(categorical_features=[0]).fit(np.array([[0.5], [1.0]]))
 
 
+def test_categorical_codes_in_blocks_are_the_whole_column_rule():
+    """Codes of a column longer than a few blocks (missing values, negatives, a ragged last block)
+    are those of the rule applied to the whole column at once; a non-integer value in a later block
+    is refused as one in the first."""
+    from bncbench.preprocess import columns
+
+    rng = np.random.default_rng(5)
+    n = 2 * columns._ROWS + 1234
+    col = rng.integers(-2, 7, n).astype(np.float64)
+    col[rng.random(n) < 0.05] = np.nan
+    expected = np.where(np.isnan(col) | (col < 0), -1, np.nan_to_num(col)).astype(np.int64)
+    got = columns.categorical_codes(col, 0)
+    assert got.dtype == np.int64 and np.array_equal(got, expected)
+    assert np.array_equal(columns.categorical_codes(col[:0], 0), np.empty(0, np.int64))
+    col[n - 3] = 2.5
+    with pytest.raises(ValueError, match="categorical column 4 holds a value that is not an integer code"):
+        columns.categorical_codes(col, 4)
+
+
 def test_categorical_features_by_name_mask_index_and_errors():
     df = pd.DataFrame({"a": A, "colour": [0, 1] * 7, "b": B})
     by_name = EqualFrequencyDiscretizer(categorical_features=["colour"]).fit(df)
