@@ -414,7 +414,11 @@ class AIT(BayesNetClassifier):
         at = cache.setdefault("pool_at", {})
         got = at.get(key)
         if got is None:
-            tab = self._train_table(*key[1:], cache)[0] if key[0] == "table" else self._margin(*key[1:], cache)
+            if key[0] == "table":
+                tab = self._train_table(key[1], key[2], cache)[0]
+                assert tab is not None  # `_grouped` pools dense tables only
+            else:
+                tab = self._margin(key[1], key[2], key[3], key[4], cache)
             buf, used = cache.get("pool", (np.zeros(0, dtype=np.int64), 0))
             if used + tab.size > buf.size:
                 grown = np.empty(max(2 * buf.size, used + tab.size, 1 << 16), dtype=np.int64)

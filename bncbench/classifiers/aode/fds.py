@@ -184,7 +184,7 @@ def eliminate(single: np.ndarray, pairs: tuple[np.ndarray, ...], n_rows: int, n:
     LHS it holds, until a step adds nothing."""
     keep = np.ones((n_rows, n), dtype=bool)
     pr, pa, pb, pt = pairs
-    targets = single.any(axis=1)
+    targets = np.asarray(single.any(axis=1))
     targets[pr, pt] = True
     if not targets.any():
         return ~keep
