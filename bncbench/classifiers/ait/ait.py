@@ -333,7 +333,8 @@ class AIT(BayesNetClassifier):
         return out
 
     def _grouped(self, Xq, row, child, par, cls, cache: dict) -> np.ndarray:
-        """Queries with ≥ 2 parents grouped by {child} ∪ parents, their training counts tabulated once (§4.9.3)."""
+        """Queries with ≥ 2 parents grouped by {child} ∪ parents, their training counts tabulated once (§4.9.3):
+        ln P̂ per query and class of `cls` (Q, L), or with `cls` None the count of the parents' values."""
         n = Xq.shape[1]
         fs = np.sort(np.concatenate([par, child[:, None]], axis=1), axis=1)
         role = (fs < child[:, None]).sum(axis=1)  # position of the child in its sorted set
@@ -343,22 +344,27 @@ class AIT(BayesNetClassifier):
         code = code * fs.shape[1] + role
         uniq, first, inv = np.unique(code, return_index=True, return_inverse=True)
         inv = inv.reshape(-1)
+        skip = self.missing == "skip"
+        ljoint = self.estimator == "laplace_joint"
+        groups = []  # per group: (attrs, role, parents, rows of the numerator's and the denominator's table)
+        for g in range(uniq.size):
+            attrs = tuple(int(a) for a in fs[first[g]])
+            r = int(role[first[g]])
+            pset = attrs[:r] + attrs[r + 1:]
+            groups.append((attrs, r, pset, attrs if skip else None, (pset if ljoint else attrs) if skip else None))
+        tables = {(attrs, rows) for attrs, _, _, num_rows, den_rows in groups
+                  for rows in ((None,) if cls is None else (num_rows, den_rows))}
+        if all(self._train_table(attrs, rows, cache)[0] is not None for attrs, rows in tables):
+            return self._grouped_dense(Xq, row, fs, role, inv, groups, cls, cache)
         order = np.argsort(inv, kind="stable")
         bounds = np.concatenate([[0], np.cumsum(np.bincount(inv, minlength=uniq.size))])
         out = np.zeros(row.size) if cls is None else np.zeros(cls.shape)
-        skip = self.missing == "skip"
-        ljoint = self.estimator == "laplace_joint"
-        for g in range(uniq.size):
+        for g, (attrs, r, pset, num_rows, den_rows) in enumerate(groups):
             q = order[bounds[g]:bounds[g + 1]]
-            attrs = tuple(int(a) for a in fs[first[g]])
-            r = int(role[first[g]])
             vals = Xq[row[q][:, None], np.asarray(attrs)]
-            pset = attrs[:r] + attrs[r + 1:]
             if cls is None:
                 out[q] = self._count(attrs, None, vals, None, r, cache)
                 continue
-            num_rows = attrs if skip else None
-            den_rows = (pset if ljoint else attrs) if skip else None
             num = self._count(attrs, num_rows, vals, cls[q], None, cache)
             den = self._count(attrs, den_rows, vals, cls[q], r, cache)
             if ljoint:  # the joint-Laplace form needs the context cells and the numbers of rows
@@ -369,6 +375,68 @@ class AIT(BayesNetClassifier):
             else:
                 out[q] = log_cond(num, den, self.card_[attrs[r]], self.estimator, self.m)
         return out
+
+    def _grouped_dense(self, Xq, row, fs, role, inv, groups: list, cls, cache: dict) -> np.ndarray:
+        """`_grouped` when every group's tables are dense: each query's counts gathered at once from
+        the call's pool of tables (`_pooled`; the same counts, and the estimates computed value by
+        value as the group-by-group form does)."""
+        Q, d = fs.shape
+        vals = Xq[row[:, None], fs]                            # (Q, d): values in the set's order
+        pvals = vals[np.arange(d)[None, :] != role[:, None]].reshape(Q, d - 1)  # the parents' values
+
+        def gather(keys: list, values: np.ndarray, with_class: bool) -> np.ndarray:
+            """Each query's cell of its group's table (`keys`: per group) at its values (and classes)."""
+            known = cache.setdefault("pool_at", {})
+            at = [known.get(key) or self._pooled(key, cache) for key in keys]
+            base = np.array([b for b, _ in at], dtype=np.int64)
+            strides = np.array([s[:values.shape[1]] for _, s in at], dtype=np.int64)
+            cell = base[inv] + (values * strides[inv]).sum(axis=1)
+            pool = cache["pool"][0]
+            return pool[cell[:, None] + cls] if with_class else pool[cell]
+
+        if cls is None:  # the count of the parents' values, over every class and child value
+            return gather([("marginal", attrs, None, r, True) for attrs, r, _, _, _ in groups], pvals, False)
+        num = gather([("table", attrs, rows) for attrs, _, _, rows, _ in groups], vals, True)
+        den = gather([("marginal", attrs, rows, r, False) for attrs, r, _, _, rows in groups], pvals, True)
+        card = np.array([self.card_[attrs[r]] for attrs, r, _, _, _ in groups])[inv][:, None]
+        if self.estimator != "laplace_joint":
+            return log_cond(num, den, card, self.estimator, self.m)
+        cells = np.array([self.n_classes_ * float(math.prod(int(self.card_[a]) for a in pset))
+                          for _, _, pset, _, _ in groups])[inv][:, None]
+        tot_num = np.array([self._train_table(attrs, rows, cache)[2] for attrs, _, _, rows, _ in groups])[inv][:, None]
+        tot_den = np.array([self._train_table(attrs, rows, cache)[2] for attrs, _, _, _, rows in groups])[inv][:, None]
+        return log_cond(num, den, card, self.estimator, self.m, ctx_cells=cells, tot_num=tot_num, tot_den=tot_den)
+
+    def _pooled(self, key: tuple, cache: dict) -> tuple[int, tuple[int, ...]]:
+        """(offset, strides in cells) of the dense table `key` ("table" or "marginal", as
+        `_train_table` and `_margin` take them) in the call's pool: the tables end to end in one
+        array, each copied in once, so that queries of many groups are one gather."""
+        at = cache.setdefault("pool_at", {})
+        got = at.get(key)
+        if got is None:
+            if key[0] == "table":
+                tab = self._train_table(key[1], key[2], cache)[0]
+                assert tab is not None  # `_grouped` pools dense tables only
+            else:
+                tab = self._margin(key[1], key[2], key[3], key[4], cache)
+            buf, used = cache.get("pool", (np.zeros(0, dtype=np.int64), 0))
+            if used + tab.size > buf.size:
+                grown = np.empty(max(2 * buf.size, used + tab.size, 1 << 16), dtype=np.int64)
+                grown[:used] = buf[:used]
+                buf = grown
+            buf[used:used + tab.size] = tab.ravel()
+            cache["pool"] = (buf, used + tab.size)
+            got = at[key] = (used, tuple(s // tab.itemsize for s in tab.strides))
+        return got
+
+    def _margin(self, attrs: tuple, rows_of, drop: int, summed: bool, cache: dict) -> np.ndarray:
+        """The dense training counts of `attrs` and the class summed over attribute `attrs[drop]` (and
+        with `summed` over the classes), kept in `cache`."""
+        mkey = ("marginal", attrs, rows_of, drop, summed)
+        if mkey not in cache:
+            arr = self._train_table(attrs, rows_of, cache)[0].sum(axis=drop)
+            cache[mkey] = arr.sum(axis=-1) if summed else arr
+        return cache[mkey]
 
     def _train_table(self, attrs: tuple, rows_of: tuple | None, cache: dict):
         """Counts of the training configurations of `attrs` (sorted) and the class over the training
@@ -405,12 +473,8 @@ class AIT(BayesNetClassifier):
         dense, sparse, _ = self._train_table(attrs, rows_of, cache)
         nc = self.n_classes_
         keep = [t for t in range(len(attrs)) if t != drop]
-        if dense is not None:
-            mkey = ("marginal", attrs, rows_of, drop, cls is None)
-            if mkey not in cache:
-                arr = dense if drop is None else dense.sum(axis=drop)
-                cache[mkey] = arr.sum(axis=-1) if cls is None else arr
-            arr = cache[mkey]
+        if dense is not None:  # (drop is None only for the numerator, with classes)
+            arr = dense if drop is None else self._margin(attrs, rows_of, drop, cls is None, cache)
             if cls is None:
                 return arr[tuple(vals[:, t] for t in keep)]
             return arr[tuple(vals[:, t][:, None] for t in keep) + (cls,)]

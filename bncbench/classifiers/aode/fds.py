@@ -104,12 +104,11 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
     return FDTables(offsets, sizes, single, pairs, pair_det, pair_ok)
 
 
-def instance_fds(tables: FDTables, Xc: np.ndarray) -> FDSet:
-    """The left-reduced FDs that hold for each row of Xc (step 1 of §4.8.2): every x_a → x_j, and
-    every {x_a, x_b} → x_j for which neither x_a → x_j nor x_b → x_j holds."""
+def _instance_parts(tables: FDTables, Xc: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The FDs of `instance_fds` in two parts: bool (rows, n, n) single[row, a, j] = x_a → x_j holds,
+    and the left-reduced two-attribute FDs as arrays (row, a, b, t), in table order."""
     single = tables.single[Xc + tables.offsets[None, :]] == Xc[:, None, :]  # [row, a, j]: x_a → x_j
-    r1, a1, t1 = np.nonzero(single)
-    parts = [(r1, a1, a1, t1, np.ones(r1.size, dtype=np.int8))]
+    parts = [(np.zeros(0, dtype=np.intp),) * 4]
     for (a2, b2), det, ok in zip(tables.pairs, tables.pair_det, tables.pair_ok):
         key = Xc[:, a2].astype(np.int64) * int(tables.sizes[b2]) + Xc[:, b2]
         sel = np.flatnonzero(ok[key])
@@ -118,8 +117,17 @@ def instance_fds(tables: FDTables, Xc: np.ndarray) -> FDSet:
         hold = det[key[sel]] == Xc[sel]
         hold &= ~(single[sel, a2] | single[sel, b2])  # left-reduction
         r2, t2 = np.nonzero(hold)
-        parts.append((sel[r2], np.full(r2.size, a2), np.full(r2.size, b2), t2, np.full(r2.size, 2, dtype=np.int8)))
-    row, a, b, t, size = (np.concatenate(c) for c in zip(*parts))
+        parts.append((sel[r2], np.full(r2.size, a2, dtype=np.intp), np.full(r2.size, b2, dtype=np.intp), t2))
+    return single, tuple(np.concatenate(c) for c in zip(*parts))
+
+
+def instance_fds(tables: FDTables, Xc: np.ndarray) -> FDSet:
+    """The left-reduced FDs that hold for each row of Xc (step 1 of §4.8.2): every x_a → x_j, and
+    every {x_a, x_b} → x_j for which neither x_a → x_j nor x_b → x_j holds."""
+    single, (r2, a2, b2, t2) = _instance_parts(tables, Xc)
+    r1, a1, t1 = np.nonzero(single)
+    row, a, b, t = (np.concatenate(c) for c in ((r1, r2), (a1, a2), (a1, b2), (t1, t2)))
+    size = np.concatenate([np.ones(r1.size, dtype=np.int8), np.full(r2.size, 2, dtype=np.int8)])
     order = np.lexsort((b, a, size, t, row))
     return FDSet(row[order].astype(np.intp), a[order].astype(np.intp), b[order].astype(np.intp),
                  t[order].astype(np.intp))
@@ -167,27 +175,46 @@ def canonical_cover(fds: FDSet, n_rows: int, n: int) -> FDSet:
     return fds.take(np.flatnonzero(active))
 
 
-def eliminate(fds: FDSet, n_rows: int, n: int) -> np.ndarray:
-    """Step 3 of §4.8.2, bool (n_rows, n) of the deleted attributes: K starts with every
-    attribute; for j in index order, j leaves K iff K \\ {j} is not empty and j lies in the
-    closure of K \\ {j} under the row's FDs (loop-safe: of x1 ↔ x2 only x1 goes)."""
+def eliminate(single: np.ndarray, pairs: tuple[np.ndarray, ...], n_rows: int, n: int) -> np.ndarray:
+    """Step 3 of §4.8.2 from the FDs of `_instance_parts`: K starts with every attribute; for j in
+    index order, j leaves K iff K \\ {j} is not empty and j lies in the closure of K \\ {j} under
+    the row's FDs (loop-safe: of x1 ↔ x2 only x1 goes). The closure of the rows with an FD onto
+    x_j, all at once: each step adds the targets of the single FDs of the set's attributes (their
+    targets held as bits, one 64-bit word per 64 attributes) and of the two-attribute FDs whose
+    LHS it holds, until a step adds nothing."""
     keep = np.ones((n_rows, n), dtype=bool)
-    if not fds.row.size:
+    pr, pa, pb, pt = pairs
+    targets = np.asarray(single.any(axis=1))
+    targets[pr, pt] = True
+    if not targets.any():
         return ~keep
-    targets = np.zeros((n_rows, n), dtype=bool)
-    targets[fds.row, fds.t] = True
+    W = -(-n // 64)
+    packed = np.zeros((n_rows, n, 8 * W), dtype=np.uint8)
+    packed[:, :, :-(-n // 8)] = np.packbits(single, axis=2, bitorder="little")
+    bits = packed.view(np.uint64)  # (rows, n, W): the targets of x_a's single FDs
+    zero = np.uint64(0)
     loc = np.full(n_rows, -1, dtype=np.intp)
     for j in range(n):
         cand = np.flatnonzero(targets[:, j])
         if not cand.size:
             continue
-        Z = keep[cand].copy()
+        Z = keep[cand]
         Z[:, j] = False
+        B = bits[cand]
         loc[cand] = np.arange(cand.size)
-        li = loc[fds.row]
-        rec = np.flatnonzero(li >= 0)
-        _close(Z, li[rec], fds.a[rec], fds.b[rec], fds.t[rec])
-        # (K \ {j} = ∅ derives nothing, every LHS being non-empty: the spec's guard holds by itself)
+        mine = loc[pr] >= 0
+        ql, qa, qb, qt = loc[pr[mine]], pa[mine], pb[mine], pt[mine]
+        while True:
+            reach = np.bitwise_or.reduce(np.where(Z[:, :, None], B, zero), axis=1)  # (c, W)
+            got = np.unpackbits(reach.view(np.uint8), axis=1, count=n, bitorder="little").view(bool)
+            grew = bool((got > Z).any())
+            Z |= got
+            fire = Z[ql, qa] & Z[ql, qb] & ~Z[ql, qt]
+            if fire.any():
+                Z[ql[fire], qt[fire]] = True
+            elif not grew:
+                break
+        # (K \\ {j} = ∅ derives nothing, every LHS being non-empty: the spec's guard holds by itself)
         keep[cand[Z[:, j]], j] = False
         loc[cand] = -1
     return ~keep
@@ -202,5 +229,6 @@ def eliminated(tables: FDTables, Xc: np.ndarray) -> np.ndarray:
     step = max(1, _CHUNK_BYTES // (8 * n * n))
     for s in range(0, rows, step):
         block = Xc[s:s + step]
-        out[s:s + step] = eliminate(instance_fds(tables, block), block.shape[0], n)
+        single, pairs = _instance_parts(tables, block)
+        out[s:s + step] = eliminate(single, pairs, block.shape[0], n)
     return out

@@ -16,7 +16,7 @@ from bncbench.classifiers.aode.fds import (
     instance_fds,
 )
 from bncbench.classifiers.aode.sp import SP, average_spodes
-from bncbench.classifiers.aode.structure import row_codes, spodes, superparent_ok
+from bncbench.classifiers.aode.structure import per_rows, row_codes, spodes, superparent_ok
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.learned import Learned
 
@@ -40,6 +40,7 @@ class _ChildRemoval(AODE):
         self.rc_remove_as_parent = rc_remove_as_parent
 
     def _fit_fds(self, Xc: np.ndarray) -> None:
+        self._rows_memo: dict = {}  # `per_rows`
         self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),
                                         self.missing == "skip")
 
@@ -59,7 +60,7 @@ class _ChildRemoval(AODE):
         return spodes(parents, every, used=used, kept=~E, dropped=E)
 
     def _eliminated(self, Xc: np.ndarray) -> np.ndarray:
-        return eliminated(self.fd_tables_, Xc)
+        return per_rows(self._rows_memo, Xc, lambda rows: eliminated(self.fd_tables_, rows))
 
 
     def dependencies(self, X) -> FDSet:
@@ -73,7 +74,7 @@ class _ChildRemoval(AODE):
     def eliminated(self, X) -> np.ndarray:
         """Bool (n_samples, n_features_in_): the attributes removed as children for each row of X
         (value codes, −1 = missing)."""
-        return self._eliminated(row_codes(self, X))
+        return self._eliminated(row_codes(self, X)).copy()
 
     def prediction_info(self, X) -> dict:
         """{"elimination": mean over the rows of X of e_i / n} (§6.6), e_i = attributes removed as

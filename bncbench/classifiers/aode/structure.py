@@ -3,7 +3,7 @@ the SPODEs and children it left out (docs/algorithms.md §11)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,20 @@ def row_codes(model: Any, X) -> np.ndarray:
     check_is_fitted(model)
     X, lo, hi = model._validate_X(X, reset=False)
     return model._internal(X, lo, hi)
+
+
+def per_rows(memo: dict, Xc: np.ndarray, compute: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """compute(Xc), read-only, computed once for the same rows: the engine asks `predict_proba`,
+    `prediction_info` and `learned_structure` about the same test rows, and RC's eliminations and
+    SR's deletions cost more than the scoring. `memo` is the model's, made empty by each fit (the
+    model's attributes stay as the fit left them; only the memo's content changes)."""
+    last = memo.get("rows")
+    if last is not None and last[0].shape == Xc.shape and np.array_equal(last[0], Xc):
+        return last[1]
+    out = compute(Xc)
+    out.flags.writeable = False
+    memo["rows"] = (Xc.copy(), out)
+    return out
 
 
 def superparent_ok(model: Any, Xc: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
-from bncbench.classifiers.aode.structure import row_codes, spodes, superparent_ok
+from bncbench.classifiers.aode.structure import per_rows, row_codes, spodes, superparent_ok
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.learned import Learned
 
@@ -28,6 +28,7 @@ class _SubsumptionAODE(AODE):
 
     def _fit(self, Xc, y):
         super()._fit(Xc, y)
+        self._rows_memo: dict = {}  # `per_rows`
         pc = self.counts_
         V = pc.xy.shape[0]
         lim, strict, ratio = self._rule()
@@ -70,8 +71,12 @@ class _SubsumptionAODE(AODE):
     # -- the subsumption scan -----------------------------------------------------------------
     def _generalised(self, Xc: np.ndarray) -> np.ndarray:
         """(rows, n) int: for each test row and attribute i, the attribute j whose value x_i was
-        resolved as a generalisation of, or −1 when x_i is kept. A loop over attributes i (and
-        only the attributes j whose values may ever resolve x_i), vectorised over rows."""
+        resolved as a generalisation of, or −1 when x_i is kept (read-only; once per rows)."""
+        return per_rows(self._rows_memo, Xc, self._scan)
+
+    def _scan(self, Xc: np.ndarray) -> np.ndarray:
+        """`_generalised` computed: a loop over attributes i (and only the attributes j whose values
+        may ever resolve x_i), vectorised over rows."""
         n_rows, n = Xc.shape
         out = np.full((n_rows, n), -1, dtype=np.int64)
         if n < 2 or n_rows == 0:

@@ -17,6 +17,7 @@ from tests.oracles.aode.sp_rc import (
     sp_parents_from_weights,
 )
 from tests.oracles.aode.sp_rc import canonical_cover as ref_cover
+from tests.oracles.aode.sp_rc import eliminate as ref_eliminate
 from tests.oracles.aode.sp_rc import instance_fds as ref_fds
 from tests.oracles.reference import Ref, _code
 from tests.support.data import random_data
@@ -177,7 +178,47 @@ def test_chunks_agree(monkeypatch):
     clf = RC(cardinalities=cards, n_classes=nc, rc_min_support=3).fit(X, y)
     whole = clf.eliminated(Xt)
     monkeypatch.setattr(fds_module, "_CHUNK_BYTES", 8 * 36 * 7)
+    clf.fit(X, y)  # a new fit computes the rows' eliminations afresh
     np.testing.assert_array_equal(clf.eliminated(Xt), whole)
+
+
+@pytest.mark.parametrize("n", [5, 64, 70])
+def test_eliminate_random_fds(n):
+    """Deletions of random FD sets (chains, loops, two-attribute LHS; up to 70 attributes: two
+    64-bit words of targets) against the closure of sets, row by row."""
+    rng = np.random.default_rng(n)
+    rows, R = 40, 40 * n
+    row, a, t = rng.integers(0, rows, R), rng.integers(0, n, R), rng.integers(0, n, R)
+    b = np.where(rng.random(R) < 0.3, rng.integers(0, n, R), a)
+    ok = (t != a) & (t != b)
+    row, a, b, t = row[ok], np.minimum(a[ok], b[ok]), np.maximum(a[ok], b[ok]), t[ok]
+    one = a == b
+    single = np.zeros((rows, n, n), dtype=bool)
+    single[row[one], a[one], t[one]] = True
+    got = fds_module.eliminate(single, (row[~one], a[~one], b[~one], t[~one]), rows, n)
+    for r in range(rows):
+        mine = row == r
+        fds = [((int(x),) if x == z else (int(x), int(z)), int(w)) for x, z, w in zip(a[mine], b[mine], t[mine])]
+        assert np.flatnonzero(got[r]).tolist() == ref_eliminate(fds, n), r
+    assert 0 < got.sum() < got.size
+
+
+def test_rows_memo_is_exact():
+    """The eliminations kept for the last rows serve only the same rows, and a new fit forgets them."""
+    X, y, Xt, cards, nc = fd_data(4, n_test=40)
+    clf = RC(cardinalities=cards, n_classes=nc, rc_min_support=3).fit(X, y)
+    fresh = RC(cardinalities=cards, n_classes=nc, rc_min_support=3).fit(X, y)
+    clf.predict_proba(Xt)
+    np.testing.assert_array_equal(clf.eliminated(Xt[5:20]), fresh.eliminated(Xt[5:20]))
+    swapped = Xt[::-1].copy()
+    np.testing.assert_array_equal(clf.eliminated(swapped), fresh.eliminated(Xt)[::-1])
+    E = clf.eliminated(Xt)
+    E[:] = True  # the caller's copy
+    np.testing.assert_array_equal(clf.eliminated(Xt), fresh.eliminated(Xt))
+    X2, y2, _, _, _ = fd_data(5)
+    clf.fit(X2, y2)
+    np.testing.assert_array_equal(clf.eliminated(Xt), RC(cardinalities=cards, n_classes=nc, rc_min_support=3)
+                                  .fit(X2, y2).eliminated(Xt))
 
 
 def _fd_sets(clf, X, cover):
