@@ -123,7 +123,7 @@ def _mdl_chunk(columns: list[tuple[np.ndarray, np.ndarray]], n_classes: int, pet
         classes.append(np.asarray(y, dtype=np.int64)[order])
     lengths = np.array([v.shape[0] for v in values], dtype=np.int64)
     ends = np.cumsum(lengths)
-    V = np.concatenate(values) if values else np.empty(0, dtype=dtype)
+    V: np.ndarray = np.concatenate(values)
     N = V.shape[0]
     cum = np.zeros((N + 1, n_classes), dtype=np.int64)  # class counts of V[0..p − 1]
     cum[np.arange(1, N + 1), np.concatenate(classes)] = 1

@@ -178,7 +178,8 @@ def test_columns_searched_together_equal_the_exact_oracle_each(monkeypatch, chun
     # and one of a single value among them
     monkeypatch.setattr(discretize, "_CHUNK_CELLS", chunk_cells)
     for method in BOTH:
-        columns, expected = [(np.empty(0), np.empty(0, dtype=int)), (np.array([2.0]), np.array([1]))], [[], []]
+        columns = [(np.empty(0), np.empty(0, dtype=int)), (np.array([2.0]), np.array([1]))]
+        expected: list[list[float]] = [[], []]
         for v, y, nc in _random_inputs(120):
             if nc != 4 or any(r["tied"] > 1 and "gain" in r for r in margins(v.tolist(), y.tolist(), 4, method)):
                 continue
