@@ -131,6 +131,7 @@ def _mdl_chunk(columns: list[tuple[np.ndarray, np.ndarray]], n_classes: int, pet
     bounds = np.flatnonzero(V[:-1] < V[1:])  # a cut between p and p + 1 (a node's lie within its column)
     xlnx = _xlnx(np.arange(int(lengths.max(initial=0)) + 1))  # c ln c of every count
     cuts: list[list] = [[] for _ in columns]
+    log3 = np.array([0.0] + [math.log2(3 ** k - 2) for k in range(1, n_classes + 1)])  # log2(3^k − 2)
     lo, hi = ends - lengths, ends
     col = np.arange(len(columns))
     top = True
@@ -163,31 +164,24 @@ def _mdl_chunk(columns: list[tuple[np.ndarray, np.ndarray]], n_classes: int, pet
         # classes instead (§1.3 rule 5, verified for paper 004: hungarian declares 5 classes, 2 present)
         k = np.full(lo.size, n_classes) if petal and top else (total > 0).sum(axis=1)
         k1, k2 = (left[best] > 0).sum(axis=1), (right[best] > 0).sum(axis=1)
-        scalars = zip(lo.tolist(), hi.tolist(), col.tolist(), at.tolist(), ent[best].tolist(),
-                      _entropies(total, xlnx).tolist(), _entropies(left[best], xlnx).tolist(),
-                      _entropies(right[best], xlnx).tolist(), k.tolist(), k1.tolist(), k2.tolist())
-        next_lo: list[int] = []
-        next_hi: list[int] = []
-        next_col: list[int] = []
-        for a, b, c, i, e, prior, e1, e2, kk, kk1, kk2 in scalars:
-            gain = prior - e
-            size = b - a
-            if gain <= 0:
-                continue
-            delta = math.log2(3 ** kk - 2) - (kk * prior - kk1 * e1 - kk2 * e2)
-            if not gain > (math.log2(size - 1) + delta) / size:
-                continue
-            if petal:
-                cuts[c].append(np.float32((np.float32(V[i]) + np.float32(V[i + 1])) / np.float32(2)))
-            else:
-                cuts[c].append((V[i] + V[i + 1]) / 2)
-            for x, z in ((a, i + 1), (i + 1, b)):
-                if not petal or z - x > 2:
-                    next_lo.append(x)
-                    next_hi.append(z)
-                    next_col.append(c)
-        lo, hi = np.array(next_lo, dtype=np.int64), np.array(next_hi, dtype=np.int64)
-        col = np.array(next_col, dtype=np.int64)
+        prior, e1, e2 = (_entropies(c, xlnx) for c in (total, left[best], right[best]))
+        gain = prior - ent[best]
+        # rule 5 as Python's floats compute it: the logarithms by `math`, the rest the same IEEE operations
+        delta = log3[k] - (k * prior - k1 * e1 - k2 * e2)
+        log_n = np.array([math.log2(size - 1) for size in n.tolist()])
+        cut = np.flatnonzero(~(gain <= 0) & (gain > (log_n + delta) / n))
+        i = at[cut]
+        if petal:
+            found = (V[i] + V[i + 1]) / np.float32(2)  # float32 values: the float32 midpoint
+        else:
+            found = (V[i] + V[i + 1]) / 2
+        for c, x in zip(col[cut].tolist(), found.tolist()):
+            cuts[c].append(x)
+        lo, hi = np.concatenate([lo[cut], i + 1]), np.concatenate([i + 1, hi[cut]])
+        col = np.concatenate([col[cut], col[cut]])
+        if petal:  # a side is searched again only with more than 2 instances
+            more = hi - lo > 2
+            lo, hi, col = lo[more], hi[more], col[more]
         top = False
     return [np.array(sorted(c), dtype=dtype) for c in cuts]
 
