@@ -84,74 +84,113 @@ def _xlnx(c: np.ndarray) -> np.ndarray:
     return out
 
 
-def _entropy(counts: np.ndarray) -> float:
-    """Class entropy in bits of one count vector (Weka's formula: Σ xlnx form)."""
-    total = counts.sum()
-    if total <= 0:
-        return 0.0
-    return float((-_xlnx(counts).sum() + _xlnx(np.array([total]))[0]) / (total * math.log(2)))
+def _entropies(counts: np.ndarray, xlnx: np.ndarray) -> np.ndarray:
+    """Class entropy in bits of each row of integer class counts, none empty (Weka's formula: Σ
+    xlnx form); `xlnx[c]` = c ln c (`_xlnx` of 0..N)."""
+    total = counts.sum(axis=1)
+    return (-xlnx[counts].sum(axis=1) + xlnx[total]) / (total * math.log(2))
 
 
-def _mdl_cuts(v: np.ndarray, y: np.ndarray, n_classes: int, petal: bool, top: bool = False) -> list:
-    """Cuts of the sorted values v with classes y (§1.3); `top` marks the top-level call."""
-    n = v.shape[0]
-    if n < 2:
-        return []
-    onehot = np.zeros((n, n_classes), dtype=np.float64)
-    onehot[np.arange(n), y] = 1.0
-    cum = np.cumsum(onehot, axis=0)  # class counts of v[0..i]
-    total = cum[-1]
-    cand = np.nonzero(v[:-1] < v[1:])[0]  # cut between i and i+1
-    if cand.size == 0:
-        return []
-    left = cum[cand]
-    right = total - left
-    nl = left.sum(axis=1)
-    nr = right.sum(axis=1)
-    # Weka's entropyConditionedOnRows: (-Σ xlnx(cells) + Σ xlnx(row totals)) / (N ln 2)
-    ent = (-_xlnx(left).sum(axis=1) - _xlnx(right).sum(axis=1) + _xlnx(nl) + _xlnx(nr)) / (n * math.log(2))
-    if petal:
-        best = int(np.flatnonzero(ent == ent.min())[-1])
-    else:
-        best = int(np.argmin(ent))
-    i = int(cand[best])
-    prior = _entropy(total)
-    gain = prior - float(ent[best])
-    if gain <= 0:
-        return []
-    # k: classes present in v; the petal variant's top-level test counts the declared classes
-    # instead (§1.3 rule 5, verified for paper 004: hungarian declares 5 classes, 2 present)
-    k = n_classes if petal and top else int((total > 0).sum())
-    k1 = int((left[best] > 0).sum())
-    k2 = int((right[best] > 0).sum())
-    e1, e2 = _entropy(left[best]), _entropy(right[best])
-    delta = math.log2(3 ** k - 2) - (k * prior - k1 * e1 - k2 * e2)
-    if not gain > (math.log2(n - 1) + delta) / n:
-        return []
-    if petal:
-        cut = np.float32((np.float32(v[i]) + np.float32(v[i + 1])) / np.float32(2))
-    else:
-        cut = (v[i] + v[i + 1]) / 2
-    lv, ly, rv, ry = v[: i + 1], y[: i + 1], v[i + 1:], y[i + 1:]
-    if petal:
-        lc = _mdl_cuts(lv, ly, n_classes, petal) if lv.shape[0] > 2 else []
-        rc = _mdl_cuts(rv, ry, n_classes, petal) if rv.shape[0] > 2 else []
-    else:
-        lc = _mdl_cuts(lv, ly, n_classes, petal)
-        rc = _mdl_cuts(rv, ry, n_classes, petal)
-    return lc + [cut] + rc
+_CHUNK_CELLS = 1 << 22  # columns searched together hold at most this many (row, class) counts (32 MB) ...
+
+
+def mdl_columns(columns: list[tuple[np.ndarray, np.ndarray]], n_classes: int, method: str = "weka") -> list[np.ndarray]:
+    """`mdl` of each (values, classes) column, searched together (§1.3): the nodes of one depth of
+    every column's recursion are scored by one set of array operations, each node's candidates
+    as a call on its rows alone scores them (the same float operations, row by row)."""
+    out: list[np.ndarray] = []
+    chunk: list[tuple[np.ndarray, np.ndarray]] = []
+    cells = 0
+    for col in columns:
+        if chunk and (cells + len(col[0])) * n_classes > _CHUNK_CELLS:
+            out += _mdl_chunk(chunk, n_classes, method == "petal")
+            chunk, cells = [], 0
+        chunk.append(col)
+        cells += len(col[0])
+    return out + (_mdl_chunk(chunk, n_classes, method == "petal") if chunk else [])
+
+
+def _mdl_chunk(columns: list[tuple[np.ndarray, np.ndarray]], n_classes: int, petal: bool) -> list[np.ndarray]:
+    """`mdl_columns` of a few columns: their sorted values laid end to end; a node is a range
+    [lo, hi) of one column's, whose class counts are differences of the cumulative counts (integers:
+    the very counts of its rows)."""
+    dtype = np.float32 if petal else np.float64
+    values, classes = [], []
+    for v, y in columns:
+        v = np.asarray(v, dtype=dtype)
+        order = np.argsort(v, kind="stable")
+        values.append(v[order])
+        classes.append(np.asarray(y, dtype=np.int64)[order])
+    lengths = np.array([v.shape[0] for v in values], dtype=np.int64)
+    ends = np.cumsum(lengths)
+    V: np.ndarray = np.concatenate(values)
+    N = V.shape[0]
+    cum = np.zeros((N + 1, n_classes), dtype=np.int64)  # class counts of V[0..p − 1]
+    cum[np.arange(1, N + 1), np.concatenate(classes)] = 1
+    np.cumsum(cum, axis=0, out=cum)
+    bounds = np.flatnonzero(V[:-1] < V[1:])  # a cut between p and p + 1 (a node's lie within its column)
+    xlnx = _xlnx(np.arange(int(lengths.max(initial=0)) + 1))  # c ln c of every count
+    cuts: list[list] = [[] for _ in columns]
+    log3 = np.array([0.0] + [math.log2(3 ** k - 2) for k in range(1, n_classes + 1)])  # log2(3^k − 2)
+    lo, hi = ends - lengths, ends
+    col = np.arange(len(columns))
+    top = True
+    while lo.size:
+        first, stop = np.searchsorted(bounds, lo), np.searchsorted(bounds, hi - 1)
+        has = stop > first  # candidates p with lo ≤ p ≤ hi − 2 (none when hi − lo < 2)
+        lo, hi, col, first, stop = lo[has], hi[has], col[has], first[has], stop[has]
+        if not lo.size:
+            break
+        count = stop - first
+        seg = np.cumsum(count) - count  # each node's first candidate in the flat list
+        node = np.repeat(np.arange(lo.size), count)
+        cand = bounds[np.arange(int(count.sum())) - seg[node] + first[node]]
+        n = hi - lo
+        total = cum[hi] - cum[lo]
+        left = cum[cand + 1] - cum[lo][node]
+        right = total[node] - left
+        nl = left.sum(axis=1)
+        nr = right.sum(axis=1)
+        # Weka's entropyConditionedOnRows: (-Σ xlnx(cells) + Σ xlnx(row totals)) / (N ln 2)
+        ent = (-xlnx[left].sum(axis=1) - xlnx[right].sum(axis=1) + xlnx[nl] + xlnx[nr]) / (n[node] * math.log(2))
+        hit = ent == np.minimum.reduceat(ent, seg)[node]
+        index = np.arange(ent.size)
+        if petal:  # the rightmost of equal entropies
+            best = np.maximum.reduceat(np.where(hit, index, -1), seg)
+        else:  # the leftmost
+            best = np.minimum.reduceat(np.where(hit, index, ent.size), seg)
+        at = cand[best]
+        # k: classes present in the node; the petal variant's top-level test counts the declared
+        # classes instead (§1.3 rule 5, verified for paper 004: hungarian declares 5 classes, 2 present)
+        k = np.full(lo.size, n_classes) if petal and top else (total > 0).sum(axis=1)
+        k1, k2 = (left[best] > 0).sum(axis=1), (right[best] > 0).sum(axis=1)
+        prior, e1, e2 = (_entropies(c, xlnx) for c in (total, left[best], right[best]))
+        gain = prior - ent[best]
+        # rule 5 as Python's floats compute it: the logarithms by `math`, the rest the same IEEE operations
+        delta = log3[k] - (k * prior - k1 * e1 - k2 * e2)
+        log_n = np.array([math.log2(size - 1) for size in n.tolist()])
+        cut = np.flatnonzero(~(gain <= 0) & (gain > (log_n + delta) / n))
+        i = at[cut]
+        if petal:
+            found = (V[i] + V[i + 1]) / np.float32(2)  # float32 values: the float32 midpoint
+        else:
+            found = (V[i] + V[i + 1]) / 2
+        for c, x in zip(col[cut].tolist(), found.tolist()):
+            cuts[c].append(x)
+        lo, hi = np.concatenate([lo[cut], i + 1]), np.concatenate([i + 1, hi[cut]])
+        col = np.concatenate([col[cut], col[cut]])
+        if petal:  # a side is searched again only with more than 2 instances
+            more = hi - lo > 2
+            lo, hi, col = lo[more], hi[more], col[more]
+        top = False
+    return [np.array(sorted(c), dtype=dtype) for c in cuts]
 
 
 def mdl(values: np.ndarray, y: np.ndarray, n_classes: int, method: str = "weka") -> np.ndarray:
     """Fayyad–Irani MDL cut points (§1.3); `method` "weka" (leftmost tie, float64) or
     "petal" (rightmost tie, float32 values, recurse only on sides with > 2 instances, the
     top-level test with k = `n_classes`, the declared classes, not those present)."""
-    petal = method == "petal"
-    dtype = np.float32 if petal else np.float64
-    v = np.asarray(values, dtype=dtype)
-    order = np.argsort(v, kind="stable")
-    cuts = _mdl_cuts(v[order], np.asarray(y)[order], n_classes, petal, top=True)
-    return np.array(sorted(cuts), dtype=dtype)
+    return mdl_columns([(values, y)], n_classes, method)[0]
 
 
 def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
@@ -173,14 +212,14 @@ class Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         tags.transformer_tags.preserves_dtype = []  # the output is int32 codes
         return tags
 
-    def _fit_cuts(self, X: np.ndarray, cut: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> None:
-        """Store the cut points of each column, `cut(column, known)` of a numeric one and None of a
-        categorical one, and the number of codes of each."""
+    def _fit_cuts(self, X: np.ndarray, cut: Callable[[list[tuple[np.ndarray, np.ndarray]]], list[np.ndarray]]) -> None:
+        """Store the cut points of each column, those of the numeric ones as `cut` gives them from
+        their (column, known) pairs, in column order, and None of a categorical one, and the number
+        of codes of each."""
         mask = categorical_mask(self, X.shape[1])
-        cuts: list = []
-        for j in range(X.shape[1]):
-            col = X[:, j]
-            cuts.append(None if mask[j] else cut(col, ~np.isnan(col)))
+        numeric = [j for j in range(X.shape[1]) if not mask[j]]
+        found = iter(cut([(X[:, j], ~np.isnan(X[:, j])) for j in numeric]))
+        cuts: list = [None if mask[j] else next(found) for j in range(X.shape[1])]
         self.is_categorical_ = mask
         self.cuts_ = cuts
         n_bins = np.empty(X.shape[1], dtype=np.int64)

@@ -40,5 +40,5 @@ class EqualFrequencyDiscretizer(Discretizer):
                 return eqfreq_quantile(v, self.bins)
             return eqfreq_weka(v, self.bins)
 
-        self._fit_cuts(X, cut)
+        self._fit_cuts(X, lambda columns: [cut(col, known) for col, known in columns])
         return self

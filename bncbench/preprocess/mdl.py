@@ -9,7 +9,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from bncbench.preprocess.columns import check_choice
-from bncbench.preprocess.discretize import Discretizer, mdl
+from bncbench.preprocess.discretize import Discretizer, mdl_columns
 
 METHODS = ("weka", "petal")
 
@@ -42,5 +42,6 @@ class MDLDiscretizer(Discretizer):
                 raise ValueError("y holds a label that is not in classes")
             y_idx = order[pos]
         n_classes = self.classes_.shape[0]
-        self._fit_cuts(X, lambda col, known: mdl(col[known], y_idx[known], n_classes, self.method))
+        self._fit_cuts(X, lambda columns: mdl_columns([(col[known], y_idx[known]) for col, known in columns],
+                                                      n_classes, self.method))
         return self

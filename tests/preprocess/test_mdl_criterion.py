@@ -14,6 +14,7 @@ candidate cuts of exactly equal E where it matters (checked against the oracle's
 import numpy as np
 import pytest
 
+from bncbench.preprocess import discretize
 from bncbench.preprocess.discretize import mdl
 from tests.oracles.mdl import margins, mdl_cuts
 
@@ -168,6 +169,25 @@ def test_random_inputs_equal_the_exact_oracle():
             assert mdl(v, y, nc, method).tolist() == mdl_cuts(v.tolist(), y.tolist(), nc, method), (v, y, nc, method)
             checked += 1
     assert checked > 550
+
+
+@pytest.mark.parametrize("chunk_cells", [1 << 22, 60])
+def test_columns_searched_together_equal_the_exact_oracle_each(monkeypatch, chunk_cells):
+    # `mdl_columns` scores the nodes of all columns at once (in chunks of columns: 60 cells makes
+    # chunks of one to a few columns): each column's cuts are the oracle's, as alone; an empty column
+    # and one of a single value among them
+    monkeypatch.setattr(discretize, "_CHUNK_CELLS", chunk_cells)
+    for method in BOTH:
+        columns = [(np.empty(0), np.empty(0, dtype=int)), (np.array([2.0]), np.array([1]))]
+        expected: list[list[float]] = [[], []]
+        for v, y, nc in _random_inputs(120):
+            if nc != 4 or any(r["tied"] > 1 and "gain" in r for r in margins(v.tolist(), y.tolist(), 4, method)):
+                continue
+            columns.append((v, y))
+            expected.append(mdl_cuts(v.tolist(), y.tolist(), 4, method))
+        got = discretize.mdl_columns(columns, 4, method)
+        assert [c.tolist() for c in got] == expected
+        assert len(expected) > 20 and sum(map(len, expected)) > 10
 
 
 MDL_TIE = [0, 0, 0, 0, 1, 0, 1, 1, 1, 1]  # values 1..10

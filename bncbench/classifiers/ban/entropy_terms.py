@@ -178,7 +178,10 @@ class EntropyTerms:
         key = tuple(sorted(attrs))
         t = self._cache.get(key)
         if t is None:
-            t = self.entropy(self.groups(key))
+            if not key or key in self._ids:
+                t = self.entropy(self.groups(key))
+            else:  # counted from its prefix's numbering, not numbered itself: the same float
+                t = self.extensions(self.groups(key[:-1]), [key[-1]])[0]
             self._cache[key] = t
         return t
 

@@ -64,6 +64,7 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
     h_given_y = np.array([T(()) - T((p,)) for p in range(n)])  # N·H(X_p | Y)
     margin = 1e-9 * (1.0 + T.n * math.log(T.n))
     off_diagonal = ~np.eye(n, dtype=bool)
+    cards = [int(k) for k in card]
 
     extensions: dict[tuple[int, ...], float] = {}
 
@@ -89,9 +90,9 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
         if not counted:
             return
         with_c, without_c = extended(base_c, T.groups(base_c), counted), extended(base, T.groups(base), counted)
-        for p, t_with, t_without in zip(counted, with_c, without_c):
-            terms = [t_with, -t_without] + [-t for t in t_c]
-            delta[0, p, c] = math.fsum(terms) - half_log_n * (cells_c * (int(card[p]) - 1))
+        minus_c = [-t for t in t_c]
+        delta[0, counted, c] = [math.fsum([t_with, -t_without, *minus_c]) - half_log_n * (cells_c * (cards[p] - 1))
+                                for p, t_with, t_without in zip(counted, with_c, without_c)]
 
     def change(c: int, par: set[int]) -> tuple[list[float], int]:
         """Signed terms and cell difference of giving attribute c the parents `par`."""
