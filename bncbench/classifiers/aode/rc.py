@@ -16,7 +16,7 @@ from bncbench.classifiers.aode.fds import (
     instance_fds,
 )
 from bncbench.classifiers.aode.sp import SP, average_spodes
-from bncbench.classifiers.aode.structure import per_rows, row_codes, spodes, superparent_ok
+from bncbench.classifiers.aode.structure import forget_rows, per_rows, row_codes, spodes, superparent_ok
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.learned import Learned
 
@@ -40,7 +40,7 @@ class _ChildRemoval(AODE):
         self.rc_remove_as_parent = rc_remove_as_parent
 
     def _fit_fds(self, Xc: np.ndarray) -> None:
-        self._rows_memo: dict = {}  # `per_rows`
+        forget_rows(self)
         self.fd_tables_ = fit_fd_tables(Xc, self.counts_, self.parent_mask_, int(self.rc_min_support),
                                         self.missing == "skip")
 
@@ -60,7 +60,7 @@ class _ChildRemoval(AODE):
         return spodes(parents, every, used=used, kept=~E, dropped=E)
 
     def _eliminated(self, Xc: np.ndarray) -> np.ndarray:
-        return per_rows(self._rows_memo, Xc, lambda rows: eliminated(self.fd_tables_, rows))
+        return per_rows(self, Xc, lambda rows: eliminated(self.fd_tables_, rows))
 
 
     def dependencies(self, X) -> FDSet:

@@ -3,6 +3,7 @@ the SPODEs and children it left out (docs/algorithms.md §11)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -20,18 +21,28 @@ def row_codes(model: Any, X) -> np.ndarray:
     return model._internal(X, lo, hi)
 
 
-def per_rows(memo: dict, Xc: np.ndarray, compute: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+#: each model's last test rows and what `per_rows` computed of them: kept beside the model, not in
+#: it, so neither a model file nor a copy of the model holds test rows, and a model loaded from a file
+#: starts with none
+_LAST_ROWS: weakref.WeakKeyDictionary[Any, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def per_rows(model: Any, Xc: np.ndarray, compute: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """compute(Xc), read-only, computed once for the same rows: the engine asks `predict_proba`,
     `prediction_info` and `learned_structure` about the same test rows, and RC's eliminations and
-    SR's deletions cost more than the scoring. `memo` is the model's, made empty by each fit (the
-    model's attributes stay as the fit left them; only the memo's content changes)."""
-    last = memo.get("rows")
+    SR's deletions cost more than the scoring. Each fit forgets the rows (`forget_rows`)."""
+    last = _LAST_ROWS.get(model)
     if last is not None and last[0].shape == Xc.shape and np.array_equal(last[0], Xc):
         return last[1]
     out = compute(Xc)
     out.flags.writeable = False
-    memo["rows"] = (Xc.copy(), out)
+    _LAST_ROWS[model] = (Xc.copy(), out)
     return out
+
+
+def forget_rows(model: Any) -> None:
+    """Drop what `per_rows` kept for `model` (its fit changed what the rows give)."""
+    _LAST_ROWS.pop(model, None)
 
 
 def superparent_ok(model: Any, Xc: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
-from bncbench.classifiers.aode.structure import per_rows, row_codes, spodes, superparent_ok
+from bncbench.classifiers.aode.structure import forget_rows, per_rows, row_codes, spodes, superparent_ok
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.learned import Learned
 
@@ -28,7 +28,7 @@ class _SubsumptionAODE(AODE):
 
     def _fit(self, Xc, y):
         super()._fit(Xc, y)
-        self._rows_memo: dict = {}  # `per_rows`
+        forget_rows(self)
         pc = self.counts_
         V = pc.xy.shape[0]
         lim, strict, ratio = self._rule()
@@ -72,7 +72,7 @@ class _SubsumptionAODE(AODE):
     def _generalised(self, Xc: np.ndarray) -> np.ndarray:
         """(rows, n) int: for each test row and attribute i, the attribute j whose value x_i was
         resolved as a generalisation of, or −1 when x_i is kept (read-only; once per rows)."""
-        return per_rows(self._rows_memo, Xc, self._scan)
+        return per_rows(self, Xc, self._scan)
 
     def _scan(self, Xc: np.ndarray) -> np.ndarray:
         """`_generalised` computed: a loop over attributes i (and only the attributes j whose values

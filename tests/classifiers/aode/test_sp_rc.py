@@ -2,6 +2,8 @@
 of tests/oracles/aode/sp_rc.py (brute-force spanning trees, FDs by scanning the training rows, cover
 and eliminations by attribute closure on sets) and against examples worked by hand."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.fds import instance_fds
 from bncbench.classifiers.aode.rc import RC, SPRC
 from bncbench.classifiers.aode.sp import SP, kruskal_tree, select_superparents
+from bncbench.models.fitting import fitted_state
 from tests.oracles.aode.sp_rc import (
     brute_force_tree,
     ref_rc,
@@ -219,6 +222,23 @@ def test_rows_memo_is_exact():
     clf.fit(X2, y2)
     np.testing.assert_array_equal(clf.eliminated(Xt), RC(cardinalities=cards, n_classes=nc, rc_min_support=3)
                                   .fit(X2, y2).eliminated(Xt))
+
+
+@pytest.mark.parametrize("cls", [RC, SPRC])
+def test_rows_kept_outside_the_model_state(cls):
+    """What prediction keeps of the test rows is no part of the state a model file saves, and a model
+    restored from that state (as `bncbench predict` restores one) predicts as the original."""
+    X, y, Xt, cards, nc = fd_data(4, n_test=40)
+    clf = cls(cardinalities=cards, n_classes=nc, rc_min_support=3).fit(X, y)
+    saved = pickle.dumps(fitted_state(clf))
+    proba = clf.predict_proba(Xt)
+    clf.prediction_info(Xt)
+    assert pickle.dumps(fitted_state(clf)) == saved
+    restored = cls(cardinalities=cards, n_classes=nc, rc_min_support=3)
+    for k, v in pickle.loads(saved).items():
+        setattr(restored, k, v)
+    np.testing.assert_array_equal(restored.predict_proba(Xt), proba)
+    np.testing.assert_array_equal(restored.eliminated(Xt), clf.eliminated(Xt))
 
 
 def _fd_sets(clf, X, cover):
