@@ -1,6 +1,6 @@
 """scikit-learn's estimator API of a classifier, kept without importing scikit-learn: parameters,
 tags, score, repr and the fitted check (scikit-learn's developer guide, "Developing scikit-learn
-estimators"; docs/architecture.md: a run does not import scikit-learn)."""
+estimators"; docs/architecture.md: Dependency direction)."""
 
 from __future__ import annotations
 
