@@ -1,4 +1,4 @@
-"""Base class of every classifier: scikit-learn's estimator API, input checking, internal codes, and
+"""Base class of every classifier: scikit-learn's estimator API (estimator_api.py), input checking, internal codes, and
 predict / predict_proba from the joint log-likelihood each model supplies (docs/algorithms.md §0)."""
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ fresh process, which reports the modules it loaded."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,14 +35,17 @@ classifiers:
   - NB
   - TAN
   - {{name: KBAN, k: 3, label: 3-BAN}}
+  - {{name: "chain_nb:ChainNB", label: plug-in}}
 """
 
 
 @pytest.mark.parametrize("preprocess", [dict(missing="distinct", discretizer="mdl", scope="fold"),
                                         dict(missing="impute", discretizer="eqfreq", scope="global")])
 def test_a_run_loads_neither_scikit_learn_nor_pandas(tmp_path, preprocess):
+    """Built-in classifiers and a plug-in (docs/examples/chain_nb.py, beside the config)."""
     config = tmp_path / "light.yaml"
     config.write_text(CONFIG.format(**preprocess))
+    shutil.copy(ROOT / "docs" / "examples" / "chain_nb.py", tmp_path)
     env = dict(os.environ, BNCBENCH_MIRROR="")  # the shipped mirror: labor-negotiations has missing values
     r = subprocess.run([sys.executable, "-c", PROBE, "run", str(config), "--results", str(tmp_path / "res"),
                         "--quiet", "--jobs", "1"], capture_output=True, text=True, env=env, cwd=ROOT)
