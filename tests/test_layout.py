@@ -284,7 +284,8 @@ def test_concern_folders_exist(folder):
 # -- the direction of imports between folders ---------------------------------------------------
 #: Which part of the package may import which (docs/architecture.md, "Dependency direction").
 #: A part is a top-level module or folder of bncbench; inside classifiers/ each family folder, the
-#: kernels and the base class are parts of their own. A module may always import its own part.
+#: kernels, the base class, the form of what was learned and the estimator API are parts of their
+#: own. A module may always import its own part.
 FAMILIES = ("nb", "tan", "kdb", "ait", "aode", "ban")
 ALLOWED: dict[str, set[str]] = {
     "bncbench": set(),                       # the package __init__: the version only
@@ -294,8 +295,10 @@ ALLOWED: dict[str, set[str]] = {
     "preprocess": {"data", "errors", "utils"},
     "classifiers.learned": set(),            # the one form of what a classifier learned (a dataclass)
     "classifiers.kernels": {"classifiers.learned"},  # numpy only: shared by two or more families
-    "classifiers.base": {"classifiers.kernels", "classifiers.learned"},
-    **{f"classifiers.{f}": {"classifiers.kernels", "classifiers.base", "classifiers.learned"} for f in FAMILIES},
+    "classifiers.estimator_api": set(),      # scikit-learn's estimator API, scikit-learn imported only when asked
+    "classifiers.base": {"classifiers.kernels", "classifiers.learned", "classifiers.estimator_api"},
+    **{f"classifiers.{f}": {"classifiers.kernels", "classifiers.base", "classifiers.learned",
+                            "classifiers.estimator_api"} for f in FAMILIES},
     "classifiers": {"classifiers.kernels", "classifiers.base", "classifiers.learned",
                     *(f"classifiers.{f}" for f in FAMILIES)},
     "evaluate": {"errors", "utils", "classifiers.learned"},
@@ -331,7 +334,8 @@ def part_of(module: str) -> str:
         return "bncbench"
     if p[1] != "classifiers" or len(p) == 2:
         return p[1]
-    return f"classifiers.{p[2]}" if p[2] in (*FAMILIES, "kernels", "base", "learned") else "classifiers"
+    return f"classifiers.{p[2]}" if p[2] in (*FAMILIES, "kernels", "base", "learned", "estimator_api") \
+        else "classifiers"
 
 
 def direction_violations(graph: dict[str, set[str]]) -> list[str]:

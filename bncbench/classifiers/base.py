@@ -1,4 +1,4 @@
-"""Base class of every classifier: scikit-learn's estimator API, input checking, internal codes, and
+"""Base class of every classifier: scikit-learn's estimator API (estimator_api.py), input checking, internal codes, and
 predict / predict_proba from the joint log-likelihood each model supplies (docs/algorithms.md §0)."""
 
 from __future__ import annotations
@@ -9,22 +9,14 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import (
-    assert_all_finite,
-    check_consistent_length,
-    check_is_fitted,
-    column_or_1d,
-    validate_data,
-)
 
+from bncbench.classifiers.estimator_api import ClassifierAPI, check_fitted
 from bncbench.classifiers.kernels.counts import PairCounts, pair_counts
 from bncbench.classifiers.kernels.params import MISSING_MODES, SHARED_PARAMS, Param
 from bncbench.classifiers.learned import Learned
 
 
-class BayesNetClassifier(ClassifierMixin, BaseEstimator):
+class BayesNetClassifier(ClassifierAPI):
     """Common machinery of every classifier: a scikit-learn classifier on discrete value codes (docs/algorithms.md §4).
 
     Parameters
@@ -86,7 +78,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def __sklearn_tags__(self):
-        """ClassifierMixin's tags with the inputs of value codes of discrete attributes."""
+        """A classifier's tags with the inputs of value codes of discrete attributes."""
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True
         tags.input_tags.positive_only = True  # codes ≥ 0 (−1 = missing is our one exception)
@@ -113,8 +105,12 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                 self.n_features_in_ = X.shape[1]
             elif getattr(self, "feature_names_in_", None) is not None \
                     or getattr(self, "n_features_in_", X.shape[1]) != X.shape[1]:
+                from sklearn.utils.validation import validate_data
+
                 validate_data(self, X, reset=reset, skip_check_array=True)  # warns / raises
-        else:
+        else:  # other input than integer codes: scikit-learn's checks
+            from sklearn.utils.validation import validate_data
+
             if _is_dataframe(X):
                 X = self._frame_codes(X, reset)
             else:
@@ -215,8 +211,12 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         """y as a 1-D array of as many rows as X (scikit-learn's column_or_1d and
         check_consistent_length; numpy alone for a 1-D integer ndarray)."""
         if not (type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "iu"):
+            from sklearn.utils.validation import column_or_1d
+
             y = column_or_1d(y, warn=True)
         if y.shape[0] != X.shape[0]:
+            from sklearn.utils.validation import check_consistent_length
+
             check_consistent_length(X, y)  # raises
         return y
 
@@ -235,6 +235,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             self.n_classes_ = int(self.n_classes)
             return y.astype(np.int64, copy=False)
         if y.dtype.kind not in "iu":  # integer labels are always binary or multiclass targets
+            from sklearn.utils.multiclass import check_classification_targets
+            from sklearn.utils.validation import assert_all_finite
+
             if y.dtype.kind in "fc":
                 assert_all_finite(y, input_name="y")
             check_classification_targets(y)
@@ -304,7 +307,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
     # -- prediction -----------------------------------------------------------------
     def predict_proba(self, X) -> np.ndarray:
         """P(y | x) of each class of `classes_`, shape (n_samples, n_classes_)."""
-        check_is_fitted(self)
+        check_fitted(self)
         X, lo, hi = self._validate_X(X, reset=False)
         jll = self._joint_log_likelihood(self._internal(X, lo, hi))
         jll = jll - jll.max(axis=1, keepdims=True)

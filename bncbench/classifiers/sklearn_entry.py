@@ -11,12 +11,12 @@ def not_a_classifier(cls: type) -> str | None:
     """Why the class `cls` is not a classifier bncbench runs (judged on the class, before any
     instance is made), or None: a subclass of BayesNetClassifier, or a scikit-learn estimator (a
     subclass of BaseEstimator) with fit and predict_proba."""
-    from sklearn.base import BaseEstimator, ClusterMixin, OutlierMixin, RegressorMixin, TransformerMixin
-
     from bncbench.classifiers.base import BayesNetClassifier
 
-    if issubclass(cls, BayesNetClassifier):
+    if issubclass(cls, BayesNetClassifier):  # a plug-in: judged without importing scikit-learn
         return None
+    from sklearn.base import BaseEstimator, ClusterMixin, OutlierMixin, RegressorMixin, TransformerMixin
+
     if not issubclass(cls, BaseEstimator):
         return ("is not a classifier: name a subclass of bncbench.classifiers.BayesNetClassifier or a scikit-learn "
                 "classifier (a subclass of sklearn.base.BaseEstimator with fit and predict_proba)")

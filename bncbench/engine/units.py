@@ -35,7 +35,7 @@ def load_dataset(spec: DatasetSpec) -> Dataset:
 
 @functools.lru_cache(maxsize=4)
 def _global_cuts(spec: DatasetSpec, settings: PreprocessSettings):
-    """The discretiser (preprocess/encode.py fit_cuts) fitted once on every row (scope global)."""
+    """The cut points (preprocess/encode.py fit_cuts) fitted once on every row (scope global)."""
     ds = load_dataset(spec)
     return fit_cuts(ds, np.arange(ds.n_instances), settings)
 
@@ -108,7 +108,7 @@ def preprocessed_fold(spec: DatasetSpec, settings: PreprocessSettings, cv: CVSpe
     train, test = split(ds.y, cv.scheme, cv.folds, run, fold, cv.seed, cv.divisor)
     if fold_independent(settings):  # one encoding serves every fold
         X_all, cards = _all_codes(spec, settings)
-        enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(spec, settings).cuts_)
+        enc = Encoded(X_all[train], X_all[test], cards, _global_cuts(spec, settings))
     else:
         gcuts = _global_cuts(spec, settings) if settings.scope == "global" else None
         enc = encode_fold(ds, train, test, settings, gcuts)

@@ -17,7 +17,8 @@ from bncbench.engine.units import BayesNetEntry, load_dataset
 from bncbench.errors import UserError
 from bncbench.models import modelfile
 from bncbench.preprocess.arff import value_names
-from bncbench.preprocess.encode import Encoded, dataset_matrix, encode_rows, fit_cuts, fit_imputer
+from bncbench.preprocess.encode import Encoded, dataset_matrix, encode_rows, fit_cuts, fit_imputation, nominal_mask
+from bncbench.preprocess.imputation import impute
 from bncbench.preprocess.settings import PreprocessSettings
 
 if TYPE_CHECKING:
@@ -99,14 +100,14 @@ def encode_all(ds: Dataset, s: PreprocessSettings) -> tuple[np.ndarray, Preproce
     Xm = dataset_matrix(ds)
     imputed = None
     if s.missing == "impute":
-        imputer = fit_imputer(ds, rows, Xm)
-        Xm, imputed = imputer.transform(Xm), imputer.statistics_
-    disc = fit_cuts(ds, rows, s, Xm)
-    X, cards = encode_rows(ds, s, disc, X=Xm)
-    enc = Encoded(X, X[:0], cards, disc.cuts_)
+        imputed = fit_imputation(ds, rows, Xm)
+        Xm = impute(Xm, imputed, nominal_mask(ds))
+    cuts = fit_cuts(ds, rows, s, Xm)
+    X, cards = encode_rows(ds, s, cuts, X=Xm)
+    enc = Encoded(X, X[:0], cards, cuts)
     missing_code = [s.missing == "distinct" and ds.has_missing(i) for i in range(ds.n_attributes)]
     states = value_names(ds, enc, s.missing)
-    pre = Preprocessing(s, [a.name for a in ds.attributes], [a.values for a in ds.attributes], list(disc.cuts_),
+    pre = Preprocessing(s, [a.name for a in ds.attributes], [a.values for a in ds.attributes], list(cuts),
                         imputed, missing_code, cards, list(ds.classes), [n[:int(k)] for n, k in zip(states, cards)])
     return X, pre
 

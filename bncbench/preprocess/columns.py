@@ -1,30 +1,13 @@
-"""The transformers' input: a float matrix, NaN for missing, and its categorical columns (docs/algorithms.md §1.7)."""
+"""The transformers' input columns: which are categorical, a categorical column's codes (docs/algorithms.md §1.7)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 _BAD_SPEC = "categorical_features must be None or a 1-D list of indices, booleans or column names"
 _ROWS = 1 << 18  # rows per block of `categorical_codes`
-
-
-def validate_X(est: Any, X: Any, reset: bool = True) -> np.ndarray:
-    """X as a 2-D float64 array (NaN allowed, infinity refused), recording or checking its columns."""
-    return validate_data(est, X, reset=reset, dtype=np.float64, ensure_all_finite="allow-nan")
-
-
-def transform_columns(est: Any, X: Any, dtype: Any, column: Callable[[int, np.ndarray], np.ndarray]) -> np.ndarray:
-    """The fitted `est`'s transform of X (checked against the fit): `column(j, X[:, j])` of each column j as `dtype`."""
-    check_is_fitted(est)
-    X = validate_X(est, X, reset=False)
-    out = np.empty(X.shape, dtype=dtype)
-    for j in range(X.shape[1]):
-        out[:, j] = column(j, X[:, j])
-    return out
 
 
 def categorical_mask(est: Any, n_features: int) -> np.ndarray:

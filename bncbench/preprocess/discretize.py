@@ -1,15 +1,19 @@
-"""Cut points of equal-frequency and MDL discretisation, and the discretisers' shared base (docs/algorithms.md §1.7)."""
+"""Cut points of equal-frequency and MDL discretisation, of one column and of every numeric column
+of a matrix, and a matrix's codes (docs/algorithms.md §1.2, §1.3, §1.7): what the runner and the
+scikit-learn transformers both compute, with numpy alone."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 
-from bncbench.preprocess.columns import categorical_codes, categorical_mask, transform_columns
+from bncbench.preprocess.columns import categorical_codes
+
+#: the equal-frequency methods (§1.2) and the MDL methods (§1.3)
+EQFREQ_METHODS = ("petal", "weka", "quantile")
+MDL_METHODS = ("weka", "petal")
 
 
 def eqfreq_petal(values: np.ndarray, bins: int = 5) -> np.ndarray:
@@ -203,41 +207,51 @@ def apply_cuts(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     return codes
 
 
-class Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """The discretisers' shared part: fitted cut points and int32 codes (docs/algorithms.md §1.7)."""
+def _numeric_cuts(X: np.ndarray, categorical: np.ndarray,
+                  cut: Callable[[list[tuple[np.ndarray, np.ndarray]]], list[np.ndarray]]) -> list[np.ndarray | None]:
+    """The cut points of each column of X: those of the numeric ones as `cut` gives them from their
+    (column, known) pairs, in column order; None for a categorical one (`categorical`: a mask)."""
+    numeric = [j for j in range(X.shape[1]) if not categorical[j]]
+    found = iter(cut([(X[:, j], ~np.isnan(X[:, j])) for j in numeric]))
+    return [None if categorical[j] else next(found) for j in range(X.shape[1])]
 
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.transformer_tags.preserves_dtype = []  # the output is int32 codes
-        return tags
 
-    def _fit_cuts(self, X: np.ndarray, cut: Callable[[list[tuple[np.ndarray, np.ndarray]]], list[np.ndarray]]) -> None:
-        """Store the cut points of each column, those of the numeric ones as `cut` gives them from
-        their (column, known) pairs, in column order, and None of a categorical one, and the number
-        of codes of each."""
-        mask = categorical_mask(self, X.shape[1])
-        numeric = [j for j in range(X.shape[1]) if not mask[j]]
-        found = iter(cut([(X[:, j], ~np.isnan(X[:, j])) for j in numeric]))
-        cuts: list = [None if mask[j] else next(found) for j in range(X.shape[1])]
-        self.is_categorical_ = mask
-        self.cuts_ = cuts
-        n_bins = np.empty(X.shape[1], dtype=np.int64)
-        for j in range(X.shape[1]):
-            if mask[j]:
-                codes = categorical_codes(X[:, j], j)
-                n_bins[j] = int(codes.max()) + 1 if codes.size else 0
-            else:
-                n_bins[j] = len(cuts[j]) + 1
-        self.n_bins_ = n_bins
+def eqfreq_cuts(X: np.ndarray, categorical: np.ndarray, bins: int, method: str) -> list[np.ndarray | None]:
+    """Equal-frequency cut points of every numeric column of X (float64, NaN = missing) on its
+    known values (§1.2; `method` one of EQFREQ_METHODS), None for a categorical column."""
+    def petal(col: np.ndarray, known: np.ndarray) -> np.ndarray:
+        nonlocal bins
+        v = col[known]
+        if 0 < v.size < bins:  # the C++ system's quirk: also lowers later columns' bins
+            bins = v.size
+        return eqfreq_petal(v, bins)
 
-    def transform(self, X: Any) -> np.ndarray:
-        """int32 codes: v to the first bin whose cut c has v ≤ c, categorical codes kept, −1 for missing."""
-        def column(j: int, col: np.ndarray) -> np.ndarray:
-            if self.is_categorical_[j]:
-                return categorical_codes(col, j)
-            codes = apply_cuts(col, self.cuts_[j])
+    if method == "petal":
+        return _numeric_cuts(X, categorical, lambda columns: [petal(col, known) for col, known in columns])
+    rule = eqfreq_quantile if method == "quantile" else eqfreq_weka
+    return _numeric_cuts(X, categorical, lambda columns: [rule(col[known], bins) for col, known in columns])
+
+
+def mdl_cuts(X: np.ndarray, categorical: np.ndarray, y: np.ndarray, n_classes: int,
+             method: str) -> list[np.ndarray | None]:
+    """MDL cut points of every numeric column of X (float64, NaN = missing) on the rows where it
+    is known, y the class codes 0..n_classes − 1 (§1.3; `method` one of MDL_METHODS), None for a
+    categorical column."""
+    return _numeric_cuts(X, categorical, lambda columns: mdl_columns([(col[known], y[known]) for col, known in columns],
+                                                                     n_classes, method))
+
+
+def discretize(X: np.ndarray, cuts: list[np.ndarray | None]) -> np.ndarray:
+    """int32 codes of X (float64, NaN = missing): a numeric column's value v to the first bin whose
+    cut c has v ≤ c, a categorical column's (cuts None) codes kept, −1 for missing."""
+    out = np.empty(X.shape, dtype=np.int32)
+    for j in range(X.shape[1]):
+        col = X[:, j]
+        c = cuts[j]
+        if c is None:
+            out[:, j] = categorical_codes(col, j)
+        else:
+            codes = apply_cuts(col, c)
             codes[np.isnan(col)] = -1
-            return codes
-
-        return transform_columns(self, X, np.int32, column)
+            out[:, j] = codes
+    return out

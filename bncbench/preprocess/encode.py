@@ -7,9 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from bncbench.data.dataset import Dataset
-from bncbench.preprocess.equal_frequency import EqualFrequencyDiscretizer
-from bncbench.preprocess.imputer import MissingImputer
-from bncbench.preprocess.mdl import MDLDiscretizer
+from bncbench.preprocess.discretize import discretize, eqfreq_cuts, mdl_cuts
+from bncbench.preprocess.imputation import imputation_values, impute
 from bncbench.preprocess.settings import PreprocessSettings
 
 
@@ -27,29 +26,29 @@ def dataset_matrix(ds: Dataset) -> np.ndarray:
     return X
 
 
-def nominal_indices(ds: Dataset) -> list[int]:
-    """The attributes that are nominal (the transformers' ``categorical_features``)."""
-    return [i for i, a in enumerate(ds.attributes) if a.nominal]
+def nominal_mask(ds: Dataset) -> np.ndarray:
+    """Which attributes are nominal (the transformers' ``categorical_features``, as a mask)."""
+    return np.array([a.nominal for a in ds.attributes], dtype=bool)
 
 
 def fit_cuts(ds: Dataset, rows: np.ndarray, s: PreprocessSettings,
-             X: np.ndarray | None = None) -> EqualFrequencyDiscretizer | MDLDiscretizer:
-    """The settings' discretiser fitted on `rows` of `X` (default `dataset_matrix(ds)`), nominal attributes passed
-    through; MDL sees the data set's declared classes."""
+             X: np.ndarray | None = None) -> list[np.ndarray | None]:
+    """The settings' cut points of each attribute fitted on `rows` of `X` (default `dataset_matrix(ds)`),
+    None for a nominal one, as the scikit-learn discretiser fits its `cuts_`; MDL sees the data set's
+    declared classes."""
     Xm = dataset_matrix(ds) if X is None else X
     rows = np.asarray(rows)
     Xr = Xm if rows.shape[0] == Xm.shape[0] and np.array_equal(rows, np.arange(Xm.shape[0])) else Xm[rows]
     if s.discretizer == "eqfreq":
-        return EqualFrequencyDiscretizer(bins=s.bins, method=s.eqfreq_method,
-                                         categorical_features=nominal_indices(ds)).fit(Xr)
-    return MDLDiscretizer(method=s.mdl_method, categorical_features=nominal_indices(ds)).fit(
-        Xr, ds.y[rows], classes=np.arange(ds.n_classes))
+        return eqfreq_cuts(Xr, nominal_mask(ds), s.bins, s.eqfreq_method)
+    return mdl_cuts(Xr, nominal_mask(ds), ds.y[rows], ds.n_classes, s.mdl_method)
 
 
-def fit_imputer(ds: Dataset, rows: np.ndarray, X: np.ndarray | None = None) -> MissingImputer:
-    """`MissingImputer` fitted on `rows`: modes of the nominal, means of the numeric attributes."""
+def fit_imputation(ds: Dataset, rows: np.ndarray, X: np.ndarray | None = None) -> np.ndarray:
+    """The value of each attribute for its missing ones fitted on `rows` (the scikit-learn
+    MissingImputer's `statistics_`): modes of the nominal, means of the numeric attributes."""
     Xm = dataset_matrix(ds) if X is None else X
-    return MissingImputer(categorical_features=nominal_indices(ds)).fit(Xm[np.asarray(rows)])
+    return imputation_values(Xm[np.asarray(rows)], nominal_mask(ds))
 
 
 @dataclass
@@ -64,27 +63,25 @@ class Encoded:
 
 
 def encode_fold(ds: Dataset, train: np.ndarray, test: np.ndarray, s: PreprocessSettings,
-                global_cuts: EqualFrequencyDiscretizer | MDLDiscretizer | None = None) -> Encoded:
+                global_cuts: list | None = None) -> Encoded:
     """Impute, discretise and encode missing values of one fold, all fitted on `train` (§1.4, §1.5)."""
     Xm = dataset_matrix(ds)
-    imputer = None
     if s.missing == "impute":
-        imputer = fit_imputer(ds, train, Xm)
-        Xm = imputer.transform(Xm)
-    disc = global_cuts if global_cuts is not None else fit_cuts(ds, train, s, Xm)
-    X, cards = encode_rows(ds, s, disc, X=Xm)
-    return Encoded(X[train], X[test], cards, disc.cuts_)
+        Xm = impute(Xm, fit_imputation(ds, train, Xm), nominal_mask(ds))
+    cuts = global_cuts if global_cuts is not None else fit_cuts(ds, train, s, Xm)
+    X, cards = encode_rows(ds, s, cuts, X=Xm)
+    return Encoded(X[train], X[test], cards, cuts)
 
 
-def encode_rows(ds: Dataset, s: PreprocessSettings, disc: EqualFrequencyDiscretizer | MDLDiscretizer,
+def encode_rows(ds: Dataset, s: PreprocessSettings, cuts: list,
                 X: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Codes of every row (int32, (N, n)) and the cardinalities: the fitted discretiser's codes
-    of `X` (default `dataset_matrix(ds)`; under impute the imputed matrix), with a missing value
+    """Codes of every row (int32, (N, n)) and the cardinalities: the codes of `X` under the fitted
+    `cuts` (default `dataset_matrix(ds)`; under impute the imputed matrix), with a missing value
     (−1) turned into the extra code #values under distinct."""
-    codes = disc.transform(dataset_matrix(ds) if X is None else X)
+    codes = discretize(dataset_matrix(ds) if X is None else X, cuts)
     cards = np.empty(ds.n_attributes, dtype=np.int64)
     for i, a in enumerate(ds.attributes):
-        k = len(a.values) if a.values is not None else len(disc.cuts_[i]) + 1
+        k = len(a.values) if a.values is not None else len(cuts[i]) + 1
         has_missing = s.missing == "distinct" and ds.has_missing(i)
         if has_missing:
             col = codes[:, i]

@@ -5,12 +5,9 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-import numpy as np
-
-from bncbench.preprocess.columns import check_choice, validate_X
-from bncbench.preprocess.discretize import Discretizer, eqfreq_petal, eqfreq_quantile, eqfreq_weka
-
-METHODS = ("petal", "weka", "quantile")
+from bncbench.preprocess.columns import categorical_mask, check_choice
+from bncbench.preprocess.discretize import EQFREQ_METHODS, eqfreq_cuts
+from bncbench.preprocess.transformer_base import Discretizer, validate_X
 
 
 class EqualFrequencyDiscretizer(Discretizer):
@@ -25,20 +22,8 @@ class EqualFrequencyDiscretizer(Discretizer):
         """Fit the cut points of every numeric column on its non-missing values (y is ignored)."""
         if isinstance(self.bins, bool) or not isinstance(self.bins, numbers.Integral) or self.bins < 1:
             raise ValueError(f"bins must be an integer ≥ 1, got {self.bins!r}")
-        check_choice("method", self.method, METHODS)
+        check_choice("method", self.method, EQFREQ_METHODS)
         X = validate_X(self, X)
-        bins = self.bins
-
-        def cut(col: np.ndarray, known: np.ndarray) -> np.ndarray:
-            nonlocal bins
-            v = col[known]
-            if self.method == "petal":
-                if 0 < v.size < bins:  # the C++ system's quirk: also lowers later columns' bins
-                    bins = v.size
-                return eqfreq_petal(v, bins)
-            if self.method == "quantile":
-                return eqfreq_quantile(v, self.bins)
-            return eqfreq_weka(v, self.bins)
-
-        self._fit_cuts(X, lambda columns: [cut(col, known) for col, known in columns])
+        mask = categorical_mask(self, X.shape[1])
+        self._set_cuts(X, mask, eqfreq_cuts(X, mask, self.bins, self.method))
         return self

@@ -7,7 +7,9 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 
-from bncbench.preprocess.columns import categorical_codes, categorical_mask, transform_columns, validate_X
+from bncbench.preprocess.columns import categorical_mask
+from bncbench.preprocess.imputation import imputation_values, impute
+from bncbench.preprocess.transformer_base import validate_X
 
 
 class MissingImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
@@ -25,26 +27,11 @@ class MissingImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         """Compute the mode or mean of every column on its non-missing values (y is ignored)."""
         X = validate_X(self, X)
         mask = categorical_mask(self, X.shape[1])
-        stats = np.zeros(X.shape[1], dtype=np.float64)
-        for j in range(X.shape[1]):
-            col = X[:, j]
-            if mask[j]:
-                codes = categorical_codes(col, j)
-                codes = codes[codes >= 0]
-                if codes.size:
-                    values, counts = np.unique(codes, return_counts=True)
-                    stats[j] = float(values[int(np.argmax(counts))])  # first maximum: smallest code
-            else:
-                v = col[~np.isnan(col)]
-                stats[j] = float(v.mean()) if v.size else 0.0
+        stats = imputation_values(X, mask)
         self.is_categorical_ = mask
         self.statistics_ = stats
         return self
 
     def transform(self, X: Any) -> np.ndarray:
         """X (float64) with each missing value replaced by its column's statistic."""
-        def column(j: int, col: np.ndarray) -> np.ndarray:
-            missing = np.isnan(col) | (col < 0) if self.is_categorical_[j] else np.isnan(col)
-            return np.where(missing, self.statistics_[j], col)
-
-        return transform_columns(self, X, np.float64, column)
+        return impute(validate_X(self, X, reset=False), self.statistics_, self.is_categorical_)

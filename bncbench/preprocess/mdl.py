@@ -8,10 +8,9 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from bncbench.preprocess.columns import check_choice
-from bncbench.preprocess.discretize import Discretizer, mdl_columns
-
-METHODS = ("weka", "petal")
+from bncbench.preprocess.columns import categorical_mask, check_choice
+from bncbench.preprocess.discretize import MDL_METHODS, mdl_cuts
+from bncbench.preprocess.transformer_base import Discretizer
 
 
 class MDLDiscretizer(Discretizer):
@@ -28,7 +27,7 @@ class MDLDiscretizer(Discretizer):
 
     def fit(self, X: Any, y: Any = None, classes: Any = None) -> MDLDiscretizer:
         """Fit every numeric column's cut points on the rows where it is known; `classes`: every label y may lack."""
-        check_choice("method", self.method, METHODS)
+        check_choice("method", self.method, MDL_METHODS)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         if classes is None:
@@ -41,7 +40,6 @@ class MDLDiscretizer(Discretizer):
             if ranked.size == 0 or (ranked[pos] != y).any():
                 raise ValueError("y holds a label that is not in classes")
             y_idx = order[pos]
-        n_classes = self.classes_.shape[0]
-        self._fit_cuts(X, lambda columns: mdl_columns([(col[known], y_idx[known]) for col, known in columns],
-                                                      n_classes, self.method))
+        mask = categorical_mask(self, X.shape[1])
+        self._set_cuts(X, mask, mdl_cuts(X, mask, y_idx, self.classes_.shape[0], self.method))
         return self

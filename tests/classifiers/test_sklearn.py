@@ -5,11 +5,13 @@ training, float codes from scikit-learn's encoders, and the engine's fast path."
 from __future__ import annotations
 
 import inspect
+import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 import sklearn.utils.validation
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
@@ -18,6 +20,7 @@ from sklearn.preprocessing import KBinsDiscretizer, OrdinalEncoder
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from bncbench.classifiers import NB, REGISTRY, TAN
+from bncbench.classifiers.estimator_api import ClassifierAPI
 
 #: every registered classifier
 CLASSES = list(REGISTRY.values())
@@ -56,7 +59,17 @@ assert set(SETTINGS) <= set(REGISTRY), set(SETTINGS) - set(REGISTRY)
 ESTIMATORS = [cls(**params) for name, cls in REGISTRY.items() for params in SETTINGS.get(name, [{}])]
 
 
-@parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS, xfail_strict=True)
+# The classifiers implement scikit-learn's estimator API themselves (classifiers/estimator_api.py:
+# a run imports no scikit-learn), so the suite warns once per estimator that it does not inherit
+# BaseEstimator; every check runs all the same.
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message=".*does not inherit from `sklearn.base.BaseEstimator`",
+                            category=UserWarning)
+    CHECKS = parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS,
+                                     xfail_strict=True)
+
+
+@CHECKS
 def test_check_estimator(estimator, check):
     check(estimator)
 
@@ -124,6 +137,46 @@ def test_params_stored_unchanged_and_clone(cls):
     c.fit(X, y)
     assert not hasattr(clone(c), "classes_")  # a clone is unfitted
     assert c.set_params(m=3.0) is c and c.m == 3.0 and est.m == params["m"]
+
+
+def _sklearn_twin(est):
+    """An object of a scikit-learn estimator class (ClassifierMixin, BaseEstimator) with `est`'s
+    class name, constructor signature and attributes: scikit-learn's own API on the same values."""
+    twin = type(type(est).__name__, (ClassifierMixin, BaseEstimator), {"__init__": type(est).__init__})
+    out: Any = object.__new__(twin)
+    out.__dict__.update(vars(est))
+    return out
+
+
+class _Nested(NB):
+    """A classifier with an estimator among its parameters (scikit-learn's nested `inner__m` keys)."""
+
+    def __init__(self, *, inner=None, m: float = 1.0):
+        super().__init__(m=m)
+        self.inner = inner
+
+
+@pytest.mark.parametrize("cls", [*CLASSES, _Nested])
+def test_estimator_api_is_scikit_learns(cls):
+    """classifiers/estimator_api.py against scikit-learn's BaseEstimator and ClassifierMixin (the
+    oracle): get_params (deep or not), set_params (nested keys; the error for an unknown name), the
+    repr of changed parameters (scikit-learn's line breaks aside) and a classifier's tags."""
+    params = {"inner": TAN(m=2.0), "m": 3.0} if cls is _Nested else _non_default_params(cls)
+    for est in (cls(), cls(**params), cls(m=0.5)):
+        twin = _sklearn_twin(est)
+        for deep in (True, False):
+            assert list(est.get_params(deep).items()) == list(twin.get_params(deep).items())
+        assert repr(est).split() == repr(twin).split()
+        with pytest.raises(ValueError) as ours:
+            est.set_params(nope=1)
+        with pytest.raises(ValueError) as theirs:
+            twin.set_params(nope=1)
+        assert str(ours.value).split() == str(theirs.value).split() and "Invalid parameter 'nope'" in str(ours.value)
+    assert ClassifierAPI.__sklearn_tags__(cls()) == _sklearn_twin(cls()).__sklearn_tags__()
+    if cls is _Nested:
+        est = cls(**params)
+        assert est.set_params(inner__m=5.0, m=4.0) is est and est.inner.m == 5.0 and est.m == 4.0
+        assert est.get_params()["inner__m"] == 5.0 and est.inner is params["inner"]
 
 
 @pytest.mark.parametrize("cls", CLASSES)

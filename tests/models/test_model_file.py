@@ -135,7 +135,7 @@ def test_a_damaged_file_is_refused_in_one_line(tmp_path, content):
 def test_an_attribute_the_format_cannot_hold_is_refused(tmp_path):
     model = fitting.fit(DatasetSpec("house-votes-84"), ClassifierSpec("NB", "NB", {}, REGISTRY["NB"]),
                         PreprocessSettings(scope="global"))
-    model.classifier.hook_ = print  # a function is code
+    model.classifier.hook_ = print  # type: ignore[attr-defined]  # a function is code
     with pytest.raises(UserError, match="hook_ is a builtins"):
         fitting.save(model, tmp_path / "m.bncmodel")
     assert not list(tmp_path.iterdir())  # nothing half-written

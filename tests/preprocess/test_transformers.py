@@ -32,7 +32,7 @@ from bncbench.preprocess.encode import (
     PreprocessSettings,
     dataset_matrix,
     encode_fold,
-    nominal_indices,
+    nominal_mask,
 )
 from bncbench.preprocess.folds import make_folds
 from tests.oracles import mdl as mdl_oracle
@@ -208,15 +208,15 @@ def test_runner_fold_encoding_is_the_transformer(mirror, isolated_cache, monkeyp
     train, test = np.flatnonzero(folds != 3), np.flatnonzero(folds == 3)
     X = dataset_matrix(ds)
     enc = encode_fold(ds, train, test, PreprocessSettings(missing="skip", discretizer="mdl", mdl_method=method), None)
-    d = MDLDiscretizer(method=method, categorical_features=nominal_indices(ds)).fit(X[train], ds.y[train])
+    d = MDLDiscretizer(method=method, categorical_features=nominal_mask(ds)).fit(X[train], ds.y[train])
     np.testing.assert_array_equal(enc.X_train, d.transform(X[train]))
     np.testing.assert_array_equal(enc.X_test, d.transform(X[test]))
     assert all(c is None if a.nominal else np.array_equal(c, enc.cuts[i])
                for i, (a, c) in enumerate(zip(ds.attributes, d.cuts_)))
     s = PreprocessSettings(missing="impute", discretizer="eqfreq", eqfreq_method=method)
     enc = encode_fold(ds, train, test, s, None)
-    imp = MissingImputer(categorical_features=nominal_indices(ds)).fit(X[train])
-    e = EqualFrequencyDiscretizer(method=method, categorical_features=nominal_indices(ds)).fit(imp.transform(X[train]))
+    imp = MissingImputer(categorical_features=nominal_mask(ds)).fit(X[train])
+    e = EqualFrequencyDiscretizer(method=method, categorical_features=nominal_mask(ds)).fit(imp.transform(X[train]))
     np.testing.assert_array_equal(enc.X_test, e.transform(imp.transform(X[test])))
 
 
@@ -231,7 +231,7 @@ def test_weka_cut_points(weka, tmp_path, file, method):
     path.write_text((SHIPPED_MIRROR / "arff" / file).read_text())
     ds = build_dataset("t", parse_arff(path.read_text(), str(path)), -1)  # class = last attribute
     want = {int(p[0]): [float(x) for x in p[1:]] for p in map(str.split, weka("cuts", method, str(path)).splitlines())}
-    nominal = nominal_indices(ds)
+    nominal = nominal_mask(ds)
     X = dataset_matrix(ds)
     if method == "eqfreq":
         d = EqualFrequencyDiscretizer(method="weka", categorical_features=nominal).fit(X)
@@ -420,8 +420,8 @@ def test_pipeline_on_hepatitis_from_the_mirror(mirror, isolated_cache, monkeypat
     """A mirror data set with nominal and numeric attributes and missing values, as a float matrix."""
     monkeypatch.setenv("BNCBENCH_MIRROR", str(mirror))
     ds = catalog.load("hepatitis")
-    X, y, cat = dataset_matrix(ds), ds.y, nominal_indices(ds)
-    assert np.isnan(X).any() and cat
+    X, y, cat = dataset_matrix(ds), ds.y, nominal_mask(ds)
+    assert np.isnan(X).any() and cat.any()
     cv = StratifiedKFold(5, shuffle=True, random_state=0)
     pipes = [make_pipeline(MDLDiscretizer(categorical_features=cat), _categorical_nb()),
              make_pipeline(MissingImputer(categorical_features=cat),
@@ -433,23 +433,49 @@ def test_pipeline_on_hepatitis_from_the_mirror(mirror, isolated_cache, monkeypat
         assert cross_val_score(pipe, X, y, cv=cv, error_score="raise").mean() > 0.7
 
 
-# -- one implementation: the runner fits the public transformers ---------------------------------
-def test_runner_fits_the_public_transformers():
-    """encode.py builds the exported classes themselves (no second copy): one module each; the
-    package names them lazily (reading results imports preprocess/settings.py without scikit-learn)."""
+# -- one implementation: the runner and the transformers call the same functions -----------------
+def test_runner_computes_what_the_public_transformers_fit():
+    """encode.py computes the cut points and imputed values with the functions the exported
+    transformers call (preprocess/discretize.py, imputation.py: no second copy), without their
+    scikit-learn side; each transformer stays in its own module, named lazily by the package."""
     import bncbench.preprocess as pp
     from bncbench.data.dataset import Attribute, Dataset
-    from bncbench.preprocess.encode import fit_cuts, fit_imputer
+    from bncbench.preprocess.encode import fit_cuts, fit_imputation
 
-    ds = Dataset(name="t", attributes=[Attribute("a"), Attribute("b", ["u", "v"])],
-                 columns=[np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 1, -1, 1], dtype=np.int32)],
-                 y=np.array([0, 0, 1, 1]), classes=["p", "q"])
-    rows = np.arange(4)
-    assert type(fit_cuts(ds, rows, PreprocessSettings())) is EqualFrequencyDiscretizer
-    assert type(fit_cuts(ds, rows, PreprocessSettings(discretizer="mdl"))) is MDLDiscretizer
-    assert type(fit_imputer(ds, rows)) is MissingImputer
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 120)
+    a, c = y + rng.normal(0, 0.7, 120), np.round(rng.normal(0, 1, 120) - y, 1)
+    a[rng.random(120) < 0.1] = np.nan
+    b = np.where(rng.random(120) < 0.1, -1, (y + rng.integers(0, 2, 120)) % 2).astype(np.int32)
+    ds = Dataset(name="t", attributes=[Attribute("a"), Attribute("b", ["u", "v"]), Attribute("c")],
+                 columns=[a, b, c], y=y, classes=["p", "q", "r"])
+    rows, X, nominal = np.arange(100), dataset_matrix(ds), [1]
+
+    def listed(cuts):
+        return [None if c is None else c.tolist() for c in cuts]
+
+    for method in ("petal", "weka", "quantile"):
+        want = EqualFrequencyDiscretizer(bins=4, method=method, categorical_features=nominal).fit(X[rows]).cuts_
+        assert listed(fit_cuts(ds, rows, PreprocessSettings(bins=4, eqfreq_method=method))) == listed(want)
+    for method in ("weka", "petal"):
+        mdl = MDLDiscretizer(method=method, categorical_features=nominal)
+        want = mdl.fit(X[rows], y[rows], classes=[0, 1, 2]).cuts_
+        assert listed(fit_cuts(ds, rows, PreprocessSettings(discretizer="mdl", mdl_method=method))) == listed(want)
+        assert len(want[0]) and len(want[2])  # cut on both numeric attributes
+    np.testing.assert_array_equal(fit_imputation(ds, rows),
+                                  MissingImputer(categorical_features=nominal).fit(X[rows]).statistics_)
     for cls, module in ((EqualFrequencyDiscretizer, "equal_frequency"), (MDLDiscretizer, "mdl"),
                         (MissingImputer, "imputer")):
         assert cls.__module__ == f"bncbench.preprocess.{module}"
     assert (pp.EqualFrequencyDiscretizer, pp.MDLDiscretizer, pp.MissingImputer) == \
         (EqualFrequencyDiscretizer, MDLDiscretizer, MissingImputer)
+
+
+def test_encoding_does_not_import_scikit_learn():
+    """The runner's preprocessing (encode.py and what it imports) loads no scikit-learn."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np; from bncbench.preprocess import encode, folds\n"
+            "assert not [m for m in sys.modules if m.startswith(('sklearn', 'scipy', 'pandas'))], sorted(sys.modules)")
+    subprocess.run([sys.executable, "-c", code], check=True)

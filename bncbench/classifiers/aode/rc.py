@@ -29,6 +29,8 @@ class _ChildRemoval(AODE):
     #: vacuously for every target)
     RC_PARAMS: ClassVar[dict[str, Param]] = {
         "rc_min_support": Param(int, low=1), "rc_canonical_cover": Param(bool), "rc_remove_as_parent": Param(bool)}
+    #: the attributes that may be superparents (each subclass's fit sets it)
+    parent_mask_: np.ndarray
 
     def __init__(self, *, rc_min_support: int = 100, rc_canonical_cover: bool = True, rc_remove_as_parent: bool = False,
                  min_freq: int = 1, estimator: str = "mestimate", m: float = 1.0, missing: str = "value",

@@ -8,15 +8,15 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
+from bncbench.classifiers.estimator_api import check_fitted
 from bncbench.classifiers.kernels.learned_network import shares
 from bncbench.classifiers.learned import Learned, Submodel
 
 
 def row_codes(model: Any, X) -> np.ndarray:
     """The internal codes of the test rows X (value codes, −1 = missing), as `predict_proba` takes them."""
-    check_is_fitted(model)
+    check_fitted(model)
     X, lo, hi = model._validate_X(X, reset=False)
     return model._internal(X, lo, hi)
 
