@@ -107,3 +107,31 @@ def extension_terms(cols_y, rows, ids, g, attrs, xlogx, out, start, order, cnt, 
             terms[v - 1] = float(hist[v]) * xlogx[v]
             hist[v] = 0
         out[t] = pairwise_sum(terms, top, stack, sums)
+
+
+@kernel
+def number_extension(rows, prev, g, col, r, occ, rows_out, ids_out):
+    """`EntropyTerms.extend` compiled: the configurations (prev·r + col[row]) of the rows `rows`
+    numbered in ascending order among those met more than once (occ: g·r zeros, left zeroed),
+    their rows and numbers written to rows_out and ids_out; returns (rows kept, configurations)."""
+    m = rows.shape[0]
+    for k in range(m):
+        occ[prev[k] * r + col[rows[k]]] += 1
+    g_out = 0
+    for c in range(g * r):  # occ[c] becomes the number of a configuration met more than once, else −1
+        if occ[c] > 1:
+            occ[c] = g_out
+            g_out += 1
+        else:
+            occ[c] = -1
+    kept = 0
+    for k in range(m):
+        c = prev[k] * r + col[rows[k]]
+        if occ[c] >= 0:
+            rows_out[kept] = rows[k]
+            ids_out[kept] = occ[c]
+            kept += 1
+    for c in range(g * r):
+        occ[c] = 0
+    return kept, g_out
+

@@ -79,12 +79,10 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
         `T(base ∪ {p})` (a term's value does not depend on how the cells are numbered)."""
         key = sum(bits[a] for a in base)
         keys = list(map(key.__or__, map(bits.__getitem__, ps)))
-        got = list(map(extensions.get, keys))
-        new = [p for p, t in zip(ps, got) if t is None]
+        new = [p for p, k in zip(ps, keys) if k not in extensions]
         if new:
             extensions.update(zip(map(key.__or__, map(bits.__getitem__, new)), T.extensions(T.groups(base), new)))
-            got = list(map(extensions.__getitem__, keys))
-        return got
+        return list(map(extensions.__getitem__, keys))
 
     def term(key: tuple[int, ...]) -> float:
         """T(key), from the extensions counted (the same float as `T`'s) or else from `T`."""
