@@ -88,11 +88,19 @@ def _xlnx(c: np.ndarray) -> np.ndarray:
     return out
 
 
+def _class_sum(xlnx: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Σ over each row of class counts of c ln c: numpy's row sums, or with two classes the one
+    addition they are (the same float, without the gathered matrix and the reduction)."""
+    if counts.shape[1] == 2:
+        return xlnx[counts[:, 0]] + xlnx[counts[:, 1]]
+    return xlnx[counts].sum(axis=1)
+
+
 def _entropies(counts: np.ndarray, xlnx: np.ndarray) -> np.ndarray:
     """Class entropy in bits of each row of integer class counts, none empty (Weka's formula: Σ
     xlnx form); `xlnx[c]` = c ln c (`_xlnx` of 0..N)."""
     total = counts.sum(axis=1)
-    return (-xlnx[counts].sum(axis=1) + xlnx[total]) / (total * math.log(2))
+    return (-_class_sum(xlnx, counts) + xlnx[total]) / (total * math.log(2))
 
 
 _CHUNK_CELLS = 1 << 22  # columns searched together hold at most this many (row, class) counts (32 MB) ...
@@ -153,10 +161,10 @@ def _mdl_chunk(columns: list[tuple[np.ndarray, np.ndarray]], n_classes: int, pet
         total = cum[hi] - cum[lo]
         left = cum[cand + 1] - cum[lo][node]
         right = total[node] - left
-        nl = left.sum(axis=1)
-        nr = right.sum(axis=1)
+        nl = cand + 1 - lo[node]  # the rows left of the cut: Σ of `left`'s counts
+        nr = n[node] - nl
         # Weka's entropyConditionedOnRows: (-Σ xlnx(cells) + Σ xlnx(row totals)) / (N ln 2)
-        ent = (-xlnx[left].sum(axis=1) - xlnx[right].sum(axis=1) + xlnx[nl] + xlnx[nr]) / (n[node] * math.log(2))
+        ent = (-_class_sum(xlnx, left) - _class_sum(xlnx, right) + xlnx[nl] + xlnx[nr]) / (n[node] * math.log(2))
         hit = ent == np.minimum.reduceat(ent, seg)[node]
         index = np.arange(ent.size)
         if petal:  # the rightmost of equal entropies

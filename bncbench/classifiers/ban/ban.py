@@ -68,7 +68,9 @@ class BAN(BayesNetClassifier):
         self.log_prior_ = log_prior(self._pair_counts(Xc, y, pairs=False).class_counts, self.estimator, self.m)
         self.score_ = None
         if self.method == "hc":
-            T = EntropyTerms(Xc, y, self.sizes_, self.n_classes_)
+            from bncbench.classifiers.ban.compiled_terms import CompiledTerms  # numba: loaded where hc fits
+
+            T = CompiledTerms(Xc, y, self.sizes_, self.n_classes_)
             self.parents_, moves = hill_climb(T, self.card_, self.n_classes_, int(self.ban_max_parents))
             self.score_ = mdl_score(T, self.parents_, self.card_, self.n_classes_)
             self.info_ = {"moves": moves}
@@ -92,15 +94,16 @@ class BAN(BayesNetClassifier):
             from bncbench.classifiers.ban.tpda import adj_path
             from bncbench.classifiers.ban.x2_independence import X2Test
         else:
-            from bncbench.classifiers.ban import entropy_kernels  # noqa: F401
+            from bncbench.classifiers.ban.compiled_terms import CompiledTerms
 
         def load() -> None:  # one call of each kernel, with the argument types of a fit
             X = np.arange(48).reshape(12, 4) % 3
-            T = EntropyTerms(X, np.arange(12) % 2, np.full(4, 3), 2)
             if not tpda:
-                T.extensions(T.groups(()), [0, 1])
-                T.extensions(T.extend(T.groups(()), 0), [1])
+                H = CompiledTerms(X, np.arange(12) % 2, np.full(4, 3), 2)
+                H.extensions(H.groups(()), [0, 1])
+                H.extensions(H.extend(H.groups(()), 0), [1])
                 return
+            T = EntropyTerms(X, np.arange(12) % 2, np.full(4, 3), 2)
             test = X2Test(T)
             test.drafting([(0, 1)])
             test.statistics(0, 1, [(2,)])

@@ -92,6 +92,7 @@ class EntropyTerms:
         self._id_elements = 0
         self._all = (np.arange(self.n, dtype=np.int32), np.zeros(self.n, dtype=np.int64), 1)
         self._scratch: Any = None  # `extensions`' compiled kernel's working memory, once needed
+        self._radix = np.asarray(sizes, dtype=np.int64) * n_classes  # values of x_a·|Y| + y per attribute
 
     def extend(self, groups: tuple[np.ndarray, np.ndarray, int], a: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The numbering of a set's configurations extended by attribute a, rows of configurations
@@ -171,7 +172,7 @@ class EntropyTerms:
         s = self._scratch
         entropy_kernels.extension_terms(self._cols_y_matrix, rows, ids, g, np.array(attrs, dtype=np.int64),
                                         self._xlogx, out, s.start, s.order, s.cnt, s.touched, s.hist, s.terms,
-                                        s.stack, s.sums)
+                                        s.stack, s.sums, s.tables, s.small, self._radix)
         return out.tolist()
 
     def __call__(self, attrs) -> float:

@@ -4,14 +4,17 @@ climbing over arcs between attributes with the MDL/BIC score of the class-augmen
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from itertools import repeat
 
 import numpy as np
 
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 
 
-def family_terms(T: EntropyTerms, child: int, parents, card: np.ndarray, n_classes: int) -> tuple[list[float], int]:
-    """One family's MDL/BIC score (§4.7) as its signed terms T and its integer parameter count."""
+def family_terms(T: Callable[[tuple[int, ...]], float], child: int, parents, card: np.ndarray,
+                 n_classes: int) -> tuple[list[float], int]:
+    """One family's MDL/BIC score (§4.7) as its signed entropy terms T and its integer parameter count."""
     par = tuple(sorted(parents))
     cells = (int(card[child]) - 1) * n_classes
     for p in par:
@@ -66,37 +69,51 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
     off_diagonal = ~np.eye(n, dtype=bool)
     cards = [int(k) for k in card]
 
-    extensions: dict[tuple[int, ...], float] = {}
+    extensions: dict[int, float] = {}  # T(S) of the sets S counted as a numbered set's extensions, by S's bits
+    bits = [1 << a for a in range(n)]
+    top_card = max(cards)
 
-    def extended(base: tuple[int, ...], groups: tuple[np.ndarray, np.ndarray, int], ps: list[int]) -> list[float]:
+    def extended(base: tuple[int, ...], ps: list[int]) -> list[float]:
         """T(base ∪ {p}) for each p ∉ base of `ps`, the uncached ones counted together from `T`'s
-        numbering `groups` of base's configurations (`EntropyTerms.extensions`); the same floats as
+        numbering of base's configurations (`EntropyTerms.extensions`); the same floats as
         `T(base ∪ {p})` (a term's value does not depend on how the cells are numbered)."""
-        keys = [tuple(sorted(base + (p,))) for p in ps]
-        new = [p for p, key in zip(ps, keys) if key not in extensions]
+        key = sum(bits[a] for a in base)
+        keys = list(map(key.__or__, map(bits.__getitem__, ps)))
+        new = [p for p, k in zip(ps, keys) if k not in extensions]
         if new:
-            extensions.update(zip((tuple(sorted(base + (p,))) for p in new), T.extensions(groups, new)))
-        return [extensions[key] for key in keys]
+            extensions.update(zip(map(key.__or__, map(bits.__getitem__, new)), T.extensions(T.groups(base), new)))
+        return list(map(extensions.__getitem__, keys))
+
+    def term(key: tuple[int, ...]) -> float:
+        """T(key), from the extensions counted (the same float as `T`'s) or else from `T`."""
+        t = extensions.get(sum(bits[a] for a in key))
+        return T(key) if t is None else t
 
     def additions(c: int, ps: np.ndarray) -> None:
-        """Score differences of adding p → c for the parents p in `ps`."""
+        """Score differences of adding p → c for the parents p in `ps`: fsum(T(π ∪ {c, p}), −T(π ∪ {p}),
+        −T(π ∪ {c}), T(π)) − (ln N / 2)·(added cells), one `math.fsum` per move as the family scores
+        are summed, the penalties in one array (the same products: integers below 2^53 times a float)."""
         t_c, cells_c = fam[c]
         base = tuple(sorted(parents[c]))
         base_c = tuple(sorted(parents[c] | {c}))
         caps = np.minimum(-math.fsum(t_c), h_given_y[ps]) - half_log_n * (float(cells_c) * (card[ps] - 1.0))
         delta[0, ps[caps < -margin], c] = -np.inf
         known[0, ps, c] = True
-        counted = ps[caps >= -margin].tolist()
-        if not counted:
+        counted = ps[caps >= -margin]
+        if not counted.size:
             return
-        with_c, without_c = extended(base_c, T.groups(base_c), counted), extended(base, T.groups(base), counted)
-        minus_c = [-t for t in t_c]
-        delta[0, counted, c] = [math.fsum([t_with, -t_without, *minus_c]) - half_log_n * (cells_c * (cards[p] - 1))
-                                for p, t_with, t_without in zip(counted, with_c, without_c)]
+        which = counted.tolist()
+        with_c, without_c = extended(base_c, which), extended(base, which)
+        gained = np.fromiter(map(math.fsum, zip(with_c, map(float.__neg__, without_c), repeat(-t_c[0]),
+                                                repeat(-t_c[1]))), dtype=np.float64, count=len(which))
+        if cells_c * top_card < 2 ** 53:  # each added cell count a float exactly, in int64 as in Python
+            delta[0, counted, c] = gained - half_log_n * (cells_c * (card[counted] - 1)).astype(np.float64)
+        else:
+            delta[0, counted, c] = gained - np.array([half_log_n * (cells_c * (cards[p] - 1)) for p in which])
 
     def change(c: int, par: set[int]) -> tuple[list[float], int]:
         """Signed terms and cell difference of giving attribute c the parents `par`."""
-        t_new, c_new = family_terms(T, c, par, card, n_classes)
+        t_new, c_new = family_terms(term, c, par, card, n_classes)
         t_old, c_old = fam[c]
         return t_new + [-t for t in t_old], c_new - c_old
 
@@ -143,7 +160,7 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
                 changed = (c, p)
             reach = _closure(adj)
         for a in changed:
-            fam[a] = family_terms(T, a, parents[a], card, n_classes)
+            fam[a] = family_terms(term, a, parents[a], card, n_classes)
             known[:, :, a] = False  # moves into a
             known[2, a, :] = False  # reversals of a → q give a a parent
         moves += 1

@@ -11,6 +11,7 @@ import functools
 import numpy as np
 import pytest
 
+from bncbench.classifiers.ban.compiled_terms import CompiledTerms
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import hill_climb
 from tests.oracles.ban import hill_climbing as oracle
@@ -62,10 +63,12 @@ def _case(seed, n_rows, n_attr, n_copies, alpha, max_net_parents):
     return X, y, cards, n_classes, oracle.Scores(X.tolist(), y.tolist(), cards.tolist(), n_classes)
 
 
+@pytest.mark.parametrize("terms", [EntropyTerms, CompiledTerms])  # numpy's numbering and BAN's compiled one
 @pytest.mark.parametrize("seed,n_rows,n_attr,n_copies,alpha,max_net_parents,max_parents", CASES)
-def test_hill_climb_equals_the_plain_reference(seed, n_rows, n_attr, n_copies, alpha, max_net_parents, max_parents):
+def test_hill_climb_equals_the_plain_reference(seed, n_rows, n_attr, n_copies, alpha, max_net_parents, max_parents,
+                                               terms):
     X, y, cards, n_classes, scores = _case(seed, n_rows, n_attr, n_copies, alpha, max_net_parents)
-    got = hill_climb(EntropyTerms(X, y, cards, n_classes), cards, n_classes, max_parents)
+    got = hill_climb(terms(X, y, cards, n_classes), cards, n_classes, max_parents)
     expect = oracle.hill_climb(None, None, None, n_classes, max_parents, scores=scores)
     assert got == expect
     assert expect[1] >= n_attr // 2

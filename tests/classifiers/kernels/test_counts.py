@@ -33,6 +33,27 @@ def test_pair_counts_match_loops(seed):
     assert pc.class_counts.tolist() == np.bincount(y, minlength=nc).tolist()
 
 
+@pytest.mark.parametrize("N,n,nc", [(6000, 50, 2), (300, 90, 3), (7000, 9, 3), (0, 4, 2)])
+def test_pair_counts_match_a_table_per_pair(N, n, nc):
+    """Both ways `pair_counts` counts (several attributes j per bincount where the rows are few, one
+    otherwise), runs of attributes ending mid-way included, against one np.add.at table per pair."""
+    rng = np.random.default_rng(N + n)
+    sizes = rng.integers(1, 7, size=n)
+    X = np.column_stack([rng.integers(0, s, N) for s in sizes])
+    y = rng.integers(0, nc, N)
+    pc = pair_counts(X, y, sizes, nc)
+    assert pc.xxy is not None and pc.xxy.dtype == np.int64
+    for i in range(n):
+        for j in range(n):
+            want = np.zeros((sizes[i], sizes[j], nc), dtype=np.int64)
+            if i != j:
+                np.add.at(want, (X[:, i], X[:, j], y), 1)
+            else:
+                np.add.at(want, (X[:, i], X[:, i], y), 1)
+            got = pc.xxy[pc.offsets[i]:pc.offsets[i] + sizes[i], pc.offsets[j]:pc.offsets[j] + sizes[j]]
+            assert np.array_equal(got, want), (i, j)
+
+
 @pytest.mark.parametrize("radices", [[7, 7, 7], [7, 7, 7 * 10 ** 6], [3, 1, 50000], [2]])
 def test_config_counts_match_loops(radices):
     """Both paths of `config_counts` (dense bincount for a small key space, np.unique for a large
