@@ -135,8 +135,10 @@ class KBAN(BayesNetClassifier):
             # largest can share its key, the largest key
             top = float(score.max())
             near = np.flatnonzero(score >= top - max(1e-8 * abs(top), 1e-11))
-            keys = [float(tie_key(float(score[j]))) for j in near]
-            chosen.append(int(near[keys.index(max(keys))]))
+            # one key per distinct score (many are equal, often 0.0), each by the same scalar call
+            values, where = np.unique(score.take(near), return_inverse=True)
+            keys = np.array([float(tie_key(float(v))) for v in values]).take(where.reshape(-1))
+            chosen.append(int(near[int(np.argmax(keys == keys.max()))]))
         return chosen
 
     def _search(self, scorer: StructureScorer, n: int) -> None:
@@ -151,8 +153,9 @@ class KBAN(BayesNetClassifier):
         candidates: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[tuple[
             tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]]]] = {}
         # per i: the parents of i and of its candidates when its allowed edge sets and their changes
-        # were listed (they depend on nothing else), and those lists
-        allowed: dict[int, tuple[list[tuple[int, ...]], list, list]] = {}
+        # were listed (they depend on nothing else), those lists, and the changes' keys as the
+        # scorer's numbers (`StructureScorer.key_ids`)
+        allowed: dict[int, tuple[list[tuple[int, ...]], list, list, np.ndarray]] = {}
         while True:
             children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
             # every candidate of the step whose bound beats the current count, in the wrapper's
@@ -160,6 +163,7 @@ class KBAN(BayesNetClassifier):
             pool: list = []
             valid: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]] = []
             changes: list[list[tuple[int, tuple[int, ...]]]] = []
+            numbers: list[np.ndarray] = []
             for i in range(n):
                 if i in handled:
                     continue
@@ -186,13 +190,15 @@ class KBAN(BayesNetClassifier):
                             change.append((i, tuple(sorted(parents[i] + into))))
                         mine.append((i, arcs, into, out))
                         mine_changes.append(sorted(change))
-                    listed = allowed[i] = (state, mine, mine_changes)
+                    listed = allowed[i] = (state, mine, mine_changes, scorer.key_ids(mine_changes, self.k + 1))
                 valid += listed[1]
                 changes += listed[2]
+                numbers.append(listed[3])
             if valid:  # one batch for the whole step
-                for cand, change, bound in zip(valid, changes, scorer.upper_bounds(changes).tolist()):
-                    if bound > correct:  # else it cannot beat the current structure (see `upper_bounds`)
-                        pool.append((bound, cand, change))
+                bounds = scorer.bounds_of(np.concatenate(numbers))
+                # only those whose bound beats the current count can beat the current structure
+                for pos, bound in zip(np.flatnonzero(bounds > correct).tolist(), bounds[bounds > correct].tolist()):
+                    pool.append((bound, valid[pos], changes[pos]))
             # the largest bounds first, so the best count rises fast and settles the rest by their
             # bounds; the winner is still the first candidate in the wrapper's order of the largest
             # count (a later one must beat it, an earlier one only equal it)

@@ -87,6 +87,9 @@ class StructureScorer:
         self._config_ids: dict[tuple[int, ...], tuple[np.ndarray, int]] = {}
         self._contexts: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+        # the numbers of `key_ids`: per (child, parents) key its number, per number its key
+        self._ids: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._keys: list[tuple[int, tuple[int, ...]]] = []
         # the arena of `upper_bounds`: every cached estimate's `flat` a row of `_flats` (freed rows
         # reused), its `both` a part of `_arena` (rebuilt from the live ones when full)
         self._flats = np.empty((0, N), dtype=np.int32 if n_classes * N < 2 ** 31 else np.int64)
@@ -314,35 +317,56 @@ class StructureScorer:
             base = self._base_odds[child] = self._log_odds(child, self._base[child], self._zero)
         return self._log_odds(child, parents, base, out)
 
+    def key_ids(self, changes: list[list[tuple[int, tuple[int, ...]]]], width: int) -> np.ndarray:
+        """The (child, parents) keys of `changes` as numbers of this scorer (the same key, the same
+        number), a row per change padded with −1 to `width` columns, for `bounds_of`."""
+        ids = self._ids
+        rows = []
+        for change in changes:
+            row = []
+            for key in change:
+                got = ids.get(key)
+                if got is None:
+                    got = ids[key] = len(self._keys)
+                    self._keys.append(key)
+                row.append(got)
+            rows.append(row + [-1] * (width - len(row)))
+        return np.array(rows, dtype=np.int64).reshape(len(changes), width)
+
     def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
-        """An upper bound of the count of each candidate, given by its changes from the base, all at
-        once: one compiled call over the arena of estimates per batch of candidates whose keys' log-
-        odds at the watched rows fit in `_BATCH` floats (§4.6)."""
-        got = np.empty(len(changes), dtype=np.int64)
+        """An upper bound of the count of each candidate, given by its changes from the base (`bounds_of`)."""
+        return self.bounds_of(self.key_ids(changes, max((len(c) for c in changes), default=1)))
+
+    def bounds_of(self, ids: np.ndarray) -> np.ndarray:
+        """An upper bound of the count of each candidate, given by the numbers (`key_ids`) of its
+        changed keys in the order their leads are added, all at once: one compiled call over the
+        arena of estimates per batch of candidates whose keys' log-odds at the watched rows fit in
+        `_BATCH` floats (§4.6)."""
+        got = np.empty(len(ids), dtype=np.int64)
         most = max(1, _BATCH // (2 * self._watch[0].size + 1))  # changed keys per batch (and their base keys)
-        start = 0
-        while start < len(changes):
-            keys: dict[tuple[int, tuple[int, ...]], int] = {}
-            idx = []
-            stop = start
-            while stop < len(changes) and (stop == start or len(keys) < most):
-                idx.append([keys.setdefault(key, len(keys)) for key in changes[stop]])
-                stop += 1
-            base_of = [keys.setdefault((child, self._base[child]), len(keys)) for child, _ in list(keys)]
-            base_of += [-1] * (len(keys) - len(base_of))
+        step = max(1, most // max(1, ids.shape[1]))
+        for start in range(0, len(ids), step):
+            chunk = ids[start:start + step]
+            flat = chunk.reshape(-1)
+            real = flat >= 0
+            numbers, where = np.unique(flat[real], return_inverse=True)
+            keys = [self._keys[k] for k in numbers.tolist()]
+            children = sorted({child for child, _ in keys})
+            at = {child: len(keys) + q for q, child in enumerate(children)}
+            base_of = [at[child] for child, _ in keys] + [-1] * len(children)
+            keys += [(child, self._base[child]) for child in children]
             new = [key for key in keys if key not in self._cells]
-            for at in range(0, len(new), _NEW):
-                self._estimate_many(new[at:at + _NEW])
+            for first in range(0, len(new), _NEW):
+                self._estimate_many(new[first:first + _NEW])
             got_keys = [self._cells[key] for key in keys]  # after the last rebuild of the arena
-            width = max(len(ix) for ix in idx)
-            padded = np.array([ix + [-1] * (width - len(ix)) for ix in idx], dtype=np.int64)
+            idx = np.full(flat.size, -1, dtype=np.int64)
+            idx[real] = where.reshape(-1)
             kban_kernels.bounds(self._flats, self._arena, np.array([e.slot for e in got_keys], dtype=np.int64),
                                 np.array([e.off for e in got_keys], dtype=np.int64),
                                 np.array([e.table.shape[1] for e in got_keys], dtype=np.int64),
-                                np.array(base_of, dtype=np.int64), self._watch[0], self._watch_shift, padded,
-                                self._wrong.size, self._gap_wrong, self._lost_below, self._base_correct,
-                                got[start:stop])
-            start = stop
+                                np.array(base_of, dtype=np.int64), self._watch[0], self._watch_shift,
+                                idx.reshape(chunk.shape), self._wrong.size, self._gap_wrong, self._lost_below,
+                                self._base_correct, got[start:start + step])
         return got
 
     def _rise(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> np.ndarray:
