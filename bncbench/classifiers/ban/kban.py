@@ -102,6 +102,8 @@ class KBAN(BayesNetClassifier):
             ints, floats = np.zeros(2, dtype=np.int64), np.zeros(4)
             for flat in (ints, ints.astype(np.int32)):  # `_Estimates.flat`: int32 unless |Y| · N needs more
                 kban_kernels.lead(flat, floats, 1, ints, ints, floats[:2], np.empty(2))
+                kban_kernels.entries(ints, 1, ints, ints, 1, np.zeros((1, 1), dtype=np.int64), flat, np.zeros(2),
+                                     np.empty(2))
             kban_kernels.ranks(ints, 1, ints, 1, np.empty(2, dtype=np.int64))
             for flats in (np.zeros((1, 2), dtype=np.int32), np.zeros((1, 2), dtype=np.int64)):
                 kban_kernels.bounds(flats, floats, ints[:1], ints[:1], ints[:1] + 1, ints[:1] - 1, ints, ints,

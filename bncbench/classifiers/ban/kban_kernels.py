@@ -94,3 +94,20 @@ def ranks(head, size, col, n, out):
             last = v
         out[order[q]] = distinct
     return distinct + 1
+
+
+@kernel
+def entries(cell, n_cells, ctx, y, n_classes, ctx_counts, flat, num, den):
+    """One estimate's counts (`StructureScorer._estimate_many`): per row r its (own class, cell)
+    entry flat[r] = y[r] · n_cells + cell[r]; num[e] += 1 per row at entry e (num zero before: the
+    counts N(π, x, y) as floats); den[c · n_cells + k] = ctx_counts[c, the configuration of cell k]
+    (N(π, y); a cell no row has: configuration 0)."""
+    cell_ctx = np.zeros(n_cells, dtype=np.int64)
+    for r in range(cell.size):
+        e = y[r] * n_cells + cell[r]
+        flat[r] = e
+        num[e] += 1.0
+        cell_ctx[cell[r]] = ctx[r]
+    for c in range(n_classes):
+        for k in range(n_cells):
+            den[c * n_cells + k] = ctx_counts[c, cell_ctx[k]]

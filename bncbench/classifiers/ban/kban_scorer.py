@@ -140,20 +140,17 @@ class StructureScorer:
         parts = []
         for child, parents in keys:
             ctx, ctx_counts = self._context(parents)
-            sc = int(self.sizes[child])
-            cell, n_cells = _ranks(ctx, sc, self._cols[child], ctx_counts.shape[1])
-            cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
-            cell_ctx[cell] = ctx
-            slot = self._slot()
-            flat = self._flats[slot]  # each row's (own class, cell)
-            np.multiply(self._yi, n_cells, out=flat)
-            flat += cell
-            num = np.bincount(flat, minlength=self.C * n_cells)  # N(π, x, y) per class and cell
-            den = ctx_counts.take(cell_ctx, axis=1).reshape(-1)  # N(π, y)
-            parts.append((cell, n_cells, slot, num, den))
-        sizes = [num.size for _, _, _, num, _ in parts]
-        num = np.concatenate([part[3] for part in parts]).astype(np.float64)
-        den = np.concatenate([part[4] for part in parts]).astype(np.float64)
+            cell, n_cells = _ranks(ctx, int(self.sizes[child]), self._cols[child], ctx_counts.shape[1])
+            parts.append((cell, n_cells, ctx, ctx_counts))
+        sizes = [self.C * n_cells for _, n_cells, _, _ in parts]
+        num = np.zeros(sum(sizes))  # N(π, x, y) per key, class and cell
+        den = np.empty(num.size)  # N(π, y)
+        start, slots = 0, []
+        for (cell, n_cells, ctx, ctx_counts), size in zip(parts, sizes):
+            slots.append(self._slot())  # its row of `_flats`: each row's (own class, cell)
+            kban_kernels.entries(cell, n_cells, ctx, self._yi, self.C, ctx_counts, self._flats[slots[-1]],
+                                 num[start:start + size], den[start:start + size])
+            start += size
         card = np.repeat(self.card[[child for child, _ in keys]], sizes)
         cells = np.repeat([self.C * float(math.prod(int(self.card[p]) for p in parents)) for _, parents in keys],
                           sizes)
@@ -167,7 +164,7 @@ class StructureScorer:
         else:
             tables_own = tables
         start = 0
-        for key, (cell, n_cells, slot, _, _), size in zip(keys, parts, sizes):
+        for key, (cell, n_cells, _, _), slot, size in zip(keys, parts, slots, sizes):
             off = self._room(2 * size)
             both = self._arena[off:off + 2 * size]
             both[:size] = tables_own[start:start + size]
@@ -344,12 +341,18 @@ class StructureScorer:
         `_BATCH` floats (§4.6)."""
         got = np.empty(len(ids), dtype=np.int64)
         most = max(1, _BATCH // (2 * self._watch[0].size + 1))  # changed keys per batch (and their base keys)
-        step = max(1, most // max(1, ids.shape[1]))
-        for start in range(0, len(ids), step):
-            chunk = ids[start:start + step]
-            flat = chunk.reshape(-1)
+        start = 0
+        while start < len(ids):
+            flat = ids[start:].reshape(-1)
             real = flat >= 0
-            numbers, where = np.unique(flat[real], return_inverse=True)
+            numbers, firsts, where = np.unique(flat[real], return_index=True, return_inverse=True)
+            stop = len(ids)
+            if numbers.size > most:  # up to the candidate that brings the batch's `most`-th key
+                stop = start + int(np.sort(np.flatnonzero(real).take(firsts))[most - 1]) // ids.shape[1] + 1
+                flat = ids[start:stop].reshape(-1)
+                real = flat >= 0
+                numbers, where = np.unique(flat[real], return_inverse=True)
+            chunk = ids[start:stop]
             keys = [self._keys[k] for k in numbers.tolist()]
             children = sorted({child for child, _ in keys})
             at = {child: len(keys) + q for q, child in enumerate(children)}
@@ -366,7 +369,8 @@ class StructureScorer:
                                 np.array([e.table.shape[1] for e in got_keys], dtype=np.int64),
                                 np.array(base_of, dtype=np.int64), self._watch[0], self._watch_shift,
                                 idx.reshape(chunk.shape), self._wrong.size, self._gap_wrong, self._lost_below,
-                                self._base_correct, got[start:start + step])
+                                self._base_correct, got[start:stop])
+            start = stop
         return got
 
     def _rise(self, child: int, old: tuple[int, ...], new: tuple[int, ...]) -> np.ndarray:
