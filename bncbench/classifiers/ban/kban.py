@@ -106,6 +106,8 @@ class KBAN(BayesNetClassifier):
                                      np.empty(2))
             kban_kernels.ranks(ints, 1, ints, 1, np.empty(2, dtype=np.int64))
             for flats in (np.zeros((1, 2), dtype=np.int32), np.zeros((1, 2), dtype=np.int64)):
+                kban_kernels.swapped(flats, floats, ints[:0], ints[:0], ints[:0], np.zeros((1, 2)), ints[:1], ints, 1e-9,
+                                     np.empty(1, dtype=bool), np.empty(1, dtype=bool))
                 kban_kernels.bounds(flats, floats, ints[:1], ints[:1], ints[:1] + 1, ints[:1] - 1, ints, ints,
                                     np.zeros((1, 1), dtype=np.int64), 1, floats[:1], floats[:1], 0,
                                     np.empty(1, dtype=np.int64))

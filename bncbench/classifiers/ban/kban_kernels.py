@@ -111,3 +111,66 @@ def entries(cell, n_cells, ctx, y, n_classes, ctx_counts, flat, num, den):
     for c in range(n_classes):
         for k in range(n_cells):
             den[c * n_cells + k] = ctx_counts[c, cell_ctx[k]]
+
+
+@kernel
+def swapped(flats, arena, slot, off, cells, base_sum, rows, y, tie_tol, hit, close):
+    """Per row rows[r], the base's in-order scores base_sum[:, rows[r]] with changed factors swapped
+    (`StructureScorer._hits`): keys 2j (a changed child's base parents) and 2j + 1 (its new ones),
+    for j = 0, 1, …, read as `lead` reads them (own class: arena[off + flat]; class c: |Y| + c − y
+    tables further), each score less the old factor then plus the new one, in that order; then, as
+    numpy computes them, the best score top (NaN if any is), hit[r] = the true class's score == top
+    (NaN top: the first NaN class is the true one, argmax's rule), and close[r] = more than one class
+    at or above top − tie_tol · max(1, |top|). Class by class, in passes over the rows."""
+    n_classes, n_keys, m = base_sum.shape[0], slot.size, rows.size
+    own = np.empty(m, dtype=np.int64)
+    for r in range(m):
+        own[r] = y[rows[r]]
+    mine = np.empty((n_keys, m), dtype=np.int64)  # each key's entry of the row's own class
+    tab = np.empty((n_keys, m), dtype=np.int64)  # and of class 0 (class c: c tables further)
+    for k in range(n_keys):
+        flat, o, width = flats[slot[k]], off[k], cells[k]
+        for r in range(m):
+            e = o + flat[rows[r]]
+            mine[k, r] = e
+            tab[k, r] = e + width * (n_classes - own[r])
+    a = np.empty((n_classes, m))
+    for c in range(n_classes):
+        sums, ac = base_sum[c], a[c]
+        for r in range(m):
+            ac[r] = sums[rows[r]]
+        for k in range(0, n_keys, 2):
+            old, new, old_mine, new_mine = tab[k], tab[k + 1], mine[k], mine[k + 1]
+            old_c, new_c = c * cells[k], c * cells[k + 1]
+            for r in range(m):
+                if c == own[r]:
+                    ac[r] = (ac[r] - arena[old_mine[r]]) + arena[new_mine[r]]
+                else:
+                    ac[r] = (ac[r] - arena[old[r] + old_c]) + arena[new[r] + new_c]
+    top = a[0].copy()
+    first_nan = np.full(m, -1, dtype=np.int64)
+    for c in range(n_classes):
+        ac = a[c]
+        for r in range(m):
+            if ac[r] > top[r]:
+                top[r] = ac[r]
+            if first_nan[r] < 0 and np.isnan(ac[r]):
+                first_nan[r] = c
+    low = np.empty(m)
+    for r in range(m):
+        if first_nan[r] >= 0:
+            top[r] = np.nan
+        low[r] = top[r] - tie_tol * max(1.0, abs(top[r]))
+    near = np.zeros(m, dtype=np.int64)
+    for c in range(n_classes):
+        ac = a[c]
+        for r in range(m):
+            if ac[r] >= low[r]:
+                near[r] += 1
+    for r in range(m):
+        if first_nan[r] >= 0:
+            hit[r] = first_nan[r] == own[r]
+            close[r] = False
+        else:
+            hit[r] = a[own[r], r] == top[r]
+            close[r] = near[r] > 1

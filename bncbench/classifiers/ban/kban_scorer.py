@@ -413,18 +413,16 @@ class StructureScorer:
     def _hits(self, structure: Structure, changed: list[int], rows: np.ndarray) -> int:
         """How many of `rows` `structure` predicts right, from the base scores with changed factors (§4.6)."""
         base = self._base
-        approx = self._base_sum.take(rows, axis=1)
-        for i in changed:
-            approx -= self.factor(i, base[i]).take(rows, axis=1)
-            approx += self._at(i, structure[i], rows)
-        top = approx.max(axis=0)
-        close = np.count_nonzero(approx >= top - _TIE_TOL * np.maximum(1.0, np.abs(top)), axis=0) > 1
+        keys = [key for i in changed for key in ((i, base[i]), (i, structure[i]))]
+        for key in keys:
+            self._estimates(*key)
+        got = [self._cells[key] for key in keys]  # after the last rebuild of the arena
+        hit, close = np.empty(rows.size, dtype=bool), np.empty(rows.size, dtype=bool)
+        kban_kernels.swapped(self._flats, self._arena, np.array([e.slot for e in got], dtype=np.int64),
+                             np.array([e.off for e in got], dtype=np.int64),
+                             np.array([e.table.shape[1] for e in got], dtype=np.int64), self._base_sum, rows,
+                             self._yi, _TIE_TOL, hit, close)
         own = self._yi.take(rows)
-        # elsewhere the best class is alone in the tolerance, so the row is right iff it is the true one
-        hit = approx.reshape(-1).take(own * rows.size + np.arange(rows.size)) == top
-        nan = np.flatnonzero(np.isnan(top))
-        if nan.size:  # an undefined score (m = 0): argmax's rule, the first NaN is predicted
-            hit[nan] = approx.take(nan, axis=1).argmax(axis=0) == own.take(nan)
         redo = np.flatnonzero(close)
         if redo.size:
             at = rows.take(redo)
