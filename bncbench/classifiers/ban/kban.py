@@ -105,6 +105,7 @@ class KBAN(BayesNetClassifier):
                 kban_kernels.entries(ints, 1, ints, ints, 1, np.zeros((1, 1), dtype=np.int64), flat, np.zeros(2),
                                      np.empty(2))
             kban_kernels.ranks(ints, 1, ints, 1, np.empty(2, dtype=np.int64))
+            kban_kernels.context_counts(ints, ints, 1, 1)
             for flats in (np.zeros((1, 2), dtype=np.int32), np.zeros((1, 2), dtype=np.int64)):
                 kban_kernels.swapped(flats, floats, ints[:0], ints[:0], ints[:0], np.zeros((1, 2)), ints[:1], ints, 1e-9,
                                      np.empty(1, dtype=bool), np.empty(1, dtype=bool))
@@ -251,7 +252,9 @@ class KBAN(BayesNetClassifier):
         N = float(y.size)
         for i, par in enumerate(self.parents_):
             cfg = parent_configs(Xc, par, self.sizes_)
-            if cfg.keys is None and cfg.n_configs > 4 * y.size:  # index only the configurations that occur
+            # index only the configurations that occur where most would not: a smaller table, the
+            # same estimates (an unseen configuration's are the zero row's)
+            if cfg.keys is None and 16 * cfg.n_configs > y.size:
                 keys, ids = np.unique(cfg.ids, return_inverse=True)
                 cfg = ParentConfigs(cfg.parents, cfg.radices, ids.reshape(-1), int(keys.size), keys)
             table, cfg = parent_set_counts(Xc, y, i, par, self.sizes_, self.n_classes_, configs=cfg)

@@ -174,3 +174,13 @@ def swapped(flats, arena, slot, off, cells, base_sum, rows, y, tie_tol, hit, clo
         else:
             hit[r] = a[own[r], r] == top[r]
             close[r] = near[r] > 1
+
+
+@kernel
+def context_counts(ids, y, n, n_classes):
+    """The (|Y|, n) counts N(π, y) of rows with configuration index ids[r] and class y[r]
+    (`StructureScorer._context`: `np.bincount(y · n + ids)` in one pass)."""
+    out = np.zeros((n_classes, n), dtype=np.int64)
+    for r in range(ids.size):
+        out[y[r], ids[r]] += 1
+    return out

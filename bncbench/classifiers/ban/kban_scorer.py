@@ -120,7 +120,7 @@ class StructureScorer:
         got = self._contexts.get(parents)
         if got is None:
             ids, n = self._configs(parents)
-            got = ids, np.bincount(self._yi * n + ids, minlength=self.C * n).reshape(self.C, n)
+            got = ids, kban_kernels.context_counts(ids, self._yi, n, self.C)
             self._contexts[parents] = got
         return got
 
@@ -181,7 +181,7 @@ class StructureScorer:
             self._free = list(range(2 * rows + 8 - 1, rows - 1, -1))
             self._flats = np.concatenate([self._flats, np.empty((rows + 8, self.N), dtype=self._flats.dtype)])
             for key, e in self._cells.items():
-                self._cells[key] = e._replace(flat=self._flats[e.slot])
+                self._cells[key] = _Estimates(e.cell, e.table, e.own, self._flats[e.slot], e.both, e.slot, e.off)
         return self._free.pop()
 
     def _room(self, size: int) -> int:
@@ -195,8 +195,8 @@ class StructureScorer:
                 both = self._arena[self._used:self._used + e.both.size]
                 both[:] = e.both
                 half = both.size // 2
-                self._cells[key] = e._replace(both=both, own=both[:half], table=both[half:].reshape(e.table.shape),
-                                              off=self._used)
+                self._cells[key] = _Estimates(e.cell, both[half:].reshape(e.table.shape), both[:half], e.flat, both,
+                                              e.slot, self._used)
                 self._used += both.size
         self._used += size
         return self._used - size
