@@ -107,8 +107,8 @@ class KBAN(BayesNetClassifier):
             kban_kernels.ranks(ints, 1, ints, 1, np.empty(2, dtype=np.int64))
             kban_kernels.context_counts(ints, ints, 1, 1)
             for flats in (np.zeros((1, 2), dtype=np.int32), np.zeros((1, 2), dtype=np.int64)):
-                kban_kernels.swapped(flats, floats, ints[:0], ints[:0], ints[:0], np.zeros((1, 2)), ints[:1], ints, 1e-9,
-                                     np.empty(1, dtype=bool), np.empty(1, dtype=bool))
+                kban_kernels.swapped(flats, floats, ints[:0], ints[:0], ints[:0], np.zeros((1, 2)), ints[:1], ints,
+                                     1e-9, np.empty(1, dtype=bool), np.empty(1, dtype=bool))
                 kban_kernels.bounds(flats, floats, ints[:1], ints[:1], ints[:1] + 1, ints[:1] - 1, ints, ints,
                                     np.zeros((1, 1), dtype=np.int64), 1, floats[:1], floats[:1], 0,
                                     np.empty(1, dtype=np.int64))
@@ -140,8 +140,12 @@ class KBAN(BayesNetClassifier):
             # largest can share its key, the largest key
             top = float(score.max())
             near = np.flatnonzero(score >= top - max(1e-8 * abs(top), 1e-11))
-            # one key per distinct score (many are equal, often 0.0), each by the same scalar call
-            values, where = np.unique(score.take(near), return_inverse=True)
+            # one key per distinct score (many are equal, often 0.0), each by the same scalar call;
+            # one distinct score: the first is chosen
+            values, where = np.unique(score.take(near), return_inverse=True) if near.size > 1 else (near, near)
+            if values.size == 1:
+                chosen.append(int(near[0]))
+                continue
             keys = np.array([float(tie_key(float(v))) for v in values]).take(where.reshape(-1))
             chosen.append(int(near[int(np.argmax(keys == keys.max()))]))
         return chosen
@@ -162,7 +166,10 @@ class KBAN(BayesNetClassifier):
         # scorer's numbers (`StructureScorer.key_ids`)
         allowed: dict[int, tuple[list[tuple[int, ...]], list, list, np.ndarray]] = {}
         while True:
-            children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
+            children: list[list[int]] = [[] for _ in range(n)]
+            for c, par in enumerate(parents):
+                for a in par:
+                    children[a].append(c)
             # every candidate of the step whose bound beats the current count, in the wrapper's
             # order (attribute, then edge set): that order breaks ties
             pool: list = []

@@ -152,8 +152,7 @@ def swapped(flats, arena, slot, off, cells, base_sum, rows, y, tie_tol, hit, clo
     for c in range(n_classes):
         ac = a[c]
         for r in range(m):
-            if ac[r] > top[r]:
-                top[r] = ac[r]
+            top[r] = ac[r] if ac[r] > top[r] else top[r]
             if first_nan[r] < 0 and np.isnan(ac[r]):
                 first_nan[r] = c
     low = np.empty(m)
