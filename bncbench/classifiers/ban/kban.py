@@ -106,6 +106,7 @@ class KBAN(BayesNetClassifier):
                                      np.empty(2))
             kban_kernels.ranks(ints, 1, ints, 1, np.empty(2, dtype=np.int64))
             kban_kernels.context_counts(ints, ints, 1, 1)
+            kban_kernels.best_two(np.zeros((1, 2)), ints, floats[:2], floats[2:])
             for flats in (np.zeros((1, 2), dtype=np.int32), np.zeros((1, 2), dtype=np.int64)):
                 kban_kernels.swapped(flats, floats, ints[:0], ints[:0], ints[:0], np.zeros((1, 2)), ints[:1], ints,
                                      1e-9, np.empty(1, dtype=bool), np.empty(1, dtype=bool))

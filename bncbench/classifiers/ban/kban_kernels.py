@@ -183,3 +183,44 @@ def context_counts(ids, y, n, n_classes):
     for r in range(ids.size):
         out[y[r], ids[r]] += 1
     return out
+
+
+@kernel
+def best_two(scores, pred, top, second):
+    """Per column r of the (|Y|, N) scores, as numpy gives them (`StructureScorer.set_base`):
+    top[r] = the column's max (NaN if it holds a NaN), pred[r] = the first class of the maximum
+    (of the first NaN where there is one: argmax's rule), second[r] = the max of the other classes
+    (NaN if one of them is NaN, −∞ if there is none). Class by class, in passes along the rows. A
+    zero maximum's sign may differ from numpy's, which the gaps made of them do not see (±0 − x − tol
+    are the same floats for tol > 0)."""
+    n_classes, n = scores.shape
+    first_nan = np.full(n, -1, dtype=np.int64)
+    for r in range(n):
+        top[r] = scores[0, r]
+    for c in range(n_classes):
+        row = scores[c]
+        for r in range(n):
+            top[r] = row[r] if row[r] > top[r] else top[r]
+            if first_nan[r] < 0 and np.isnan(row[r]):
+                first_nan[r] = c
+    for c in range(n_classes - 1, -1, -1):  # later classes first: the smallest class of the maximum wins
+        row = scores[c]
+        for r in range(n):
+            if row[r] == top[r]:
+                pred[r] = c
+    other_nan = np.zeros(n, dtype=np.bool_)
+    for r in range(n):
+        if first_nan[r] >= 0:
+            top[r] = np.nan
+            pred[r] = first_nan[r]
+        second[r] = -np.inf
+    for c in range(n_classes):
+        row = scores[c]
+        for r in range(n):
+            if c != pred[r]:
+                if np.isnan(row[r]):
+                    other_nan[r] = True
+                second[r] = row[r] if row[r] > second[r] else second[r]
+    for r in range(n):
+        if other_nan[r]:
+            second[r] = np.nan

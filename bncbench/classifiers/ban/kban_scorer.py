@@ -249,8 +249,9 @@ class StructureScorer:
         in-order scores, predictions, and per row the gap between its two best classes."""
         self._base = structure
         b = self._base_sum = self._base_sums(structure)
-        N, ar = self.N, np.arange(self.N)
-        pred, top = _argmax0(b)
+        N = self.N
+        pred, top, second = np.empty(N, dtype=np.int64), np.empty(N), np.empty(N)
+        kban_kernels.best_two(b, pred, top, second)
         hit = pred == self.y
         self._base_correct = int(np.count_nonzero(hit))
         # a row keeps its correctness when the change of scores cannot close its gap: for a right
@@ -260,9 +261,6 @@ class StructureScorer:
         self._wrong = np.flatnonzero(~hit)
         right = np.flatnonzero(hit)
         if self.C > 1:
-            rest = b.copy()
-            rest.reshape(-1)[pred * N + ar] = -np.inf
-            second = rest.max(axis=0)
             self._gap_right = np.where(hit, top - second - tol, np.inf)
             self._gap_wrong = (top - b.reshape(-1).take(self._own_at) - tol).take(self._wrong)
             # the right rows of the smallest gaps, watched by `upper_bounds` (see there)

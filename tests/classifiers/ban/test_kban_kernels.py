@@ -191,3 +191,39 @@ def test_swapped_equals_numpy_scores(seed, flat_type):
                          np.array(cells, dtype=np.int64), base_sum, rows, y, 1e-9, got_hit, got_close)
     assert got_hit.tolist() == hit.tolist()
     assert got_close.tolist() == close.tolist()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_best_two_equals_numpy(seed):
+    """The column's max, its first class (argmax's rule: the first NaN where there is one) and the
+    max of the other classes (the first class's entry set to −∞), as `set_base` computed them with
+    numpy, on scores with NaN, infinities, signed zeros and exact ties."""
+    rng = np.random.default_rng(700 + seed)
+    n_classes, n = int(rng.integers(1, 7)), 300
+    scores = _values(rng, (n_classes, n))
+    scores[:, rng.random(n) < 0.2] = -1.5  # exact ties
+    scores[rng.integers(0, n_classes, 40), rng.integers(0, n, 40)] = -1.5
+    with np.errstate(invalid="ignore"):
+        top = scores.max(axis=0)
+        pred = np.zeros(n, dtype=np.int64)
+        for c in range(n_classes - 1, -1, -1):
+            pred[scores[c] == top] = c
+        nan = np.flatnonzero(np.isnan(top))
+        pred[nan] = scores.take(nan, axis=1).argmax(axis=0)
+        rest = scores.copy()
+        rest[pred, np.arange(n)] = -np.inf
+        second = rest.max(axis=0)
+    got_pred, got_top, got_second = np.empty(n, dtype=np.int64), np.empty(n), np.empty(n)
+    kban_kernels.best_two(scores, got_pred, got_top, got_second)
+    assert got_pred.tolist() == pred.tolist()
+    # equal values (a zero's sign may differ from numpy's reduction's: the gaps top − second − tol
+    # and top − score − tol that `set_base` makes of them are the same floats either way)
+    np.testing.assert_array_equal(got_top, top)
+    np.testing.assert_array_equal(got_second, second)
+    tol = 1e-9 * np.maximum(1.0, np.abs(top))
+    with np.errstate(invalid="ignore"):
+        pairs = ((top - second - tol, got_top - got_second - tol), (top - scores - tol, got_top - scores - tol))
+        for want, got in pairs:
+            finite = np.isfinite(want)
+            assert want[finite].tobytes() == got[finite].tobytes()
+            np.testing.assert_array_equal(want, got)
