@@ -232,13 +232,18 @@ class StructureScorer:
         """`_sums(structure)`, resumed from the last partial sum kept whose attributes have the
         same parents in `structure` (the same additions in the same order from there)."""
         self._partial = [part for part in self._partial if structure[:part[0]] == part[1]]
-        start, jll = (self._partial[-1][0], self._partial[-1][2].copy()) if self._partial else (0, self._prior.copy())
+        start, jll = (self._partial[-1][0], self._partial[-1][2]) if self._partial else (0, self._prior)
         every = -(-len(structure) // _PARTS)
+        mine = False  # whether `jll` is this call's own array (a kept sum and the prior are not added to)
         for i in range(start, len(structure)):
             if i > start and i % every == 0:
-                self._partial.append((i, structure[:i], jll.copy()))
-            jll += self.factor(i, structure[i])
-        return jll
+                self._partial.append((i, structure[:i], jll))
+                mine = False
+            if mine:
+                jll += self.factor(i, structure[i])
+            else:  # the same sums, into a new array
+                jll, mine = jll + self.factor(i, structure[i]), True
+        return jll if mine else jll.copy()
 
     def scores(self, structure: Structure) -> np.ndarray:
         """(N, |Y|) log scores of the training rows (in-order sums, see `_sums`)."""
