@@ -102,8 +102,14 @@ class KBAN(BayesNetClassifier):
             ints, floats = np.zeros(2, dtype=np.int64), np.zeros(4)
             for flat in (ints, ints.astype(np.int32)):  # `_Estimates.flat`: int32 unless |Y| · N needs more
                 kban_kernels.lead(flat, floats, 1, ints, ints, floats[:2], np.empty(2))
+                kban_kernels.entries(ints, 1, ints, ints, 1, np.zeros((1, 1), dtype=np.int64), flat, np.zeros(2),
+                                     np.empty(2))
             kban_kernels.ranks(ints, 1, ints, 1, np.empty(2, dtype=np.int64))
+            kban_kernels.context_counts(ints, ints, 1, 1)
+            kban_kernels.best_two(np.zeros((1, 2)), ints, floats[:2], floats[2:])
             for flats in (np.zeros((1, 2), dtype=np.int32), np.zeros((1, 2), dtype=np.int64)):
+                kban_kernels.swapped(flats, floats, ints[:0], ints[:0], ints[:0], np.zeros((1, 2)), ints[:1], ints,
+                                     1e-9, np.empty(1, dtype=bool), np.empty(1, dtype=bool))
                 kban_kernels.bounds(flats, floats, ints[:1], ints[:1], ints[:1] + 1, ints[:1] - 1, ints, ints,
                                     np.zeros((1, 1), dtype=np.int64), 1, floats[:1], floats[:1], 0,
                                     np.empty(1, dtype=np.int64))
@@ -135,8 +141,14 @@ class KBAN(BayesNetClassifier):
             # largest can share its key, the largest key
             top = float(score.max())
             near = np.flatnonzero(score >= top - max(1e-8 * abs(top), 1e-11))
-            keys = [float(tie_key(float(score[j]))) for j in near]
-            chosen.append(int(near[keys.index(max(keys))]))
+            # one key per distinct score (many are equal, often 0.0), each by the same scalar call;
+            # one distinct score: the first is chosen
+            values, where = np.unique(score.take(near), return_inverse=True) if near.size > 1 else (near, near)
+            if values.size == 1:
+                chosen.append(int(near[0]))
+                continue
+            keys = np.array([float(tie_key(float(v))) for v in values]).take(where.reshape(-1))
+            chosen.append(int(near[int(np.argmax(keys == keys.max()))]))
         return chosen
 
     def _search(self, scorer: StructureScorer, n: int) -> None:
@@ -151,15 +163,20 @@ class KBAN(BayesNetClassifier):
         candidates: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[tuple[
             tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]]]] = {}
         # per i: the parents of i and of its candidates when its allowed edge sets and their changes
-        # were listed (they depend on nothing else), and those lists
-        allowed: dict[int, tuple[list[tuple[int, ...]], list, list]] = {}
+        # were listed (they depend on nothing else), those lists, and the changes' keys as the
+        # scorer's numbers (`StructureScorer.key_ids`)
+        allowed: dict[int, tuple[list[tuple[int, ...]], list, list, np.ndarray]] = {}
         while True:
-            children = [[c for c in range(n) if a in parents[c]] for a in range(n)]
+            children: list[list[int]] = [[] for _ in range(n)]
+            for c, par in enumerate(parents):
+                for a in par:
+                    children[a].append(c)
             # every candidate of the step whose bound beats the current count, in the wrapper's
             # order (attribute, then edge set): that order breaks ties
             pool: list = []
             valid: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]] = []
             changes: list[list[tuple[int, tuple[int, ...]]]] = []
+            numbers: list[np.ndarray] = []
             for i in range(n):
                 if i in handled:
                     continue
@@ -186,13 +203,15 @@ class KBAN(BayesNetClassifier):
                             change.append((i, tuple(sorted(parents[i] + into))))
                         mine.append((i, arcs, into, out))
                         mine_changes.append(sorted(change))
-                    listed = allowed[i] = (state, mine, mine_changes)
+                    listed = allowed[i] = (state, mine, mine_changes, scorer.key_ids(mine_changes, self.k + 1))
                 valid += listed[1]
                 changes += listed[2]
+                numbers.append(listed[3])
             if valid:  # one batch for the whole step
-                for cand, change, bound in zip(valid, changes, scorer.upper_bounds(changes).tolist()):
-                    if bound > correct:  # else it cannot beat the current structure (see `upper_bounds`)
-                        pool.append((bound, cand, change))
+                bounds = scorer.bounds_of(np.concatenate(numbers))
+                # only those whose bound beats the current count can beat the current structure
+                for pos, bound in zip(np.flatnonzero(bounds > correct).tolist(), bounds[bounds > correct].tolist()):
+                    pool.append((bound, valid[pos], changes[pos]))
             # the largest bounds first, so the best count rises fast and settles the rest by their
             # bounds; the winner is still the first candidate in the wrapper's order of the largest
             # count (a later one must beat it, an earlier one only equal it)
@@ -241,7 +260,9 @@ class KBAN(BayesNetClassifier):
         N = float(y.size)
         for i, par in enumerate(self.parents_):
             cfg = parent_configs(Xc, par, self.sizes_)
-            if cfg.keys is None and cfg.n_configs > 4 * y.size:  # index only the configurations that occur
+            # index only the configurations that occur where most would not: a smaller table, the
+            # same estimates (an unseen configuration's are the zero row's)
+            if cfg.keys is None and 16 * cfg.n_configs > y.size:
                 keys, ids = np.unique(cfg.ids, return_inverse=True)
                 cfg = ParentConfigs(cfg.parents, cfg.radices, ids.reshape(-1), int(keys.size), keys)
             table, cfg = parent_set_counts(Xc, y, i, par, self.sizes_, self.n_classes_, configs=cfg)

@@ -87,6 +87,9 @@ class StructureScorer:
         self._config_ids: dict[tuple[int, ...], tuple[np.ndarray, int]] = {}
         self._contexts: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._rises: dict[tuple[int, tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+        # the numbers of `key_ids`: per (child, parents) key its number, per number its key
+        self._ids: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._keys: list[tuple[int, tuple[int, ...]]] = []
         # the arena of `upper_bounds`: every cached estimate's `flat` a row of `_flats` (freed rows
         # reused), its `both` a part of `_arena` (rebuilt from the live ones when full)
         self._flats = np.empty((0, N), dtype=np.int32 if n_classes * N < 2 ** 31 else np.int64)
@@ -117,7 +120,7 @@ class StructureScorer:
         got = self._contexts.get(parents)
         if got is None:
             ids, n = self._configs(parents)
-            got = ids, np.bincount(self._yi * n + ids, minlength=self.C * n).reshape(self.C, n)
+            got = ids, kban_kernels.context_counts(ids, self._yi, n, self.C)
             self._contexts[parents] = got
         return got
 
@@ -137,20 +140,17 @@ class StructureScorer:
         parts = []
         for child, parents in keys:
             ctx, ctx_counts = self._context(parents)
-            sc = int(self.sizes[child])
-            cell, n_cells = _ranks(ctx, sc, self._cols[child], ctx_counts.shape[1])
-            cell_ctx = np.zeros(n_cells, dtype=np.int64)  # cells that do not occur: any configuration
-            cell_ctx[cell] = ctx
-            slot = self._slot()
-            flat = self._flats[slot]  # each row's (own class, cell)
-            np.multiply(self._yi, n_cells, out=flat)
-            flat += cell
-            num = np.bincount(flat, minlength=self.C * n_cells)  # N(π, x, y) per class and cell
-            den = ctx_counts.take(cell_ctx, axis=1).reshape(-1)  # N(π, y)
-            parts.append((cell, n_cells, slot, num, den))
-        sizes = [num.size for _, _, _, num, _ in parts]
-        num = np.concatenate([part[3] for part in parts]).astype(np.float64)
-        den = np.concatenate([part[4] for part in parts]).astype(np.float64)
+            cell, n_cells = _ranks(ctx, int(self.sizes[child]), self._cols[child], ctx_counts.shape[1])
+            parts.append((cell, n_cells, ctx, ctx_counts))
+        sizes = [self.C * n_cells for _, n_cells, _, _ in parts]
+        num = np.zeros(sum(sizes))  # N(π, x, y) per key, class and cell
+        den = np.empty(num.size)  # N(π, y)
+        start, slots = 0, []
+        for (cell, n_cells, ctx, ctx_counts), size in zip(parts, sizes):
+            slots.append(self._slot())  # its row of `_flats`: each row's (own class, cell)
+            kban_kernels.entries(cell, n_cells, ctx, self._yi, self.C, ctx_counts, self._flats[slots[-1]],
+                                 num[start:start + size], den[start:start + size])
+            start += size
         card = np.repeat(self.card[[child for child, _ in keys]], sizes)
         cells = np.repeat([self.C * float(math.prod(int(self.card[p]) for p in parents)) for _, parents in keys],
                           sizes)
@@ -164,7 +164,7 @@ class StructureScorer:
         else:
             tables_own = tables
         start = 0
-        for key, (cell, n_cells, slot, _, _), size in zip(keys, parts, sizes):
+        for key, (cell, n_cells, _, _), slot, size in zip(keys, parts, slots, sizes):
             off = self._room(2 * size)
             both = self._arena[off:off + 2 * size]
             both[:size] = tables_own[start:start + size]
@@ -181,7 +181,7 @@ class StructureScorer:
             self._free = list(range(2 * rows + 8 - 1, rows - 1, -1))
             self._flats = np.concatenate([self._flats, np.empty((rows + 8, self.N), dtype=self._flats.dtype)])
             for key, e in self._cells.items():
-                self._cells[key] = e._replace(flat=self._flats[e.slot])
+                self._cells[key] = _Estimates(e.cell, e.table, e.own, self._flats[e.slot], e.both, e.slot, e.off)
         return self._free.pop()
 
     def _room(self, size: int) -> int:
@@ -195,8 +195,8 @@ class StructureScorer:
                 both = self._arena[self._used:self._used + e.both.size]
                 both[:] = e.both
                 half = both.size // 2
-                self._cells[key] = e._replace(both=both, own=both[:half], table=both[half:].reshape(e.table.shape),
-                                              off=self._used)
+                self._cells[key] = _Estimates(e.cell, both[half:].reshape(e.table.shape), both[:half], e.flat, both,
+                                              e.slot, self._used)
                 self._used += both.size
         self._used += size
         return self._used - size
@@ -232,13 +232,18 @@ class StructureScorer:
         """`_sums(structure)`, resumed from the last partial sum kept whose attributes have the
         same parents in `structure` (the same additions in the same order from there)."""
         self._partial = [part for part in self._partial if structure[:part[0]] == part[1]]
-        start, jll = (self._partial[-1][0], self._partial[-1][2].copy()) if self._partial else (0, self._prior.copy())
+        start, jll = (self._partial[-1][0], self._partial[-1][2]) if self._partial else (0, self._prior)
         every = -(-len(structure) // _PARTS)
+        mine = False  # whether `jll` is this call's own array (a kept sum and the prior are not added to)
         for i in range(start, len(structure)):
             if i > start and i % every == 0:
-                self._partial.append((i, structure[:i], jll.copy()))
-            jll += self.factor(i, structure[i])
-        return jll
+                self._partial.append((i, structure[:i], jll))
+                mine = False
+            if mine:
+                jll += self.factor(i, structure[i])
+            else:  # the same sums, into a new array
+                jll, mine = jll + self.factor(i, structure[i]), True
+        return jll if mine else jll.copy()
 
     def scores(self, structure: Structure) -> np.ndarray:
         """(N, |Y|) log scores of the training rows (in-order sums, see `_sums`)."""
@@ -249,8 +254,9 @@ class StructureScorer:
         in-order scores, predictions, and per row the gap between its two best classes."""
         self._base = structure
         b = self._base_sum = self._base_sums(structure)
-        N, ar = self.N, np.arange(self.N)
-        pred, top = _argmax0(b)
+        N = self.N
+        pred, top, second = np.empty(N, dtype=np.int64), np.empty(N), np.empty(N)
+        kban_kernels.best_two(b, pred, top, second)
         hit = pred == self.y
         self._base_correct = int(np.count_nonzero(hit))
         # a row keeps its correctness when the change of scores cannot close its gap: for a right
@@ -260,9 +266,6 @@ class StructureScorer:
         self._wrong = np.flatnonzero(~hit)
         right = np.flatnonzero(hit)
         if self.C > 1:
-            rest = b.copy()
-            rest.reshape(-1)[pred * N + ar] = -np.inf
-            second = rest.max(axis=0)
             self._gap_right = np.where(hit, top - second - tol, np.inf)
             self._gap_wrong = (top - b.reshape(-1).take(self._own_at) - tol).take(self._wrong)
             # the right rows of the smallest gaps, watched by `upper_bounds` (see there)
@@ -314,34 +317,62 @@ class StructureScorer:
             base = self._base_odds[child] = self._log_odds(child, self._base[child], self._zero)
         return self._log_odds(child, parents, base, out)
 
+    def key_ids(self, changes: list[list[tuple[int, tuple[int, ...]]]], width: int) -> np.ndarray:
+        """The (child, parents) keys of `changes` as numbers of this scorer (the same key, the same
+        number), a row per change padded with −1 to `width` columns, for `bounds_of`."""
+        ids = self._ids
+        rows = []
+        for change in changes:
+            row = []
+            for key in change:
+                got = ids.get(key)
+                if got is None:
+                    got = ids[key] = len(self._keys)
+                    self._keys.append(key)
+                row.append(got)
+            rows.append(row + [-1] * (width - len(row)))
+        return np.array(rows, dtype=np.int64).reshape(len(changes), width)
+
     def upper_bounds(self, changes: list[list[tuple[int, tuple[int, ...]]]]) -> np.ndarray:
-        """An upper bound of the count of each candidate, given by its changes from the base, all at
-        once: one compiled call over the arena of estimates per batch of candidates whose keys' log-
-        odds at the watched rows fit in `_BATCH` floats (§4.6)."""
-        got = np.empty(len(changes), dtype=np.int64)
+        """An upper bound of the count of each candidate, given by its changes from the base (`bounds_of`)."""
+        return self.bounds_of(self.key_ids(changes, max((len(c) for c in changes), default=1)))
+
+    def bounds_of(self, ids: np.ndarray) -> np.ndarray:
+        """An upper bound of the count of each candidate, given by the numbers (`key_ids`) of its
+        changed keys in the order their leads are added, all at once: one compiled call over the
+        arena of estimates per batch of candidates whose keys' log-odds at the watched rows fit in
+        `_BATCH` floats (§4.6)."""
+        got = np.empty(len(ids), dtype=np.int64)
         most = max(1, _BATCH // (2 * self._watch[0].size + 1))  # changed keys per batch (and their base keys)
         start = 0
-        while start < len(changes):
-            keys: dict[tuple[int, tuple[int, ...]], int] = {}
-            idx = []
-            stop = start
-            while stop < len(changes) and (stop == start or len(keys) < most):
-                idx.append([keys.setdefault(key, len(keys)) for key in changes[stop]])
-                stop += 1
-            base_of = [keys.setdefault((child, self._base[child]), len(keys)) for child, _ in list(keys)]
-            base_of += [-1] * (len(keys) - len(base_of))
+        while start < len(ids):
+            flat = ids[start:].reshape(-1)
+            real = flat >= 0
+            numbers, firsts, where = np.unique(flat[real], return_index=True, return_inverse=True)
+            stop = len(ids)
+            if numbers.size > most:  # up to the candidate that brings the batch's `most`-th key
+                stop = start + int(np.sort(np.flatnonzero(real).take(firsts))[most - 1]) // ids.shape[1] + 1
+                flat = ids[start:stop].reshape(-1)
+                real = flat >= 0
+                numbers, where = np.unique(flat[real], return_inverse=True)
+            chunk = ids[start:stop]
+            keys = [self._keys[k] for k in numbers.tolist()]
+            children = sorted({child for child, _ in keys})
+            at = {child: len(keys) + q for q, child in enumerate(children)}
+            base_of = [at[child] for child, _ in keys] + [-1] * len(children)
+            keys += [(child, self._base[child]) for child in children]
             new = [key for key in keys if key not in self._cells]
-            for at in range(0, len(new), _NEW):
-                self._estimate_many(new[at:at + _NEW])
+            for first in range(0, len(new), _NEW):
+                self._estimate_many(new[first:first + _NEW])
             got_keys = [self._cells[key] for key in keys]  # after the last rebuild of the arena
-            width = max(len(ix) for ix in idx)
-            padded = np.array([ix + [-1] * (width - len(ix)) for ix in idx], dtype=np.int64)
+            idx = np.full(flat.size, -1, dtype=np.int64)
+            idx[real] = where.reshape(-1)
             kban_kernels.bounds(self._flats, self._arena, np.array([e.slot for e in got_keys], dtype=np.int64),
                                 np.array([e.off for e in got_keys], dtype=np.int64),
                                 np.array([e.table.shape[1] for e in got_keys], dtype=np.int64),
-                                np.array(base_of, dtype=np.int64), self._watch[0], self._watch_shift, padded,
-                                self._wrong.size, self._gap_wrong, self._lost_below, self._base_correct,
-                                got[start:stop])
+                                np.array(base_of, dtype=np.int64), self._watch[0], self._watch_shift,
+                                idx.reshape(chunk.shape), self._wrong.size, self._gap_wrong, self._lost_below,
+                                self._base_correct, got[start:stop])
             start = stop
         return got
 
@@ -385,18 +416,16 @@ class StructureScorer:
     def _hits(self, structure: Structure, changed: list[int], rows: np.ndarray) -> int:
         """How many of `rows` `structure` predicts right, from the base scores with changed factors (§4.6)."""
         base = self._base
-        approx = self._base_sum.take(rows, axis=1)
-        for i in changed:
-            approx -= self.factor(i, base[i]).take(rows, axis=1)
-            approx += self._at(i, structure[i], rows)
-        top = approx.max(axis=0)
-        close = np.count_nonzero(approx >= top - _TIE_TOL * np.maximum(1.0, np.abs(top)), axis=0) > 1
+        keys = [key for i in changed for key in ((i, base[i]), (i, structure[i]))]
+        for key in keys:
+            self._estimates(*key)
+        got = [self._cells[key] for key in keys]  # after the last rebuild of the arena
+        hit, close = np.empty(rows.size, dtype=bool), np.empty(rows.size, dtype=bool)
+        kban_kernels.swapped(self._flats, self._arena, np.array([e.slot for e in got], dtype=np.int64),
+                             np.array([e.off for e in got], dtype=np.int64),
+                             np.array([e.table.shape[1] for e in got], dtype=np.int64), self._base_sum, rows,
+                             self._yi, _TIE_TOL, hit, close)
         own = self._yi.take(rows)
-        # elsewhere the best class is alone in the tolerance, so the row is right iff it is the true one
-        hit = approx.reshape(-1).take(own * rows.size + np.arange(rows.size)) == top
-        nan = np.flatnonzero(np.isnan(top))
-        if nan.size:  # an undefined score (m = 0): argmax's rule, the first NaN is predicted
-            hit[nan] = approx.take(nan, axis=1).argmax(axis=0) == own.take(nan)
         redo = np.flatnonzero(close)
         if redo.size:
             at = rows.take(redo)

@@ -9,6 +9,7 @@ import bncbench.classifiers.kernels.counts as counts_mod
 from bncbench.classifiers.ban.kban import KBAN, _closes_cycle, edge_sets
 from bncbench.classifiers.ban.kban_scorer import StructureScorer
 from bncbench.classifiers.kernels.counts import parent_set_counts
+from bncbench.classifiers.kernels.estimators import log_cond
 from bncbench.classifiers.nb.nb import NB
 from tests.oracles.ban.kban import (
     RefModel,
@@ -162,6 +163,46 @@ def test_sparse_configs_with_unseen_test_configurations(monkeypatch):
     assert unseen > 0
     _, _, post = ref_kban(X.tolist(), y.tolist(), cards.tolist(), nc, 3, "laplace", X_test=Xt.tolist())
     np.testing.assert_allclose(clf.predict_proba(Xt), post, rtol=0, atol=1e-12)
+
+
+def test_numpy_log_is_elementwise():
+    """What the final tables and the scorer's batched estimates rely on: numpy's log of a float is
+    the same wherever it stands in a contiguous array (its position, the array's length and
+    alignment), on estimate-like ratios (n + 1) / (d + c) and on random floats, bit for bit."""
+    rng = np.random.default_rng(11)
+    num, den = rng.integers(0, 60, 20000), rng.integers(0, 60, 20000)
+    for v in ((num + 1.0) / (num + den + rng.integers(2, 40, 20000)), rng.random(20000) * 1e3, rng.random(20000)):
+        whole = np.log(v)
+        for _ in range(200):
+            a = int(rng.integers(0, v.size))
+            b = int(rng.integers(a, min(v.size, a + 70))) + 1
+            assert np.log(v[a:b]).tobytes() == whole[a:b].tobytes()
+            pick = rng.choice(v.size, size=int(rng.integers(1, 40)))
+            assert np.log(v.take(pick)).tobytes() == whole.take(pick).tobytes()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_final_tables_equal_dense_tables(seed):
+    """The final tables index only the parent configurations that occur where most would not: at
+    every configuration (seen or not) and child value, their estimates equal those of the dense table
+    over all configurations (one `log_cond` over the whole table, as before), bit for bit."""
+    X, y, _, cards, nc = random_data(seed, n_train=60, n_attr=6, p_missing=0.1)
+    clf = KBAN(k=3, estimator="laplace", cardinalities=cards, n_classes=nc).fit(X, y)
+    Xc = np.array(internal_rows(X.tolist(), cards.tolist()))
+    assert any(cfg.keys is not None for cfg, _ in clf._tables)
+    for i, (cfg, logs) in enumerate(clf._tables):
+        par = list(cfg.parents)
+        table, dense = parent_set_counts(Xc, y, i, par, clf.sizes_, nc)
+        assert dense.keys is None
+        cells = nc * float(np.prod([clf.card_[p] for p in par])) if par else float(nc)
+        want = log_cond(table, table.sum(axis=1, keepdims=True), clf.card_[i], "laplace", 1.0, ctx_cells=cells,
+                        tot_num=float(y.size), tot_den=float(y.size))
+        every = np.zeros((dense.n_configs, Xc.shape[1]), dtype=Xc.dtype)  # a row of each configuration
+        if par:
+            for p, values in zip(par, np.unravel_index(np.arange(dense.n_configs), dense.radices)):
+                every[:, p] = values
+        got = logs[cfg.index(every)]
+        assert got.tobytes() == want.tobytes()
 
 
 # -- k = 0 is naive Bayes; limits of the search ----------------------------------------------
