@@ -108,6 +108,7 @@ class BAN(BayesNetClassifier):
             test.drafting([(0, 1)])
             test.statistics(0, 1, [(2,)])
             test.statistics(0, 1, [(2,), (3,)], frame=True)
+            test(0, 1, (2, 3))
             test.leave_one_out(0, 1, (2, 3))
             adj_path(np.zeros((4, 4), dtype=np.bool_), 0, 1)
 

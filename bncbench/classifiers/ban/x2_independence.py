@@ -75,6 +75,7 @@ class X2Test:
         self._rows = (np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64))
         self._frame: tuple[int, int, frozenset[int], np.ndarray, np.ndarray] | None = None
         self._step: tuple[int, int, tuple[int, ...], np.ndarray] | None = None  # the last `leave_one_out` counted
+        self._whole: tuple[int, int, tuple[int, ...], np.ndarray] | None = None  # … or the last `_whole_set`
         self._prefixes: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()  # (Y, C)'s numbering of the rows
 
     @property
@@ -99,7 +100,8 @@ class X2Test:
             i, j = j, i
         new = [Z for Z in dict.fromkeys(Zs) if (i, j, Z) not in self.cache]
         if new:
-            stats = self._statistics(i, j, new, frame=len(new) > 1 or len(new[0]) > 1)
+            one = len(new) == 1 and len(new[0]) > 1
+            stats = self._whole_set(i, j, new[0]) if one else self._statistics(i, j, new, frame=len(new) > 1)
             self.cache.update(((i, j, Z), o) for Z, o in zip(new, self._outcomes(stats)))
         return [self.cache[(i, j, Z)] for Z in Zs]
 
@@ -147,13 +149,17 @@ class X2Test:
                                         s.occ, s.ids, s.items, s.code, s.start, s.pstart, s.order, s.nab, s.na,
                                         s.nb, s.la, s.lb, s.values, s.item_values, s.prefix, s.suffix, s.n_prefix,
                                         s.n_suffix, self._step_before(i, j, C, rows))
-            self._step = (i, j, C, rows)
+            self._step, self._whole = (i, j, C, rows), None
             self.cache.update(((i, j, subs[k]), o) for k, o in zip(drop, self._outcomes(out)))
         return [self.cache[(i, j, Z)] for Z in subs]
 
     def _step_before(self, i: int, j: int, C: tuple[int, ...], rows: np.ndarray) -> int:
         """b when the numberings in the scratch are those of the last Greedy step's set, on these rows,
-        and that set is C with an attribute inserted at position b (a Greedy's next step); else −1."""
+        and that set is C with an attribute inserted at position b (a Greedy's next step); −2 when
+        they are the prefix numberings of C itself on these rows (its first step); else −1."""
+        whole = self._whole
+        if whole is not None and whole[3] is rows and whole[:3] == (i, j, C):
+            return -2
         last = self._step
         if last is None or last[3] is not rows or last[:2] != (i, j) or len(last[2]) != len(C) + 1:
             return -1
@@ -162,6 +168,18 @@ class X2Test:
         while b < len(C) and prev[b] == C[b]:
             b += 1
         return b if prev[b + 1:] == C[b:] else -1
+
+    def _whole_set(self, i: int, j: int, C: tuple[int, ...]) -> np.ndarray:
+        """(1, 4) array: the statistic of C (two or more attributes; a Greedy call's first test) over
+        the frame of C, from the prefix numberings its first step reuses."""
+        rows, weights = self._domain(i, j, C, frame=True)
+        out = np.empty((1, 4))
+        s = self._scratch
+        x2_kernels.x2_whole_set(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
+                                np.array(C, dtype=np.int64), out, s.occ, s.ids, s.items, s.code, s.start, s.order,
+                                s.nab, s.na, s.nb, s.la, s.lb, s.values, s.prefix, s.n_prefix)
+        self._step, self._whole = None, (i, j, C, rows)
+        return out
 
     def _domain(self, i: int, j: int, C: tuple[int, ...], frame: bool) -> tuple[np.ndarray, np.ndarray]:
         """The items a test of (i, j) given subsets of C counts, and their weights: the frame of the

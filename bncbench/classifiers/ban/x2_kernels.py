@@ -73,16 +73,16 @@ def _extend(X, rows, a, r, ids, items, m, g, occ, code, ids2, items2):
 
 
 @kernel
-def _sum_strata(SA, SB, SW, rj, bounds, g, nab, na, nb, la, lb, out, t):
-    """out[t] = (X², df, n_inf, active) of the strata bounds[s]:bounds[s+1] of the items whose
-    x_i, x_j and weight are SA, SB, SW (in stratum order)."""
+def _sum_strata(SA, SB, SW, rj, los, his, g, nab, na, nb, la, lb, out, t):
+    """out[t] = (X², df, n_inf, active) of the strata los[s]:his[s], s < g, of the items whose x_i,
+    x_j and weight are SA, SB, SW (in stratum order)."""
     x2 = 0.0
     df = 0.0
     n_inf = 0.0
     active = 0
     for s in range(g):
-        lo = bounds[s]
-        hi = bounds[s + 1]
+        lo = los[s]
+        hi = his[s]
         if hi - lo < 2:
             continue
         a0 = SA[lo]
@@ -176,7 +176,7 @@ def x2_statistics(X, y, n_classes, sizes, rows, weights, i, j, zs, z_start, out,
             items, items2 = items2, items
         bucket(ids, items, m, g, start, order)
         _gather(X, rows, weights, i, j, order, m, SA, SB, SW)
-        _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
+        _sum_strata(SA, SB, SW, sizes[j], start[:g], start[1:g + 1], g, nab, na, nb, la, lb, out, t)
 
 
 @kernel
@@ -223,7 +223,8 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, 
     each subset's strata from the numbering of its prefix (with the class) and of its suffix,
     in the same order as `x2_statistics`, so the values are the same bits. With reuse = b ≥ 0,
     `prefix`, `suffix`, `gP` and `gS` hold the numberings of the previous call, on the same rows,
-    for C with an attribute inserted at position b (the step before): those C shares are kept."""
+    for C with an attribute inserted at position b (the step before): those C shares are kept; with
+    reuse = −2, `prefix` and `gP` hold those of C on these rows (`x2_whole_set`'s)."""
     k = C.shape[0]
     M = rows.shape[0]
     SA, SB, SW = values[0], values[1], values[2]
@@ -231,11 +232,13 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, 
     S = suffix  # S[m][:M]: strata of C[m:]
     if reuse < 0:
         for t in range(M):
-            P[0, t] = y[rows[t]]
             S[k, t] = 0
-        gP[0] = n_classes
         gS[k] = 1
-        first_p, last_s = 1, k - 1
+        if reuse == -1:
+            for t in range(M):
+                P[0, t] = y[rows[t]]
+            gP[0] = n_classes
+        first_p, last_s = (1 if reuse == -1 else k), k - 1
     else:  # C[:b] is the old C[:b]; C[m:] for m ≥ b is the old C[m + 1:]
         for m in range(max(reuse, 1), k + 1):
             for t in range(M):
@@ -280,15 +283,47 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, 
             SS[pos] = s[it]
         g = 0
         lo = 0
-        for q in range(G):  # a stratum is a run of equal suffix strata within a prefix stratum
-            hi = pstart[q]
-            for u in range(lo, hi):
-                if u == lo or SS[u] != SS[u - 1]:
+        for q in range(G):  # a stratum is a run of equal suffix strata within a prefix stratum: those of
+            hi = pstart[q]  # two or more items kept (start, order: their bounds)
+            u = lo
+            while u < hi:
+                e = u + 1
+                while e < hi and SS[e] == SS[u]:
+                    e += 1
+                if e - u >= 2:
                     start[g] = u
+                    order[g] = e
                     g += 1
+                u = e
             lo = hi
-        start[g] = n
-        _sum_strata(SA, SB, SW, sizes[j], start, g, nab, na, nb, la, lb, out, t)
+        _sum_strata(SA, SB, SW, sizes[j], start, order, g, nab, na, nb, la, lb, out, t)
+
+
+@kernel
+def x2_whole_set(X, y, n_classes, sizes, rows, weights, i, j, C, out, occ, ids, items, code, start, order, nab, na,
+                 nb, la, lb, values, prefix, gP):
+    """out[0] = the statistic of `x2_statistics` for the set C (two or more attributes), its strata
+    from the prefix numberings of (y, C) that `x2_leave_one_out` builds (the same order, the same
+    bits); those numberings are left in `prefix` and `gP` for a Greedy's first step on C."""
+    k = C.shape[0]
+    M = rows.shape[0]
+    P = prefix
+    for t in range(M):
+        P[0, t] = y[rows[t]]
+    gP[0] = n_classes
+    for m in range(1, k + 1):
+        gP[m] = _refine(X, rows, C[m - 1], sizes[C[m - 1]], P[m - 1], gP[m - 1], P[m], occ, code, False)
+    p = P[k]
+    n = 0
+    for u in range(M):
+        if p[u] >= 0:
+            items[n] = u
+            ids[n] = p[u]
+            n += 1
+    g = gP[k]
+    bucket(ids, items, n, g, start, order)
+    _gather(X, rows, weights, i, j, order, n, values[0], values[1], values[2])
+    _sum_strata(values[0], values[1], values[2], sizes[j], start[:g], start[1:g + 1], g, nab, na, nb, la, lb, out, 0)
 
 
 @kernel
@@ -354,7 +389,7 @@ def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
         rj = sizes[j]
         R = sizes[i] * rj
         SA, SB = Xo[i], Xo[j]
-        _sum_strata(SA, SB, SW, rj, start, n_classes, nab, na, nb, la, lb, out, t)
+        _sum_strata(SA, SB, SW, rj, start[:n_classes], start[1:n_classes + 1], n_classes, nab, na, nb, la, lb, out, t)
         for c in range(n_classes):
             for u in range(start[c], start[c + 1]):
                 cells[c * R + SA[u] * rj + SB[u]] += 1

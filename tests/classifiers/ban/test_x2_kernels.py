@@ -189,6 +189,38 @@ def test_statistic_does_not_depend_on_batch_domain_or_row_order(seed):
                 assert (o.x2, o.df) == stat[:2], (seed, i, j, Z, Cset)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_a_greedy_calls_first_test_and_first_step_are_the_same_bits(seed):
+    # a Greedy call's first test T(i, j | C) (two or more attributes) counts its strata from the
+    # prefix numberings of (Y, C) that its first step T(i, j | C without C[k]) then reuses: the
+    # first test is the bits of the same test counted alone over the training rows, and the step's
+    # tests are those of a cold step (no numbering kept) and of each subset counted alone; the
+    # values against the numpy reference (the X² of every stratum's table, scipy's p)
+    X, y, sizes, C = random_data(200 + seed)
+    rng = np.random.default_rng(4000 + seed)
+    T = EntropyTerms(X, y, sizes, C)
+    d = X.shape[1]
+    for _ in range(6):
+        i, j = sorted(rng.choice(d, size=2, replace=False).tolist())
+        rest = [a for a in range(d) if a not in (i, j)]
+        if len(rest) < 2:
+            continue
+        Cset = tuple(sorted(rng.choice(rest, size=int(rng.integers(2, len(rest) + 1)), replace=False).tolist()))
+        subs = [Cset[:k] + Cset[k + 1:] for k in range(len(Cset))]
+        test = X2Test(T)
+        first = test(j, i, Cset)
+        assert (first.x2, first.df) == X2Test(T).statistic(i, j, Cset)[:2], (seed, i, j, Cset)
+        step = test.leave_one_out(i, j, Cset)
+        cold = X2Test(T).leave_one_out(i, j, Cset)
+        for Z, g, c in zip(subs, step, cold):
+            assert (g.x2, g.df, g.log_p, g.key) == (c.x2, c.df, c.log_p, c.key), (seed, i, j, Z)
+            assert (g.x2, g.df) == X2Test(T).statistic(i, j, Z)[:2], (seed, i, j, Z)
+        want = NumpyX2Test(T)
+        assert_same_outcome(first, want(i, j, Cset), (seed, i, j, Cset))
+        for Z, g in zip(subs, step):
+            assert_same_outcome(g, want(i, j, Z), (seed, i, j, Z))
+
+
 # -- whole fits: BAN(method="tpda") on the kernel and on the reference --------------------------------
 
 def fit_with(monkeypatch, cls, X, y, **params) -> tuple[BAN, X2Test | NumpyX2Test]:
