@@ -190,6 +190,7 @@ class LooEngine:
                 cnt = Q.sum(axis=0)
                 self.blocks.append(_Block(k, weight[s:e].astype(np.float64), g, g * V, Q, cnt,
                                           np.flatnonzero(cnt == 0), not Q.all(), cnt > 0))
+        self._starts = np.cumsum([0] + [b.w.size for b in self.blocks])  # each block's first row of all
 
     def unit_children(self) -> tuple[np.ndarray, np.ndarray]:
         """Per attribute: whether its factors as a child of a SPODE, and as a child of NB, are
@@ -252,6 +253,26 @@ class LooEngine:
             return t.take(idx, axis=0, out=out, mode="clip")  # "clip": no checked copy (idx is valid)
         out = self._other(name).take(idx, axis=0, out=out, mode="clip")
         out[..., k] = self._own_column(name, k).take(idx, mode="clip")
+        return out
+
+    def _child_sums(self, prob: str, blocks: list[_Block], E: np.ndarray, ca: np.ndarray) -> np.ndarray:
+        """(rows, K, |Y|) Σ_p of the factor of child ca[j] (table `prob`) times E (n, rows, |Y|) over the rows
+        of `blocks` in order, each sum as `np.einsum("ptk,ptk->tk")` makes it (compiled: `loo_kernels`)."""
+        from bncbench.classifiers.aode.loo_kernels import child_sums
+
+        own = self._cols.get((prob, -1))
+        if own is None:  # the own-class columns of every class with rows, one per row of `own`
+            own = np.zeros((self.ny, self.V * self.V))
+            for k in {b.k for b in self.blocks}:
+                own[k] = self._own_column(prob, k)
+            self._cols[(prob, -1)] = own
+        if len(blocks) == 1:
+            g, gV, yrow = blocks[0].g, blocks[0].gV, np.full(blocks[0].w.size, blocks[0].k, dtype=np.intp)
+        else:
+            g, gV = np.concatenate([b.g for b in blocks], axis=1), np.concatenate([b.gV for b in blocks], axis=1)
+            yrow = np.concatenate([np.full(b.w.size, b.k, dtype=np.intp) for b in blocks])
+        out = np.empty((E.shape[1], ca.size, self.ny))
+        child_sums(self._other(prob), own, g, gV, np.ascontiguousarray(E), ca, yrow, out)
         return out
 
     def _scratch(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
@@ -382,9 +403,10 @@ class LooEngine:
         T[j, t] = self._terms_log(logsumexp(S, axis=0), b.k)
 
     def _candidate_terms(self, kind: str, st: _State, b: _Block, cands: list[int], P, C,
-                         cur: np.ndarray) -> np.ndarray:
+                         cur: np.ndarray, sums: np.ndarray | None = None) -> np.ndarray:
         """(len(cands), m) loss terms of the block's rows under each candidate model; a row the
-        candidate leaves unchanged keeps its current term `cur` exactly."""
+        candidate leaves unchanged keeps its current term `cur` exactly. CAA / CAE: `sums` (m, K, |Y|)
+        are the rows' candidate sums (`_child_sums`) when made for every block at once."""
         ca = np.asarray(cands, dtype=np.intp)
         K, n = ca.size, self.n
         member = np.zeros((K, n), dtype=bool)
@@ -421,9 +443,9 @@ class LooEngine:
         # CAA / CAE: every SPODE's product times the factor of child a (or divided by it)
         sign = 1.0 if kind == "CAA" else -1.0
         prob = "prob+1" if kind == "CAA" else "prob-1"
-        F = self._scratch("F", st.E.shape)
-        for j, a in enumerate(cands):
-            np.einsum("ptk,ptk->tk", self._pair(prob, b, a, out=F), st.E, out=A[j])
+        if sums is None:
+            sums = self._child_sums(prob, [b], st.E, ca)
+        np.copyto(A, sums.transpose(1, 0, 2))
         T, low = self._terms_prob(A, b.k)
         if low is not None:
             member[:] = True
@@ -499,9 +521,15 @@ class LooEngine:
                 break
             totals = np.zeros(len(cands))
             step_terms = []
+            sums = None
+            if cache and kind in ("CAA", "CAE"):  # every block's rows in one call
+                sums = self._child_sums("prob+1" if kind == "CAA" else "prob-1", self.blocks,
+                                        np.concatenate([st.E for st in states], axis=1),
+                                        np.asarray(cands, dtype=np.intp))
             for i, b in enumerate(self.blocks):
                 st = states[i] if cache else self._state(kind, b, P, C)
-                T = self._candidate_terms(kind, st, b, cands, P, C, cur_terms[i])
+                T = self._candidate_terms(kind, st, b, cands, P, C, cur_terms[i],
+                                          None if sums is None else sums[self._starts[i]:self._starts[i + 1]])
                 totals += (T * b.w).sum(axis=1)  # row by row as the current terms' sum
                 step_terms.append(T)
             values = [self._value(t) for t in totals]
