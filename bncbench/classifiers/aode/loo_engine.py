@@ -54,6 +54,21 @@ def _lastmax(A: np.ndarray) -> np.ndarray:
     return out
 
 
+def _without_one(E: np.ndarray, ca: np.ndarray, A: np.ndarray) -> None:
+    """A[j] = Σ_{i≠j} E[ca[i]] (PAE: the sum over P without candidate ca[j]): the prefix Σ_{i<j}, added
+    in order from 0, plus the suffix Σ_{i>j}, added from the last backwards (elementwise: the same
+    values for any set of rows)."""
+    K = ca.size
+    A[0] = 0.0
+    for j in range(1, K):  # prefixes Σ_{i<j}
+        np.add(A[j - 1], E[ca[j - 1]], out=A[j])
+    suf = E[ca[-1]].copy()
+    for j in range(K - 2, -1, -1):  # + suffixes Σ_{i>j}
+        A[j] += suf
+        if j:
+            suf += E[ca[j]]
+
+
 @dataclass
 class _Block:
     """Static data of one block of distinct training rows, all of class k."""
@@ -256,7 +271,7 @@ class LooEngine:
         return out
 
     def _child_sums(self, prob: str, blocks: list[_Block], E: np.ndarray, ca: np.ndarray) -> np.ndarray:
-        """(rows, K, |Y|) Σ_p of the factor of child ca[j] (table `prob`) times E (n, rows, |Y|) over the rows
+        """(K, rows, |Y|) Σ_p of the factor of child ca[j] (table `prob`) times E (n, rows, |Y|) over the rows
         of `blocks` in order, each sum as `np.einsum("ptk,ptk->tk")` makes it (compiled: `loo_kernels`)."""
         from bncbench.classifiers.aode.loo_kernels import child_sums
 
@@ -273,7 +288,7 @@ class LooEngine:
             yrow = np.concatenate([np.full(b.w.size, b.k, dtype=np.intp) for b in blocks])
         out = np.empty((E.shape[1], ca.size, self.ny))
         child_sums(self._other(prob), own, g, gV, np.ascontiguousarray(E), ca, yrow, out)
-        return out
+        return out.transpose(1, 0, 2)
 
     def _scratch(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
         """A reusable work array (one per name, grown to the largest shape asked for): large
@@ -405,8 +420,8 @@ class LooEngine:
     def _candidate_terms(self, kind: str, st: _State, b: _Block, cands: list[int], P, C,
                          cur: np.ndarray, sums: np.ndarray | None = None) -> np.ndarray:
         """(len(cands), m) loss terms of the block's rows under each candidate model; a row the
-        candidate leaves unchanged keeps its current term `cur` exactly. CAA / CAE: `sums` (m, K, |Y|)
-        are the rows' candidate sums (`_child_sums`) when made for every block at once."""
+        candidate leaves unchanged keeps its current term `cur` exactly. PAE, CAA, CAE: `sums` (K, m, |Y|)
+        are the rows' sums of each candidate's SPODEs when made for every block at once (`_step_sums`)."""
         ca = np.asarray(cands, dtype=np.intp)
         K, n = ca.size, self.n
         member = np.zeros((K, n), dtype=bool)
@@ -422,15 +437,11 @@ class LooEngine:
                 self._exact(st, b, T, qa & low, member, None)
             np.copyto(T, cur, where=~qa)
             return T
-        if kind == "PAE":  # the sum over P without a: prefix + suffix sums over P (cands = P)
-            A[0] = 0.0
-            for j in range(1, K):  # prefixes Σ_{i<j}
-                np.add(A[j - 1], st.E[ca[j - 1]], out=A[j])
-            suf = st.E[ca[-1]].copy()
-            for j in range(K - 2, -1, -1):  # + suffixes Σ_{i>j}
-                A[j] += suf
-                if j:
-                    suf += st.E[ca[j]]
+        if kind == "PAE":  # the sum over P without a (cands = P)
+            if sums is None:
+                _without_one(st.E, ca, A)
+            else:
+                np.copyto(A, sums)
             has = (qa.sum(axis=0) - qa) > 0  # a superparent of P is left for the row
             T, low = self._terms_prob(A, b.k)
             if low is not None:
@@ -443,9 +454,7 @@ class LooEngine:
         # CAA / CAE: every SPODE's product times the factor of child a (or divided by it)
         sign = 1.0 if kind == "CAA" else -1.0
         prob = "prob+1" if kind == "CAA" else "prob-1"
-        if sums is None:
-            sums = self._child_sums(prob, [b], st.E, ca)
-        np.copyto(A, sums.transpose(1, 0, 2))
+        np.copyto(A, self._child_sums(prob, [b], st.E, ca) if sums is None else sums)
         T, low = self._terms_prob(A, b.k)
         if low is not None:
             member[:] = True
@@ -465,6 +474,19 @@ class LooEngine:
             same |= self.missing_slot[b.g[ca]]
         np.copyto(T, cur, where=same)
         return T
+
+    def _step_sums(self, kind: str, states: list[_State], cands: list[int]) -> np.ndarray | None:
+        """PAE, CAA, CAE: the sums of each candidate's SPODEs (K, rows, |Y|) for the rows of every block at once
+        (their cached states' E side by side); None for PAA. The same sums, value by value, as each block's."""
+        if kind == "PAA":
+            return None
+        E = np.concatenate([st.E for st in states], axis=1)
+        ca = np.asarray(cands, dtype=np.intp)
+        if kind == "PAE":
+            A = np.empty((ca.size,) + E.shape[1:])
+            _without_one(E, ca, A)
+            return A
+        return self._child_sums("prob+1" if kind == "CAA" else "prob-1", self.blocks, E, ca)
 
     def _accept(self, kind: str, st: _State, b: _Block, a: int, P, C) -> None:
         """Update a cached block state after attribute a was added to / removed from P or C."""
@@ -521,15 +543,11 @@ class LooEngine:
                 break
             totals = np.zeros(len(cands))
             step_terms = []
-            sums = None
-            if cache and kind in ("CAA", "CAE"):  # every block's rows in one call
-                sums = self._child_sums("prob+1" if kind == "CAA" else "prob-1", self.blocks,
-                                        np.concatenate([st.E for st in states], axis=1),
-                                        np.asarray(cands, dtype=np.intp))
+            sums = self._step_sums(kind, states, cands) if cache else None
             for i, b in enumerate(self.blocks):
                 st = states[i] if cache else self._state(kind, b, P, C)
                 T = self._candidate_terms(kind, st, b, cands, P, C, cur_terms[i],
-                                          None if sums is None else sums[self._starts[i]:self._starts[i + 1]])
+                                          None if sums is None else sums[:, self._starts[i]:self._starts[i + 1]])
                 totals += (T * b.w).sum(axis=1)  # row by row as the current terms' sum
                 step_terms.append(T)
             values = [self._value(t) for t in totals]
