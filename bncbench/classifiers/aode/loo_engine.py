@@ -206,6 +206,7 @@ class LooEngine:
                 self.blocks.append(_Block(k, weight[s:e].astype(np.float64), g, g * V, Q, cnt,
                                           np.flatnonzero(cnt == 0), not Q.all(), cnt > 0))
         self._starts = np.cumsum([0] + [b.w.size for b in self.blocks])  # each block's first row of all
+        self._yrow = np.repeat(np.array([b.k for b in self.blocks], dtype=np.intp), np.diff(self._starts))
 
     def unit_children(self) -> tuple[np.ndarray, np.ndarray]:
         """Per attribute: whether its factors as a child of a SPODE, and as a child of NB, are
@@ -285,10 +286,10 @@ class LooEngine:
             g, gV, yrow = blocks[0].g, blocks[0].gV, np.full(blocks[0].w.size, blocks[0].k, dtype=np.intp)
         else:
             g, gV = np.concatenate([b.g for b in blocks], axis=1), np.concatenate([b.gV for b in blocks], axis=1)
-            yrow = np.concatenate([np.full(b.w.size, b.k, dtype=np.intp) for b in blocks])
+            yrow = self._yrow
         out = np.empty((E.shape[1], ca.size, self.ny))
         child_sums(self._other(prob), own, g, gV, np.ascontiguousarray(E), ca, yrow, out)
-        return out.transpose(1, 0, 2)
+        return np.ascontiguousarray(out.transpose(1, 0, 2))  # C order: the terms' sums keep numpy's order
 
     def _scratch(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
         """A reusable work array (one per name, grown to the largest shape asked for): large
@@ -335,16 +336,19 @@ class LooEngine:
         np.subtract(1.0, s, out=s)
         return np.square(s, out=s)
 
-    def _terms_prob(self, A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray | None]:
-        """Loss terms from shifted joint probabilities A (..., |Y|) of rows of class k, and where
-        their class sum is under `_TINY` (to be scored again in log space; None: nowhere).
-        RMSE term (1 − p_k)² as (Σ_{y≠k} A_y / Σ_y A_y)²."""
+    def _terms_prob(self, A: np.ndarray, k: int | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Loss terms from shifted joint probabilities A (..., |Y|) of rows of class k (or of A's rows
+        (..., rows, |Y|) of classes k (rows,)), and where their class sum is under `_TINY` (to be scored
+        again in log space; None: nowhere). RMSE term (1 − p_k)² as (Σ_{y≠k} A_y / Σ_y A_y)²."""
         ny = A.shape[-1]
-        if ny == 2:
-            rest = A[..., 1 - k]
+        if isinstance(k, np.ndarray):  # the own class's column as 0 in the sum: x + 0 and 0 + x are x
+            own = k[:, None] == np.arange(ny)
+            rest = _lastsum(np.where(own, 0.0, A))
+            Ak = np.take_along_axis(A, np.broadcast_to(k[:, None], A.shape[:-1] + (1,)), axis=-1)[..., 0]
         else:
-            rest = _lastsum(A[..., [y for y in range(ny) if y != k]])
-        s = np.add(rest, A[..., k])
+            rest = A[..., 1 - k] if ny == 2 else _lastsum(A[..., [y for y in range(ny) if y != k]])
+            Ak = A[..., k]
+        s = np.add(rest, Ak)
         low = s < _TINY if s.size and s.min() < _TINY else None
         if self.loss == "zol":
             return (np.argmax(A >= (_lastmax(A) * (1.0 - _ZOL_TIE))[..., None], axis=-1) != k).astype(np.float64), low
@@ -418,10 +422,11 @@ class LooEngine:
         T[j, t] = self._terms_log(logsumexp(S, axis=0), b.k)
 
     def _candidate_terms(self, kind: str, st: _State, b: _Block, cands: list[int], P, C,
-                         cur: np.ndarray, sums: np.ndarray | None = None) -> np.ndarray:
+                         cur: np.ndarray, pre: tuple | None = None) -> np.ndarray:
         """(len(cands), m) loss terms of the block's rows under each candidate model; a row the
-        candidate leaves unchanged keeps its current term `cur` exactly. PAE, CAA, CAE: `sums` (K, m, |Y|)
-        are the rows' sums of each candidate's SPODEs when made for every block at once (`_step_sums`)."""
+        candidate leaves unchanged keeps its current term `cur` exactly. PAE, CAA, CAE: `pre` holds the
+        rows' terms and low rows (`_terms_prob`) of the candidates' sums made for every block at once
+        (`_step_sums`), else they are made here."""
         ca = np.asarray(cands, dtype=np.intp)
         K, n = ca.size, self.n
         member = np.zeros((K, n), dtype=bool)
@@ -438,12 +443,10 @@ class LooEngine:
             np.copyto(T, cur, where=~qa)
             return T
         if kind == "PAE":  # the sum over P without a (cands = P)
-            if sums is None:
-                _without_one(st.E, ca, A)
-            else:
-                np.copyto(A, sums)
             has = (qa.sum(axis=0) - qa) > 0  # a superparent of P is left for the row
-            T, low = self._terms_prob(A, b.k)
+            if pre is None:
+                _without_one(st.E, ca, A)
+            T, low = self._terms_prob(A, b.k) if pre is None else pre
             if low is not None:
                 member[:, sorted(P)] = True
                 member[np.arange(K), ca] = False
@@ -454,8 +457,7 @@ class LooEngine:
         # CAA / CAE: every SPODE's product times the factor of child a (or divided by it)
         sign = 1.0 if kind == "CAA" else -1.0
         prob = "prob+1" if kind == "CAA" else "prob-1"
-        np.copyto(A, self._child_sums(prob, [b], st.E, ca) if sums is None else sums)
-        T, low = self._terms_prob(A, b.k)
+        T, low = self._terms_prob(self._child_sums(prob, [b], st.E, ca), b.k) if pre is None else pre
         if low is not None:
             member[:] = True
             self._exact(st, b, T, b.has & low, member, C, ca, sign)
@@ -544,10 +546,12 @@ class LooEngine:
             totals = np.zeros(len(cands))
             step_terms = []
             sums = self._step_sums(kind, states, cands) if cache else None
+            pre = None if sums is None else self._terms_prob(sums, self._yrow)
             for i, b in enumerate(self.blocks):
                 st = states[i] if cache else self._state(kind, b, P, C)
-                T = self._candidate_terms(kind, st, b, cands, P, C, cur_terms[i],
-                                          None if sums is None else sums[:, self._starts[i]:self._starts[i + 1]])
+                rows = slice(self._starts[i], self._starts[i + 1])
+                T = self._candidate_terms(kind, st, b, cands, P, C, cur_terms[i], None if pre is None else
+                                          (pre[0][:, rows].copy(), None if pre[1] is None else pre[1][:, rows]))
                 totals += (T * b.w).sum(axis=1)  # row by row as the current terms' sum
                 step_terms.append(T)
             values = [self._value(t) for t in totals]
