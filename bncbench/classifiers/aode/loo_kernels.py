@@ -19,17 +19,28 @@ def child_sums(other: np.ndarray, own: np.ndarray, g: np.ndarray, gV: np.ndarray
     n, m, ny = E.shape
     K = cands.size
     out[:] = 0.0
-    for p in range(n):  # superparents outermost: the rows of `other` met stay few at a time
+    for p in range(0, n - 1, 2):  # superparents outermost, two at a time: each (row, candidate) loaded once
         for t in range(m):
-            base = gV[p, t]
-            k = yrow[t]
-            e = E[p, t]
-            ek = e[k]
+            b1, b2, k = gV[p, t], gV[p + 1, t], yrow[t]
+            e1, e2 = E[p, t], E[p + 1, t]
             for j in range(K):
-                idx = base + g[cands[j], t]
-                row = other[idx]
+                a = g[cands[j], t]
+                r1, r2 = other[b1 + a], other[b2 + a]
                 o = out[t, j]
                 s = o[k]
-                for y in range(ny):  # every class (vectorised); the own class's term then redone
-                    o[y] += row[y] * e[y]
-                o[k] = s + own[k, idx] * ek
+                for y in range(ny):  # every class (vectorised); the own class's terms then redone
+                    o[y] = (o[y] + r1[y] * e1[y]) + r2[y] * e2[y]
+                o[k] = (s + own[k, b1 + a] * e1[k]) + own[k, b2 + a] * e2[k]
+    if n % 2:  # the last superparent alone
+        p = n - 1
+        for t in range(m):
+            b1, k = gV[p, t], yrow[t]
+            e1 = E[p, t]
+            for j in range(K):
+                a = g[cands[j], t]
+                r1 = other[b1 + a]
+                o = out[t, j]
+                s = o[k]
+                for y in range(ny):
+                    o[y] += r1[y] * e1[y]
+                o[k] = s + own[k, b1 + a] * e1[k]
