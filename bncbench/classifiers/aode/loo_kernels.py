@@ -4,8 +4,11 @@ loads numba, through BAN's compiler and its disk cache)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from bncbench.classifiers.ban import jit
 from bncbench.classifiers.ban.jit import kernel
 
 
@@ -44,3 +47,15 @@ def child_sums(other: np.ndarray, own: np.ndarray, g: np.ndarray, gV: np.ndarray
                 for y in range(ny):
                     o[y] += r1[y] * e1[y]
                 o[k] = s + own[k, b1 + a] * e1[k]
+
+
+def prepare(notify: Callable[[str], None]) -> None:
+    """Load `child_sums` for the argument types of a fit, compiling it into the disk cache first where this
+    machine has none (`notify` hears of it; `jit.prepare`)."""
+
+    def load() -> None:
+        rows = np.zeros((1, 1), dtype=np.intp)
+        child_sums(np.ones((1, 2)), np.ones((2, 1)), rows, rows, np.ones((1, 1, 2)), np.zeros(1, dtype=np.intp),
+                   np.zeros(1, dtype=np.intp), np.empty((1, 1, 2)))
+
+    jit.prepare(load, notify)

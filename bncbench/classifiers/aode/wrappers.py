@@ -34,15 +34,10 @@ class _AODEWrapper(AODE):
     def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
         """CAA and CAE: load the compiled kernel of their search (`loo_kernels`), compiling it into the disk
         cache first where this machine has none (as `BAN.prepare_kernels`); PAA and PAE use none."""
-        if cls.SEARCH not in ("CAA", "CAE"):
-            return
-        from bncbench.classifiers.aode import loo_kernels  # noqa: F401  (imported first: `jit.cached` checks it)
-        from bncbench.classifiers.ban import jit
+        if cls.SEARCH in ("CAA", "CAE"):
+            from bncbench.classifiers.aode import loo_kernels
 
-        def load() -> None:  # a fit that calls the kernel, with a fit's argument types
-            cls(estimator="laplace").fit(np.arange(48).reshape(12, 4) % 3, np.arange(12) % 2)
-
-        jit.prepare(load, notify)
+            loo_kernels.prepare(notify)
 
     def _fit(self, Xc, y):
         super()._fit(Xc, y)
