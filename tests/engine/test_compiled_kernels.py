@@ -85,3 +85,33 @@ def test_prepared_kernels_cover_a_fit(tmp_path, mirror):
                        env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "nc"), "BNCBENCH_MIRROR": str(mirror)})
     assert r.returncode == 0, r.stderr
     assert r.stdout.count(LINE) == 1 and "NEW []" in r.stdout, r.stdout
+
+
+WRAPPER_FITS_AFTER_PREPARE = """
+from bncbench.classifiers import CAA, CAE
+from bncbench.classifiers.ban import jit
+from bncbench.config import load
+from bncbench.engine.units import preprocessed_fold
+
+CAA.prepare_kernels({}, print)
+CAE.prepare_kernels({}, print)
+before = {d.py_func.__name__: list(d.signatures) for d in jit.KERNELS}
+exp = load("configs/aode22.yaml")
+specs = {d.name: d for d in exp.datasets}
+for name in ("labor-negotiations", "zoo"):
+    p = preprocessed_fold(specs[name], exp.preprocess, exp.cv, 0, 0)
+    kw = dict(estimator="laplace", cardinalities=p.encoded.cardinalities, n_classes=len(p.dataset.classes))
+    for clf in (CAA(**kw), CAE(**kw)):
+        clf.fit(p.encoded.X_train, p.dataset.y[p.train])
+after = {d.py_func.__name__: list(d.signatures) for d in jit.KERNELS}
+print("NEW", sorted(k for k in after if after[k] != before.get(k)), sorted(before))
+"""
+
+
+def test_prepared_wrapper_kernel_covers_a_fit(tmp_path, mirror):
+    """CAA and CAE (issue 40): the driver's `prepare_kernels` compiles the leave-one-out engine's kernel for the
+    types real fits call it with (one line), so that a worker compiles nothing."""
+    r = subprocess.run([sys.executable, "-c", WRAPPER_FITS_AFTER_PREPARE], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "nc"), "BNCBENCH_MIRROR": str(mirror)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count(LINE) == 1 and "NEW [] ['child_sums']" in r.stdout, r.stdout

@@ -54,6 +54,21 @@ def _lastmax(A: np.ndarray) -> np.ndarray:
     return out
 
 
+def _without_one(E: np.ndarray, ca: np.ndarray, A: np.ndarray) -> None:
+    """A[j] = Σ_{i≠j} E[ca[i]] (PAE: the sum over P without candidate ca[j]): the prefix Σ_{i<j}, added
+    in order from 0, plus the suffix Σ_{i>j}, added from the last backwards (elementwise: the same
+    values for any set of rows)."""
+    K = ca.size
+    A[0] = 0.0
+    for j in range(1, K):  # prefixes Σ_{i<j}
+        np.add(A[j - 1], E[ca[j - 1]], out=A[j])
+    suf = E[ca[-1]].copy()
+    for j in range(K - 2, -1, -1):  # + suffixes Σ_{i>j}
+        A[j] += suf
+        if j:
+            suf += E[ca[j]]
+
+
 @dataclass
 class _Block:
     """Static data of one block of distinct training rows, all of class k."""
@@ -190,6 +205,8 @@ class LooEngine:
                 cnt = Q.sum(axis=0)
                 self.blocks.append(_Block(k, weight[s:e].astype(np.float64), g, g * V, Q, cnt,
                                           np.flatnonzero(cnt == 0), not Q.all(), cnt > 0))
+        self._starts = np.cumsum([0] + [b.w.size for b in self.blocks])  # each block's first row of all
+        self._yrow = np.repeat(np.array([b.k for b in self.blocks], dtype=np.intp), np.diff(self._starts))
 
     def unit_children(self) -> tuple[np.ndarray, np.ndarray]:
         """Per attribute: whether its factors as a child of a SPODE, and as a child of NB, are
@@ -254,6 +271,26 @@ class LooEngine:
         out[..., k] = self._own_column(name, k).take(idx, mode="clip")
         return out
 
+    def _child_sums(self, prob: str, blocks: list[_Block], E: np.ndarray, ca: np.ndarray) -> np.ndarray:
+        """(K, rows, |Y|) Σ_p of the factor of child ca[j] (table `prob`) times E (n, rows, |Y|) over the rows
+        of `blocks` in order, each sum as `np.einsum("ptk,ptk->tk")` makes it (compiled: `loo_kernels`)."""
+        from bncbench.classifiers.aode.loo_kernels import child_sums
+
+        own = self._cols.get((prob, -1))
+        if own is None:  # the own-class columns of every class with rows, one per row of `own`
+            own = np.zeros((self.ny, self.V * self.V))
+            for k in {b.k for b in self.blocks}:
+                own[k] = self._own_column(prob, k)
+            self._cols[(prob, -1)] = own
+        if len(blocks) == 1:
+            g, gV, yrow = blocks[0].g, blocks[0].gV, np.full(blocks[0].w.size, blocks[0].k, dtype=np.intp)
+        else:
+            g, gV = np.concatenate([b.g for b in blocks], axis=1), np.concatenate([b.gV for b in blocks], axis=1)
+            yrow = self._yrow
+        out = np.empty((E.shape[1], ca.size, self.ny))
+        child_sums(self._other(prob), own, g, gV, np.ascontiguousarray(E), ca, yrow, out)
+        return np.ascontiguousarray(out.transpose(1, 0, 2))  # C order: the terms' sums keep numpy's order
+
     def _scratch(self, name: str, shape: tuple, dtype=np.float64) -> np.ndarray:
         """A reusable work array (one per name, grown to the largest shape asked for): large
         temporaries allocated afresh at every candidate would be page-faulted in every time."""
@@ -299,16 +336,19 @@ class LooEngine:
         np.subtract(1.0, s, out=s)
         return np.square(s, out=s)
 
-    def _terms_prob(self, A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray | None]:
-        """Loss terms from shifted joint probabilities A (..., |Y|) of rows of class k, and where
-        their class sum is under `_TINY` (to be scored again in log space; None: nowhere).
-        RMSE term (1 − p_k)² as (Σ_{y≠k} A_y / Σ_y A_y)²."""
+    def _terms_prob(self, A: np.ndarray, k: int | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Loss terms from shifted joint probabilities A (..., |Y|) of rows of class k (or of A's rows
+        (..., rows, |Y|) of classes k (rows,)), and where their class sum is under `_TINY` (to be scored
+        again in log space; None: nowhere). RMSE term (1 − p_k)² as (Σ_{y≠k} A_y / Σ_y A_y)²."""
         ny = A.shape[-1]
-        if ny == 2:
-            rest = A[..., 1 - k]
+        if isinstance(k, np.ndarray):  # the own class's column as 0 in the sum: x + 0 and 0 + x are x
+            own = k[:, None] == np.arange(ny)
+            rest = _lastsum(np.where(own, 0.0, A))
+            Ak = np.take_along_axis(A, np.broadcast_to(k[:, None], A.shape[:-1] + (1,)), axis=-1)[..., 0]
         else:
-            rest = _lastsum(A[..., [y for y in range(ny) if y != k]])
-        s = np.add(rest, A[..., k])
+            rest = A[..., 1 - k] if ny == 2 else _lastsum(A[..., [y for y in range(ny) if y != k]])
+            Ak = A[..., k]
+        s = np.add(rest, Ak)
         low = s < _TINY if s.size and s.min() < _TINY else None
         if self.loss == "zol":
             return (np.argmax(A >= (_lastmax(A) * (1.0 - _ZOL_TIE))[..., None], axis=-1) != k).astype(np.float64), low
@@ -382,9 +422,11 @@ class LooEngine:
         T[j, t] = self._terms_log(logsumexp(S, axis=0), b.k)
 
     def _candidate_terms(self, kind: str, st: _State, b: _Block, cands: list[int], P, C,
-                         cur: np.ndarray) -> np.ndarray:
+                         cur: np.ndarray, pre: tuple | None = None) -> np.ndarray:
         """(len(cands), m) loss terms of the block's rows under each candidate model; a row the
-        candidate leaves unchanged keeps its current term `cur` exactly."""
+        candidate leaves unchanged keeps its current term `cur` exactly. PAE, CAA, CAE: `pre` holds the
+        rows' terms and low rows (`_terms_prob`) of the candidates' sums made for every block at once
+        (`_step_sums`), else they are made here."""
         ca = np.asarray(cands, dtype=np.intp)
         K, n = ca.size, self.n
         member = np.zeros((K, n), dtype=bool)
@@ -400,17 +442,11 @@ class LooEngine:
                 self._exact(st, b, T, qa & low, member, None)
             np.copyto(T, cur, where=~qa)
             return T
-        if kind == "PAE":  # the sum over P without a: prefix + suffix sums over P (cands = P)
-            A[0] = 0.0
-            for j in range(1, K):  # prefixes Σ_{i<j}
-                np.add(A[j - 1], st.E[ca[j - 1]], out=A[j])
-            suf = st.E[ca[-1]].copy()
-            for j in range(K - 2, -1, -1):  # + suffixes Σ_{i>j}
-                A[j] += suf
-                if j:
-                    suf += st.E[ca[j]]
+        if kind == "PAE":  # the sum over P without a (cands = P)
             has = (qa.sum(axis=0) - qa) > 0  # a superparent of P is left for the row
-            T, low = self._terms_prob(A, b.k)
+            if pre is None:
+                _without_one(st.E, ca, A)
+            T, low = self._terms_prob(A, b.k) if pre is None else pre
             if low is not None:
                 member[:, sorted(P)] = True
                 member[np.arange(K), ca] = False
@@ -421,10 +457,7 @@ class LooEngine:
         # CAA / CAE: every SPODE's product times the factor of child a (or divided by it)
         sign = 1.0 if kind == "CAA" else -1.0
         prob = "prob+1" if kind == "CAA" else "prob-1"
-        F = self._scratch("F", st.E.shape)
-        for j, a in enumerate(cands):
-            np.einsum("ptk,ptk->tk", self._pair(prob, b, a, out=F), st.E, out=A[j])
-        T, low = self._terms_prob(A, b.k)
+        T, low = self._terms_prob(self._child_sums(prob, [b], st.E, ca), b.k) if pre is None else pre
         if low is not None:
             member[:] = True
             self._exact(st, b, T, b.has & low, member, C, ca, sign)
@@ -443,6 +476,19 @@ class LooEngine:
             same |= self.missing_slot[b.g[ca]]
         np.copyto(T, cur, where=same)
         return T
+
+    def _step_sums(self, kind: str, states: list[_State], cands: list[int]) -> np.ndarray | None:
+        """PAE, CAA, CAE: the sums of each candidate's SPODEs (K, rows, |Y|) for the rows of every block at once
+        (their cached states' E side by side); None for PAA. The same sums, value by value, as each block's."""
+        if kind == "PAA":
+            return None
+        E = np.concatenate([st.E for st in states], axis=1)
+        ca = np.asarray(cands, dtype=np.intp)
+        if kind == "PAE":
+            A = np.empty((ca.size,) + E.shape[1:])
+            _without_one(E, ca, A)
+            return A
+        return self._child_sums("prob+1" if kind == "CAA" else "prob-1", self.blocks, E, ca)
 
     def _accept(self, kind: str, st: _State, b: _Block, a: int, P, C) -> None:
         """Update a cached block state after attribute a was added to / removed from P or C."""
@@ -499,9 +545,13 @@ class LooEngine:
                 break
             totals = np.zeros(len(cands))
             step_terms = []
+            sums = self._step_sums(kind, states, cands) if cache else None
+            pre = None if sums is None else self._terms_prob(sums, self._yrow)
             for i, b in enumerate(self.blocks):
                 st = states[i] if cache else self._state(kind, b, P, C)
-                T = self._candidate_terms(kind, st, b, cands, P, C, cur_terms[i])
+                rows = slice(self._starts[i], self._starts[i + 1])
+                T = self._candidate_terms(kind, st, b, cands, P, C, cur_terms[i], None if pre is None else
+                                          (pre[0][:, rows].copy(), None if pre[1] is None else pre[1][:, rows]))
                 totals += (T * b.w).sum(axis=1)  # row by row as the current terms' sum
                 step_terms.append(T)
             values = [self._value(t) for t in totals]

@@ -4,6 +4,7 @@ baselines of paper 003 — over one shared leave-one-out engine (`loo_engine.Loo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
@@ -28,6 +29,15 @@ class _AODEWrapper(AODE):
         super().__init__(min_freq=min_freq, estimator=estimator, m=m, missing=missing, cardinalities=cardinalities,
                          n_classes=n_classes)
         self.wrapper_loss = wrapper_loss
+
+    @classmethod
+    def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
+        """CAA and CAE: load the compiled kernel of their search (`loo_kernels`), compiling it into the disk
+        cache first where this machine has none (as `BAN.prepare_kernels`); PAA and PAE use none."""
+        if cls.SEARCH in ("CAA", "CAE"):
+            from bncbench.classifiers.aode import loo_kernels
+
+            loo_kernels.prepare(notify)
 
     def _fit(self, Xc, y):
         super()._fit(Xc, y)
