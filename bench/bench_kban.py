@@ -38,8 +38,8 @@ _FILES = {  # module → its file in the other commit, and the imports of its si
                     [("from bncbench.classifiers.ban import kban_kernels", "import ref_kban_kernels as kban_kernels")]),
     "kban": ("bncbench/classifiers/ban/kban.py",
              [("from bncbench.classifiers.ban.kban_scorer import", "from ref_kban_scorer import"),
-              ("from bncbench.classifiers.ban import jit, kban_kernels",
-               "from bncbench.classifiers.ban import jit\n        import ref_kban_kernels as kban_kernels")]),
+              ("from bncbench.classifiers.kernels import jit, kban_kernels",
+               "from bncbench.classifiers.kernels import jit\n        import ref_kban_kernels as kban_kernels")]),
 }
 
 

@@ -322,10 +322,8 @@ for _part in ("experiment", "engine", "config", "results", "cli"):  # who may im
     ALLOWED[_part].add("classifiers.learned")
 #: (importer, imported) module pairs that cross the table, each with its reason
 EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("bncbench.classifiers.ban.jit", "bncbench.data.sources"):
-        "BAN's compiled kernels are kept in the user cache folder, which data/sources.py defines once",
-    ("bncbench.classifiers.aode.loo_kernels", "bncbench.classifiers.ban.jit"):
-        "the AODE wrappers' kernel compiles with BAN's compiler: one disk cache, one announcement of a compile",
+    ("bncbench.classifiers.kernels.jit", "bncbench.data.sources"):
+        "the compiled kernels are kept in the user cache folder, which data/sources.py defines once",
 }
 
 

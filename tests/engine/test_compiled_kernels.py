@@ -21,7 +21,7 @@ classifiers:
   - {name: BAN, method: hc, label: BAN-MDL}
 """
 ROOT = Path(__file__).resolve().parents[2]
-LINE = "compiling BAN's kernels (once per machine, a few seconds)"
+LINE = "compiling bncbench's kernels (once per machine, a few seconds)"
 
 
 def _run(tmp_path, results: str, *extra: str, env: dict | None = None):
@@ -57,7 +57,7 @@ def test_a_plan_without_ban_compiles_nothing(tmp_path):
 FITS_AFTER_PREPARE = """
 import numpy as np
 from bncbench.classifiers import BAN, KBAN
-from bncbench.classifiers.ban import jit
+from bncbench.classifiers.kernels import jit
 from bncbench.config import load
 from bncbench.engine.units import preprocessed_fold
 
@@ -89,7 +89,7 @@ def test_prepared_kernels_cover_a_fit(tmp_path, mirror):
 
 WRAPPER_FITS_AFTER_PREPARE = """
 from bncbench.classifiers import CAA, CAE
-from bncbench.classifiers.ban import jit
+from bncbench.classifiers.kernels import jit
 from bncbench.config import load
 from bncbench.engine.units import preprocessed_fold
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bncbench.classifiers.ban import jit
-from bncbench.classifiers.ban.jit import kernel
+from bncbench.classifiers.kernels import jit
+from bncbench.classifiers.kernels.jit import kernel
 
 
 @kernel

@@ -87,7 +87,7 @@ class BAN(BayesNetClassifier):
         """Load the compiled kernels that `params` will fit with (tpda's, or hc's), compiling them into
         the disk cache first where this machine has none, so that workers started next only load them;
         `notify` hears of a compile before it starts."""
-        from bncbench.classifiers.ban import jit
+        from bncbench.classifiers.kernels import jit
 
         tpda = params.get("method", "tpda") == "tpda"
         if tpda:  # the kernels' modules imported first: `jit.cached` checks those imported

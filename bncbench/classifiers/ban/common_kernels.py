@@ -4,7 +4,7 @@ bucket sort, and numpy's pairwise summation (so the kernels' sums of v ln v term
 
 from __future__ import annotations
 
-from bncbench.classifiers.ban.jit import inner_kernel
+from bncbench.classifiers.kernels.jit import inner_kernel
 
 
 @inner_kernel

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bncbench.classifiers.ban.common_kernels import bucket, pairwise_sum
-from bncbench.classifiers.ban.jit import inner_kernel, kernel
+from bncbench.classifiers.kernels.jit import inner_kernel, kernel
 
 
 class Scratch:

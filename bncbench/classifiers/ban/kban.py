@@ -96,7 +96,8 @@ class KBAN(BayesNetClassifier):
     def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
         """Load the scorer's compiled kernels, compiling them into the disk cache first where this
         machine has none (as `BAN.prepare_kernels`)."""
-        from bncbench.classifiers.ban import jit, kban_kernels
+        from bncbench.classifiers.ban import kban_kernels
+        from bncbench.classifiers.kernels import jit
 
         def load() -> None:  # one call of each kernel, with the argument types of `StructureScorer`'s
             ints, floats = np.zeros(2, dtype=np.int64), np.zeros(4)

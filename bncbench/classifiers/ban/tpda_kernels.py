@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.classifiers.ban.jit import kernel
+from bncbench.classifiers.kernels.jit import kernel
 
 
 @kernel

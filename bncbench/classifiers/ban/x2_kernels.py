@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from bncbench.classifiers.ban.common_kernels import bucket, pairwise_sum
-from bncbench.classifiers.ban.jit import kernel
+from bncbench.classifiers.kernels.jit import kernel
 
 
 class Scratch:

@@ -1,6 +1,6 @@
-"""numba's compiler for BAN's kernels (docs/architecture.md, "Compiled kernels"): `kernel` compiles a
-function once per machine into the disk cache under the user cache folder; imported only where BAN
-fits, so nothing else loads numba."""
+"""numba's compiler for the compiled kernels (BAN's family, the AODE wrappers' search; docs/architecture.md,
+"Compiled kernels"): `kernel` compiles a function once per machine into the disk cache under the user
+cache folder; imported only where those classifiers fit, so nothing else loads numba."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 from numba import njit
 
 KERNELS: list[Any] = []  # every compiled kernel (numba dispatchers), for `cached`
-COMPILING = "compiling BAN's kernels (once per machine, a few seconds)"
+COMPILING = "compiling bncbench's kernels (once per machine, a few seconds)"
 _announced = False
 
 
