@@ -15,7 +15,7 @@ from bncbench.classifiers.base import BayesNetClassifier
 from bncbench.classifiers.kernels.counts import count_flat, lookup
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.learned_network import one_network, shares
+from bncbench.classifiers.kernels.learned_network import forget_rows, network_arcs, one_network, per_rows, shares
 from bncbench.classifiers.kernels.network_tables import NetworkTables, factor_table
 from bncbench.classifiers.kernels.ordering import descending_orders
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
@@ -102,6 +102,7 @@ class AIT(BayesNetClassifier):
 
     # -- training ---------------------------------------------------------------------
     def _fit(self, Xc, y):
+        forget_rows(self)
         skip = self.missing == "skip"
         pc = self._pair_counts(Xc, y)
         n = Xc.shape[1]
@@ -171,21 +172,34 @@ class AIT(BayesNetClassifier):
         if X is None or not self.cip or not base.arcs:
             return base
         X, lo, hi = self._validate_X(X, reset=False)
-        Xc = self._internal(X, lo, hi)
-        B, n = Xc.shape
+        dropped = per_rows(self, self._internal(X, lo, hi), self._arcs_dropped)  # kept by `predict_proba`
+        return Learned(arcs=base.arcs, attributes=base.attributes, arc_dropped=shares(dropped, base.arcs))
+
+    def _chunk_rows(self, n: int) -> int:
+        """Test rows per chunk of local networks (one (rows × pairs × labels) block of local scores)."""
         nc = self.n_classes_
         per_row = max(1, n * (n - 1) // 2 * nc * (nc if self.cip_structure == "per_label" else 1))
-        step = max(1, _CHUNK_ELEMENTS // per_row)
-        p, c = np.array(base.arcs).T
-        dropped = np.empty((B, p.size), dtype=bool)
+        return max(1, _CHUNK_ELEMENTS // per_row)
+
+    def _arcs_dropped(self, Xc: np.ndarray) -> np.ndarray:
+        """(rows, arcs of BNC_T): whether the row's local networks have the arc for no label."""
+        B, n = Xc.shape
+        step = self._chunk_rows(n)
+        dropped = np.empty((B, len(network_arcs(self.parents_))), dtype=bool)
         for s in range(0, B, step):
-            pr = self._structures(Xc[s:s + step])["pruned"]  # (b, labels, n, k)
-            b = pr.shape[0]
-            used = np.zeros((b, n, n), dtype=bool)  # [row, parent, child]: in some label's local network
-            r, lab, child, t = np.nonzero(pr >= 0)
-            used[r, pr[r, lab, child, t], child] = True
-            dropped[s:s + b] = ~used[:, p, c]
-        return Learned(arcs=base.arcs, attributes=base.attributes, arc_dropped=shares(dropped, base.arcs))
+            pr = self._structures(Xc[s:s + step])["pruned"]
+            dropped[s:s + pr.shape[0]] = self._unused_arcs(pr)
+        return dropped
+
+    def _unused_arcs(self, pruned: np.ndarray) -> np.ndarray:
+        """(rows, arcs of BNC_T) of the local networks `pruned` (rows, labels, n, k): whether each arc is
+        in no label's network."""
+        b, _, n, _ = pruned.shape
+        p, c = np.array(network_arcs(self.parents_), dtype=np.int64).reshape(-1, 2).T
+        used = np.zeros((b, n, n), dtype=bool)  # [row, parent, child]: in some label's local network
+        r, lab, child, t = np.nonzero(pruned >= 0)
+        used[r, pruned[r, lab, child, t], child] = True
+        return ~used[:, p, c]
 
     # -- local scores ------------------------------------------------------------------
     def _local_tables(self, pc, xxy: np.ndarray, real: np.ndarray) -> None:
@@ -509,11 +523,11 @@ class AIT(BayesNetClassifier):
         """P_P(y | x) of the thresholded local networks, with each row's T_P and arcs removed."""
         B, n = Xc.shape
         nc = self.n_classes_
-        per_row = max(1, n * (n - 1) // 2 * nc * (nc if self.cip_structure == "per_label" else 1))
-        step = max(1, _CHUNK_ELEMENTS // per_row)
+        step = self._chunk_rows(n)
         out = np.empty((B, nc))
         tps = np.empty(B)
         removed = np.empty(B)
+        dropped = np.empty((B, len(network_arcs(self.parents_))), dtype=bool)  # for `learned_structure`
         backoff = self.base == "KDB" and self.local_kdb_backoff
         labels = np.arange(nc)[None, :]
         for s in range(0, B, step):
@@ -523,6 +537,7 @@ class AIT(BayesNetClassifier):
             tps[s:s + b] = st["threshold"]
             removed[s:s + b] = st["removed"]
             pr = st["pruned"]  # (b, |Y|, n, k)
+            dropped[s:s + b] = self._unused_arcs(pr)
             k = pr.shape[3]
             row = np.repeat(np.arange(b), n)
             child = np.tile(np.arange(n), b)
@@ -541,6 +556,7 @@ class AIT(BayesNetClassifier):
                                        pr.reshape(b * S * n, k), labels, backoff, cache).reshape(b, S, n, nc)
                 post = _softmax(self.log_prior_ + fs.sum(axis=2)).sum(axis=1)
                 out[s:s + b] = post / post.sum(axis=1, keepdims=True)
+        per_rows(self, Xc, lambda _: dropped)
         return out, tps, removed
 
     def network_tables(self) -> NetworkTables:
