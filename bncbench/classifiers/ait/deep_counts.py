@@ -15,18 +15,25 @@ from bncbench.classifiers.kernels.estimators import log_cond
 _DENSE_CELLS = 1 << 22
 #: largest space of group codes (attribute set × child position) indexed by an array (else a dict)
 _DENSE_CODES = 1 << 20
+#: training rows × attribute sets counted in one block
+_BLOCK = 1 << 22
 
 
 class _Groups:
     """The groups of queries of one kind (with or without the classes, d attributes) met so far: each
-    group's slot, and per slot the group's description (`DeepCounts._describe`)."""
+    group's slot, and per slot the group's description (`DeepCounts._add`) and its context cells."""
 
-    def __init__(self, space: int) -> None:
+    def __init__(self, space: int, width: int) -> None:
         self.index: np.ndarray | dict[int, int] = np.full(space, -1, dtype=np.int64) if space <= _DENSE_CODES else {}
-        self.rows: list[list[int]] = []
-        self.cells: list[float] = []
-        self.ints = np.zeros((0, 0), dtype=np.int64)
+        self.ints = np.zeros((0, width), dtype=np.int64)
         self.floats = np.zeros(0)
+
+    def add(self, ints: np.ndarray, floats: np.ndarray) -> np.ndarray:
+        """Append the descriptions of new groups; returns their slots."""
+        start = self.ints.shape[0]
+        self.ints = np.concatenate([self.ints, ints])
+        self.floats = np.concatenate([self.floats, floats])
+        return np.arange(start, self.ints.shape[0])
 
 
 class DeepCounts:
@@ -46,6 +53,7 @@ class DeepCounts:
         self.pool = np.zeros(0, dtype=np.int64)
         self.used = 0
         self.pool_at: dict = {}
+        self.set_at: dict[tuple[int, bool], dict[int, int]] = {}  # (size, with class) → set code → offset
         self.groups: dict[tuple[bool, int], _Groups] = {}
 
     def grouped(self, Xq, row, child, par, cls) -> np.ndarray:
@@ -80,34 +88,96 @@ class DeepCounts:
         d = fs.shape[1]
         g = self.groups.get((summed, d))
         if g is None:
-            g = self.groups[(summed, d)] = _Groups(n ** d * d)
+            g = self.groups[(summed, d)] = _Groups(n ** d * d, d + 1 if summed else 2 * d + 5)
         if isinstance(g.index, np.ndarray):
             slot = g.index[code]
             new = np.flatnonzero(slot < 0)
             if new.size:
                 uniq, first = np.unique(code[new], return_index=True)
-                for c, q in zip(uniq.tolist(), new[first].tolist()):
-                    g.index[c] = self._add(g, fs[q], int(role[q]), summed)
+                g.index[uniq] = self._add(g, fs[new[first]], role[new[first]], summed)
                 slot = g.index[code]
         else:
             index = g.index
             uniq, first, inv = np.unique(code, return_index=True, return_inverse=True)
-            for c, q in zip(uniq.tolist(), first.tolist()):
-                if c not in index:
-                    index[c] = self._add(g, fs[q], int(role[q]), summed)
+            unseen = np.array([c not in index for c in uniq.tolist()], dtype=bool)
+            if unseen.any():
+                index.update(zip(uniq[unseen].tolist(), self._add(g, fs[first[unseen]], role[first[unseen]],
+                                                                  summed).tolist()))
             slot = np.array([index[c] for c in uniq.tolist()], dtype=np.int64)[inv.reshape(-1)]
-        if g.ints.shape[0] < len(g.rows):
-            g.ints = np.array(g.rows, dtype=np.int64)
-            g.floats = np.array(g.cells)
         return slot, g
 
-    def _add(self, g: _Groups, fs_row, r: int, summed: bool) -> int:
-        """Describe a new group in `g`; returns its slot."""
-        attrs = tuple(int(a) for a in fs_row)
-        g.rows.append(self._describe(attrs, r, summed))
-        pset = attrs[:r] + attrs[r + 1:]
-        g.cells.append(self.nc * float(math.prod(int(self.card[a]) for a in pset)))
-        return len(g.rows) - 1
+    def _add(self, g: _Groups, fs: np.ndarray, role: np.ndarray, summed: bool) -> np.ndarray:
+        """Describe the new groups (attribute sets `fs` (G, d), child positions `role`) in `g`; returns their slots."""
+        G, d = fs.shape
+        others = np.arange(d)[None, :] != role[:, None]
+        pset = fs[others].reshape(G, d - 1)
+        cells = self.nc * self.card[pset].prod(axis=1).astype(np.float64)  # (unused for a sparse group)
+        if self.skip:  # the tables count the rows where some attributes are known: group by group
+            rows = [self._describe(tuple(a), r, summed) for a, r in zip(fs.tolist(), role.tolist())]
+            return g.add(np.array(rows, dtype=np.int64).reshape(G, -1), cells)
+        # every table counts all training rows: the tables of all new groups counted at once, and the
+        # counts summed over the child's values (and the classes) are the table of its parents' values
+        S = self.sizes[fs]
+        dense = S.prod(axis=1) * self.nc <= _DENSE_CELLS
+        PS = S[others].reshape(G, d - 1)
+        if summed:
+            at = self._count_sets(pset, dense, False)
+            ints = np.concatenate([np.ones((G, 1), dtype=np.int64), at[:, None], _strides(PS, 1)], axis=1)
+        else:
+            N = self.cols.shape[1] if self.cols is not None else 0
+            ints = np.concatenate([np.ones((G, 1), dtype=np.int64), self._count_sets(fs, dense, True)[:, None],
+                                   _strides(S, self.nc), self._count_sets(pset, dense, True)[:, None],
+                                   _strides(PS, self.nc), self.card[fs[np.arange(G), role]][:, None],
+                                   np.full((G, 2), N, dtype=np.int64)], axis=1)
+        return g.add(ints * dense[:, None], cells)
+
+    def _count_sets(self, A: np.ndarray, dense: np.ndarray, with_class: bool) -> np.ndarray:
+        """Where the pool holds the table over each attribute set of A (T, d) (and the class) for the
+        rows where `dense` (0 elsewhere), counting those it does not hold yet over every training row,
+        a bounded block of sets × rows at a time."""
+        cols, ytr = self.cols, self.ytr
+        assert cols is not None and ytr is not None  # kept in fit whenever a table has ≥ 2 parents
+        n, N = cols.shape
+        T, d = A.shape
+        known = self.set_at.setdefault((d, with_class), {})
+        code = np.zeros(T, dtype=np.int64)
+        for t in range(d):
+            code = code * n + A[:, t]
+        codes = code.tolist()
+        new = np.array([ok and c not in known for c, ok in zip(codes, dense.tolist())], dtype=bool)
+        if new.any():
+            _, first = np.unique(code[new], return_index=True)
+            B = A[np.flatnonzero(new)[first]]
+            S = self.sizes[B]
+            space = S.prod(axis=1) * (self.nc if with_class else 1)
+            step = max(1, _BLOCK // max(N, 1))
+            for s in range(0, B.shape[0], step):
+                a, sz, sp = B[s:s + step], S[s:s + step], space[s:s + step]
+                flat = cols[a[:, 0]]  # (sets, rows): a new array
+                for t in range(1, d):
+                    flat *= sz[:, t, None]
+                    flat += cols[a[:, t]]
+                if with_class:
+                    flat *= self.nc
+                    flat += ytr
+                start = np.concatenate([[0], np.cumsum(sp)[:-1]])
+                flat += start[:, None]
+                total = int(sp.sum())
+                self._reserve(total)
+                self.pool[self.used:self.used + total] = count_flat(flat, total)
+                key = np.zeros(a.shape[0], dtype=np.int64)
+                for t in range(d):
+                    key = key * n + a[:, t]
+                known.update(zip(key.tolist(), (self.used + start).tolist()))
+                self.used += total
+        return np.array([known[c] if ok else 0 for c, ok in zip(codes, dense.tolist())], dtype=np.int64)
+
+    def _reserve(self, cells: int) -> None:
+        """Room in the pool for `cells` more cells."""
+        if self.used + cells > self.pool.size:
+            grown = np.empty(max(2 * self.pool.size, self.used + cells, 1 << 16), dtype=np.int64)
+            grown[:self.used] = self.pool[:self.used]
+            self.pool = grown
 
     def _rows_of(self, attrs: tuple, r: int) -> tuple[tuple | None, tuple | None]:
         """The attributes whose known values select the training rows of the numerator's and the
@@ -174,10 +244,7 @@ class DeepCounts:
                 assert tab is not None  # the pool holds dense tables only
             else:
                 tab = self._margin(key[1], key[2], key[3], key[4])
-            if self.used + tab.size > self.pool.size:
-                grown = np.empty(max(2 * self.pool.size, self.used + tab.size, 1 << 16), dtype=np.int64)
-                grown[:self.used] = self.pool[:self.used]
-                self.pool = grown
+            self._reserve(tab.size)
             self.pool[self.used:self.used + tab.size] = tab.ravel()
             got = self.pool_at[key] = (self.used, tuple(s // tab.itemsize for s in tab.strides))
             self.used += tab.size
@@ -244,3 +311,10 @@ class DeepCounts:
             total = total + lookup(keys, counts, key)
         assert isinstance(total, np.ndarray)  # slots is never empty
         return total if cls is not None else total.sum(axis=1)
+
+
+def _strides(sizes: np.ndarray, last: int) -> np.ndarray:
+    """Per row of `sizes` (T, d): the strides in cells of a C-order table of those sizes followed by
+    an axis of `last` cells."""
+    tail = np.cumprod(sizes[:, :0:-1], axis=1)[:, ::-1]  # products of the sizes after each position
+    return np.concatenate([tail, np.ones((sizes.shape[0], 1), dtype=np.int64)], axis=1) * last
