@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers.ait import ait as ait_module
+from bncbench.classifiers.ait import deep_counts
 from bncbench.classifiers.ait.ait import AIT
 from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
 from tests.oracles.ait.ait import ref_ait, ref_threshold
@@ -182,12 +183,37 @@ def test_predict_proba_unseen_parent_values(params, seed, miss):
 @pytest.mark.parametrize("miss", ["value", "skip"])
 def test_sparse_count_tables(monkeypatch, miss):
     """The sparse path for parent sets whose dense count table would be too large."""
-    monkeypatch.setattr(ait_module, "_DENSE_CELLS", 0)
+    monkeypatch.setattr(deep_counts, "_DENSE_CELLS", 0)
     X, y, Xt, cards, nc = random_data(4)
     for est in ("mestimate", "laplace_joint"):
         clf = AIT(base="KDB", k=2, estimator=est, missing=miss, cardinalities=cards, n_classes=nc).fit(X, y)
         want, _, _, _ = ref_ait(X, y, Xt, nc, cards, base="KDB", k=2, estimator=est, missing=miss)
         np.testing.assert_allclose(clf.predict_proba(Xt), np.array(want), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("miss", ["value", "skip"])
+@pytest.mark.parametrize("seed", range(4))
+def test_count_tables_in_every_layout(monkeypatch, miss, seed):
+    """Issue 40: the estimates with two or more parents are the same whichever way their tables are
+    held (dense pooled tables counted many sets at once or one block per set, group codes indexed by
+    an array or a dict, some tables sparse so the call runs group by group), and match the reference."""
+    X, y, Xt, cards, nc = random_data(10 + seed, n_attr=7, n_const=1, n_dup=1)
+    sizes = np.asarray(cards) + 1
+    mid = int(np.sort(sizes)[-3:].prod()) * nc  # the largest attribute triples' tables are sparse below
+    layouts = [{}, {"_BLOCK": 1}, {"_DENSE_CODES": 0}, {"_DENSE_CELLS": mid - 1}, {"_DENSE_CELLS": 0}]
+    for est in ("mestimate", "laplace_joint"):
+        for k in (2, 3):
+            want, _, _, _ = ref_ait(X, y, Xt, nc, cards, base="KDB", k=k, estimator=est, missing=miss)
+            got = []
+            for layout in layouts:
+                for name, value in layout.items():
+                    monkeypatch.setattr(deep_counts, name, value)
+                clf = AIT(base="KDB", k=k, estimator=est, missing=miss, cardinalities=cards, n_classes=nc)
+                got.append(clf.fit(X, y).predict_proba(Xt))
+                monkeypatch.undo()
+            np.testing.assert_allclose(got[0], np.array(want), rtol=0, atol=1e-12)
+            for other in got[1:]:
+                np.testing.assert_array_equal(other, got[0])
 
 
 def test_chunks_equal_one_block(monkeypatch):
