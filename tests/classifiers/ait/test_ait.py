@@ -11,7 +11,7 @@ import pytest
 from bncbench.classifiers.ait import ait as ait_module
 from bncbench.classifiers.ait import deep_counts
 from bncbench.classifiers.ait.ait import AIT
-from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
+from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds, lowest
 from tests.oracles.ait.ait import ref_ait, ref_threshold
 from tests.support.data import correlated_codes
 
@@ -189,6 +189,23 @@ def test_sparse_count_tables(monkeypatch, miss):
         clf = AIT(base="KDB", k=2, estimator=est, missing=miss, cardinalities=cards, n_classes=nc).fit(X, y)
         want, _, _, _ = ref_ait(X, y, Xt, nc, cards, base="KDB", k=2, estimator=est, missing=miss)
         np.testing.assert_allclose(clf.predict_proba(Xt), np.array(want), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_lowest_values_of_long_rows(seed):
+    """Issue 40: `lowest` (the smallest values found through the blocks with the smallest minima) gives
+    the first `head` values of each fully sorted row, bit for bit, on rows long enough for the blocks,
+    with ties, repeated minima, a row's minima in one block and NaN."""
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        B, M = int(rng.integers(1, 20)), int(rng.integers(3, 6000))
+        head = int(rng.integers(1, min(M, 25) + 1))
+        v = rng.integers(-6, 40, size=(B, M)).astype(np.float64) / 7
+        if seed % 2:
+            v[:, int(rng.integers(0, M - 2)):][:, :3] = -9.0  # several minima side by side
+        if seed == 9:
+            v[0, int(rng.integers(0, M))] = np.nan
+        assert lowest(v, head).tobytes() == np.sort(v, axis=1)[:, :head].tobytes()
 
 
 @pytest.mark.parametrize("miss", ["value", "skip"])
