@@ -6,7 +6,7 @@ import numpy as np
 
 #: largest box of `array_split` into ceil(M/5) parts
 _BOX = 5
-#: values per block of `lowest`
+#: most values per block of `lowest`
 _BLOCK = 32
 
 
@@ -50,20 +50,21 @@ def knee_thresholds(values: np.ndarray, default: str) -> np.ndarray:
 
 def lowest(values: np.ndarray, head: int) -> np.ndarray:
     """The `head` smallest values of each row of `values` (B, M), sorted (as np.sort would give them).
-    Long rows: the `head` smallest values lie in the `head` blocks of `_BLOCK` values with the smallest
+    Long rows: the `head` smallest values lie in the `head` blocks (of up to `_BLOCK` values) with the smallest
     minima (any block holding one of them that is not chosen has a minimum ≥ those of the chosen
     blocks), with the values after the last whole block; only those are partitioned."""
     B, M = values.shape
-    whole = M // _BLOCK
-    if whole <= 4 * head:
+    width = min(_BLOCK, M // (4 * head))  # at least 4 · head blocks
+    if width < 4:
         return np.sort(np.partition(values, head - 1, axis=1)[:, :head], axis=1)
-    blocks = values[:, :whole * _BLOCK].reshape(B, whole, _BLOCK)
+    whole = M // width
+    blocks = values[:, :whole * width].reshape(B, whole, width)
     mins = blocks.min(axis=2)
     if np.isnan(mins).any():  # (a NaN sorts last, but makes its block's minimum NaN)
         return np.sort(np.partition(values, head - 1, axis=1)[:, :head], axis=1)
     pick = np.argpartition(mins, head - 1, axis=1)[:, :head]
-    cand = np.concatenate([blocks[np.arange(B)[:, None], pick].reshape(B, head * _BLOCK),
-                           values[:, whole * _BLOCK:]], axis=1)
+    cand = np.concatenate([blocks[np.arange(B)[:, None], pick].reshape(B, head * width),
+                           values[:, whole * width:]], axis=1)
     return np.sort(np.partition(cand, head - 1, axis=1)[:, :head], axis=1)
 
 
