@@ -60,9 +60,9 @@ class DeepCounts:
         """Queries with ≥ 2 parents grouped by {child} ∪ parents, their training counts tabulated once:
         ln P̂ per query and class of `cls` (Q, L), or with `cls` None the count of the parents' values."""
         n = Xq.shape[1]
-        fs = np.sort(np.concatenate([par, child[:, None]], axis=1), axis=1)
-        role = (fs < child[:, None]).sum(axis=1)  # position of the child in its sorted set
-        Q, d = fs.shape
+        fs = _sorted_rows(np.concatenate([par, child[:, None]], axis=1))
+        role = sum((par[:, t] < child).astype(np.int64) for t in range(par.shape[1]))  # the child's place in fs
+        d = fs.shape[1]
         code = np.zeros(row.size, dtype=np.int64)
         for t in range(d):
             code = code * n + fs[:, t]
@@ -72,11 +72,11 @@ class DeepCounts:
         if not desc[:, 0].all():  # a sparse table: group by group
             return self._by_group(Xq, row, fs, role, code, cls)
         vals = Xq[row[:, None], fs]                            # (Q, d): values in the set's order
-        pvals = vals[np.arange(d)[None, :] != role[:, None]].reshape(Q, d - 1)  # the parents' values
+        pvals = [np.where(role > t, vals[:, t], vals[:, t + 1]) for t in range(d - 1)]  # the parents' values
         if cls is None:  # the count of the parents' values, over every class and child value
-            return self.pool[desc[:, 1] + (pvals * desc[:, 2:d + 1]).sum(axis=1)]
-        num = self.pool[(desc[:, 1] + (vals * desc[:, 2:d + 2]).sum(axis=1))[:, None] + cls]
-        den = self.pool[(desc[:, d + 2] + (pvals * desc[:, d + 3:2 * d + 2]).sum(axis=1))[:, None] + cls]
+            return self.pool[_cell(desc[:, 1], pvals, desc, 2)]
+        num = self.pool[_cell(desc[:, 1], [vals[:, t] for t in range(d)], desc, 2)[:, None] + cls]
+        den = self.pool[_cell(desc[:, d + 2], pvals, desc, d + 3)[:, None] + cls]
         card = desc[:, 2 * d + 2][:, None]
         if not self.ljoint:
             return log_cond(num, den, card, self.estimator, self.m)
@@ -318,3 +318,22 @@ def _strides(sizes: np.ndarray, last: int) -> np.ndarray:
     an axis of `last` cells."""
     tail = np.cumprod(sizes[:, :0:-1], axis=1)[:, ::-1]  # products of the sizes after each position
     return np.concatenate([tail, np.ones((sizes.shape[0], 1), dtype=np.int64)], axis=1) * last
+
+
+def _sorted_rows(A: np.ndarray) -> np.ndarray:
+    """Each row of the integer array A (Q, w) sorted; w ≤ 3 by a sorting network of minima and maxima."""
+    if A.shape[1] == 2:
+        return np.stack([np.minimum(A[:, 0], A[:, 1]), np.maximum(A[:, 0], A[:, 1])], axis=1)
+    if A.shape[1] == 3:
+        lo, hi = np.minimum(A[:, 0], A[:, 1]), np.maximum(A[:, 0], A[:, 1])
+        mid = np.maximum(lo, A[:, 2])
+        return np.stack([np.minimum(lo, A[:, 2]), np.minimum(hi, mid), np.maximum(hi, mid)], axis=1)
+    return np.sort(A, axis=1)
+
+
+def _cell(base: np.ndarray, values: list, desc: np.ndarray, at: int) -> np.ndarray:
+    """base + Σ_t values[t] · desc[:, at + t]: each query's cell in the pool (integers, in any order)."""
+    cell = base.copy()
+    for t, v in enumerate(values):
+        cell += v * desc[:, at + t]
+    return cell
