@@ -16,7 +16,7 @@ _DENSE_CELLS = 1 << 22
 #: largest space of group codes (attribute set × child position) indexed by an array (else a dict)
 _DENSE_CODES = 1 << 20
 #: training rows × attribute sets counted in one block
-_BLOCK = 1 << 22
+_BLOCK = 1 << 17
 
 
 class _Groups:
@@ -151,6 +151,7 @@ class DeepCounts:
             S = self.sizes[B]
             space = S.prod(axis=1) * (self.nc if with_class else 1)
             step = max(1, _BLOCK // max(N, 1))
+            self._reserve(int(space.sum()))
             for s in range(0, B.shape[0], step):
                 a, sz, sp = B[s:s + step], S[s:s + step], space[s:s + step]
                 flat = cols[a[:, 0]]  # (sets, rows): a new array
@@ -163,7 +164,6 @@ class DeepCounts:
                 start = np.concatenate([[0], np.cumsum(sp)[:-1]])
                 flat += start[:, None]
                 total = int(sp.sum())
-                self._reserve(total)
                 self.pool[self.used:self.used + total] = count_flat(flat, total)
                 key = np.zeros(a.shape[0], dtype=np.int64)
                 for t in range(d):
