@@ -151,7 +151,7 @@ def gcc_descending_rows(scores: np.ndarray) -> np.ndarray:
     R, n = s.shape
     a = np.tile(np.arange(n, dtype=np.int64), R)  # each row's arrangement, flat
     v = s.ravel().copy()                          # the score at each place of `a`
-    slow: np.ndarray = np.isnan(s).any(axis=1)
+    slow = np.isnan(s).sum(axis=1) > 0
     row = np.flatnonzero(~slow)
     first = np.zeros(row.size, dtype=np.int64)
     last = np.full(row.size, n, dtype=np.int64)
