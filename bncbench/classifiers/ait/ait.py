@@ -191,12 +191,8 @@ class AIT(BayesNetClassifier):
     def _unused_arcs(self, pruned: np.ndarray) -> np.ndarray:
         """(rows, arcs of BNC_T) of the local networks `pruned` (rows, labels, n, k): whether each arc is
         in no label's network."""
-        b, _, n, _ = pruned.shape
         p, c = np.array(network_arcs(self.parents_), dtype=np.int64).reshape(-1, 2).T
-        used = np.zeros((b, n, n), dtype=bool)  # [row, parent, child]: in some label's local network
-        r, lab, child, t = np.nonzero(pruned >= 0)
-        used[r, pruned[r, lab, child, t], child] = True
-        return ~used[:, p, c]
+        return ~(pruned[:, :, c, :] == p[None, None, :, None]).any(axis=(1, 3))  # (−1 is never a parent)
 
     # -- local scores ------------------------------------------------------------------
     def _local_tables(self, pc, xxy: np.ndarray, real: np.ndarray) -> None:
