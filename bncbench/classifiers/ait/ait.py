@@ -5,17 +5,16 @@ docs/algorithms.md §4.9."""
 from __future__ import annotations
 
 import functools
-import math
 from typing import ClassVar
 
 import numpy as np
 
+from bncbench.classifiers.ait.deep_counts import DeepCounts
 from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kernels.counts import count_flat, lookup
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.infotheory import cond_mutual_info, mutual_info_class
-from bncbench.classifiers.kernels.learned_network import one_network, shares
+from bncbench.classifiers.kernels.learned_network import forget_rows, network_arcs, one_network, per_rows, shares
 from bncbench.classifiers.kernels.network_tables import NetworkTables, factor_table
 from bncbench.classifiers.kernels.ordering import descending_orders
 from bncbench.classifiers.kernels.params import SHARED_PARAMS, Param
@@ -31,8 +30,6 @@ from bncbench.classifiers.learned import Learned
 
 #: elements of one (instances × pairs × labels) block of local scores per chunk of test rows
 _CHUNK_ELEMENTS = 1 << 20
-#: largest dense table of training counts over an attribute set and the class (else sparse)
-_DENSE_CELLS = 1 << 22
 
 
 class AIT(BayesNetClassifier):
@@ -102,6 +99,7 @@ class AIT(BayesNetClassifier):
 
     # -- training ---------------------------------------------------------------------
     def _fit(self, Xc, y):
+        forget_rows(self)
         skip = self.missing == "skip"
         pc = self._pair_counts(Xc, y)
         n = Xc.shape[1]
@@ -171,21 +169,30 @@ class AIT(BayesNetClassifier):
         if X is None or not self.cip or not base.arcs:
             return base
         X, lo, hi = self._validate_X(X, reset=False)
-        Xc = self._internal(X, lo, hi)
-        B, n = Xc.shape
+        dropped = per_rows(self, self._internal(X, lo, hi), self._arcs_dropped)  # kept by `predict_proba`
+        return Learned(arcs=base.arcs, attributes=base.attributes, arc_dropped=shares(dropped, base.arcs))
+
+    def _chunk_rows(self, n: int) -> int:
+        """Test rows per chunk of local networks (one (rows × pairs × labels) block of local scores)."""
         nc = self.n_classes_
         per_row = max(1, n * (n - 1) // 2 * nc * (nc if self.cip_structure == "per_label" else 1))
-        step = max(1, _CHUNK_ELEMENTS // per_row)
-        p, c = np.array(base.arcs).T
-        dropped = np.empty((B, p.size), dtype=bool)
+        return max(1, _CHUNK_ELEMENTS // per_row)
+
+    def _arcs_dropped(self, Xc: np.ndarray) -> np.ndarray:
+        """(rows, arcs of BNC_T): whether the row's local networks have the arc for no label."""
+        B, n = Xc.shape
+        step = self._chunk_rows(n)
+        dropped = np.empty((B, len(network_arcs(self.parents_))), dtype=bool)
         for s in range(0, B, step):
-            pr = self._structures(Xc[s:s + step])["pruned"]  # (b, labels, n, k)
-            b = pr.shape[0]
-            used = np.zeros((b, n, n), dtype=bool)  # [row, parent, child]: in some label's local network
-            r, lab, child, t = np.nonzero(pr >= 0)
-            used[r, pr[r, lab, child, t], child] = True
-            dropped[s:s + b] = ~used[:, p, c]
-        return Learned(arcs=base.arcs, attributes=base.attributes, arc_dropped=shares(dropped, base.arcs))
+            pr = self._structures(Xc[s:s + step])["pruned"]
+            dropped[s:s + pr.shape[0]] = self._unused_arcs(pr)
+        return dropped
+
+    def _unused_arcs(self, pruned: np.ndarray) -> np.ndarray:
+        """(rows, arcs of BNC_T) of the local networks `pruned` (rows, labels, n, k): whether each arc is
+        in no label's network."""
+        p, c = np.array(network_arcs(self.parents_), dtype=np.int64).reshape(-1, 2).T
+        return ~(pruned[:, :, c, :] == p[None, None, :, None]).any(axis=(1, 3))  # (−1 is never a parent)
 
     # -- local scores ------------------------------------------------------------------
     def _local_tables(self, pc, xxy: np.ndarray, real: np.ndarray) -> None:
@@ -294,7 +301,7 @@ class AIT(BayesNetClassifier):
                 "removed": ((full >= 0).sum(axis=(1, 2, 3)) - keep.sum(axis=(1, 2, 3))) / full.shape[1]}
 
     # -- estimates -------------------------------------------------------------------
-    def _log_factors(self, Xq, row, child, par, cls, backoff: bool, cache: dict) -> np.ndarray:
+    def _log_factors(self, Xq, row, child, par, cls, backoff: bool, counts: DeepCounts) -> np.ndarray:
         """ln P̂(x_child | y, parents) for each query and each class of `cls`, as (Q, L) (§4.9.3)."""
         Q, k = par.shape
         K = self.cardinalities_
@@ -317,7 +324,7 @@ class AIT(BayesNetClassifier):
                 if lev == 1:
                     seen = self._freq[off[par[sel, 0]] + pv[sel, 0]] > 0
                 else:
-                    seen = self._grouped(Xq, row[sel], child[sel], par[sel, :lev], None, cache) > 0
+                    seen = counts.grouped(Xq, row[sel], child[sel], par[sel, :lev], None) > 0
                 depth[sel[~seen]] = lev - 1
         out = np.zeros(cls.shape)
         d0 = np.flatnonzero(active & (depth == 0))
@@ -329,170 +336,11 @@ class AIT(BayesNetClassifier):
         for lev in range(2, k + 1):
             dl = np.flatnonzero(active & (depth == lev))
             if dl.size:
-                out[dl] = self._grouped(Xq, row[dl], child[dl], par[dl, :lev], cls[dl], cache)
+                out[dl] = counts.grouped(Xq, row[dl], child[dl], par[dl, :lev], cls[dl])
         return out
-
-    def _grouped(self, Xq, row, child, par, cls, cache: dict) -> np.ndarray:
-        """Queries with ≥ 2 parents grouped by {child} ∪ parents, their training counts tabulated once (§4.9.3):
-        ln P̂ per query and class of `cls` (Q, L), or with `cls` None the count of the parents' values."""
-        n = Xq.shape[1]
-        fs = np.sort(np.concatenate([par, child[:, None]], axis=1), axis=1)
-        role = (fs < child[:, None]).sum(axis=1)  # position of the child in its sorted set
-        code = np.zeros(row.size, dtype=np.int64)
-        for t in range(fs.shape[1]):
-            code = code * n + fs[:, t]
-        code = code * fs.shape[1] + role
-        uniq, first, inv = np.unique(code, return_index=True, return_inverse=True)
-        inv = inv.reshape(-1)
-        skip = self.missing == "skip"
-        ljoint = self.estimator == "laplace_joint"
-        groups = []  # per group: (attrs, role, parents, rows of the numerator's and the denominator's table)
-        for g in range(uniq.size):
-            attrs = tuple(int(a) for a in fs[first[g]])
-            r = int(role[first[g]])
-            pset = attrs[:r] + attrs[r + 1:]
-            groups.append((attrs, r, pset, attrs if skip else None, (pset if ljoint else attrs) if skip else None))
-        tables = {(attrs, rows) for attrs, _, _, num_rows, den_rows in groups
-                  for rows in ((None,) if cls is None else (num_rows, den_rows))}
-        if all(self._train_table(attrs, rows, cache)[0] is not None for attrs, rows in tables):
-            return self._grouped_dense(Xq, row, fs, role, inv, groups, cls, cache)
-        order = np.argsort(inv, kind="stable")
-        bounds = np.concatenate([[0], np.cumsum(np.bincount(inv, minlength=uniq.size))])
-        out = np.zeros(row.size) if cls is None else np.zeros(cls.shape)
-        for g, (attrs, r, pset, num_rows, den_rows) in enumerate(groups):
-            q = order[bounds[g]:bounds[g + 1]]
-            vals = Xq[row[q][:, None], np.asarray(attrs)]
-            if cls is None:
-                out[q] = self._count(attrs, None, vals, None, r, cache)
-                continue
-            num = self._count(attrs, num_rows, vals, cls[q], None, cache)
-            den = self._count(attrs, den_rows, vals, cls[q], r, cache)
-            if ljoint:  # the joint-Laplace form needs the context cells and the numbers of rows
-                cells = self.n_classes_ * float(math.prod(int(self.card_[a]) for a in pset))
-                out[q] = log_cond(num, den, self.card_[attrs[r]], self.estimator, self.m, ctx_cells=cells,
-                                  tot_num=self._train_table(attrs, num_rows, cache)[2],
-                                  tot_den=self._train_table(attrs, den_rows, cache)[2])
-            else:
-                out[q] = log_cond(num, den, self.card_[attrs[r]], self.estimator, self.m)
-        return out
-
-    def _grouped_dense(self, Xq, row, fs, role, inv, groups: list, cls, cache: dict) -> np.ndarray:
-        """`_grouped` when every group's tables are dense: each query's counts gathered at once from
-        the call's pool of tables (`_pooled`; the same counts, and the estimates computed value by
-        value as the group-by-group form does)."""
-        Q, d = fs.shape
-        vals = Xq[row[:, None], fs]                            # (Q, d): values in the set's order
-        pvals = vals[np.arange(d)[None, :] != role[:, None]].reshape(Q, d - 1)  # the parents' values
-
-        def gather(keys: list, values: np.ndarray, with_class: bool) -> np.ndarray:
-            """Each query's cell of its group's table (`keys`: per group) at its values (and classes)."""
-            known = cache.setdefault("pool_at", {})
-            at = [known.get(key) or self._pooled(key, cache) for key in keys]
-            base = np.array([b for b, _ in at], dtype=np.int64)
-            strides = np.array([s[:values.shape[1]] for _, s in at], dtype=np.int64)
-            cell = base[inv] + (values * strides[inv]).sum(axis=1)
-            pool = cache["pool"][0]
-            return pool[cell[:, None] + cls] if with_class else pool[cell]
-
-        if cls is None:  # the count of the parents' values, over every class and child value
-            return gather([("marginal", attrs, None, r, True) for attrs, r, _, _, _ in groups], pvals, False)
-        num = gather([("table", attrs, rows) for attrs, _, _, rows, _ in groups], vals, True)
-        den = gather([("marginal", attrs, rows, r, False) for attrs, r, _, _, rows in groups], pvals, True)
-        card = np.array([self.card_[attrs[r]] for attrs, r, _, _, _ in groups])[inv][:, None]
-        if self.estimator != "laplace_joint":
-            return log_cond(num, den, card, self.estimator, self.m)
-        cells = np.array([self.n_classes_ * float(math.prod(int(self.card_[a]) for a in pset))
-                          for _, _, pset, _, _ in groups])[inv][:, None]
-        tot_num = np.array([self._train_table(attrs, rows, cache)[2] for attrs, _, _, rows, _ in groups])[inv][:, None]
-        tot_den = np.array([self._train_table(attrs, rows, cache)[2] for attrs, _, _, _, rows in groups])[inv][:, None]
-        return log_cond(num, den, card, self.estimator, self.m, ctx_cells=cells, tot_num=tot_num, tot_den=tot_den)
-
-    def _pooled(self, key: tuple, cache: dict) -> tuple[int, tuple[int, ...]]:
-        """(offset, strides in cells) of the dense table `key` ("table" or "marginal", as
-        `_train_table` and `_margin` take them) in the call's pool: the tables end to end in one
-        array, each copied in once, so that queries of many groups are one gather."""
-        at = cache.setdefault("pool_at", {})
-        got = at.get(key)
-        if got is None:
-            if key[0] == "table":
-                tab = self._train_table(key[1], key[2], cache)[0]
-                assert tab is not None  # `_grouped` pools dense tables only
-            else:
-                tab = self._margin(key[1], key[2], key[3], key[4], cache)
-            buf, used = cache.get("pool", (np.zeros(0, dtype=np.int64), 0))
-            if used + tab.size > buf.size:
-                grown = np.empty(max(2 * buf.size, used + tab.size, 1 << 16), dtype=np.int64)
-                grown[:used] = buf[:used]
-                buf = grown
-            buf[used:used + tab.size] = tab.ravel()
-            cache["pool"] = (buf, used + tab.size)
-            got = at[key] = (used, tuple(s // tab.itemsize for s in tab.strides))
-        return got
-
-    def _margin(self, attrs: tuple, rows_of, drop: int, summed: bool, cache: dict) -> np.ndarray:
-        """The dense training counts of `attrs` and the class summed over attribute `attrs[drop]` (and
-        with `summed` over the classes), kept in `cache`."""
-        mkey = ("marginal", attrs, rows_of, drop, summed)
-        if mkey not in cache:
-            arr = self._train_table(attrs, rows_of, cache)[0].sum(axis=drop)
-            cache[mkey] = arr.sum(axis=-1) if summed else arr
-        return cache[mkey]
-
-    def _train_table(self, attrs: tuple, rows_of: tuple | None, cache: dict):
-        """Counts of the training configurations of `attrs` (sorted) and the class over the training
-        rows where every attribute of `rows_of` is known (all rows when None): (dense array of shape
-        (sizes..., |Y|) or None, sparse (keys, counts) or None, number of rows)."""
-        key = ("table", attrs, rows_of)
-        if key not in cache:
-            cols, ytr = self._cols, self._ytr
-            assert cols is not None and ytr is not None  # kept in fit whenever a table has ≥ 2 parents
-            nc = self.n_classes_
-            sizes = [int(self.sizes_[a]) for a in attrs]
-            flat = cols[attrs[0]].copy()  # mixed-radix key of (attrs..., class), built in place
-            for a, size in zip(attrs[1:], sizes[1:]):
-                flat *= size
-                flat += cols[a]
-            flat *= nc
-            flat += ytr
-            if rows_of:
-                mask = np.ones(flat.size, dtype=bool)
-                for a in rows_of:
-                    mask &= cols[a] < self.cardinalities_[a]
-                flat = flat[mask]
-            space = int(np.prod(sizes)) * nc
-            if space <= _DENSE_CELLS:
-                cache[key] = (count_flat(flat, space).reshape(*sizes, nc), None, flat.size)
-            else:
-                cache[key] = (None, np.unique(flat, return_counts=True), flat.size)
-        return cache[key]
-
-    def _count(self, attrs: tuple, rows_of, vals, cls, drop: int | None, cache: dict) -> np.ndarray:
-        """Training counts at the value combinations `vals` (Q, len(attrs)) of `attrs`: per class of
-        `cls` (Q, L), or summed over the classes when `cls` is None; summed over every value of
-        attribute `attrs[drop]` when `drop` is given."""
-        dense, sparse, _ = self._train_table(attrs, rows_of, cache)
-        nc = self.n_classes_
-        keep = [t for t in range(len(attrs)) if t != drop]
-        if dense is not None:  # (drop is None only for the numerator, with classes)
-            arr = dense if drop is None else self._margin(attrs, rows_of, drop, cls is None, cache)
-            if cls is None:
-                return arr[tuple(vals[:, t] for t in keep)]
-            return arr[tuple(vals[:, t][:, None] for t in keep) + (cls,)]
-        keys, counts = sparse
-        sizes = [int(self.sizes_[a]) for a in attrs]
-        stride = [nc * int(np.prod(sizes[t + 1:])) for t in range(len(attrs))]  # of each attribute in the key
-        base = sum(vals[:, t].astype(np.int64) * stride[t] for t in keep)
-        slots = range(sizes[drop]) if drop is not None else [0]
-        classes = cls if cls is not None else np.arange(nc)[None, :]
-        total: np.ndarray | int = 0
-        for v in slots:
-            key = (base + (v * stride[drop] if drop is not None else 0))[:, None] + classes
-            total = total + lookup(keys, counts, key)
-        assert isinstance(total, np.ndarray)  # slots is never empty
-        return total if cls is not None else total.sum(axis=1)
 
     # -- prediction --------------------------------------------------------------------
-    def _global_proba(self, Xc, cache) -> np.ndarray:
+    def _global_proba(self, Xc, counts: DeepCounts) -> np.ndarray:
         """P_T(y | x) of the thresholded training-data network."""
         B, n = Xc.shape
         nc = self.n_classes_
@@ -502,18 +350,18 @@ class AIT(BayesNetClassifier):
         row = np.repeat(np.arange(B), n)
         child = np.tile(np.arange(n), B)
         f = self._log_factors(Xc, row, child, par[child], np.arange(nc)[None, :],
-                              self.base == "KDB" and self.backoff, cache)
+                              self.base == "KDB" and self.backoff, counts)
         return _softmax(self.log_prior_ + f.reshape(B, n, nc).sum(axis=1))
 
-    def _local_proba(self, Xc, cache) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _local_proba(self, Xc, counts: DeepCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """P_P(y | x) of the thresholded local networks, with each row's T_P and arcs removed."""
         B, n = Xc.shape
         nc = self.n_classes_
-        per_row = max(1, n * (n - 1) // 2 * nc * (nc if self.cip_structure == "per_label" else 1))
-        step = max(1, _CHUNK_ELEMENTS // per_row)
+        step = self._chunk_rows(n)
         out = np.empty((B, nc))
         tps = np.empty(B)
         removed = np.empty(B)
+        dropped = np.empty((B, len(network_arcs(self.parents_))), dtype=bool)  # for `learned_structure`
         backoff = self.base == "KDB" and self.local_kdb_backoff
         labels = np.arange(nc)[None, :]
         for s in range(0, B, step):
@@ -523,6 +371,7 @@ class AIT(BayesNetClassifier):
             tps[s:s + b] = st["threshold"]
             removed[s:s + b] = st["removed"]
             pr = st["pruned"]  # (b, |Y|, n, k)
+            dropped[s:s + b] = self._unused_arcs(pr)
             k = pr.shape[3]
             row = np.repeat(np.arange(b), n)
             child = np.tile(np.arange(n), b)
@@ -530,41 +379,43 @@ class AIT(BayesNetClassifier):
                 # network y scores class y: factors of the unpruned network for every class, then
                 # those whose parents label y's thresholding changed
                 full = st["parents"][:, 0]  # (b, n, k)
-                f = self._log_factors(Xq, row, child, full.reshape(b * n, k), labels, backoff, cache).reshape(b, n, nc)
+                f = self._log_factors(Xq, row, child, full.reshape(b * n, k), labels, backoff, counts).reshape(b, n, nc)
                 bb, cc, ii = np.nonzero((pr != full[:, None]).any(axis=3))
                 if bb.size:
-                    f[bb, ii, cc] = self._log_factors(Xq, bb, ii, pr[bb, cc, ii], cc[:, None], backoff, cache)[:, 0]
+                    f[bb, ii, cc] = self._log_factors(Xq, bb, ii, pr[bb, cc, ii], cc[:, None], backoff, counts)[:, 0]
                 out[s:s + b] = _softmax(self.log_prior_ + f.sum(axis=1))
             else:  # every label's network scores every class; posteriors averaged
                 S = pr.shape[1]
                 fs = self._log_factors(Xq, np.repeat(np.arange(b), S * n), np.tile(np.arange(n), b * S),
-                                       pr.reshape(b * S * n, k), labels, backoff, cache).reshape(b, S, n, nc)
+                                       pr.reshape(b * S * n, k), labels, backoff, counts).reshape(b, S, n, nc)
                 post = _softmax(self.log_prior_ + fs.sum(axis=2)).sum(axis=1)
                 out[s:s + b] = post / post.sum(axis=1, keepdims=True)
+        per_rows(self, Xc, lambda _: dropped)
         return out, tps, removed
 
     def network_tables(self) -> NetworkTables:
         """The thresholded global network, what it predicts with when it learns no local networks (cip off)."""
         n, nc = len(self.parents_), self.n_classes_
         backoff = self.base == "KDB" and self.backoff
+        counts = DeepCounts(self)
 
         def factor(X: np.ndarray, i: int) -> np.ndarray:
             par = np.full((X.shape[0], max(self._kglobal, 1)), -1, dtype=np.int64)
             par[:, :len(self.parents_[i])] = self.parents_[i]
             return self._log_factors(X, np.arange(X.shape[0]), np.full(X.shape[0], i), par, np.arange(nc)[None, :],
-                                     backoff, {})
+                                     backoff, counts)
 
         parents = [tuple(int(p) for p in self.parents_[i]) for i in range(n)]
         tables = [factor_table(functools.partial(factor, i=i), i, parents[i], self.sizes_, n) for i in range(n)]
         return NetworkTables(self.log_prior_, list(range(n)), parents, tables)
 
     def _joint_log_likelihood(self, Xc):
-        cache: dict = {}
+        counts = DeepCounts(self)
         parts = []
         if self.cii:
-            parts.append(self._global_proba(Xc, cache))
+            parts.append(self._global_proba(Xc, counts))
         if self.cip:
-            parts.append(self._local_proba(Xc, cache)[0])  # predicting leaves the estimator unchanged
+            parts.append(self._local_proba(Xc, counts)[0])  # predicting leaves the estimator unchanged
         proba = parts[0] if len(parts) == 1 else 0.5 * (parts[0] + parts[1])
         with np.errstate(divide="ignore"):
             return np.log(proba)

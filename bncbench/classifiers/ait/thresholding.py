@@ -6,6 +6,8 @@ import numpy as np
 
 #: largest box of `array_split` into ceil(M/5) parts
 _BOX = 5
+#: most values per block of `lowest`
+_BLOCK = 32
 
 
 def knee_thresholds(values: np.ndarray, default: str) -> np.ndarray:
@@ -30,7 +32,7 @@ def knee_thresholds(values: np.ndarray, default: str) -> np.ndarray:
     # other rows
     head = min(M, int(sizes[:2].sum()) + 1)
     if m > 1 and head < M:
-        low = np.sort(np.partition(values, head - 1, axis=1)[:, :head], axis=1)
+        low = lowest(values, head)
         found, _ = _first_jump(_box_means(low, sizes[:2], starts[:2]))
         out[found] = _knee(low[found], np.zeros(int(found.sum()), dtype=np.int64), sizes, starts, M)
         rest = np.flatnonzero(~found)
@@ -44,6 +46,26 @@ def knee_thresholds(values: np.ndarray, default: str) -> np.ndarray:
             box = np.where(found, at, m - 1 if default == "last" else 0)
         out[rest] = _knee(s, box, sizes, starts, M)
     return out
+
+
+def lowest(values: np.ndarray, head: int) -> np.ndarray:
+    """The `head` smallest values of each row of `values` (B, M), sorted (as np.sort would give them).
+    Long rows: the `head` smallest values lie in the `head` blocks (of up to `_BLOCK` values) with the smallest
+    minima (any block holding one of them that is not chosen has a minimum ≥ those of the chosen
+    blocks), with the values after the last whole block; only those are partitioned."""
+    B, M = values.shape
+    width = min(_BLOCK, M // (4 * head))  # at least 4 · head blocks
+    if width < 4:
+        return np.sort(np.partition(values, head - 1, axis=1)[:, :head], axis=1)
+    whole = M // width
+    blocks = values[:, :whole * width].reshape(B, whole, width)
+    mins = blocks.min(axis=2)
+    if np.isnan(mins).any():  # (a NaN sorts last, but makes its block's minimum NaN)
+        return np.sort(np.partition(values, head - 1, axis=1)[:, :head], axis=1)
+    pick = np.argpartition(mins, head - 1, axis=1)[:, :head]
+    cand = np.concatenate([blocks[np.arange(B)[:, None], pick].reshape(B, head * width),
+                           values[:, whole * width:]], axis=1)
+    return np.sort(np.partition(cand, head - 1, axis=1)[:, :head], axis=1)
 
 
 def _box_means(s: np.ndarray, sizes: np.ndarray, starts: np.ndarray) -> np.ndarray:

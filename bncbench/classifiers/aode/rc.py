@@ -16,7 +16,8 @@ from bncbench.classifiers.aode.fds import (
     instance_fds,
 )
 from bncbench.classifiers.aode.sp import SP, average_spodes
-from bncbench.classifiers.aode.structure import forget_rows, per_rows, row_codes, spodes, superparent_ok
+from bncbench.classifiers.aode.structure import row_codes, spodes, superparent_ok
+from bncbench.classifiers.kernels.learned_network import forget_rows, per_rows
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.learned import Learned
 

@@ -9,7 +9,8 @@ import numpy as np
 
 from bncbench.classifiers.aode.aode import AODE
 from bncbench.classifiers.aode.spode import log_mean_spodes, spode_blocks
-from bncbench.classifiers.aode.structure import forget_rows, per_rows, row_codes, spodes, superparent_ok
+from bncbench.classifiers.aode.structure import row_codes, spodes, superparent_ok
+from bncbench.classifiers.kernels.learned_network import forget_rows, per_rows
 from bncbench.classifiers.kernels.params import Param
 from bncbench.classifiers.learned import Learned
 

@@ -250,12 +250,12 @@ class SKDB(BayesNetClassifier):
 def _occurring(key: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ids, keys, counts) of mixed-radix keys in [0, space): the sorted keys that occur, their
     counts, and each row's position among them. Dense through the counting kernel when the key
-    space is small, `config_counts` (sparse) otherwise."""
+    space is small, one sort of the keys (`np.unique`) otherwise."""
     if space <= max(1 << 16, 4 * key.size):
         counts = count_flat(key, space)
         present = counts > 0
         keys = np.flatnonzero(present)
         rank = np.cumsum(present) - 1
         return rank[key], keys, counts[keys]
-    keys, counts = config_counts([key], [space])
-    return np.searchsorted(keys, key), keys, counts
+    keys, ids, counts = np.unique(key, return_inverse=True, return_counts=True)
+    return ids.reshape(-1), keys, counts.astype(np.int64)

@@ -142,25 +142,90 @@ def _adjust_heap(a: list, first: int, hole: int, length: int, value, less) -> No
     a[first + hole] = value
 
 
+def gcc_descending_rows(scores: np.ndarray) -> np.ndarray:
+    """`gcc_descending` of each row of `scores` (R, n), the rows at once: libstdc++'s introsort steps
+    (median-of-three pivot, unguarded partition) run in lockstep over every segment of every row
+    longer than 16, then its final insertion sort, which on the partitioned rows is the stable order.
+    A row that reaches the depth limit (heap sort) or holds a NaN is sorted by `gcc_descending`."""
+    s = np.asarray(scores, dtype=np.float64)
+    R, n = s.shape
+    a = np.tile(np.arange(n, dtype=np.int64), R)  # each row's arrangement, flat
+    v = s.ravel().copy()                          # the score at each place of `a`
+    slow = np.isnan(s).sum(axis=1) > 0
+    row = np.flatnonzero(~slow)
+    first = np.zeros(row.size, dtype=np.int64)
+    last = np.full(row.size, n, dtype=np.int64)
+    depth = np.full(row.size, 2 * (n.bit_length() - 1), dtype=np.int64)
+    while True:
+        big = last - first > _THRESHOLD
+        row, first, last, depth = row[big], first[big], last[big], depth[big]
+        slow[row[depth == 0]] = True  # the depth limit: the whole row by `gcc_descending`
+        keep = ~slow[row]
+        row, first, last, depth = row[keep], first[keep], last[keep], depth[keep]
+        if not row.size:
+            break
+        base = row * n
+        cut = _partition_rows(a, v, base + first, base + last) - base
+        row, first, last, depth = (np.concatenate([row, row]), np.concatenate([cut, first]),
+                                   np.concatenate([last, cut]), np.concatenate([depth, depth]) - 1)
+    order = np.take_along_axis(a.reshape(R, n), np.argsort(-v.reshape(R, n), axis=1, kind="stable"), axis=1)
+    for r in np.flatnonzero(slow):
+        order[r] = gcc_descending(s[r])
+    return order
+
+
+def _partition_rows(a: np.ndarray, v: np.ndarray, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """`_partition_pivot` on the flat segments [first, last) of `a` (and their scores `v`), all at
+    once, one comparison of each segment per step; returns each segment's cut."""
+    x, y, z = first + 1, first + (last - first) // 2, last - 1
+    xy = v[x] > v[y]  # less(a[x], a[y]) with less(i, j) = s[i] > s[j]
+    lo, hi = np.where(xy, x, y), np.where(xy, y, x)
+    pick = np.where(v[hi] > v[z], hi, np.where(v[lo] > v[z], z, lo))
+    _swap(a, v, first, pick)
+    pv = v[first]
+    f, l = first + 1, last.copy()
+    back = np.zeros(first.size, dtype=bool)  # False: moving f up; True: moving l down
+    cut = np.empty(first.size, dtype=np.int64)
+    act = np.arange(first.size)
+    while act.size:
+        up, down = act[~back[act]], act[back[act]]
+        more = v[f[up]] > pv[up]
+        f[up[more]] += 1
+        turn = up[~more]
+        back[turn] = True
+        l[turn] -= 1
+        more = pv[down] > v[l[down]]
+        l[down[more]] -= 1
+        met = down[~more]
+        cross = f[met] < l[met]
+        sw = met[cross]
+        _swap(a, v, f[sw], l[sw])
+        f[sw] += 1
+        back[sw] = False
+        done = met[~cross]
+        cut[done] = f[done]
+        alive = np.ones(first.size, dtype=bool)
+        alive[done] = False
+        act = act[alive[act]]
+    return cut
+
+
+def _swap(a: np.ndarray, v: np.ndarray, i: np.ndarray, j: np.ndarray) -> None:
+    """Swap places i and j of `a` and `v` (pairs of distinct places, no place in two pairs)."""
+    a[i], a[j] = a[j], a[i].copy()
+    v[i], v[j] = v[j], v[i].copy()
+
+
 def descending_orders(scores: np.ndarray, gcc: bool) -> np.ndarray:
     """Attribute order of each row by descending score: stable, or with `gcc` the order of GCC's
-    `std::sort` (§0.3), which differs from the stable one only for > 16 attributes with ties. The
-    GCC order depends only on the pattern of ties, so it is computed once per distinct pattern."""
+    `std::sort` (§0.3), which differs from the stable one only for > 16 attributes with ties
+    (`gcc_descending_rows` on the rows with ties)."""
     order = np.argsort(-scores, axis=1, kind="stable")
     R, n = scores.shape
     if not gcc or n <= 16 or R == 0:
         return order
     sv = np.take_along_axis(scores, order, axis=1)
     tied = np.flatnonzero((sv[:, 1:] == sv[:, :-1]).any(axis=1))
-    if not tied.size:
-        return order
-    sub = sv[tied]
-    dense = np.concatenate([np.zeros((tied.size, 1), dtype=np.int64),
-                            np.cumsum(sub[:, 1:] != sub[:, :-1], axis=1)], axis=1)
-    ranks = np.empty_like(dense)
-    np.put_along_axis(ranks, order[tied], dense, axis=1)
-    _, first, inv = np.unique(ranks, axis=0, return_index=True, return_inverse=True)
-    inv = inv.reshape(-1)
-    for p, f in enumerate(first):
-        order[tied[inv == p]] = gcc_descending(scores[tied[f]])
+    if tied.size:
+        order[tied] = gcc_descending_rows(scores[tied])
     return order

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers.ait import ait as ait_module
+from bncbench.classifiers.ait import deep_counts
 from bncbench.classifiers.ait.ait import AIT
-from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds
+from bncbench.classifiers.ait.thresholding import knee_threshold, knee_thresholds, lowest
 from tests.oracles.ait.ait import ref_ait, ref_threshold
 from tests.support.data import correlated_codes
 
@@ -182,12 +183,54 @@ def test_predict_proba_unseen_parent_values(params, seed, miss):
 @pytest.mark.parametrize("miss", ["value", "skip"])
 def test_sparse_count_tables(monkeypatch, miss):
     """The sparse path for parent sets whose dense count table would be too large."""
-    monkeypatch.setattr(ait_module, "_DENSE_CELLS", 0)
+    monkeypatch.setattr(deep_counts, "_DENSE_CELLS", 0)
     X, y, Xt, cards, nc = random_data(4)
     for est in ("mestimate", "laplace_joint"):
         clf = AIT(base="KDB", k=2, estimator=est, missing=miss, cardinalities=cards, n_classes=nc).fit(X, y)
         want, _, _, _ = ref_ait(X, y, Xt, nc, cards, base="KDB", k=2, estimator=est, missing=miss)
         np.testing.assert_allclose(clf.predict_proba(Xt), np.array(want), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_lowest_values_of_long_rows(seed):
+    """Issue 40: `lowest` (the smallest values found through the blocks with the smallest minima) gives
+    the first `head` values of each fully sorted row, bit for bit, on rows long enough for the blocks,
+    with ties, repeated minima, a row's minima in one block and NaN."""
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        B, M = int(rng.integers(1, 20)), int(rng.integers(3, 6000))
+        head = int(rng.integers(1, min(M, 25) + 1))
+        v = rng.integers(-6, 40, size=(B, M)).astype(np.float64) / 7
+        if seed % 2:
+            v[:, int(rng.integers(0, M - 2)):][:, :3] = -9.0  # several minima side by side
+        if seed == 9:
+            v[0, int(rng.integers(0, M))] = np.nan
+        assert lowest(v, head).tobytes() == np.sort(v, axis=1)[:, :head].tobytes()
+
+
+@pytest.mark.parametrize("miss", ["value", "skip"])
+@pytest.mark.parametrize("seed", range(4))
+def test_count_tables_in_every_layout(monkeypatch, miss, seed):
+    """Issue 40: the estimates with two or more parents are the same whichever way their tables are
+    held (dense pooled tables counted many sets at once or one block per set, group codes indexed by
+    an array or a dict, some tables sparse so the call runs group by group), and match the reference."""
+    X, y, Xt, cards, nc = random_data(10 + seed, n_attr=7, n_const=1, n_dup=1)
+    sizes = np.asarray(cards) + 1
+    mid = int(np.sort(sizes)[-3:].prod()) * nc  # the largest attribute triples' tables are sparse below
+    layouts = [{}, {"_BLOCK": 1}, {"_DENSE_CODES": 0}, {"_DENSE_CELLS": mid - 1}, {"_DENSE_CELLS": 0}]
+    for est in ("mestimate", "laplace_joint"):
+        for k in (2, 3):
+            want, _, _, _ = ref_ait(X, y, Xt, nc, cards, base="KDB", k=k, estimator=est, missing=miss)
+            got = []
+            for layout in layouts:
+                for name, value in layout.items():
+                    monkeypatch.setattr(deep_counts, name, value)
+                clf = AIT(base="KDB", k=k, estimator=est, missing=miss, cardinalities=cards, n_classes=nc)
+                got.append(clf.fit(X, y).predict_proba(Xt))
+                monkeypatch.undo()
+            np.testing.assert_allclose(got[0], np.array(want), rtol=0, atol=1e-12)
+            for other in got[1:]:
+                np.testing.assert_array_equal(other, got[0])
 
 
 def test_chunks_equal_one_block(monkeypatch):

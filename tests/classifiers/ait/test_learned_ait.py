@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from bncbench.classifiers import AIT
+from bncbench.classifiers.kernels.learned_network import forget_rows
 from tests.classifiers.test_learned import fitted
 
 DATASETS = ["wine", "house-votes-84", "pima-ind-diabetes", "car", "random-0"]
@@ -72,5 +73,19 @@ def test_rows_in_several_chunks_give_the_same_shares(monkeypatch):
     rows = np.vstack([Xt, X])
     whole = clf.learned_structure(rows)
     monkeypatch.setattr(ait_module, "_CHUNK_ELEMENTS", 3000)  # a few rows per chunk
+    forget_rows(clf)  # (the shares of these rows are kept: computed again)
     assert clf.learned_structure(rows) == whole
     assert whole.arc_dropped == pytest.approx(loop_shares(clf, rows), abs=1e-12)
+
+
+@pytest.mark.parametrize("label,kw", CASES, ids=[c[0] for c in CASES])
+def test_shares_after_predicting_are_those_of_the_rows_asked(label, kw):
+    """Issue 40: `predict_proba` keeps the arcs each row's local networks drop; `learned_structure`
+    reads them for the same rows (after a refit: computed again) and computes them for other rows."""
+    clf, X, y, Xt, _cards, _nc = fitted(lambda **k: AIT(**kw, **k), "house-votes-84")
+    clf.predict_proba(Xt)
+    assert clf.learned_structure(Xt).arc_dropped == pytest.approx(loop_shares(clf, Xt), abs=1e-12)
+    assert clf.learned_structure(X[:50]).arc_dropped == pytest.approx(loop_shares(clf, X[:50]), abs=1e-12)
+    clf.predict_proba(Xt)
+    clf.fit(X[: X.shape[0] // 2], y[: X.shape[0] // 2])  # another model: nothing kept of Xt
+    assert clf.learned_structure(Xt).arc_dropped == pytest.approx(loop_shares(clf, Xt), abs=1e-12)

@@ -172,3 +172,22 @@ def test_invalid_variant_and_missing_skip_raise():
         SKDB(skdb_variant="cpp", cardinalities=cards, n_classes=nc).fit(X, y)
     with pytest.raises(ValueError, match="missing='value'"):
         SKDB(missing="skip", cardinalities=cards, n_classes=nc).fit(X, y)
+
+
+@pytest.mark.parametrize("space", [50, 1 << 16, 10 ** 9])
+def test_occurring_keys_against_a_dictionary(space):
+    """Issue 40: `_occurring` (dense below a key space, one sort above it) gives the sorted keys that
+    occur, their counts and each row's position among them, as a plain dictionary count does."""
+    from collections import Counter
+
+    from bncbench.classifiers.kdb.skdb import _occurring
+
+    rng = np.random.default_rng(space % 97)
+    key = rng.integers(0, space, size=3000)
+    key[::7] = key[0]  # repeated keys
+    ids, keys, counts = _occurring(key, space)
+    want = Counter(key.tolist())
+    order = sorted(want)
+    assert keys.tolist() == order and counts.tolist() == [want[k] for k in order]
+    pos = {k: i for i, k in enumerate(order)}
+    assert ids.tolist() == [pos[k] for k in key.tolist()]
