@@ -1,6 +1,6 @@
 """What BAN's compiled kernels share, called only from kernels (docs/algorithms.md §4.7): a stable
-bucket sort, and numpy's pairwise summation (so the kernels' sums of v ln v terms equal
-`EntropyTerms`' numpy sums to the bit)."""
+bucket sort, the numbering of configurations met more than once, and numpy's pairwise summation (so
+the kernels' sums of v ln v terms equal `EntropyTerms`' numpy sums to the bit)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,20 @@ def bucket(ids, items, m, g, start, order):
     for s in range(g, 0, -1):
         start[s] = start[s - 1]
     start[0] = 0
+
+
+@inner_kernel
+def number_repeated(occ, n):
+    """occ[:n] (how often each configuration was met) becomes each configuration's number, in
+    ascending order among those met more than once, and −1 for the others; returns how many."""
+    nxt = 0
+    for c in range(n):
+        if occ[c] > 1:
+            occ[c] = nxt
+            nxt += 1
+        else:
+            occ[c] = -1
+    return nxt
 
 
 @inner_kernel

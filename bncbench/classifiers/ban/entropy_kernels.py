@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.classifiers.ban.common_kernels import bucket, pairwise_sum
+from bncbench.classifiers.ban.common_kernels import bucket, number_repeated, pairwise_sum
 from bncbench.classifiers.kernels.jit import inner_kernel, kernel
 
 
@@ -117,13 +117,7 @@ def number_extension(rows, prev, g, col, r, occ, rows_out, ids_out):
     m = rows.shape[0]
     for k in range(m):
         occ[prev[k] * r + col[rows[k]]] += 1
-    g_out = 0
-    for c in range(g * r):  # occ[c] becomes the number of a configuration met more than once, else −1
-        if occ[c] > 1:
-            occ[c] = g_out
-            g_out += 1
-        else:
-            occ[c] = -1
+    g_out = number_repeated(occ, g * r)
     kept = 0
     for k in range(m):
         c = prev[k] * r + col[rows[k]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.classifiers.kernels.jit import kernel
+from bncbench.classifiers.kernels.jit import inner_kernel, kernel
 
 
 @kernel
@@ -113,6 +113,23 @@ def entries(cell, n_cells, ctx, y, n_classes, ctx_counts, flat, num, den):
             den[c * n_cells + k] = ctx_counts[c, cell_ctx[k]]
 
 
+@inner_kernel
+def _top_and_first_nan(a, top, first_nan):
+    """Per column r of the (|Y|, m) scores a: top[r] = the max folded class by class from class 0
+    (`a[c, r] if a[c, r] > top[r] else top[r]`: a NaN is passed over), first_nan[r] = the first class
+    whose score is NaN (−1: none)."""
+    n_classes, m = a.shape
+    for r in range(m):
+        top[r] = a[0, r]
+        first_nan[r] = -1
+    for c in range(n_classes):
+        ac = a[c]
+        for r in range(m):
+            top[r] = ac[r] if ac[r] > top[r] else top[r]
+            if first_nan[r] < 0 and np.isnan(ac[r]):
+                first_nan[r] = c
+
+
 @kernel
 def swapped(flats, arena, slot, off, cells, base_sum, rows, y, tie_tol, hit, close):
     """Per row rows[r], the base's in-order scores base_sum[:, rows[r]] with changed factors swapped
@@ -147,14 +164,9 @@ def swapped(flats, arena, slot, off, cells, base_sum, rows, y, tie_tol, hit, clo
                     ac[r] = (ac[r] - arena[old_mine[r]]) + arena[new_mine[r]]
                 else:
                     ac[r] = (ac[r] - arena[old[r] + old_c]) + arena[new[r] + new_c]
-    top = a[0].copy()
-    first_nan = np.full(m, -1, dtype=np.int64)
-    for c in range(n_classes):
-        ac = a[c]
-        for r in range(m):
-            top[r] = ac[r] if ac[r] > top[r] else top[r]
-            if first_nan[r] < 0 and np.isnan(ac[r]):
-                first_nan[r] = c
+    top = np.empty(m)
+    first_nan = np.empty(m, dtype=np.int64)
+    _top_and_first_nan(a, top, first_nan)
     low = np.empty(m)
     for r in range(m):
         if first_nan[r] >= 0:
@@ -194,15 +206,8 @@ def best_two(scores, pred, top, second):
     zero maximum's sign may differ from numpy's, which the gaps made of them do not see (±0 − x − tol
     are the same floats for tol > 0)."""
     n_classes, n = scores.shape
-    first_nan = np.full(n, -1, dtype=np.int64)
-    for r in range(n):
-        top[r] = scores[0, r]
-    for c in range(n_classes):
-        row = scores[c]
-        for r in range(n):
-            top[r] = row[r] if row[r] > top[r] else top[r]
-            if first_nan[r] < 0 and np.isnan(row[r]):
-                first_nan[r] = c
+    first_nan = np.empty(n, dtype=np.int64)
+    _top_and_first_nan(scores, top, first_nan)
     for c in range(n_classes - 1, -1, -1):  # later classes first: the smallest class of the maximum wins
         row = scores[c]
         for r in range(n):

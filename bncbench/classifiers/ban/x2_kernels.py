@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bncbench.classifiers.ban.common_kernels import bucket, pairwise_sum
+from bncbench.classifiers.ban.common_kernels import bucket, number_repeated, pairwise_sum
 from bncbench.classifiers.kernels.jit import kernel
 
 
@@ -53,13 +53,7 @@ def _extend(X, rows, a, r, ids, items, m, g, occ, code, ids2, items2):
         c = ids[k] * r + X[a, rows[items[k]]]
         code[k] = c
         occ[c] += 1
-    nxt = 0
-    for c in range(G):
-        if occ[c] >= 2:
-            occ[c] = nxt
-            nxt += 1
-        else:
-            occ[c] = -1
+    nxt = number_repeated(occ, G)
     m2 = 0
     for k in range(m):
         s = occ[code[k]]
