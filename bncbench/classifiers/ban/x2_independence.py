@@ -60,6 +60,7 @@ class X2Test:
     counting and the statistic in the compiled kernels of `x2_kernels`."""
 
     PREFIX_ROWS = 1 << 22  # rows' numberings of conditioning sets kept for frames (int64: 32 MB)
+    DENSE_PAIRS = 8  # a Greedy step's subset counting-sorted over its (prefix, suffix) pairs up to 8 per item
 
     def __init__(self, terms: EntropyTerms, alpha: float = 0.01, min_rows_per_df: float = 5.0):
         self.alpha = alpha
@@ -148,7 +149,7 @@ class X2Test:
                                         np.array(C, dtype=np.int64), np.array(drop, dtype=np.int64), out,
                                         s.occ, s.ids, s.items, s.code, s.start, s.pstart, s.order, s.nab, s.na,
                                         s.nb, s.la, s.lb, s.values, s.item_values, s.prefix, s.suffix, s.n_prefix,
-                                        s.n_suffix, self._step_before(i, j, C, rows))
+                                        s.n_suffix, self._step_before(i, j, C, rows), self.DENSE_PAIRS)
             self._step, self._whole = (i, j, C, rows), None
             self.cache.update(((i, j, subs[k]), o) for k, o in zip(drop, self._outcomes(out)))
         return [self.cache[(i, j, Z)] for Z in subs]

@@ -211,14 +211,49 @@ def _refine(X, rows, a, r, prev, g, nxt, occ, code, major):
 
 
 @kernel
+def _dense_strata(p, s, H, R, M, A, B, W, occ, code, los, his, SA, SB, SW):
+    """The strata of the M items numbered p (prefix) and s (suffix: H numbers; R = the prefix's number
+    · H pairs) by one counting sort over the pairs: SA, SB, SW = the items' A, B, W in ascending
+    (p, s) order (the order of `x2_statistics`' strata), each pair of two or more items a stratum
+    los[g]:his[g]; `occ` (zero on entry, R + 1 long at least) left zeroed. Returns their number."""
+    for u in range(M):  # an item outside either numbering counted at R, after every pair
+        c = p[u] * H + s[u] if p[u] >= 0 and s[u] >= 0 else R
+        code[u] = c
+        occ[c] += 1
+    pos = 0
+    g = 0
+    for c in range(R):
+        n = occ[c]
+        los[g] = pos
+        his[g] = pos + n
+        g += n >= 2
+        occ[c] = pos
+        pos += n
+    occ[R] = pos
+    for u in range(M):
+        c = code[u]
+        q = occ[c]
+        SA[q] = A[u]
+        SB[q] = B[u]
+        SW[q] = W[u]
+        occ[c] = q + 1
+    for c in range(R + 1):
+        occ[c] = 0
+    return g
+
+
+@kernel
 def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, occ, ids, items, code, start,
-                     pstart, order, nab, na, nb, la, lb, values, item_values, prefix, suffix, gP, gS, reuse):
+                     pstart, order, nab, na, nb, la, lb, values, item_values, prefix, suffix, gP, gS, reuse,
+                     dense_per_item):
     """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step):
     each subset's strata from the numbering of its prefix (with the class) and of its suffix,
     in the same order as `x2_statistics`, so the values are the same bits. With reuse = b ≥ 0,
     `prefix`, `suffix`, `gP` and `gS` hold the numberings of the previous call, on the same rows,
     for C with an attribute inserted at position b (the step before): those C shares are kept; with
-    reuse = −2, `prefix` and `gP` hold those of C on these rows (`x2_whole_set`'s)."""
+    reuse = −2, `prefix` and `gP` hold those of C on these rows (`x2_whole_set`'s). A subset whose
+    (prefix, suffix) pairs number at most `dense_per_item` · M is grouped by `_dense_strata`, another
+    by a bucket sort on the suffix then a stable counting sort on the prefix (the same strata)."""
     k = C.shape[0]
     M = rows.shape[0]
     SA, SB, SW = values[0], values[1], values[2]
@@ -249,9 +284,14 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, 
         B[u] = X[j, rows[u]]
         W[u] = weights[u]
     SS = values[3]
+    dense = min(dense_per_item * M, occ.shape[0] - 2)
     for t in range(drop.shape[0]):
         m = drop[t]
         p, s = P[m], S[m + 1]
+        if gP[m] * gS[m + 1] <= dense:
+            g = _dense_strata(p, s, gS[m + 1], gP[m] * gS[m + 1], M, A, B, W, occ, code, start, order, SA, SB, SW)
+            _sum_strata(SA, SB, SW, sizes[j], start, order, g, nab, na, nb, la, lb, out, t)
+            continue
         n = 0
         for u in range(M):  # the items of both numberings, in stratum-of-suffix order
             if p[u] >= 0 and s[u] >= 0:

@@ -119,6 +119,26 @@ def test_outcomes_and_greedy_steps_equal_the_reference(seed):
     assert (got.distinct_tests, got.tests_lacking_data) == (want.distinct_tests, want.tests_lacking_data)
 
 
+@pytest.mark.parametrize("dense", [0, 10**9])
+@pytest.mark.parametrize("seed", range(20))
+def test_greedy_steps_grouped_either_way_equal_the_reference(seed, dense, monkeypatch):
+    # a Greedy step groups each subset's rows by one counting sort over its (prefix, suffix) pairs
+    # when they are few, else by two sorts: each way alone (0: never the first; 10**9: the first
+    # wherever the scratch holds the pairs) must give the reference's outcomes
+    monkeypatch.setattr(X2Test, "DENSE_PAIRS", dense)
+    X, y, sizes, C = random_data(3000 + seed)
+    T = EntropyTerms(X, y, sizes, C)
+    rng = np.random.default_rng(4000 + seed)
+    got, want = X2Test(T, 0.05, 1.0), NumpyX2Test(T, 0.05, 1.0)
+    for (i, j), Zs in some_tests(rng, X.shape[1]).items():
+        for Z in Zs:
+            if len(Z) >= 2:
+                subs = [Z[:k] + Z[k + 1:] for k in range(len(Z))]
+                for Zk, g, w in zip(subs, got.leave_one_out(i, j, Z), want.many(i, j, subs)):
+                    assert_same_outcome(g, w, (seed, i, j, Zk, dense))
+    assert_same_cache(got.cache, want.cache)
+
+
 def drafting_data(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """`random_data` for odd seeds; for even ones 50–3000 rows of 5 correlated attributes (cells of
     many rows: long sums of entropy terms)."""
