@@ -14,6 +14,14 @@ def _real_slots(pc: PairCounts, i: int, skip_missing: bool) -> slice:
     return slice(start, start + size)
 
 
+def _slots(pc: PairCounts, skip_missing: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Each slot of the value axis: its attribute, and whether it is a real value (not the missing
+    slot that `skip_missing` leaves out)."""
+    starts = pc.offsets.astype(np.int64)
+    attr = np.repeat(np.arange(pc.offsets.size), pc.sizes)
+    return attr, np.arange(attr.size) - starts[attr] < pc.sizes[attr] - (1 if skip_missing else 0)
+
+
 def mutual_info_class(pc: PairCounts, precision: str = "float64", skip_missing: bool = False) -> np.ndarray:
     """I(X_i; Y) in bits for every attribute."""
     return info_values(_mutual_info_class(pc, skip_missing), precision)
@@ -122,18 +130,22 @@ def attribute_mutual_info(pc: PairCounts, precision: str = "float64", skip_missi
     """Symmetric matrix of the unconditional I(X_i; X_j) in bits (diagonal 0)."""
     n = pc.offsets.size
     out = np.zeros((n, n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            c = pc.pairs[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].sum(axis=2) \
-                .astype(np.float64)
-            t = c.sum()
-            if t <= 0:
-                continue
-            a, b = c.sum(axis=1, keepdims=True), c.sum(axis=0, keepdims=True)
-            nz = c > 0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                terms = (c / t) * np.log2(c * t / (a * b))
-            out[i, j] = out[j, i] = terms[nz].sum()
+    attr, is_real = _slots(pc, skip_missing)
+    for i in range(n - 1):
+        # [x, slot of j > i]: N(x_i, x_j) over the classes, other attributes' and missing slots zeroed
+        block = pc.pairs[_real_slots(pc, i, skip_missing)].sum(axis=2) * (is_real & (attr > i))
+        a = np.add.reduceat(block, pc.offsets, axis=1).astype(np.float64)  # N(x_i) within j's slots: (x, j)
+        b = block.sum(axis=0).astype(np.float64)  # N(x_j) within i's slots
+        t = np.bincount(attr, weights=b, minlength=n)  # N per attribute j (exact: integer counts)
+        v, w = np.nonzero(block)
+        j = attr[w]
+        order = np.argsort(j, kind="stable")  # each pair's cells together, in its block's order
+        v, w, j = v[order], w[order], j[order]
+        c = block[v, w].astype(np.float64)
+        terms = (c / t[j]) * np.log2(c * t[j] / (a[v, j] * b[w]))
+        out[i] = _segment_sums(terms, np.bincount(j, minlength=n))
+    lower = np.tril_indices(n, -1)
+    out[lower] = out.T[lower]
     return info_values(out, precision)
 
 
@@ -141,20 +153,20 @@ def class_mi_given_attribute(pc: PairCounts, precision: str = "float64", skip_mi
     """M[i, j] = I(X_i; Y | X_j) in bits (the conditioning variable is attribute j; M[i, i] = 0)."""
     n = pc.offsets.size
     out = np.zeros((n, n))
+    attr, is_real = _slots(pc, skip_missing)
     for i in range(n):
-        for j in range(n):
-            if i == j:
-                continue
-            # [x, x', y]
-            c = pc.pairs[_real_slots(pc, i, skip_missing), _real_slots(pc, j, skip_missing)].astype(np.float64)
-            t = c.sum()
-            if t <= 0:
-                continue
-            pxx = c.sum(axis=2, keepdims=True)      # N(x, x')
-            pyx = c.sum(axis=0, keepdims=True)      # N(x', y)
-            px = c.sum(axis=(0, 2), keepdims=True)  # N(x')
-            nz = c > 0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                terms = (c / t) * np.log2(px * c / (pxx * pyx))
-            out[i, j] = terms[nz].sum()
+        # [x, slot of j ≠ i, y]: N(x_i, x_j, y), attribute i's own and missing slots zeroed
+        block = pc.pairs[_real_slots(pc, i, skip_missing)] * (is_real & (attr != i))[:, None]
+        pxx = block.sum(axis=2)  # N(x, x')
+        pyx = block.sum(axis=0)  # N(x', y)
+        px = pyx.sum(axis=1)  # N(x')
+        t = np.bincount(attr, weights=px, minlength=n)  # N per attribute j (exact: integer counts)
+        v, w, y = np.nonzero(block)
+        j = attr[w]
+        order = np.argsort(j, kind="stable")  # each pair's cells together, in its block's row-major order
+        v, w, y, j = v[order], w[order], y[order], j[order]
+        c = block[v, w, y].astype(np.float64)
+        terms = (c / t[j]) * np.log2(px[w].astype(np.float64) * c
+                                     / (pxx[v, w].astype(np.float64) * pyx[w, y].astype(np.float64)))
+        out[i] = _segment_sums(terms, np.bincount(j, minlength=n))
     return info_values(out, precision)

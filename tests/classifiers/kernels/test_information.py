@@ -1,6 +1,8 @@
 """The information measures exported for plug-ins (docs/adding-a-classifier.md) are the kernels'
 (no second formula) and equal plain-Python references computed from the rows: MI and CMI of
-`tests/oracles/reference.py` in both missing modes, SU of `tests/oracles/tan/rankings.py`."""
+`tests/oracles/reference.py` in both missing modes, SU of `tests/oracles/tan/rankings.py`; the
+matrices the STAN rankings read, a row of pairs at a time, equal the pair-by-pair sums of
+`tests/oracles/info_pairs.py` bit for bit."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import pytest
 from bncbench.classifiers import conditional_mutual_information, mutual_information, symmetrical_uncertainty
 from bncbench.classifiers.base import fit_counts
 from bncbench.classifiers.kernels import infotheory
+from bncbench.classifiers.kernels.ties import info_values
+from tests.oracles.info_pairs import attribute_mi_pairs, class_mi_given_pairs
 from tests.oracles.reference import Ref
 from tests.oracles.tan import rankings
 from tests.support.data import random_data
@@ -53,3 +57,26 @@ def test_hand_worked_values():
     np.testing.assert_allclose(mutual_information(pc), [1.0, 1.0 - h], rtol=1e-9)
     np.testing.assert_allclose(conditional_mutual_information(pc), [[0.0, 0.0], [0.0, 0.0]], atol=1e-12)
     np.testing.assert_allclose(symmetrical_uncertainty(pc), [1.0, 1.0 - h], rtol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_pair_matrices_equal_the_pair_by_pair_sums_to_the_bit(seed):
+    # I(X_i; X_j) (MRMR) and I(X_i; Y | X_j) (JMI, CMIM) of every pair, computed a row of pairs at a
+    # time, against each pair's terms summed alone: the same float64 bits, so the same ranking
+    # after the tie rule or the float32 rounding; missing slots left out or counted, empty classes,
+    # one-value attributes, a deterministic pair (terms of exactly 0), 1 to 1000 rows
+    rng = np.random.default_rng(seed)
+    n, d, nc = int(rng.choice([1, 2, 5, 30, 200, 1000])), int(rng.integers(1, 9)), int(rng.integers(1, 5))
+    cards = rng.integers(1, 7, size=d)
+    X, y = rng.integers(0, cards, size=(n, d)), rng.integers(0, nc, size=n)
+    if d > 1 and seed % 2:
+        X[:, 1] = (X[:, 0] + y) % cards[1]
+    pc = fit_counts(X, y, cards, nc, True)
+    for skip in (False, True):
+        for got, want in ((infotheory.attribute_mutual_info, attribute_mi_pairs),
+                          (infotheory.class_mi_given_attribute, class_mi_given_pairs)):
+            exact = want(pc, skip)
+            for precision in ("float64", "float32"):
+                expected = info_values(exact, precision)
+                assert np.array_equal(got(pc, precision, skip).view(np.int64), expected.view(np.int64)), \
+                    (got.__name__, skip, precision)
