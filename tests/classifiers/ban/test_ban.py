@@ -99,6 +99,29 @@ def test_predictions_are_laplace_over_parent_sets():
     np.testing.assert_allclose(b2.predict_proba(Xte), expect / expect.sum(axis=1, keepdims=True), rtol=1e-10)
 
 
+
+@pytest.mark.parametrize("seed", range(40))
+def test_class_counts_equal_a_count_per_row_and_class(seed):
+    """The prediction's counts N(prefix, y) of every class, found by one run of sorted keys per row,
+    equal a plain dictionary lookup and `lookup` of every (row, class) key (absent: 0)."""
+    from bncbench.classifiers.ban.ban import _class_counts
+    from bncbench.classifiers.kernels.counts import config_counts, lookup
+
+    rng = np.random.default_rng(seed)
+    ny, space = int(rng.integers(1, 9)), int(rng.choice([1, 3, 50, 5000, 1 << 40]))
+    train = rng.integers(0, space, size=int(rng.integers(0, 300)))
+    cls = rng.integers(0, ny, size=train.size)
+    keys, counts = config_counts([train, cls], [space, ny]) if train.size else (np.zeros(0, np.int64),) * 2
+    prefix = np.concatenate([rng.choice(train, size=int(rng.integers(0, 60))) if train.size else train,
+                             rng.integers(0, space, size=int(rng.integers(0, 60)))]).astype(np.int64)
+    got = _class_counts(keys, counts, prefix, ny)
+    want = {}
+    for k, c in zip(train.tolist(), cls.tolist()):
+        want[k, c] = want.get((k, c), 0) + 1
+    assert got.dtype == np.int64 and got.shape == (prefix.size, ny)
+    assert got.tolist() == [[want.get((k, c), 0) for c in range(ny)] for k in prefix.tolist()]
+    np.testing.assert_array_equal(got, lookup(keys, counts, prefix[:, None] * ny + np.arange(ny)[None, :]))
+
 # -- the CI test ---------------------------------------------------------------------------------
 
 def test_cmi_in_nats_equals_direct_computation():
