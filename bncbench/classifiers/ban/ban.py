@@ -166,10 +166,20 @@ class BAN(BayesNetClassifier):
         ny = self.n_classes_
         par, rad, ctx, joint, total = self._tables[i]
         base = mixed_key([Xc[:, p] for p in par], rad) if par else np.zeros(Xc.shape[0], np.int64)
-        den = _class_counts(*ctx, base, ny)
-        num = _class_counts(*joint, base * int(self.sizes_[i]) + Xc[:, i], ny)
         cells = ny * math.prod(int(self.card_[p]) for p in par)
-        return log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells, tot_num=total, tot_den=total)
+        est = (self.card_[i], self.estimator, self.m)
+        size, configs = int(self.sizes_[i]), math.prod(rad)
+        if configs * size <= Xc.shape[0]:  # fewer (π, x_i) cells than rows: each cell's estimates once, then read
+            num = np.zeros(configs * size * ny, dtype=np.int64)
+            num[joint[0]] = joint[1]
+            den = np.zeros(configs * ny, dtype=np.int64)
+            den[ctx[0]] = ctx[1]
+            logs = log_cond(num.reshape(configs, size, ny), den.reshape(configs, 1, ny), *est, ctx_cells=cells,
+                            tot_num=total, tot_den=total)  # the same float per (row, class): numpy's log is elementwise
+            return logs.reshape(configs * size, ny).take(base * size + Xc[:, i], axis=0)
+        den = _class_counts(*ctx, base, ny)
+        num = _class_counts(*joint, base * size + Xc[:, i], ny)
+        return log_cond(num, den, *est, ctx_cells=cells, tot_num=total, tot_den=total)
 
     def network_tables(self) -> NetworkTables:
         """The network it predicts with: each attribute's table over its parents and the class."""

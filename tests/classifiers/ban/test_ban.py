@@ -122,6 +122,25 @@ def test_class_counts_equal_a_count_per_row_and_class(seed):
     assert got.tolist() == [[want.get((k, c), 0) for c in range(ny)] for k in prefix.tolist()]
     np.testing.assert_array_equal(got, lookup(keys, counts, prefix[:, None] * ny + np.arange(ny)[None, :]))
 
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("method", ["hc", "tpda"])
+@pytest.mark.parametrize("estimator", ["laplace", "mestimate", "laplace_joint"])
+def test_predictions_of_many_rows_equal_those_of_one_row_at_a_time(seed, method, estimator):
+    """Where an attribute has fewer (parents, value) cells than rows to predict, its estimates are
+    computed once per cell and read by the rows (else per row and class, from the counts): the
+    same log-likelihoods bit for bit as one row at a time, which always takes the second way."""
+    X, y, cards, _, _, _ = _data(300 + seed, 400, 6, int(np.random.default_rng(seed).integers(2, 6)), 0.05)
+    b = BAN(method=method, estimator=estimator, cardinalities=cards, n_classes=int(y.max()) + 1).fit(X, y)
+    Xte, _, _ = correlated_codes(np.random.default_rng(700 + seed), 300, 6, 3, 0.05, 2)
+    X_in, lo, hi = b._validate_X(np.minimum(Xte, np.asarray(cards) - 1), reset=False)
+    Xc = b._internal(X_in, lo, hi)
+    sizes = [int(b.sizes_[i]) * int(np.prod([b.sizes_[p] for p in par])) for i, par in enumerate(b.parents_)]
+    assert min(sizes) <= Xc.shape[0] and max(sizes) > 1  # both ways are met
+    whole = b._joint_log_likelihood(Xc)
+    for r in range(Xc.shape[0]):
+        assert b._joint_log_likelihood(Xc[r:r + 1]).tobytes() == whole[r:r + 1].tobytes()
+
 # -- the CI test ---------------------------------------------------------------------------------
 
 def test_cmi_in_nats_equals_direct_computation():
