@@ -115,7 +115,7 @@ def test_class_counts_equal_a_count_per_row_and_class(seed):
     prefix = np.concatenate([rng.choice(train, size=int(rng.integers(0, 60))) if train.size else train,
                              rng.integers(0, space, size=int(rng.integers(0, 60)))]).astype(np.int64)
     got = _class_counts(keys, counts, prefix, ny)
-    want = {}
+    want: dict[tuple[int, int], int] = {}
     for k, c in zip(train.tolist(), cls.tolist()):
         want[k, c] = want.get((k, c), 0) + 1
     assert got.dtype == np.int64 and got.shape == (prefix.size, ny)
