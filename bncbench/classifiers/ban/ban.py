@@ -14,7 +14,7 @@ import numpy as np
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.hill_climbing import hill_climb, mdl_score
 from bncbench.classifiers.base import BayesNetClassifier
-from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, lookup, mixed_key
+from bncbench.classifiers.kernels.counts import KeyCounts, config_counts, mixed_key
 from bncbench.classifiers.kernels.estimators import log_cond, log_prior
 from bncbench.classifiers.kernels.learned_network import one_network
 from bncbench.classifiers.kernels.network_tables import NetworkTables, factor_table
@@ -24,6 +24,20 @@ from bncbench.classifiers.learned import Learned
 
 #: per attribute: (parents, their radices, N(π, y), N(π, x_i, y), training rows)
 _CountTables = list[tuple[list[int], list[int], KeyCounts, KeyCounts, int]]
+
+
+def _class_counts(keys: np.ndarray, counts: np.ndarray, prefix: np.ndarray, ny: int) -> np.ndarray:
+    """(rows, |Y|): the count of key prefix·|Y| + y of each row's prefix and each class y (0 where it
+    never occurred), as `lookup` of those keys gives it: the sorted keys of one prefix are one run
+    (the class is the last digit), found by two searches per row instead of one per (row, class)."""
+    out = np.zeros((prefix.size, ny), dtype=np.int64)
+    lo = np.searchsorted(keys, prefix * ny)
+    n = np.searchsorted(keys, prefix * ny + ny) - lo  # the occurring classes of each row's prefix
+    if n.any():
+        row = np.repeat(np.arange(prefix.size), n)
+        at = np.arange(row.size) + np.repeat(lo - (np.cumsum(n) - n), n)  # each run's keys in turn
+        out.reshape(-1)[row * ny + keys.take(at) % ny] = counts.take(at)
+    return out
 
 
 class BAN(BayesNetClassifier):
@@ -150,13 +164,22 @@ class BAN(BayesNetClassifier):
     def _factor_log(self, Xc: np.ndarray, i: int) -> np.ndarray:
         """Attribute i's ln P̂(x_i | y, parents) of each row (rows, |Y|)."""
         ny = self.n_classes_
-        cls = np.arange(ny)[None, :]
         par, rad, ctx, joint, total = self._tables[i]
         base = mixed_key([Xc[:, p] for p in par], rad) if par else np.zeros(Xc.shape[0], np.int64)
-        den = lookup(*ctx, base[:, None] * ny + cls)
-        num = lookup(*joint, (base[:, None] * int(self.sizes_[i]) + Xc[:, i][:, None]) * ny + cls)
         cells = ny * math.prod(int(self.card_[p]) for p in par)
-        return log_cond(num, den, self.card_[i], self.estimator, self.m, ctx_cells=cells, tot_num=total, tot_den=total)
+        est = (self.card_[i], self.estimator, self.m)
+        size, configs = int(self.sizes_[i]), math.prod(rad)
+        if configs * size <= Xc.shape[0]:  # fewer (π, x_i) cells than rows: each cell's estimates once, then read
+            num = np.zeros(configs * size * ny, dtype=np.int64)
+            num[joint[0]] = joint[1]
+            den = np.zeros(configs * ny, dtype=np.int64)
+            den[ctx[0]] = ctx[1]
+            logs = log_cond(num.reshape(configs, size, ny), den.reshape(configs, 1, ny), *est, ctx_cells=cells,
+                            tot_num=total, tot_den=total)  # the same float per (row, class): numpy's log is elementwise
+            return logs.reshape(configs * size, ny).take(base * size + Xc[:, i], axis=0)
+        den = _class_counts(*ctx, base, ny)
+        num = _class_counts(*joint, base * size + Xc[:, i], ny)
+        return log_cond(num, den, *est, ctx_cells=cells, tot_num=total, tot_den=total)
 
     def network_tables(self) -> NetworkTables:
         """The network it predicts with: each attribute's table over its parents and the class."""

@@ -175,6 +175,10 @@ class EntropyTerms:
                                         s.stack, s.sums, s.tables, s.small, self._radix)
         return out.tolist()
 
+    def learn(self, attrs, value: float) -> None:
+        """T(attrs) counted elsewhere from the same data (the same float as `self(attrs)`), cached."""
+        self._cache.setdefault(tuple(sorted(attrs)), value)
+
     def __call__(self, attrs) -> float:
         key = tuple(sorted(attrs))
         t = self._cache.get(key)

@@ -139,6 +139,9 @@ def hill_climb(T: EntropyTerms, card: np.ndarray, n_classes: int, max_parents: i
         gain = np.where(legal, delta, -np.inf)
         best = int(np.argmax(gain))
         if not gain.flat[best] > 0.0:
+            for c, par in enumerate(parents):  # the final families' terms, for `mdl_score` (the same floats)
+                for key in (tuple(sorted(par | {c})), tuple(sorted(par))):
+                    T.learn(key, term(key))
             return [sorted(par) for par in parents], moves
         op, p, c = (int(v) for v in np.unravel_index(best, gain.shape))
         if op == 0:

@@ -99,6 +99,48 @@ def test_predictions_are_laplace_over_parent_sets():
     np.testing.assert_allclose(b2.predict_proba(Xte), expect / expect.sum(axis=1, keepdims=True), rtol=1e-10)
 
 
+
+@pytest.mark.parametrize("seed", range(40))
+def test_class_counts_equal_a_count_per_row_and_class(seed):
+    """The prediction's counts N(prefix, y) of every class, found by one run of sorted keys per row,
+    equal a plain dictionary lookup and `lookup` of every (row, class) key (absent: 0)."""
+    from bncbench.classifiers.ban.ban import _class_counts
+    from bncbench.classifiers.kernels.counts import config_counts, lookup
+
+    rng = np.random.default_rng(seed)
+    ny, space = int(rng.integers(1, 9)), int(rng.choice([1, 3, 50, 5000, 1 << 40]))
+    train = rng.integers(0, space, size=int(rng.integers(0, 300)))
+    cls = rng.integers(0, ny, size=train.size)
+    keys, counts = config_counts([train, cls], [space, ny]) if train.size else (np.zeros(0, np.int64),) * 2
+    prefix = np.concatenate([rng.choice(train, size=int(rng.integers(0, 60))) if train.size else train,
+                             rng.integers(0, space, size=int(rng.integers(0, 60)))]).astype(np.int64)
+    got = _class_counts(keys, counts, prefix, ny)
+    want: dict[tuple[int, int], int] = {}
+    for k, c in zip(train.tolist(), cls.tolist()):
+        want[k, c] = want.get((k, c), 0) + 1
+    assert got.dtype == np.int64 and got.shape == (prefix.size, ny)
+    assert got.tolist() == [[want.get((k, c), 0) for c in range(ny)] for k in prefix.tolist()]
+    np.testing.assert_array_equal(got, lookup(keys, counts, prefix[:, None] * ny + np.arange(ny)[None, :]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("method", ["hc", "tpda"])
+@pytest.mark.parametrize("estimator", ["laplace", "mestimate", "laplace_joint"])
+def test_predictions_of_many_rows_equal_those_of_one_row_at_a_time(seed, method, estimator):
+    """Where an attribute has fewer (parents, value) cells than rows to predict, its estimates are
+    computed once per cell and read by the rows (else per row and class, from the counts): the
+    same log-likelihoods bit for bit as one row at a time, which always takes the second way."""
+    X, y, cards, _, _, _ = _data(300 + seed, 400, 6, int(np.random.default_rng(seed).integers(2, 6)), 0.05)
+    b = BAN(method=method, estimator=estimator, cardinalities=cards, n_classes=int(y.max()) + 1).fit(X, y)
+    Xte, _, _ = correlated_codes(np.random.default_rng(700 + seed), 300, 6, 3, 0.05, 2)
+    X_in, lo, hi = b._validate_X(np.minimum(Xte, np.asarray(cards) - 1), reset=False)
+    Xc = b._internal(X_in, lo, hi)
+    sizes = [int(b.sizes_[i]) * int(np.prod([b.sizes_[p] for p in par])) for i, par in enumerate(b.parents_)]
+    assert min(sizes) <= Xc.shape[0] and max(sizes) > 1  # both ways are met
+    whole = b._joint_log_likelihood(Xc)
+    for r in range(Xc.shape[0]):
+        assert b._joint_log_likelihood(Xc[r:r + 1]).tobytes() == whole[r:r + 1].tobytes()
+
 # -- the CI test ---------------------------------------------------------------------------------
 
 def test_cmi_in_nats_equals_direct_computation():
