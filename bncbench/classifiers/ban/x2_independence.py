@@ -23,7 +23,8 @@ _SCALES = np.array([10.0 ** e if e >= 0 else float(np.power(10.0, float(e)))
 
 def log_gamma_sf(a: float, x: float, q: float) -> float:
     """ln Q(a, x) given q = Q(a, x) (scipy's value): from the lower tail near 1, the continued
-    fraction below `_LOG_P_DIRECT`."""
+    fraction below `_LOG_P_DIRECT` (a fit takes only that branch from here: `x2_kernels.x2_outcomes`
+    computes the others, the same bits)."""
     if q > 0.5:  # near 1: from the lower tail, so that ln p keeps its digits
         return math.log1p(-gammainc(a, x))
     if q >= _LOG_P_DIRECT:
