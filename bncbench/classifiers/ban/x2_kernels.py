@@ -6,6 +6,7 @@ there alone)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from llvmlite import binding
@@ -23,8 +24,8 @@ SCALE_LOW = -330  # `x2_outcomes`' scales: 10^e for e = SCALE_LOW … SCALE_LOW 
 # bits), named as symbols, so that a kernel calling them is cached on disk (their address is resolved at load)
 for _name in ("gammaincc", "gammainc"):
     binding.add_symbol("bncbench_" + _name, get_cython_function_address("scipy.special.cython_special", _name))
-_gammaincc = types.ExternalFunction("bncbench_gammaincc", types.float64(types.float64, types.float64, types.intc))
-_gammainc = types.ExternalFunction("bncbench_gammainc", types.float64(types.float64, types.float64, types.intc))
+_gammaincc: Any = types.ExternalFunction("bncbench_gammaincc", types.float64(types.float64, types.float64, types.intc))
+_gammainc: Any = types.ExternalFunction("bncbench_gammainc", types.float64(types.float64, types.float64, types.intc))
 
 
 class Scratch:
