@@ -80,13 +80,13 @@ class TPDA:
             return True
         s = out.key
         while len(cur) > 1:
-            subs = [cur[:k] + cur[k + 1:] for k in range(len(cur))]  # removing cur[k], ascending
-            outs = self.leave_one_out(x, y, cur) if self.leave_one_out else [self.test(x, y, sub) for sub in subs]
-            best = 0
-            for k in range(1, len(subs)):
-                if outs[k].key < outs[best].key:
-                    best = k
-            o, sub = outs[best], subs[best]
+            if self.leave_one_out:  # removing cur[k], ascending
+                outs = self.leave_one_out(x, y, cur)
+            else:
+                outs = [self.test(x, y, cur[:k] + cur[k + 1:]) for k in range(len(cur))]
+            keys = [o.key for o in outs]
+            best = keys.index(min(keys))  # the first of the least κ: ties → the smallest dropped node
+            o, sub = outs[best], cur[:best] + cur[best + 1:]
             if o.independent:
                 self.cut_sets[(x, y)] = sub
                 return True

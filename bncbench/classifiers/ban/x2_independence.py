@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
@@ -13,12 +14,17 @@ from bncbench.classifiers.ban import x2_kernels
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.kernels.ties import tie_value
 
-_LOG_P_DIRECT = 1e-250  # below this p, ln p comes from the continued fraction (no underflow)
+_LOG_P_DIRECT = x2_kernels.LOG_P_DIRECT  # below this p, ln p comes from the continued fraction (no underflow)
+# 10^e as `tie_value` computes it, for every e its rounding meets (|v| from 1e-12 to the largest float)
+_new = tuple.__new__  # X2Outcome from a tuple of its fields, without its Python-level constructor
+_SCALES = np.array([10.0 ** e if e >= 0 else float(np.power(10.0, float(e)))
+                    for e in range(x2_kernels.SCALE_LOW, 40)])
 
 
 def log_gamma_sf(a: float, x: float, q: float) -> float:
     """ln Q(a, x) given q = Q(a, x) (scipy's value): from the lower tail near 1, the continued
-    fraction below `_LOG_P_DIRECT`."""
+    fraction below `_LOG_P_DIRECT` (a fit takes only that branch from here: `x2_kernels.x2_outcomes`
+    computes the others, the same bits)."""
     if q > 0.5:  # near 1: from the lower tail, so that ln p keeps its digits
         return math.log1p(-gammainc(a, x))
     if q >= _LOG_P_DIRECT:
@@ -90,20 +96,26 @@ class X2Test:
     # -- the tests --------------------------------------------------------------------------------
 
     def __call__(self, i: int, j: int, Z: tuple[int, ...]) -> X2Outcome:
-        got = self.cache.get((i, j, Z) if i < j else (j, i, Z))
-        return self.many(i, j, [Z])[0] if got is None else got
+        """T(i, j | Z), Z sorted; one of two or more attributes (a Greedy call's first test: its steps
+        follow) over the frame of Z."""
+        key = (i, j, Z) if i < j else (j, i, Z)
+        got = self.cache.get(key)
+        if got is None:
+            i, j = key[0], key[1]
+            one = self._whole_set(i, j, Z) if len(Z) > 1 else self._outcomes(self._statistics(i, j, [Z], False))
+            got = self.cache[key] = one[0]
+        return got
 
     def many(self, i: int, j: int, Zs: list[tuple[int, ...]]) -> list[X2Outcome]:
         """The tests T(i, j | Z) for each Z (sorted tuples), the uncached ones computed together;
-        several, or one of two or more attributes (a Greedy call's first test: its steps follow),
-        over the frame of their union."""
+        several over the frame of their union, one as `__call__` computes it."""
         if i > j:
             i, j = j, i
         new = [Z for Z in dict.fromkeys(Zs) if (i, j, Z) not in self.cache]
-        if new:
-            one = len(new) == 1 and len(new[0]) > 1
-            stats = self._whole_set(i, j, new[0]) if one else self._statistics(i, j, new, frame=len(new) > 1)
-            self.cache.update(((i, j, Z), o) for Z, o in zip(new, self._outcomes(stats)))
+        if len(new) == 1:
+            self(i, j, new[0])
+        elif new:
+            self.cache.update(zip([(i, j, Z) for Z in new], self._outcomes(self._statistics(i, j, new, frame=True))))
         return [self.cache[(i, j, Z)] for Z in Zs]
 
     def statistic(self, i: int, j: int, Z: tuple[int, ...]) -> tuple[float, float, float, bool]:
@@ -140,19 +152,24 @@ class X2Test:
         if i > j:
             i, j = j, i
         subs = [C[:k] + C[k + 1:] for k in range(len(C))]
-        drop = [k for k, Z in enumerate(subs) if (i, j, Z) not in self.cache]
+        cache = self.cache
+        got: list = [cache.get((i, j, Z)) for Z in subs]
+        drop = [k for k, o in enumerate(got) if o is None]
         if drop:
             rows, weights = self._domain(i, j, C, frame=True)
-            out = np.empty((len(drop), 4))
+            n = len(drop)
+            out, keys, flags = np.empty((n, 4)), np.empty((3, n)), np.empty((2, n), dtype=np.bool_)
             s = self._scratch
-            x2_kernels.x2_leave_one_out(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
-                                        np.array(C, dtype=np.int64), np.array(drop, dtype=np.int64), out,
-                                        s.occ, s.ids, s.items, s.code, s.start, s.pstart, s.order, s.nab, s.na,
-                                        s.nb, s.la, s.lb, s.values, s.item_values, s.prefix, s.suffix, s.n_prefix,
-                                        s.n_suffix, self._step_before(i, j, C, rows), self.DENSE_PAIRS)
+            deep = x2_kernels.x2_leave_one_out(
+                self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j, np.array(C, dtype=np.int64),
+                np.array(drop, dtype=np.int64), out, s.occ, s.ids, s.items, s.code, s.start, s.pstart, s.order,
+                s.nab, s.na, s.nb, s.la, s.lb, s.values, s.item_values, s.prefix, s.suffix, s.n_prefix, s.n_suffix,
+                self._step_before(i, j, C, rows), self.DENSE_PAIRS, self.alpha, self.min_rows_per_df, _SCALES,
+                keys, flags)
             self._step, self._whole = (i, j, C, rows), None
-            self.cache.update(((i, j, subs[k]), o) for k, o in zip(drop, self._outcomes(out)))
-        return [self.cache[(i, j, Z)] for Z in subs]
+            for k, o in zip(drop, _made(out, keys, flags, deep)):
+                got[k] = cache[(i, j, subs[k])] = o
+        return got
 
     def _step_before(self, i: int, j: int, C: tuple[int, ...], rows: np.ndarray) -> int:
         """b when the numberings in the scratch are those of the last Greedy step's set, on these rows,
@@ -170,17 +187,18 @@ class X2Test:
             b += 1
         return b if prev[b + 1:] == C[b:] else -1
 
-    def _whole_set(self, i: int, j: int, C: tuple[int, ...]) -> np.ndarray:
-        """(1, 4) array: the statistic of C (two or more attributes; a Greedy call's first test) over
-        the frame of C, from the prefix numberings its first step reuses."""
+    def _whole_set(self, i: int, j: int, C: tuple[int, ...]) -> list[X2Outcome]:
+        """The test of C (two or more attributes; a Greedy call's first test) over the frame of C,
+        from the prefix numberings its first step reuses."""
         rows, weights = self._domain(i, j, C, frame=True)
-        out = np.empty((1, 4))
+        out, keys, flags = np.empty((1, 4)), np.empty((3, 1)), np.empty((2, 1), dtype=np.bool_)
         s = self._scratch
-        x2_kernels.x2_whole_set(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
-                                np.array(C, dtype=np.int64), out, s.occ, s.ids, s.items, s.code, s.start, s.order,
-                                s.nab, s.na, s.nb, s.la, s.lb, s.values, s.prefix, s.n_prefix)
+        deep = x2_kernels.x2_whole_set(self._X, self._y, self._n_classes, self._sizes, rows, weights, i, j,
+                                       np.array(C, dtype=np.int64), out, s.occ, s.ids, s.items, s.code, s.start,
+                                       s.order, s.nab, s.na, s.nb, s.la, s.lb, s.values, s.prefix, s.n_prefix,
+                                       self.alpha, self.min_rows_per_df, _SCALES, keys, flags)
         self._step, self._whole = None, (i, j, C, rows)
-        return out
+        return _made(out, keys, flags, deep)
 
     def _domain(self, i: int, j: int, C: tuple[int, ...], frame: bool) -> tuple[np.ndarray, np.ndarray]:
         """The items a test of (i, j) given subsets of C counts, and their weights: the frame of the
@@ -232,15 +250,23 @@ class X2Test:
         return out
 
     def _outcomes(self, stats: np.ndarray) -> list[X2Outcome]:
-        """Items 4–6 for each row of `stats`: the sufficiency rule, the decision and the ranking key."""
-        out = []
-        alpha, per_df = self.alpha, self.min_rows_per_df
-        for x2, df, n_inf, active in stats.tolist():
-            informative = active > 0 and n_inf >= per_df * df * (1.0 - 1e-12)
-            if informative and x2 > 0.0:
-                q = gammaincc(0.5 * df, 0.5 * x2)
-                log_p = log_gamma_sf(0.5 * df, 0.5 * x2, q)
-                out.append(X2Outcome(q >= alpha, (tie_value(-log_p), tie_value(x2)), informative, x2, df, log_p))
-            else:  # p = 1: independent, κ = (0, tie(X²))
-                out.append(X2Outcome(1.0 >= alpha, (0.0, tie_value(x2)), informative, x2, df, 0.0))
-        return out
+        """Items 4–6 for each row of `stats`: the sufficiency rule, the decision and the ranking key
+        (`x2_kernels.x2_outcomes`)."""
+        n = stats.shape[0]
+        keys, flags = np.empty((3, n)), np.empty((2, n), dtype=np.bool_)
+        deep = x2_kernels.x2_outcomes(stats, self.alpha, self.min_rows_per_df, _SCALES, keys, flags)
+        return _made(stats, keys, flags, deep)
+
+
+def _made(stats: np.ndarray, keys: np.ndarray, flags: np.ndarray, deep: int) -> list[X2Outcome]:
+    """The outcomes of the tests of `stats` from `x2_kernels.x2_outcomes`' keys and flags; ln p of the
+    `deep` tests whose p is below `_LOG_P_DIRECT` (NaN in `keys`) from `log_gamma_sf`."""
+    x2, df = stats.T[:2].tolist()
+    k0, k1, log_p = keys.tolist()
+    if deep:
+        for t in np.flatnonzero(np.isnan(keys[2])).tolist():
+            a, x = 0.5 * df[t], 0.5 * x2[t]
+            log_p[t] = log_gamma_sf(a, x, gammaincc(a, x))
+            k0[t] = tie_value(-log_p[t])
+    independent, informative = flags.tolist()
+    return list(map(_new, repeat(X2Outcome), zip(independent, zip(k0, k1), informative, x2, df, log_p)))

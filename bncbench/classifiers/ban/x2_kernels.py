@@ -1,13 +1,31 @@
 """Compiled kernels of BAN's X² test (docs/algorithms.md §4.7, "The compiled kernel"): the strata of
-a batch of tests, their tables, X², df and n_inf with sums in one fixed order, and the rows of a
-frame. Imported only where BAN fits (numba's import and compile are paid there alone)."""
+a batch of tests, their tables, X², df and n_inf with sums in one fixed order, the rows of a
+frame, and the tests' outcomes. Imported only where BAN fits (numba's import and compile are paid
+there alone)."""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
+from llvmlite import binding
+from numba import types
+from numba.extending import get_cython_function_address
 
 from bncbench.classifiers.ban.common_kernels import bucket, number_repeated, pairwise_sum
 from bncbench.classifiers.kernels.jit import kernel
+from bncbench.classifiers.kernels.ties import SIGNIFICANT_DIGITS, ZERO
+
+LOG_P_DIRECT = 1e-250  # below this p, ln p comes from the continued fraction (no underflow), in Python
+SCALE_LOW = -330  # `x2_outcomes`' scales: 10^e for e = SCALE_LOW … SCALE_LOW + len − 1
+
+# scipy's own C functions of `scipy.special.cython_special` (the ones its Python-level calls run: the same
+# bits), named as symbols, so that a kernel calling them is cached on disk (their address is resolved at load)
+for _name in ("gammaincc", "gammainc"):
+    binding.add_symbol("bncbench_" + _name, get_cython_function_address("scipy.special.cython_special", _name))
+_gammaincc: Any = types.ExternalFunction("bncbench_gammaincc", types.float64(types.float64, types.float64, types.intc))
+_gammainc: Any = types.ExternalFunction("bncbench_gammainc", types.float64(types.float64, types.float64, types.intc))
 
 
 class Scratch:
@@ -245,8 +263,9 @@ def _dense_strata(p, s, H, R, M, A, B, W, occ, code, los, his, SA, SB, SW):
 @kernel
 def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, occ, ids, items, code, start,
                      pstart, order, nab, na, nb, la, lb, values, item_values, prefix, suffix, gP, gS, reuse,
-                     dense_per_item):
-    """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step):
+                     dense_per_item, alpha, per_df, scales, keys, flags):
+    """out[t] = the statistic of `x2_statistics` for the set C without C[drop[t]] (a Greedy step),
+    and its outcome in keys[:, t] and flags[:, t] (`x2_outcomes`, whose count it returns):
     each subset's strata from the numbering of its prefix (with the class) and of its suffix,
     in the same order as `x2_statistics`, so the values are the same bits. With reuse = b ≥ 0,
     `prefix`, `suffix`, `gP` and `gS` hold the numberings of the previous call, on the same rows,
@@ -331,12 +350,14 @@ def x2_leave_one_out(X, y, n_classes, sizes, rows, weights, i, j, C, drop, out, 
                 u = e
             lo = hi
         _sum_strata(SA, SB, SW, sizes[j], start, order, g, nab, na, nb, la, lb, out, t)
+    return x2_outcomes(out, alpha, per_df, scales, keys, flags)
 
 
 @kernel
 def x2_whole_set(X, y, n_classes, sizes, rows, weights, i, j, C, out, occ, ids, items, code, start, order, nab, na,
-                 nb, la, lb, values, prefix, gP):
-    """out[0] = the statistic of `x2_statistics` for the set C (two or more attributes), its strata
+                 nb, la, lb, values, prefix, gP, alpha, per_df, scales, keys, flags):
+    """out[0] = the statistic of `x2_statistics` for the set C (two or more attributes) and its
+    outcome (`x2_outcomes`, as `x2_leave_one_out` gives it), its strata
     from the prefix numberings of (y, C) that `x2_leave_one_out` builds (the same order, the same
     bits); those numberings are left in `prefix` and `gP` for a Greedy's first step on C."""
     k = C.shape[0]
@@ -358,6 +379,7 @@ def x2_whole_set(X, y, n_classes, sizes, rows, weights, i, j, C, out, occ, ids, 
     bucket(ids, items, n, g, start, order)
     _gather(X, rows, weights, i, j, order, n, values[0], values[1], values[2])
     _sum_strata(values[0], values[1], values[2], sizes[j], start[:g], start[1:g + 1], g, nab, na, nb, la, lb, out, 0)
+    return x2_outcomes(out, alpha, per_df, scales, keys, flags)
 
 
 @kernel
@@ -438,3 +460,50 @@ def x2_pairs(X, y, n_classes, sizes, pairs, out, entropy, xlogx,
             terms[v - 1] = float(hist[v]) * xlogx[v]
             hist[v] = 0
         entropy[t] = pairwise_sum(terms, top, stack, sums)
+
+
+@kernel
+def _tie(v, scales):
+    """`ties.tie_value` of v, with 10^e read from `scales` (computed as `tie_value` computes it)."""
+    if abs(v) < ZERO:
+        return 0.0
+    if not math.isfinite(v):
+        return v
+    e = SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(v)))
+    scale = scales[e - SCALE_LOW]
+    return np.rint(v * scale) / scale
+
+
+@kernel
+def x2_outcomes(stats, alpha, per_df, scales, keys, flags):
+    """Items 4–6 of each test t of `stats` (rows X², df, n_inf, active): flags[:, t] = (independent,
+    informative), keys[:, t] = (tie(−ln p), tie(X²), ln p), with p = scipy's Q(df/2, X²/2) and ln p
+    as `x2_independence.log_gamma_sf` takes it (math's log1p and log: libm's, as Python's). Where
+    p < `LOG_P_DIRECT` (ln p from the continued fraction) keys[0, t] and keys[2, t] are left NaN,
+    for Python. Returns the number of those."""
+    deep = 0
+    for t in range(stats.shape[0]):
+        x2 = stats[t, 0]
+        df = stats[t, 1]
+        informative = stats[t, 3] > 0.0 and stats[t, 2] >= per_df * df * (1.0 - 1e-12)
+        if informative and x2 > 0.0:
+            a = 0.5 * df
+            x = 0.5 * x2
+            q = _gammaincc(a, x, 0)
+            flags[0, t] = q >= alpha
+            if q > 0.5:  # near 1: from the lower tail, so that ln p keeps its digits
+                log_p = math.log1p(-_gammainc(a, x, 0))
+            elif q >= LOG_P_DIRECT:
+                log_p = math.log(q)
+            else:
+                log_p = np.nan
+                deep += 1
+            keys[0, t] = _tie(-log_p, scales)  # NaN stays NaN
+            keys[2, t] = log_p
+        else:  # p = 1: independent, κ = (0, tie(X²))
+            flags[0, t] = 1.0 >= alpha
+            keys[0, t] = 0.0
+            keys[2, t] = 0.0
+        flags[1, t] = informative
+        keys[1, t] = _tie(x2, scales)
+    return deep

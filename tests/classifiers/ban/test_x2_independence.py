@@ -13,10 +13,12 @@ from collections import Counter
 import numpy as np
 import pytest
 from scipy.special import gammaincc
+from scipy.special.cython_special import gammaincc as scalar_gammaincc
 from scipy.stats import chi2
 
 from bncbench.classifiers.ban.entropy_terms import EntropyTerms
 from bncbench.classifiers.ban.x2_independence import X2Test, log_gamma_sf
+from bncbench.classifiers.kernels.ties import tie_value
 from tests.oracles.ban.x2_numpy import NumpyX2Test
 
 
@@ -175,3 +177,62 @@ def test_log_survival_in_the_far_tail():
         vals = [log_chi2_sf(float(x), df) for x in xs]
         assert all(a > b for a, b in itertools.pairwise(vals))
         assert vals[0] == pytest.approx(math.log(1e-240), rel=1e-6)
+
+
+def python_outcome(x2: float, df: float, n_inf: float, active: float, alpha: float, per_df: float) -> tuple:
+    """Items 4–6 of one test in plain Python, scipy's scalar `gammaincc` and `log_gamma_sf` (the code
+    the kernel `x2_kernels.x2_outcomes` replaced): the outcome's fields in order."""
+    informative = active > 0 and n_inf >= per_df * df * (1.0 - 1e-12)
+    if informative and x2 > 0.0:
+        q = scalar_gammaincc(0.5 * df, 0.5 * x2)
+        log_p = log_gamma_sf(0.5 * df, 0.5 * x2, q)
+        return (q >= alpha, (tie_value(-log_p), tie_value(x2)), informative, x2, df, log_p)
+    return (1.0 >= alpha, (0.0, tie_value(x2)), informative, x2, df, 0.0)
+
+
+def some_statistics(rng: np.random.Generator, n: int) -> np.ndarray:
+    """(n, 4) rows X², df, n_inf, active over every branch of items 4–6: df from 0.05 to 5000, X² from
+    far below df (p near 1) to far above (p underflows: the continued fraction), 0, tiny and huge
+    (up to 1e300: the tie rounding's negative powers of ten), powers of ten and their neighbours;
+    n_inf around the sufficiency boundary m·df (equality included); some tests without an active
+    stratum."""
+    df = np.exp(rng.uniform(math.log(0.05), math.log(5000.0), n))
+    x2 = df * np.exp(rng.uniform(math.log(1e-4), math.log(1e3), n))
+    for share, values in ((0.05, np.zeros(n)), (0.03, 10.0 ** rng.uniform(-14, 300, n)),
+                          (0.03, 10.0 ** rng.integers(-12, 20, n)), (0.02, chi2.isf(0.01, df)),
+                          (0.02, df * 1e-12)):
+        pick = rng.random(n) < share
+        x2[pick] = np.asarray(values, dtype=np.float64)[pick]
+    pick = rng.random(n) < 0.06
+    x2[pick] = np.nextafter(x2[pick], np.where(rng.random(pick.sum()) < 0.5, 0.0, np.inf))
+    n_inf = np.floor(df * rng.uniform(0.3, 20.0, n))
+    for share, factor in ((0.05, 1.0), (0.03, 1.0 - 5e-13), (0.03, 1.0 - 3e-12)):
+        pick = rng.random(n) < share
+        n_inf[pick] = rng.choice([0.5, 1.0, 5.0], pick.sum()) * df[pick] * factor
+    active = (rng.random(n) < 0.95).astype(np.float64)
+    return np.ascontiguousarray(np.column_stack([x2, df, n_inf, active]))
+
+
+@pytest.mark.parametrize("alpha, per_df", [(0.01, 5.0), (0.05, 1.0), (0.5, 0.5)])
+def test_outcomes_kernel_equals_plain_python(alpha, per_df):
+    # the kernel's decisions, keys, flags and ln p bit for bit those of the plain-Python items 4–6
+    # (its gammaincc and gammainc are scipy's C functions; its log, log1p and log10 libm's, as
+    # Python's; its powers of ten `tie_value`'s), on every branch: p near 1, ln p direct, the
+    # continued fraction, X² = 0, not informative, the sufficiency boundary, the tie rounding at
+    # every magnitude
+    stats = some_statistics(np.random.default_rng(int(alpha * 1000 + per_df * 10)), 30_000)
+    got = X2Test(EntropyTerms(np.zeros((2, 1), dtype=np.int64), np.zeros(2, dtype=np.int64), np.ones(1), 1),
+                 alpha, per_df)._outcomes(stats)
+    branches: Counter = Counter()
+    for g, row in zip(got, stats.tolist()):
+        x2, df, n_inf, active = row
+        want = python_outcome(x2, df, n_inf, active, alpha, per_df)
+        assert (type(g.independent), type(g.informative)) == (bool, bool)
+        assert tuple(g) == want and [v.hex() for v in (*g.key, g.x2, g.df, g.log_p)] == \
+            [v.hex() for v in (*want[1], want[3], want[4], want[5])], row
+        branches["not informative" if not g.informative else "X² = 0" if x2 == 0.0 else
+                 "p > 0.5" if g.log_p > math.log(0.5) else
+                 "direct" if g.log_p >= math.log(1e-250) else "continued fraction"] += 1
+        branches["independent"] += g.independent
+        branches["scale < 1"] += x2 >= 1e10
+    assert min(branches.values()) >= 50, branches  # every branch met, many times
