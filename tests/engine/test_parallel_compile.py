@@ -176,3 +176,32 @@ def test_a_signal_while_compiling_ends_the_compiling_processes(tmp_path, signum,
     assert rc == code and err == f"interrupted{name}{RUN_LINE}\n", err
     run.assert_no_process_left()
     assert results.open(tmp_path / "res").tasks.empty  # it stopped before any task
+
+
+CHECKS = """
+import sys
+from bncbench.classifiers import BAN, KBAN, NB
+from bncbench.classifiers.kernels import jit
+
+if sys.argv[1] == "compile-hc":
+    BAN.prepare_kernels({"method": "hc"}, print)
+asked = [BAN.prepare_kernels({"method": "tpda"}, print, check=True),
+         BAN.prepare_kernels({"method": "hc"}, print, check=True),
+         KBAN.prepare_kernels({}, print, check=True), KBAN.prepare_kernels({"k": 2}, print, check=True),
+         NB.prepare_kernels({}, print, check=True)]
+print("ASKED", asked, "COMPILED", sorted(d.py_func.__name__ for d in jit.KERNELS if d.signatures))
+"""
+
+
+def test_the_check_says_which_classifiers_lack_their_kernels_and_compiles_nothing(tmp_path):
+    """In a process that compiled BAN-MDL's kernels (hc) into an empty cache: tpda's and 3-BAN's are
+    missing, hc's are not; a second KBAN asked answers for no kernel (its module was answered for); a
+    check compiles and loads nothing and says nothing."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "nc")}
+    r = subprocess.run([sys.executable, "-c", CHECKS, "compile-hc"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "ASKED [True, False, True, False, False] COMPILED " \
+        "['extension_terms', 'number_extension']", r.stdout
+    again = subprocess.run([sys.executable, "-c", CHECKS, "-"], capture_output=True, text=True, env=env)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == "ASKED [True, False, True, False, False] COMPILED []\n", again.stdout
