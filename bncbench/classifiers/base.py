@@ -60,9 +60,12 @@ class BayesNetClassifier(ClassifierAPI):
         self.n_classes = n_classes
 
     @classmethod
-    def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
+    def prepare_kernels(cls, params: dict, notify: Callable[[str], None], check: bool = False) -> bool:
         """Load the compiled kernels a fit with `params` uses, compiling them into the disk cache first
-        where this machine has none (`notify` says so); none by default (docs/architecture.md)."""
+        where this machine has none (`notify` says so); with `check`, load none: only import their modules
+        and say whether the cache lacks one (`jit.prepare`). True where it lacked one; none by default
+        (docs/architecture.md)."""
+        return False
 
     @classmethod
     def param_constraints(cls) -> dict[str, Param]:

@@ -81,8 +81,9 @@ class ScikitLearnBaseline:
         """The installed code of the estimator (a worker must have the same)."""
         return distribution_version(spec.estimator_class.__module__)
 
-    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None]) -> None:
+    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None], check: bool = False) -> bool:
         """Nothing: a scikit-learn estimator compiles nothing of bncbench's."""
+        return False
 
     def fit_fold(self, spec: ClassifierSpec, p: PreprocessedFold, counts: FoldCounts | None, seed: int, run: int,
                  fold: int) -> TaskOutput:

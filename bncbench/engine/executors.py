@@ -115,6 +115,13 @@ def run_local(fn: Callable, items: Sequence, args: tuple, jobs: int,
     yield from _pool(fn, items, args, jobs, range(n, len(items)))
 
 
+def in_processes(fn: Callable, items: Sequence, args: tuple, jobs: int) -> None:
+    """fn(item, *args) for every item in a pool of min(jobs, len(items)) worker processes, each item's
+    exception raised here (`_pool`: no process outlives the call)."""
+    for _ in _pool(fn, items, args, min(jobs, len(items)), range(len(items))):
+        pass
+
+
 def _pool(fn: Callable, items: Sequence, args: tuple, jobs: int, todo: range) -> Iterator[tuple[int, Any]]:
     """fn(items[i], *args) for every i of `todo` in a loky pool of `jobs` worker processes, at most
     two units per worker queued; the pool is shut down before this returns, its workers killed when

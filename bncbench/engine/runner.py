@@ -24,7 +24,7 @@ from bncbench.data import catalog, describe
 from bncbench.data.dataset import Dataset
 from bncbench.data.sources import cache_dir, mirror_description
 from bncbench.engine.entries import entry_of
-from bncbench.engine.executors import check_executor, execute, restore_malloc_thresholds
+from bncbench.engine.executors import check_executor, execute, in_processes, restore_malloc_thresholds
 from bncbench.engine.failures import Failures, TaskFailure, caught, checked
 from bncbench.engine.fingerprint import code_fingerprint
 from bncbench.engine.lineage import legacy_fingerprint, lineage_name
@@ -316,13 +316,26 @@ class _Writer:
             self._raise()
 
 
-def prepare_kernels(pending: list[Unit], notify: Callable[[str], None]) -> None:
-    """The compiled kernels of the pending classifiers that have them (BAN's) loaded in this process,
-    compiled into the disk cache first where this machine has none: workers started next load them,
-    never compile at once (docs/architecture.md, "Compiled kernels")."""
-    specs = {spec.label: spec for u in pending for spec in u.classifiers}
-    for spec in specs.values():
+def prepare_kernels(pending: list[Unit], notify: Callable[[str], None], jobs: int = 1) -> None:
+    """The compiled kernels of the pending classifiers that have them (the BAN family's, CAA's, CAE's)
+    loaded in this process, compiled into the disk cache first where this machine has none: workers
+    started next load them, never compile at once. With `jobs` > 1, where the cache lacks the kernels of
+    two or more classifiers, those are compiled first in up to `jobs` processes at once, one classifier
+    each (docs/architecture.md, "Compiled kernels")."""
+    specs = list({spec.label: spec for u in pending for spec in u.classifiers}.values())
+    lacking = [spec for spec in specs if jobs > 1 and entry_of(spec).prepare_kernels(spec, notify, check=True)]
+    if len(lacking) > 1:
+        from bncbench.classifiers.kernels import jit  # (numba) the built-in classifiers' checks imported it
+
+        jit.announce(notify)
+        in_processes(compile_kernels, lacking, (), jobs)
+    for spec in specs:
         entry_of(spec).prepare_kernels(spec, notify)
+
+
+def compile_kernels(spec: ClassifierSpec) -> None:
+    """The kernels of `spec` compiled into the disk cache (in a process `prepare_kernels` started)."""
+    entry_of(spec).prepare_kernels(spec, lambda _: None)
 
 
 def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, quiet: bool = False,
@@ -367,7 +380,7 @@ def run(exp: Experiment, results_dir: str, jobs: int = 1, fresh: bool = False, q
         n_run = 0
         pending = probe_first(pending, lambda u: u.dataset.name)
         sizes = [unit_size(u) for u in pending]
-        prepare_kernels(pending, (lambda _: None) if quiet else log)
+        prepare_kernels(pending, (lambda _: None) if quiet else log, jobs if executor == "local" else 1)
         settle()  # what the start-up loaded exempted from garbage collections, which run from here on
         measured: dict[int, dict[str, float]] = {}  # id(unit) -> each task's seconds where it ran
         with Progress(total, skipped, sizes, quiet=quiet, log=log) as prog:

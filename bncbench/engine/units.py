@@ -145,8 +145,9 @@ class ClassifierEntry(Protocol):
     def installed(self, spec: ClassifierSpec) -> str | None:
         """The installed code outside bncbench that computes its tasks (a worker must have the same), or None."""
 
-    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None]) -> None:
-        """Load its compiled kernels in this process (compiled into the disk cache first where needed)."""
+    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None], check: bool = False) -> bool:
+        """Load its compiled kernels in this process (compiled into the disk cache first where needed; with
+        `check`, none loaded); True where the cache lacked one."""
 
     def fit_fold(self, spec: ClassifierSpec, p: PreprocessedFold, counts: FoldCounts | None, seed: int, run: int,
                  fold: int) -> TaskOutput:
@@ -182,8 +183,8 @@ class BayesNetEntry:
     def installed(self, spec: ClassifierSpec) -> str | None:
         return None
 
-    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None]) -> None:
-        self.cls.prepare_kernels(spec.params, notify)
+    def prepare_kernels(self, spec: ClassifierSpec, notify: Callable[[str], None], check: bool = False) -> bool:
+        return self.cls.prepare_kernels(spec.params, notify, check)
 
     def build(self, spec: ClassifierSpec, cardinalities, n_classes: int, missing: str) -> BayesNetClassifier:
         """The classifier of `spec` with the parameters the engine sets (ENGINE_PARAMS) for a fold."""

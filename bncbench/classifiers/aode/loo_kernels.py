@@ -49,13 +49,13 @@ def child_sums(other: np.ndarray, own: np.ndarray, g: np.ndarray, gV: np.ndarray
                 o[k] = s + own[k, b1 + a] * e1[k]
 
 
-def prepare(notify: Callable[[str], None]) -> None:
+def prepare(notify: Callable[[str], None], check: bool = False) -> bool:
     """Load `child_sums` for the argument types of a fit, compiling it into the disk cache first where this
-    machine has none (`notify` hears of it; `jit.prepare`)."""
+    machine has none (`notify` hears of it; with `check` nothing loaded: `jit.prepare`)."""
 
     def load() -> None:
         rows = np.zeros((1, 1), dtype=np.intp)
         child_sums(np.ones((1, 2)), np.ones((2, 1)), rows, rows, np.ones((1, 1, 2)), np.zeros(1, dtype=np.intp),
                    np.zeros(1, dtype=np.intp), np.empty((1, 1, 2)))
 
-    jit.prepare(load, notify)
+    return jit.prepare(load, notify, check)

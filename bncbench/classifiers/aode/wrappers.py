@@ -31,13 +31,14 @@ class _AODEWrapper(AODE):
         self.wrapper_loss = wrapper_loss
 
     @classmethod
-    def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
+    def prepare_kernels(cls, params: dict, notify: Callable[[str], None], check: bool = False) -> bool:
         """CAA and CAE: load the compiled kernel of their search (`loo_kernels`), compiling it into the disk
         cache first where this machine has none (as `BAN.prepare_kernels`); PAA and PAE use none."""
-        if cls.SEARCH in ("CAA", "CAE"):
-            from bncbench.classifiers.aode import loo_kernels
+        if cls.SEARCH not in ("CAA", "CAE"):
+            return False
+        from bncbench.classifiers.aode import loo_kernels
 
-            loo_kernels.prepare(notify)
+        return loo_kernels.prepare(notify, check)
 
     def _fit(self, Xc, y):
         super()._fit(Xc, y)

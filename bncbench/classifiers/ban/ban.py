@@ -97,10 +97,10 @@ class BAN(BayesNetClassifier):
         return one_network(self.parents_)
 
     @classmethod
-    def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
+    def prepare_kernels(cls, params: dict, notify: Callable[[str], None], check: bool = False) -> bool:
         """Load the compiled kernels that `params` will fit with (tpda's, or hc's), compiling them into
         the disk cache first where this machine has none, so that workers started next only load them;
-        `notify` hears of a compile before it starts."""
+        `notify` hears of a compile before it starts (with `check`: nothing loaded, `jit.prepare`)."""
         from bncbench.classifiers.kernels import jit
 
         tpda = params.get("method", "tpda") == "tpda"
@@ -126,7 +126,7 @@ class BAN(BayesNetClassifier):
             test.leave_one_out(0, 1, (2, 3))
             adj_path(np.zeros((4, 4), dtype=np.bool_), 0, 1)
 
-        jit.prepare(load, notify)
+        return jit.prepare(load, notify, check)
 
     def _tpda_structure(self, Xc: np.ndarray, y: np.ndarray) -> tuple[list[list[int]], dict]:
         """The tpda structure: the 2002 procedure with the X² test, then the parent cap (its modules

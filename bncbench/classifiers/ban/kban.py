@@ -93,7 +93,7 @@ class KBAN(BayesNetClassifier):
         self.kban_eval = kban_eval
 
     @classmethod
-    def prepare_kernels(cls, params: dict, notify: Callable[[str], None]) -> None:
+    def prepare_kernels(cls, params: dict, notify: Callable[[str], None], check: bool = False) -> bool:
         """Load the scorer's compiled kernels, compiling them into the disk cache first where this
         machine has none (as `BAN.prepare_kernels`)."""
         from bncbench.classifiers.ban import kban_kernels
@@ -115,7 +115,7 @@ class KBAN(BayesNetClassifier):
                                     np.zeros((1, 1), dtype=np.int64), 1, floats[:1], floats[:1], 0,
                                     np.empty(1, dtype=np.int64))
 
-        jit.prepare(load, notify)
+        return jit.prepare(load, notify, check)
 
     # -- structure -------------------------------------------------------------------
     def _candidates(self, i: int, parents: tuple[int, ...]) -> list[int]:
