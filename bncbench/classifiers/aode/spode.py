@@ -11,9 +11,12 @@ _BLOCK_BYTES = 1 << 20  # size of the n × rows × |Y| score block (test rows sc
 
 
 def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log_cond: np.ndarray,
-                 pair_table: np.ndarray | None = None, children: np.ndarray | None = None
+                 pair_table: np.ndarray | None = None, children: np.ndarray | None = None,
+                 superparents: np.ndarray | None = None
                  ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
-    """Score every SPODE on blocks of test rows, yielding (start, g, sp, ps) per block (§4.4)."""
+    """Score every SPODE on blocks of test rows, yielding (start, g, sp, ps) per block (§4.4); given
+    `superparents` (bool, n), only theirs: the other rows of sp (and ps) are left undefined, for
+    callers that set them to −inf."""
     n_rows, n = Xc.shape
     ny = log_joint.shape[1]
     V = log_joint.shape[0]
@@ -37,6 +40,7 @@ def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log
             raise ValueError(f"children must have shape ({n},) or ({n_rows}, {n}), got {children.shape}")
     per_row = children is not None and children.ndim == 2
     keep = np.empty((n, step)) if per_row else None  # 1.0 for a child, 0.0 for an excluded one
+    scored = list(range(n)) if superparents is None else np.flatnonzero(superparents).tolist()
     for s in range(0, n_rows, step):
         m = min(step, n_rows - s)
         g, b, ix, cd, sp = gT[:, :m], base[:m], idx[:, :m], cond[:, :m], spode[:, :m]
@@ -45,7 +49,7 @@ def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log
             assert keep is not None and children is not None  # per_row: both are arrays
             kp = keep[:, :m]
             kp[...] = children[s:s + m].T
-        for p in range(n):
+        for p in scored:
             np.take(log_joint, g[p], axis=0, out=sp[p])
             np.multiply(g[p], V, out=b)
             np.add(g[:p], b, out=ix[:p])  # the other attributes c ≠ p, in order
