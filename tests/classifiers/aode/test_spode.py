@@ -64,3 +64,29 @@ def test_only_the_given_superparents(kind, monkeypatch):
         sp[~chosen] = np.nan
     assert len(got) > 1  # more rows than one block
     np.testing.assert_array_equal(np.concatenate(got), want[:, chosen])
+
+
+def test_children_per_row_as_a_mask_product():
+    """Per-row children with tables holding −inf (a zero estimate): each factor times a 1.0 / 0.0 mask,
+    then added in attribute order — NaN where an excluded child's factor is −inf — bit for bit."""
+    rng = np.random.default_rng(8)
+    n, rows, ny = 4, 700, 3
+    offs = np.arange(n) * 3
+    Xc = rng.integers(0, 3, (rows, n))
+    lj, lc = rng.normal(size=(12, ny)), rng.normal(size=(12, 12, ny))
+    lc[rng.random(lc.shape) < 0.1] = -np.inf
+    lc[rng.random(lc.shape) < 0.1] = 0.0
+    children = rng.random((rows, n)) < 0.5
+    want = np.empty((rows, n, ny))
+    slots = Xc + offs
+    for p in range(n):
+        acc = lj[slots[:, p]].copy()
+        for c in range(n):
+            if c != p:
+                with np.errstate(invalid="ignore"):
+                    acc += lc[slots[:, p], slots[:, c]] * children[:, c, None].astype(np.float64)
+        want[:, p] = acc
+    got = np.concatenate([sp.copy().transpose(1, 0, 2) for _, _, sp, _ in
+                          spode_blocks(Xc, offs, lj, lc, children=children)])
+    assert np.isnan(want).any()
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
