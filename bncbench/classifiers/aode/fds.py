@@ -259,7 +259,9 @@ def eliminate(single: np.ndarray, pairs: tuple[np.ndarray, ...], n_rows: int, n:
         Z[:, j] = False
         B = bits[cand]
         loc[cand] = np.arange(cand.size)
-        mine = loc[pr] >= 0
+        mine = np.flatnonzero(loc[pr] >= 0)
+        # Z only grows from K \ {j}: an FD whose target is in it (not j, not deleted) never adds anything
+        mine = mine[(pt[mine] == j) | ~keep[pr[mine], pt[mine]]]
         ql, qa, qb, qt = loc[pr[mine]], pa[mine], pb[mine], pt[mine]
         while True:
             reach = np.bitwise_or.reduce(np.where(Z[:, :, None], B, zero), axis=1)  # (c, W)
