@@ -6,23 +6,31 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bncbench.classifiers.kernels.counts import PairCounts, count_flat
+from bncbench.classifiers.kernels.counts import PairCounts
 
 _CHUNK_BYTES = 1 << 25  # test rows per chunk: the (rows, n, n) single-FD matrix stays ≤ 32 MB
+_PAIR_CELLS = 1 << 21  # cells of the two-attribute FDs' work arrays at once (≤ 16 MB of 64-bit words)
 
 
 @dataclass
 class FDTables:
     """What the training data determine. `single[v, j]` = the value code of X_j determined by
-    slot v (x_a → x_j), −1 where none; `pairs[q] = (a, b)` (a < b) and `pair_det[q][x_a·S_b + x_b,
-    j]` likewise for {x_a, x_b} → x_j; `pair_ok[q]` marks the value pairs with support ≥ l_FD."""
+    slot v (x_a → x_j), −1 where none. The LHS pairs q, `pair_a[q] < pair_b[q]`, share one flat key
+    space: {x_a, x_b} has key `pair_base[q] + x_a·pair_sb[q] + x_b` (pair_sb[q] = S_b). Key k's FDs
+    {x_a, x_b} → x_t (support ≥ l_FD) are the entries key_start[k] ≤ e < key_start[k + 1]: target
+    `ent_t[e]`, value `ent_v[e]`; an FD whose target x_a or x_b alone determines (which left-reduction
+    always removes) is left out, and so is a pair left without FDs."""
 
     offsets: np.ndarray
     sizes: np.ndarray
     single: np.ndarray
-    pairs: list[tuple[int, int]]
-    pair_det: list[np.ndarray]
-    pair_ok: list[np.ndarray]
+    pair_a: np.ndarray
+    pair_b: np.ndarray
+    pair_sb: np.ndarray
+    pair_base: np.ndarray
+    key_start: np.ndarray
+    ent_t: np.ndarray
+    ent_v: np.ndarray
 
 
 @dataclass
@@ -71,53 +79,102 @@ def fit_fd_tables(Xc: np.ndarray, pc: PairCounts, lhs: np.ndarray, min_support: 
         if skip:
             hit[:, missing_slot] = False
         single = _determined(hit, attr_of_slot, offsets, n)
-    pairs, pair_det, pair_ok = [], [], []
-    G = None
-    for a in np.flatnonzero(lhs).tolist():
-        for b in np.flatnonzero(lhs).tolist():
-            if b <= a:
-                continue
-            assert pair_n is not None  # two LHS attributes: n > 1
-            sa, sb = int(sizes[a]), int(sizes[b])
-            n_ab = pair_n[offsets[a]:offsets[a] + sa, offsets[b]:offsets[b] + sb].reshape(-1)  # key x_a·S_b + x_b
-            ok = n_ab >= min_support
-            if skip:
-                ok = (ok.reshape(sa, sb) & (np.arange(sa) < sa - 1)[:, None]
-                      & (np.arange(sb) < sb - 1)[None, :]).ravel()
-            if not ok.any():
-                continue
-            if G is None:
-                G = (Xc + offsets[None, :]).astype(np.int64)  # slot of every training cell
-            key = Xc[:, a].astype(np.int64) * sb + Xc[:, b]
-            # N(x_a, x_b, x_j) for every value pair and every slot of every attribute j
-            slab = count_flat(key[:, None] * V + G, sa * sb * V).reshape(sa * sb, V)
-            hit = (slab == n_ab[:, None]) & ok[:, None]
-            hit[:, attr_of_slot == a] = False
-            hit[:, attr_of_slot == b] = False
-            if skip:
-                hit[:, missing_slot] = False
-            if not hit.any():
-                continue
-            pairs.append((a, b))
-            pair_det.append(_determined(hit, attr_of_slot, offsets, n))
-            pair_ok.append(ok)
-    return FDTables(offsets, sizes, single, pairs, pair_det, pair_ok)
+    return FDTables(offsets, sizes, single, *_pair_tables(Xc, pair_n, lhs, sizes, offsets, single, missing_slot,
+                                                       min_support, skip))
+
+
+def _pair_tables(Xc: np.ndarray, pair_n: np.ndarray | None, lhs: np.ndarray, sizes: np.ndarray, offsets: np.ndarray,
+                 single: np.ndarray, missing_slot: np.ndarray, min_support: int, skip: bool) -> tuple[np.ndarray, ...]:
+    """`FDTables`' two-attribute part. For every pair a < b of LHS attributes and every value pair
+    {x_a, x_b} with support ≥ l_FD (never a missing value under skip), the X_j (j ≠ a, b) whose value
+    it determines: N(x_a, x_b, x_j) = N(x_a, x_b), i.e. the set R of training rows holding x_a and x_b
+    (a bit set over the rows) lies within the rows holding the x_j of R's first row (not the missing
+    slot under skip)."""
+    rows, n = Xc.shape
+    at = np.flatnonzero(lhs)
+    i, j = np.triu_indices(at.size, k=1)
+    qa, qb = at[i], at[j]
+    none = np.zeros(0, dtype=np.intp)
+    empty = (none, none, none.astype(np.int64), none.astype(np.int64), np.zeros(1, dtype=np.int64), none,
+             np.zeros(0, dtype=np.int32))
+    if not qa.size:
+        return empty
+    assert pair_n is not None  # two LHS attributes: n > 1
+    sb = sizes[qb]
+    length = sizes[qa] * sb
+    base = np.cumsum(length) - length
+    q_of = np.repeat(np.arange(qa.size), length)
+    k = np.arange(int(length.sum())) - base[q_of]
+    va = offsets[qa][q_of] + k // sb[q_of]  # the slots of x_a and x_b of every key
+    vb = offsets[qb][q_of] + k % sb[q_of]
+    ok = pair_n[va, vb] >= min_support
+    if skip:
+        ok &= ~(missing_slot[va] | missing_slot[vb])
+    keys = np.flatnonzero(ok)
+    if not keys.size:
+        return empty
+    G = Xc + offsets[None, :]  # slot of every training cell
+    W = -(-rows // 64)
+    bits = np.zeros((int(sizes.sum()), 8 * W), dtype=np.uint8)
+    for c in range(n):  # bit r of bits[v]: training row r holds slot v
+        o, s = int(offsets[c]), int(sizes[c])
+        bits[o:o + s, :-(-rows // 8)] = np.packbits(Xc[:, c][None, :] == np.arange(s)[:, None], axis=1,
+                                                   bitorder="little")
+    held = bits.view(np.uint64)
+    outside = ~held
+    hit = np.empty((keys.size, n), dtype=bool)
+    first = np.empty(keys.size, dtype=np.intp)
+    step = max(1, _PAIR_CELLS // (n * W))
+    for lo in range(0, keys.size, step):
+        kk = keys[lo:lo + step]
+        R = held[va[kk]] & held[vb[kk]]  # (keys, W): the rows holding x_a and x_b
+        w = np.argmax(R != 0, axis=1)
+        word = R[np.arange(kk.size), w]
+        _, e = np.frexp((word & (~word + np.uint64(1))).astype(np.float64))  # the lowest bit, 2^(e − 1)
+        r0 = w * 64 + e - 1
+        first[lo:lo + step] = r0
+        hit[lo:lo + step] = ~np.any(R[:, None, :] & outside[G[r0]], axis=2)
+    at_key = np.arange(keys.size)
+    hit[at_key, qa[q_of[keys]]] = False
+    hit[at_key, qb[q_of[keys]]] = False
+    slots = G[first]
+    if skip:
+        hit &= ~missing_slot[slots]
+    hit &= (single[va[keys]] < 0) & (single[vb[keys]] < 0)  # left-reduction removes these
+    e_key, ent_t = np.nonzero(hit)
+    if not e_key.size:
+        return empty
+    ent_v = Xc[first[e_key], ent_t].astype(np.int32)
+    kept = np.zeros(qa.size, dtype=bool)
+    kept[q_of[keys[e_key]]] = True
+    new_base = np.cumsum(np.where(kept, length, 0)) - np.where(kept, length, 0)
+    ent_key = keys[e_key] - base[q_of[keys[e_key]]] + new_base[q_of[keys[e_key]]]
+    n_keys = int(length[kept].sum())
+    key_start = np.concatenate([[0], np.cumsum(np.bincount(ent_key, minlength=n_keys))]).astype(np.int64)
+    return qa[kept], qb[kept], sb[kept].astype(np.int64), new_base[kept].astype(np.int64), key_start, ent_t, ent_v
 
 
 def _instance_parts(tables: FDTables, Xc: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
     """The FDs of `instance_fds` in two parts: bool (rows, n, n) single[row, a, j] = x_a → x_j holds,
-    and the left-reduced two-attribute FDs as arrays (row, a, b, t), in table order."""
+    and the left-reduced two-attribute FDs as arrays (row, a, b, t), by row, then pair, then target."""
     single = tables.single[Xc + tables.offsets[None, :]] == Xc[:, None, :]  # [row, a, j]: x_a → x_j
+    pa, pb = tables.pair_a, tables.pair_b
     parts = [(np.zeros(0, dtype=np.intp),) * 4]
-    for (a2, b2), det, ok in zip(tables.pairs, tables.pair_det, tables.pair_ok):
-        key = Xc[:, a2].astype(np.int64) * int(tables.sizes[b2]) + Xc[:, b2]
-        sel = np.flatnonzero(ok[key])
-        if not sel.size:
-            continue
-        hold = det[key[sel]] == Xc[sel]
-        hold &= ~(single[sel, a2] | single[sel, b2])  # left-reduction
-        r2, t2 = np.nonzero(hold)
-        parts.append((sel[r2], np.full(r2.size, a2, dtype=np.intp), np.full(r2.size, b2, dtype=np.intp), t2))
+    if pa.size:
+        key = Xc[:, pa].astype(np.int64) * tables.pair_sb + Xc[:, pb] + tables.pair_base  # (rows, pairs)
+        start = tables.key_start[key]
+        count = tables.key_start[key + 1] - start
+        r, q = np.nonzero(count)
+        start, count = start[r, q], count[r, q]
+        end = np.cumsum(count)
+        cuts = np.searchsorted(end, np.arange(_PAIR_CELLS, int(end[-1]) if end.size else 0, _PAIR_CELLS), side="right")
+        for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), r.size]):
+            c = count[lo:hi]
+            ent = np.repeat(start[lo:hi] - np.cumsum(c) + c, c) + np.arange(int(c.sum()))  # the keys' entries
+            rr, qq = np.repeat(r[lo:hi], c), np.repeat(q[lo:hi], c)
+            t = tables.ent_t[ent]
+            h = np.flatnonzero(Xc[rr, t] == tables.ent_v[ent])
+            parts.append((rr[h], pa[qq[h]], pb[qq[h]], t[h]))
     return single, tuple(np.concatenate(c) for c in zip(*parts))
 
 
@@ -202,7 +259,9 @@ def eliminate(single: np.ndarray, pairs: tuple[np.ndarray, ...], n_rows: int, n:
         Z[:, j] = False
         B = bits[cand]
         loc[cand] = np.arange(cand.size)
-        mine = loc[pr] >= 0
+        mine = np.flatnonzero(loc[pr] >= 0)
+        # Z only grows from K \ {j}: an FD whose target is in it (not j, not deleted) never adds anything
+        mine = mine[(pt[mine] == j) | ~keep[pr[mine], pt[mine]]]
         ql, qa, qb, qt = loc[pr[mine]], pa[mine], pb[mine], pt[mine]
         while True:
             reach = np.bitwise_or.reduce(np.where(Z[:, :, None], B, zero), axis=1)  # (c, W)

@@ -78,7 +78,9 @@ def average_spodes(model: AODE, Xc: np.ndarray, parents: np.ndarray, children: n
         return np.tile(model.log_prior_, (n_rows, 1))
     parents = np.asarray(parents, dtype=bool)
     out = np.empty((n_rows, ny))
-    for s, g, sp, _ in spode_blocks(Xc, model.counts_.offsets, model.log_joint_, model.log_cond_, children=children):
+    scored = parents if parents.ndim == 1 else np.asarray(parents.any(axis=0))  # the others' SPODEs are masked below
+    for s, g, sp, _ in spode_blocks(Xc, model.counts_.offsets, model.log_joint_, model.log_cond_, children=children,
+                                    superparents=scored):
         m = g.shape[1]
         ok = model.parent_ok_[g]  # [p, row]
         ok &= parents[:, None] if parents.ndim == 1 else parents[s:s + m].T

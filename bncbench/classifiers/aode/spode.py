@@ -11,9 +11,12 @@ _BLOCK_BYTES = 1 << 20  # size of the n × rows × |Y| score block (test rows sc
 
 
 def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log_cond: np.ndarray,
-                 pair_table: np.ndarray | None = None, children: np.ndarray | None = None
+                 pair_table: np.ndarray | None = None, children: np.ndarray | None = None,
+                 superparents: np.ndarray | None = None
                  ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
-    """Score every SPODE on blocks of test rows, yielding (start, g, sp, ps) per block (§4.4)."""
+    """Score every SPODE on blocks of test rows, yielding (start, g, sp, ps) per block (§4.4); given
+    `superparents` (bool, n), only theirs: the other rows of sp (and ps) are left undefined, for
+    callers that set them to −inf."""
     n_rows, n = Xc.shape
     ny = log_joint.shape[1]
     V = log_joint.shape[0]
@@ -36,25 +39,30 @@ def spode_blocks(Xc: np.ndarray, offsets: np.ndarray, log_joint: np.ndarray, log
         if children.shape not in ((n,), (n_rows, n)):
             raise ValueError(f"children must have shape ({n},) or ({n_rows}, {n}), got {children.shape}")
     per_row = children is not None and children.ndim == 2
-    keep = np.empty((n, step)) if per_row else None  # 1.0 for a child, 0.0 for an excluded one
+    if per_row and pflat is not None:
+        raise ValueError("children per row and a pair table together are not supported")
+    if per_row:  # an excluded child's factor is read V² rows on, from the table times 0.0: ln P̂ · 0.0
+        with np.errstate(invalid="ignore"):  # −inf · 0.0 = NaN, as a 0/1 mask's product gives it
+            flat = np.concatenate([flat, flat * 0.0])
+    moved = np.empty((n, step), dtype=np.intp) if per_row else None  # g, plus V² for an excluded child
+    scored = list(range(n)) if superparents is None else np.flatnonzero(superparents).tolist()
     for s in range(0, n_rows, step):
         m = min(step, n_rows - s)
         g, b, ix, cd, sp = gT[:, :m], base[:m], idx[:, :m], cond[:, :m], spode[:, :m]
         np.add(Xc[s:s + m].T, offs[:, None], out=g)
+        src = g
         if per_row:
-            assert keep is not None and children is not None  # per_row: both are arrays
-            kp = keep[:, :m]
-            kp[...] = children[s:s + m].T
-        for p in range(n):
+            assert moved is not None and children is not None  # per_row: both are arrays
+            src = moved[:, :m]
+            np.multiply(~children[s:s + m].T, V * V, out=src)
+            src += g
+        for p in scored:
             np.take(log_joint, g[p], axis=0, out=sp[p])
             np.multiply(g[p], V, out=b)
-            np.add(g[:p], b, out=ix[:p])  # the other attributes c ≠ p, in order
-            np.add(g[p + 1:], b, out=ix[p:n - 1])
+            np.add(src[:p], b, out=ix[:p])  # the other attributes c ≠ p, in order
+            np.add(src[p + 1:], b, out=ix[p:n - 1])
             np.take(flat, ix[:n - 1], axis=0, out=cd[:n - 1])
             acc = sp[p]
-            if per_row:
-                cd[:p] *= kp[:p, :, None]
-                cd[p:n - 1] *= kp[p + 1:, :, None]
             for c in range(n - 1):
                 if children is None or per_row or children[c + (c >= p)]:
                     acc += cd[c]

@@ -79,7 +79,8 @@ class _AODEWrapper(AODE):
         in_c = np.zeros(n, dtype=bool)
         in_c[self.children_] = True
         out = np.empty((n_rows, self.n_classes_))
-        for s, g, sp, _ in spode_blocks(Xc, self.counts_.offsets, self.log_joint_, self.log_cond_, children=in_c):
+        for s, g, sp, _ in spode_blocks(Xc, self.counts_.offsets, self.log_joint_, self.log_cond_, children=in_c,
+                                        superparents=in_p):  # the others' SPODEs: −inf below
             m = g.shape[1]
             ok = self.parent_ok_[g] & in_p[:, None]
             sp[~ok] = -np.inf

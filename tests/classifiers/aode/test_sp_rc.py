@@ -346,3 +346,76 @@ def test_missing_values_by_hand():
         probs, gone, _ = ref_rc(X, y, row, 2, [2, 3], 5, missing=missing)
         assert gone == want
         np.testing.assert_allclose(clf.predict_proba(row), np.array(probs), rtol=0, atol=1e-12)
+
+
+def _per_pair_parts(Xc, pc, lhs, min_support, skip, single_det, Xt):
+    """The two-attribute FDs of each test row as the code before the flat tables computed them: per
+    LHS pair, N(x_a, x_b, x_j) counted over the training rows, compared with N(x_a, x_b), then per
+    pair the rows whose value pair has support, left-reduced by the single FDs. A set of (row, a, b, t)."""
+    n = Xc.shape[1]
+    sizes, offsets = pc.sizes.astype(np.int64), pc.offsets.astype(np.int64)
+    V = int(sizes.sum())
+    attr_of_slot = np.repeat(np.arange(n), sizes)
+    missing_slot = np.zeros(V, dtype=bool)
+    missing_slot[offsets + sizes - 1] = True
+    pair_n = pc.pairs.sum(axis=2)
+    G = Xc + offsets[None, :]
+    single = single_det[Xt + offsets[None, :]] == Xt[:, None, :]
+    out = set()
+    for a in np.flatnonzero(lhs).tolist():
+        for b in np.flatnonzero(lhs).tolist():
+            if b <= a:
+                continue
+            sa, sb = int(sizes[a]), int(sizes[b])
+            n_ab = pair_n[offsets[a]:offsets[a] + sa, offsets[b]:offsets[b] + sb].reshape(-1)
+            ok = n_ab >= min_support
+            if skip:
+                ok = (ok.reshape(sa, sb) & (np.arange(sa) < sa - 1)[:, None]
+                      & (np.arange(sb) < sb - 1)[None, :]).ravel()
+            key = Xc[:, a] * sb + Xc[:, b]
+            slab = np.bincount((key[:, None] * V + G).ravel(), minlength=sa * sb * V).reshape(sa * sb, V)
+            hit = (slab == n_ab[:, None]) & ok[:, None]
+            hit[:, (attr_of_slot == a) | (attr_of_slot == b)] = False
+            if skip:
+                hit[:, missing_slot] = False
+            det = np.full((sa * sb, n), -1)
+            k, v = np.nonzero(hit)
+            det[k, attr_of_slot[v]] = v - offsets[attr_of_slot[v]]
+            tkey = Xt[:, a] * sb + Xt[:, b]
+            sel = np.flatnonzero(ok[tkey])
+            hold = (det[tkey[sel]] == Xt[sel]) & ~(single[sel, a] | single[sel, b])
+            out |= {(int(sel[r]), a, b, int(t)) for r, t in zip(*np.nonzero(hold))}
+    return out
+
+
+@pytest.mark.parametrize("cells", [1 << 21, 8])
+@pytest.mark.parametrize("missing", ["value", "skip"])
+@pytest.mark.parametrize("seed", range(12))
+def test_pair_fds_as_counted_per_pair(seed, missing, cells, monkeypatch):
+    """The two-attribute FDs of the flat tables (bit sets of training rows, sparse entries per key)
+    are those the per-pair counting found, on data with planted and random dependencies, several
+    l_FD, RC's and SP+RC's LHS attributes, and work arrays cut into pieces of 8 cells."""
+    monkeypatch.setattr(fds_module, "_PAIR_CELLS", cells)
+    rng = np.random.default_rng(seed)
+    if seed % 2:
+        X, y, Xt, cards, nc = fd_data(seed, n_train=70 + 30 * seed, noise=0.02 * (seed % 3))
+    else:
+        X, y, Xt, cards, nc = random_data(seed, n_train=150, n_test=40, n_attr=6 + seed // 2, p_missing=0.05)
+        known = (X[:, 0] >= 0) & (X[:, 3] >= 0)  # x1 = x0 mod 2, x2 = (x0 + x3) mod K_2 where known
+        X[:, 1] = np.where(X[:, 0] >= 0, X[:, 0] % 2, -1)
+        X[:, 2] = np.where(known, (X[:, 0] + X[:, 3]) % cards[2], -1)
+        X[:, -1] = np.where(X[:, 0] == 0, -1, X[:, -1])  # x0 = 0 → x_last missing (no FD under skip)
+        Xt[:, -1] = np.where(Xt[:, 0] == 0, -1, Xt[:, -1])
+    found = 0
+    for cls in (RC, SPRC):
+        for support in (1, 2, 5, int(rng.integers(3, 30))):
+            clf = cls(cardinalities=cards, n_classes=nc, missing=missing, rc_min_support=support).fit(X, y)
+            Xc, Xtc = np.where(X < 0, cards, X), np.where(Xt < 0, cards, Xt)
+            _, (r, a, b, t) = fds_module._instance_parts(clf.fd_tables_, Xtc)
+            got = set(zip(r.tolist(), a.tolist(), b.tolist(), t.tolist()))
+            assert len(got) == r.size
+            want = _per_pair_parts(Xc, clf.counts_, clf.parent_mask_, support, missing == "skip",
+                                   clf.fd_tables_.single, Xtc)
+            assert got == want, (cls.__name__, support)
+            found += len(want)
+    assert found > 0
