@@ -17,8 +17,9 @@ from bncbench.utils.files import atomic_path
 
 #: what the header's "format" says
 FORMAT = "bncbench-model"
-#: the version this code writes and the newest it reads (docs/models.md: Versions)
-VERSION = 1
+#: the version this code writes and the newest it reads (docs/models.md: Versions); 2: RC's and SP+RC's
+#: dependency tables (`fds.FDTables`) hold other fields
+VERSION = 2
 HEADER = "header.json"
 #: the packages whose dataclasses a model file may hold (the classifiers' count tables)
 _DATACLASS_PACKAGE = "bncbench.classifiers."
@@ -155,7 +156,14 @@ def load(path: str | Path) -> dict[str, Any]:
                 raise UserError(f"{where}: a model file of format version {version}; this bncbench reads versions "
                                 f"up to {VERSION}: install a newer bncbench")
             arrays = {n: _array(z.read(n)) for n in z.namelist() if n != HEADER}
-            return _decode(doc, arrays)
+            try:
+                return _decode(doc, arrays)
+            except ValueError as e:
+                if version < VERSION:  # a classifier whose state this version keeps otherwise
+                    raise UserError(f"{where}: a model file of format version {version} (bncbench "
+                                    f"{doc.get('bncbench', '?')}) whose classifier this bncbench keeps otherwise "
+                                    f"({e}); fit it again with `bncbench fit`") from None
+                raise
     except UserError:
         raise
     except FileNotFoundError:

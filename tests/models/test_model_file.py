@@ -111,6 +111,33 @@ def test_a_newer_format_version_is_refused(tmp_path):
         fitting.load(path)
 
 
+def test_an_older_version_whose_classifier_changed_is_refused_naming_it(tmp_path):
+    # format version 1 held RC's dependency tables with other fields: such a file asks to be fitted
+    # again; a version-1 file whose classifier's state still matches (TAN's) reads as before
+    model = fitting.fit(DatasetSpec("zoo"), ClassifierSpec("RC", "RC", {}, REGISTRY["RC"]),
+                        PreprocessSettings(scope="global"))
+    path = tmp_path / "rc.bncmodel"
+    fitting.save(model, path)
+
+    def old_tables(node):
+        if isinstance(node, dict):
+            if node.get("$dataclass", "").endswith(":FDTables"):
+                node["fields"]["singles"] = node["fields"].pop(next(iter(node["fields"])))
+            for v in node.values():
+                old_tables(v)
+        elif isinstance(node, list):
+            for v in node:
+                old_tables(v)
+
+    _rewrite_header(path, lambda h: (h.update(version=1), old_tables(h)))
+    with pytest.raises(UserError, match="format version 1 .*fit it again") as e:
+        fitting.load(path)
+    assert "\n" not in str(e.value)
+    tan = _saved(tmp_path)
+    _rewrite_header(tan, lambda h: h.update(version=1))
+    assert fitting.load(tan).classifier is not None
+
+
 def test_the_file_runs_no_code(tmp_path):
     """The arrays are read without pickle, and a dataclass is one of bncbench's classifiers' only."""
     path = _saved(tmp_path)
