@@ -24,6 +24,7 @@ def main_exit(monkeypatch, capsys, *args) -> tuple[int | str | None, str, str]:
     from bncbench.cli.app import main
 
     monkeypatch.setattr(sys, "argv", ["bncbench", *map(str, args)])
+    monkeypatch.setenv("BNCBENCH_DEBUG", "0")  # off; --debug sets it, and the test's teardown restores it
     with pytest.raises(SystemExit) as stop:
         main()
     out = capsys.readouterr()

@@ -52,7 +52,8 @@ class Run:
 
     def __init__(self, *args, env: dict | None = None, group: bool = False, hup_ignored: bool = False):
         self.tag = uuid.uuid4().hex
-        environ = dict(os.environ, BNCBENCH_MIRROR="", BNCBENCH_TEST_TAG=self.tag, **(env or {}))
+        # BNCBENCH_DEBUG off: the one-line messages are what these tests read
+        environ = dict(os.environ, BNCBENCH_MIRROR="", BNCBENCH_DEBUG="", BNCBENCH_TEST_TAG=self.tag, **(env or {}))
 
         def child() -> None:  # the default actions, as a terminal gives them (`make test &` ignores
             signal.signal(signal.SIGINT, signal.SIG_DFL)  # SIGINT, `nohup make test` SIGHUP)

@@ -130,7 +130,7 @@ def test_an_older_version_whose_classifier_changed_is_refused_naming_it(tmp_path
                 old_tables(v)
 
     _rewrite_header(path, lambda h: (h.update(version=1), old_tables(h)))
-    with pytest.raises(UserError, match="format version 1 .*fit it again") as e:
+    with pytest.raises(UserError, match=r"format version 1 .*fit it again") as e:
         fitting.load(path)
     assert "\n" not in str(e.value)
     tan = _saved(tmp_path)
